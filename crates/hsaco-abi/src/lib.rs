@@ -1,0 +1,1 @@
+//! The AMDGPU HSA ABI: explicit and hidden kernel arguments per code object version.

@@ -1,0 +1,4 @@
+//! `hsaco`: a toolchain for AMD GPU code objects.
+fn main() {
+    println!("hsaco");
+}
