@@ -4,4 +4,15 @@
 
 mod error;
 
+pub mod bundle;
+pub mod elf;
+pub mod kd;
+pub mod metadata;
+pub mod msgpack;
+pub mod note;
+pub mod yaml;
+
+#[doc(hidden)]
+pub mod fuzzing;
+
 pub use error::{Error, Result};

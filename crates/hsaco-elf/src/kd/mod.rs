@@ -1,0 +1,4 @@
+//! (being written)
+
+#[doc(hidden)]
+pub fn fuzz_entry(_data: &[u8]) {}

@@ -1,0 +1,1 @@
+// tests for bundle (being written)

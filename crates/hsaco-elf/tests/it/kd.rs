@@ -1,0 +1,1 @@
+// tests for kd (being written)

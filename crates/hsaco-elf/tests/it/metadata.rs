@@ -1,0 +1,1 @@
+// tests for metadata (being written)

@@ -1,0 +1,1 @@
+//! The amdgcn instruction sets (being written).
