@@ -1,4 +1,45 @@
 //! `hsaco`: a toolchain for AMD GPU code objects.
-fn main() {
-    println!("hsaco");
+
+mod cmd;
+mod input;
+mod output;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// A toolchain for AMD GPU code objects: read, extract, and explain them.
+///
+/// Examples:
+///   hsaco demo                         read and explain a built-in code object
+///   hsaco read kernel.co               header, target, notes, kernels, kernargs
+///   hsaco read --metadata kernel.co    the metadata as llvm-readelf prints it
+///   hsaco extract app -o out/          every code object inside a fat binary
+#[derive(Parser)]
+#[command(name = "hsaco", version, verbatim_doc_comment)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Read(cmd::read::Opts),
+    Extract(cmd::extract::Opts),
+    Demo(cmd::demo::Opts),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Read(o) => cmd::read::run(o),
+        Command::Extract(o) => cmd::extract::run(o),
+        Command::Demo(o) => cmd::demo::run(o),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            output::report_error(&e);
+            ExitCode::from(1)
+        }
+    }
 }

@@ -1,5 +1,136 @@
 //! Project tasks: `cargo xtask <task>`.
-fn main() -> anyhow::Result<()> {
-    let task = std::env::args().nth(1).unwrap_or_default();
-    anyhow::bail!("unknown task {task:?}")
+//!
+//! ```text
+//! cargo xtask ci                      what .ci/run runs (fmt, clippy, tests, docs, codegen check)
+//! cargo xtask codegen [--check]       regenerate the ISA tables (or fail if they drifted)
+//! cargo xtask corpus [DIR]            build the LLVM corpus (../shared/corpus) into DIR
+//! cargo xtask llvm-diff [--corpus DIR] [--limit N]
+//!                                     compare hsaco with LLVM 22 on the corpus
+//! cargo xtask bench [--corpus DIR]    time hsaco against the LLVM tool doing the same work
+//! ```
+//!
+//! `llvm-diff` and `bench` need LLVM 22 (`llvm-readelf-22`, `llvm-objdump-22`,
+//! `clang-offload-bundler-22`) and build the corpus under `target/corpus` when no
+//! `--corpus` is given.
+
+mod bench;
+mod codegen;
+mod corpus;
+mod llvm_diff;
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (task, rest) = match args.split_first() {
+        Some((t, r)) => (t.as_str(), r),
+        None => ("help", &[][..]),
+    };
+    match task {
+        "ci" => ci(),
+        "codegen" => codegen::run(rest.iter().any(|a| a == "--check")),
+        "corpus" => {
+            let dir = rest
+                .first()
+                .map(PathBuf::from)
+                .unwrap_or_else(|| root().join("target/corpus"));
+            corpus::build(&dir).map(|_| ())
+        }
+        "llvm-diff" => llvm_diff::run(&Options::parse(rest)?),
+        "bench" => bench::run(&Options::parse(rest)?),
+        "help" | "--help" | "-h" => {
+            println!("{}", HELP);
+            Ok(())
+        }
+        other => bail!("unknown task {other:?}\n{HELP}"),
+    }
+}
+
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR]>";
+
+/// Options shared by the tasks that run over the corpus.
+pub struct Options {
+    pub corpus: Option<PathBuf>,
+    pub limit: Option<usize>,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Options> {
+        let mut o = Options {
+            corpus: None,
+            limit: None,
+        };
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--corpus" => o.corpus = Some(PathBuf::from(it.next().context("--corpus DIR")?)),
+                "--limit" => o.limit = Some(it.next().context("--limit N")?.parse()?),
+                other => bail!("unknown option {other:?}"),
+            }
+        }
+        Ok(o)
+    }
+
+    /// The corpus directory: `--corpus`, or `target/corpus` (built when missing).
+    pub fn corpus_dir(&self) -> Result<PathBuf> {
+        match &self.corpus {
+            Some(d) => Ok(d.clone()),
+            None => {
+                let d = root().join("target/corpus");
+                if !d.join("build-results.tsv").exists() {
+                    corpus::build(&d)?;
+                }
+                Ok(d)
+            }
+        }
+    }
+}
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+/// Run a command in the workspace root and fail if it fails.
+pub fn run_cmd(cmd: &mut Command) -> Result<()> {
+    eprintln!("$ {cmd:?}");
+    let status = cmd.current_dir(root()).status().with_context(|| format!("{cmd:?}"))?;
+    if !status.success() {
+        bail!("{cmd:?} failed: {status}");
+    }
+    Ok(())
+}
+
+/// Build the release `hsaco` binary and return its path.
+pub fn hsaco_binary() -> Result<PathBuf> {
+    run_cmd(Command::new(env!("CARGO")).args(["build", "--release", "--quiet", "--bin", "hsaco"]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
+    Ok(target.join("release/hsaco"))
+}
+
+fn ci() -> Result<()> {
+    let cargo = env!("CARGO");
+    run_cmd(Command::new(cargo).args(["fmt", "--all", "--check"]))?;
+    run_cmd(Command::new(cargo).args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    run_cmd(Command::new(cargo).args(["test", "--workspace"]))?;
+    run_cmd(
+        Command::new(cargo)
+            .args(["doc", "--workspace", "--no-deps"])
+            .env("RUSTDOCFLAGS", "-Dwarnings"),
+    )?;
+    codegen::run(true)
 }

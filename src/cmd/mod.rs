@@ -1,0 +1,6 @@
+//! One module per subcommand: an `Opts` struct (its doc comment is the `--help`) and
+//! `run`.
+
+pub mod demo;
+pub mod extract;
+pub mod read;

@@ -1,0 +1,52 @@
+//! The LLVM-built corpus of real code objects (`../shared/corpus`).
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Build the corpus into `dir` with `../shared/corpus/build-cl-corpus.sh` (needs
+/// clang-22, lld-22, llvm-22).
+pub fn build(dir: &Path) -> Result<PathBuf> {
+    let script = crate::root().join("../shared/corpus/build-cl-corpus.sh");
+    if !script.exists() {
+        bail!("{} not found: the corpus scripts live in shared/ beside the repo", script.display());
+    }
+    std::fs::create_dir_all(dir)?;
+    eprintln!("building the LLVM corpus into {} (a few minutes)", dir.display());
+    crate::run_cmd(Command::new("bash").arg(&script).arg(dir))?;
+    Ok(dir.to_path_buf())
+}
+
+/// Every AMDGPU ELF (`.o`, `.co`) under `dir`, sorted.
+pub fn objects(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    walk(dir, &mut out).with_context(|| format!("reading {}", dir.display()))?;
+    out.sort();
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("o" | "co")) && is_amdgpu(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn is_amdgpu(path: &Path) -> bool {
+    let Ok(data) = std::fs::read(path) else { return false };
+    data.len() >= 20 && data.starts_with(b"\x7fELF") && u16::from_le_bytes([data[18], data[19]]) == 224
+}
+
+/// Is `tool` on PATH?
+pub fn have_tool(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
