@@ -1,0 +1,61 @@
+//! `cargo xtask bench`: hsaco against the LLVM tool doing the same work, same run.
+
+use crate::{corpus, Options};
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub fn run(opts: &Options) -> Result<()> {
+    if !corpus::have_tool("llvm-readelf-22") {
+        bail!("llvm-readelf-22 not found: install llvm-22");
+    }
+    let dir = opts.corpus_dir()?;
+    let hsaco = crate::hsaco_binary()?;
+    let mut objects = corpus::objects(&dir)?;
+    if let Some(n) = opts.limit {
+        objects.truncate(n);
+    }
+    let bytes: u64 = objects
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    println!(
+        "read --metadata over {} objects ({:.1} MB) vs llvm-readelf-22 --notes, same files, one process each, best of 5",
+        objects.len(),
+        bytes as f64 / 1e6
+    );
+    let ours = best_of(5, || time(Command::new(&hsaco).args(["read", "--metadata"]), &objects))?;
+    let llvm = best_of(5, || time(&mut Command::new("llvm-readelf-22").arg("--notes"), &objects))?;
+    println!(
+        "hsaco {:.3} s   llvm-readelf-22 {:.3} s   ratio {:.1}x",
+        ours.as_secs_f64(),
+        llvm.as_secs_f64(),
+        llvm.as_secs_f64() / ours.as_secs_f64().max(1e-9)
+    );
+    Ok(())
+}
+
+fn best_of(n: usize, mut f: impl FnMut() -> Result<Duration>) -> Result<Duration> {
+    let mut best = Duration::MAX;
+    for _ in 0..n {
+        best = best.min(f()?);
+    }
+    Ok(best)
+}
+
+fn time(cmd: &mut Command, files: &[PathBuf]) -> Result<Duration> {
+    let start = Instant::now();
+    let status = cmd
+        .args(files.iter().map(PathBuf::as_path).map(Path::as_os_str))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .with_context(|| format!("{cmd:?}"))?;
+    let elapsed = start.elapsed();
+    if !status.success() {
+        bail!("{cmd:?} failed: {status}");
+    }
+    Ok(elapsed)
+}
