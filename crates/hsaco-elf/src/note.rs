@@ -88,7 +88,9 @@ impl<'data> Notes<'data> {
         let name_end = name_start
             .checked_add(namesz)
             .filter(|&end| end <= self.data.len())
-            .ok_or_else(|| Error::new(at, format!("note name size {namesz:#x} past end of notes")))?;
+            .ok_or_else(|| {
+                Error::new(at, format!("note name size {namesz:#x} past end of notes"))
+            })?;
         let desc_start = align_up(name_end, self.align)
             .filter(|&start| start <= self.data.len())
             .ok_or_else(|| Error::new(at, "note name padding past end of notes"))?;
@@ -96,14 +98,18 @@ impl<'data> Notes<'data> {
             .checked_add(descsz)
             .filter(|&end| end <= self.data.len())
             .ok_or_else(|| {
-                Error::new(at, format!("note description size {descsz:#x} past end of notes"))
+                Error::new(
+                    at,
+                    format!("note description size {descsz:#x} past end of notes"),
+                )
             })?;
         let mut owner = &self.data[name_start..name_end];
         if let [rest @ .., 0] = owner {
             owner = rest;
         }
         // the padding after the last record may be missing
-        self.pos = align_up(desc_end, self.align).map_or(self.data.len(), |p| p.min(self.data.len()));
+        self.pos =
+            align_up(desc_end, self.align).map_or(self.data.len(), |p| p.min(self.data.len()));
         Ok(Note {
             owner,
             n_type,
@@ -271,12 +277,22 @@ impl<'data> Note<'data> {
                 let vendor_size = usize::from(u16_at(desc, 0));
                 let arch_size = usize::from(u16_at(desc, 2));
                 let vendor = desc.get(16..16 + vendor_size).ok_or_else(|| {
-                    Error::new(at, format!("ISA version vendor name size {vendor_size} past end of note"))
+                    Error::new(
+                        at,
+                        format!("ISA version vendor name size {vendor_size} past end of note"),
+                    )
                 })?;
                 let arch_start = 16 + vendor_size;
-                let architecture = desc.get(arch_start..arch_start + arch_size).ok_or_else(|| {
-                    Error::new(at, format!("ISA version architecture name size {arch_size} past end of note"))
-                })?;
+                let architecture = desc.get(arch_start..arch_start + arch_size).ok_or_else(
+                    || {
+                        Error::new(
+                            at,
+                            format!(
+                                "ISA version architecture name size {arch_size} past end of note"
+                            ),
+                        )
+                    },
+                )?;
                 AmdNote::IsaVersion(IsaVersion {
                     vendor: trim_nul(vendor),
                     architecture: trim_nul(architecture),
@@ -326,7 +342,10 @@ fn need(desc: &[u8], size: usize, at: u64, what: &str) -> Result<()> {
     if desc.len() < size {
         return Err(Error::new(
             at,
-            format!("{what} note description is {} bytes, needs {size}", desc.len()),
+            format!(
+                "{what} note description is {} bytes, needs {size}",
+                desc.len()
+            ),
         ));
     }
     Ok(())
@@ -405,7 +424,12 @@ impl Hsail {
         let mut out = Vec::with_capacity(12);
         out.extend_from_slice(&self.major.to_le_bytes());
         out.extend_from_slice(&self.minor.to_le_bytes());
-        out.extend_from_slice(&[self.profile, self.machine_model, self.default_float_round, 0]);
+        out.extend_from_slice(&[
+            self.profile,
+            self.machine_model,
+            self.default_float_round,
+            0,
+        ]);
         out
     }
 }
@@ -579,7 +603,8 @@ mod tests {
     #[test]
     fn truncated_records_are_errors_with_offsets() {
         let mut bytes = Vec::new();
-        NoteRecord::new(b"AMD", NT_AMD_HSA_ISA_NAME, b"AMD:AMDGPU:9:0:6".to_vec()).encode(&mut bytes);
+        NoteRecord::new(b"AMD", NT_AMD_HSA_ISA_NAME, b"AMD:AMDGPU:9:0:6".to_vec())
+            .encode(&mut bytes);
         let mut second = Vec::new();
         NoteRecord::new(b"AMD", 1, vec![2, 0, 0, 0, 1, 0, 0, 0]).encode(&mut second);
         let first_len = bytes.len();

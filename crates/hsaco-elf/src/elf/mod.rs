@@ -23,7 +23,7 @@ pub use consts::{
     SymbolVisibility,
 };
 pub use read::{
-    AllNotes, Elf, Header, RelocationTable, Relocation, Section, Sections, Segment, Symbol,
+    AllNotes, Elf, Header, Relocation, RelocationTable, Section, Sections, Segment, Symbol,
     SymbolTable,
 };
 

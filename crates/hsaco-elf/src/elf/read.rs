@@ -137,7 +137,13 @@ impl<'data> Elf<'data> {
     /// Parses the file header and locates the header tables.
     pub fn parse(data: &'data [u8]) -> Result<Self> {
         if data.len() < EI_NIDENT {
-            return Err(Error::new(0, format!("file is {} bytes, too short for ELF identification", data.len())));
+            return Err(Error::new(
+                0,
+                format!(
+                    "file is {} bytes, too short for ELF identification",
+                    data.len()
+                ),
+            ));
         }
         if data[..4] != ELFMAG {
             return Err(Error::new(0, "not an ELF file (bad magic)"));
@@ -146,17 +152,32 @@ impl<'data> Elf<'data> {
         let is_64 = match class {
             ELFCLASS64 => true,
             ELFCLASS32 => false,
-            _ => return Err(Error::new(EI_CLASS as u64, format!("invalid ELF class {class}"))),
+            _ => {
+                return Err(Error::new(
+                    EI_CLASS as u64,
+                    format!("invalid ELF class {class}"),
+                ))
+            }
         };
         if data[EI_DATA] != ELFDATA2LSB {
             return Err(Error::new(
                 EI_DATA as u64,
-                format!("unsupported ELF data encoding {} (AMDGPU is little endian)", data[EI_DATA]),
+                format!(
+                    "unsupported ELF data encoding {} (AMDGPU is little endian)",
+                    data[EI_DATA]
+                ),
             ));
         }
-        let ehdr_size = if is_64 { ELF64_EHDR_SIZE } else { ELF32_EHDR_SIZE };
+        let ehdr_size = if is_64 {
+            ELF64_EHDR_SIZE
+        } else {
+            ELF32_EHDR_SIZE
+        };
         if data.len() < ehdr_size {
-            return Err(Error::new(0, format!("file is {} bytes, too short for the ELF header", data.len())));
+            return Err(Error::new(
+                0,
+                format!("file is {} bytes, too short for the ELF header", data.len()),
+            ));
         }
         let word = |at32: usize, at64: usize| {
             if is_64 {
@@ -189,7 +210,11 @@ impl<'data> Elf<'data> {
         let field = |at32: u64, at64: u64| if is_64 { at64 } else { at32 };
 
         // section header table
-        let shdr_size = if is_64 { ELF64_SHDR_SIZE } else { ELF32_SHDR_SIZE };
+        let shdr_size = if is_64 {
+            ELF64_SHDR_SIZE
+        } else {
+            ELF32_SHDR_SIZE
+        };
         let mut section0 = None;
         let section_count = if header.shoff == 0 {
             0
@@ -197,21 +222,37 @@ impl<'data> Elf<'data> {
             if usize::from(header.shentsize) != shdr_size {
                 return Err(Error::new(
                     field(46, 58),
-                    format!("section header size {} (expected {shdr_size})", header.shentsize),
+                    format!(
+                        "section header size {} (expected {shdr_size})",
+                        header.shentsize
+                    ),
                 ));
             }
             let first = range(data, header.shoff, shdr_size as u64).ok_or_else(|| {
-                Error::new(field(32, 40), format!("section header table offset {:#x} past end of file", header.shoff))
+                Error::new(
+                    field(32, 40),
+                    format!(
+                        "section header table offset {:#x} past end of file",
+                        header.shoff
+                    ),
+                )
             })?;
             section0 = Some(first);
             let count = if header.shnum == 0 {
                 // extended numbering: the count is in section 0's sh_size
-                if is_64 { u64_at(first, 32) } else { u64::from(u32_at(first, 20)) }
+                if is_64 {
+                    u64_at(first, 32)
+                } else {
+                    u64::from(u32_at(first, 20))
+                }
             } else {
                 u64::from(header.shnum)
             };
             let size = count.checked_mul(shdr_size as u64);
-            if size.and_then(|size| range(data, header.shoff, size)).is_none() {
+            if size
+                .and_then(|size| range(data, header.shoff, size))
+                .is_none()
+            {
                 return Err(Error::new(
                     field(32, 40),
                     format!(
@@ -224,14 +265,21 @@ impl<'data> Elf<'data> {
         };
 
         // program header table
-        let phdr_size = if is_64 { ELF64_PHDR_SIZE } else { ELF32_PHDR_SIZE };
+        let phdr_size = if is_64 {
+            ELF64_PHDR_SIZE
+        } else {
+            ELF32_PHDR_SIZE
+        };
         let segment_count = if header.phoff == 0 || header.phnum == 0 {
             0
         } else {
             if usize::from(header.phentsize) != phdr_size {
                 return Err(Error::new(
                     field(42, 54),
-                    format!("program header size {} (expected {phdr_size})", header.phentsize),
+                    format!(
+                        "program header size {} (expected {phdr_size})",
+                        header.phentsize
+                    ),
                 ));
             }
             let count = if header.phnum == 0xffff {
@@ -243,7 +291,10 @@ impl<'data> Elf<'data> {
                 u64::from(header.phnum)
             };
             let size = count.checked_mul(phdr_size as u64);
-            if size.and_then(|size| range(data, header.phoff, size)).is_none() {
+            if size
+                .and_then(|size| range(data, header.phoff, size))
+                .is_none()
+            {
                 return Err(Error::new(
                     field(28, 32),
                     format!(
@@ -266,7 +317,9 @@ impl<'data> Elf<'data> {
 
         // section name string table
         let shstrndx = if header.shstrndx == SHN_XINDEX {
-            section0.map_or(0, |first| u32_at(first, if is_64 { 40 } else { 24 }) as usize)
+            section0.map_or(0, |first| {
+                u32_at(first, if is_64 { 40 } else { 24 }) as usize
+            })
         } else {
             usize::from(header.shstrndx)
         };
@@ -358,7 +411,11 @@ impl<'data> Elf<'data> {
     /// The section header at `index` (< section_count), without its name.
     fn raw_section(&self, index: usize) -> Section<'data> {
         let is_64 = self.is_64();
-        let shdr_size = if is_64 { ELF64_SHDR_SIZE } else { ELF32_SHDR_SIZE };
+        let shdr_size = if is_64 {
+            ELF64_SHDR_SIZE
+        } else {
+            ELF32_SHDR_SIZE
+        };
         let offset = (self.header.shoff as usize).saturating_add(index.saturating_mul(shdr_size));
         let d = self.data.get(offset..).unwrap_or(&[]);
         let word = |at32: usize, at64: usize| {
@@ -391,7 +448,10 @@ impl<'data> Elf<'data> {
         if index >= self.section_count {
             return Err(Error::new(
                 self.header.shoff,
-                format!("section index {index} out of range ({} sections)", self.section_count),
+                format!(
+                    "section index {index} out of range ({} sections)",
+                    self.section_count
+                ),
             ));
         }
         let mut section = self.raw_section(index);
@@ -399,7 +459,10 @@ impl<'data> Elf<'data> {
             section.name = string_at(self.shstrtab, section.sh_name).ok_or_else(|| {
                 Error::new(
                     section.header_offset,
-                    format!("section name offset {:#x} past end of section name table", section.sh_name),
+                    format!(
+                        "section name offset {:#x} past end of section name table",
+                        section.sh_name
+                    ),
                 )
             })?;
         }
@@ -427,11 +490,18 @@ impl<'data> Elf<'data> {
         if index >= self.segment_count {
             return Err(Error::new(
                 self.header.phoff,
-                format!("segment index {index} out of range ({} segments)", self.segment_count),
+                format!(
+                    "segment index {index} out of range ({} segments)",
+                    self.segment_count
+                ),
             ));
         }
         let is_64 = self.is_64();
-        let phdr_size = if is_64 { ELF64_PHDR_SIZE } else { ELF32_PHDR_SIZE };
+        let phdr_size = if is_64 {
+            ELF64_PHDR_SIZE
+        } else {
+            ELF32_PHDR_SIZE
+        };
         let offset = (self.header.phoff as usize).saturating_add(index.saturating_mul(phdr_size));
         let d = self.data.get(offset..).unwrap_or(&[]);
         Ok(if is_64 {
@@ -474,11 +544,18 @@ impl<'data> Elf<'data> {
     /// The symbol table in `section` (an `SHT_SYMTAB` or `SHT_DYNSYM` section), with
     /// the string table its `sh_link` names.
     pub fn symbol_table(&self, section: &Section<'data>) -> Result<SymbolTable<'data>> {
-        let sym_size = if self.is_64() { ELF64_SYM_SIZE } else { ELF32_SYM_SIZE };
+        let sym_size = if self.is_64() {
+            ELF64_SYM_SIZE
+        } else {
+            ELF32_SYM_SIZE
+        };
         if section.entsize != 0 && section.entsize != sym_size as u64 {
             return Err(Error::new(
                 section.header_offset,
-                format!("symbol table entry size {} (expected {sym_size})", section.entsize),
+                format!(
+                    "symbol table entry size {} (expected {sym_size})",
+                    section.entsize
+                ),
             ));
         }
         let data = section.data()?;
@@ -502,7 +579,10 @@ impl<'data> Elf<'data> {
         if link >= self.section_count {
             return Err(Error::new(
                 section.header_offset,
-                format!("section link {link} out of range ({} sections)", self.section_count),
+                format!(
+                    "section link {link} out of range ({} sections)",
+                    self.section_count
+                ),
             ));
         }
         Ok(self.raw_section(link))
@@ -539,7 +619,10 @@ impl<'data> Elf<'data> {
             other => {
                 return Err(Error::new(
                     section.header_offset,
-                    format!("section type {} is not a relocation table", SectionType(other)),
+                    format!(
+                        "section type {} is not a relocation table",
+                        SectionType(other)
+                    ),
                 ))
             }
         };
@@ -552,7 +635,10 @@ impl<'data> Elf<'data> {
         if section.entsize != 0 && section.entsize != entry_size as u64 {
             return Err(Error::new(
                 section.header_offset,
-                format!("relocation entry size {} (expected {entry_size})", section.entsize),
+                format!(
+                    "relocation entry size {} (expected {entry_size})",
+                    section.entsize
+                ),
             ));
         }
         let data = section.data()?;
@@ -568,7 +654,9 @@ impl<'data> Elf<'data> {
 
     /// The relocation tables of the file (`SHT_REL` and `SHT_RELA` sections), in
     /// section order. Stops after the first error.
-    pub fn relocation_tables(&self) -> impl Iterator<Item = Result<RelocationTable<'data>>> + 'data {
+    pub fn relocation_tables(
+        &self,
+    ) -> impl Iterator<Item = Result<RelocationTable<'data>>> + 'data {
         let elf = *self;
         let mut failed = false;
         self.sections().filter_map(move |section| {
@@ -775,7 +863,11 @@ impl<'data> SymbolTable<'data> {
 
     /// The symbol at `index`.
     pub fn get(&self, index: usize) -> Result<Symbol<'data>> {
-        let size = if self.is_64 { ELF64_SYM_SIZE } else { ELF32_SYM_SIZE };
+        let size = if self.is_64 {
+            ELF64_SYM_SIZE
+        } else {
+            ELF32_SYM_SIZE
+        };
         if index >= self.count {
             return Err(Error::new(
                 self.section.header_offset,
@@ -786,7 +878,14 @@ impl<'data> SymbolTable<'data> {
         let d = &self.data[at..at + size];
         let offset = self.section.offset.saturating_add(at as u64);
         let (st_name, value, size, info, other, shndx) = if self.is_64 {
-            (u32_at(d, 0), u64_at(d, 8), u64_at(d, 16), u8_at(d, 4), u8_at(d, 5), u16_at(d, 6))
+            (
+                u32_at(d, 0),
+                u64_at(d, 8),
+                u64_at(d, 16),
+                u8_at(d, 4),
+                u8_at(d, 5),
+                u16_at(d, 6),
+            )
         } else {
             (
                 u32_at(d, 0),
@@ -801,7 +900,10 @@ impl<'data> SymbolTable<'data> {
             &[][..]
         } else {
             string_at(self.strtab, st_name).ok_or_else(|| {
-                Error::new(offset, format!("symbol name offset {st_name:#x} past end of string table"))
+                Error::new(
+                    offset,
+                    format!("symbol name offset {st_name:#x} past end of string table"),
+                )
             })?
         };
         Ok(Symbol {
@@ -943,11 +1045,19 @@ impl<'data> RelocationTable<'data> {
         let d = &self.data[at..at + self.entry_size];
         let (offset, r_type, symbol, addend) = if self.is_64 {
             let info = u64_at(d, 8);
-            let addend = if self.is_rela { u64_at(d, 16) as i64 } else { 0 };
+            let addend = if self.is_rela {
+                u64_at(d, 16) as i64
+            } else {
+                0
+            };
             (u64_at(d, 0), info as u32, (info >> 32) as u32, addend)
         } else {
             let info = u32_at(d, 4);
-            let addend = if self.is_rela { i64::from(u32_at(d, 8) as i32) } else { 0 };
+            let addend = if self.is_rela {
+                i64::from(u32_at(d, 8) as i32)
+            } else {
+                0
+            };
             (u64::from(u32_at(d, 0)), info & 0xff, info >> 8, addend)
         };
         Some(Relocation {

@@ -220,7 +220,15 @@ impl StringTable {
 }
 
 /// Appends an `Elf64_Sym`.
-pub fn encode_symbol64(out: &mut Vec<u8>, st_name: u32, info: u8, other: u8, shndx: u16, value: u64, size: u64) {
+pub fn encode_symbol64(
+    out: &mut Vec<u8>,
+    st_name: u32,
+    info: u8,
+    other: u8,
+    shndx: u16,
+    value: u64,
+    size: u64,
+) {
     out.extend_from_slice(&st_name.to_le_bytes());
     out.push(info);
     out.push(other);
@@ -444,7 +452,11 @@ impl Builder {
                 let page = PAGE_SIZE.max(align);
                 let want = addr % page;
                 let base = off - off % page;
-                off = if base + want >= off { base + want } else { base.checked_add(page + want).ok_or_else(overflow)? };
+                off = if base + want >= off {
+                    base + want
+                } else {
+                    base.checked_add(page + want).ok_or_else(overflow)?
+                };
                 vaddr = addr;
             } else {
                 off = align_up(off, align).ok_or_else(overflow)?;
@@ -474,7 +486,10 @@ impl Builder {
             } else {
                 cur_nobits = true;
             }
-            mem_end = vaddr.checked_add(s.size()).ok_or_else(overflow)?.max(mem_end);
+            mem_end = vaddr
+                .checked_add(s.size())
+                .ok_or_else(overflow)?
+                .max(mem_end);
         }
         let alloc_end = off;
 
@@ -497,7 +512,9 @@ impl Builder {
             }
             let flags = seg_flags(s);
             let (off, vaddr, size) = (offsets[i], addrs[i], s.size());
-            let (last, last_nobits) = loads.last_mut().expect("the header segment is always there");
+            let (last, last_nobits) = loads
+                .last_mut()
+                .expect("the header segment is always there");
             let file_end = last.offset + last.filesz;
             let joins = flags == last.flags
                 && if s.is_nobits() {
@@ -586,7 +603,10 @@ impl Builder {
             Link::Strtab => strtab_index,
             Link::Section(id) => {
                 if id.0 >= self.sections.len() {
-                    return Err(Error::new(0, format!("link to section id {} out of range", id.0)));
+                    return Err(Error::new(
+                        0,
+                        format!("link to section id {} out of range", id.0),
+                    ));
                 }
                 id.header_index() as u32
             }
@@ -603,7 +623,10 @@ impl Builder {
         let mut rela_targets: Vec<SectionId> = Vec::new();
         for (target, _) in &self.relocs {
             if target.0 >= self.sections.len() {
-                return Err(Error::new(0, format!("relocation target section id {} out of range", target.0)));
+                return Err(Error::new(
+                    0,
+                    format!("relocation target section id {} out of range", target.0),
+                ));
             }
             if !rela_targets.contains(target) {
                 rela_targets.push(*target);
@@ -614,10 +637,17 @@ impl Builder {
         let first_rela = n_user + 1;
         let symtab_index = (first_rela + rela_targets.len()) as u32;
         let strtab_index = symtab_index + 1;
-        let shstrtab_index = if want_symtab { strtab_index + 1 } else { symtab_index };
+        let shstrtab_index = if want_symtab {
+            strtab_index + 1
+        } else {
+            symtab_index
+        };
         let shnum = shstrtab_index as usize + 1;
         if shnum >= usize::from(SHN_LORESERVE) {
-            return Err(Error::new(0, format!("{shnum} sections need extended numbering, not supported")));
+            return Err(Error::new(
+                0,
+                format!("{shnum} sections need extended numbering, not supported"),
+            ));
         }
 
         let mut shstrtab = StringTable::new();
@@ -640,13 +670,24 @@ impl Builder {
                     SymbolSection::Raw(raw) => raw,
                     SymbolSection::Section(id) => {
                         if id.0 >= n_user {
-                            return Err(Error::new(0, format!("symbol {} in section id {} out of range", s.name, id.0)));
+                            return Err(Error::new(
+                                0,
+                                format!("symbol {} in section id {} out of range", s.name, id.0),
+                            ));
                         }
                         id.header_index() as u16
                     }
                 };
                 let name = strtab.add(s.name.as_bytes());
-                encode_symbol64(&mut symtab, name, st_info(s.bind, s.st_type), s.other, shndx, s.value, s.size);
+                encode_symbol64(
+                    &mut symtab,
+                    name,
+                    st_info(s.bind, s.st_type),
+                    s.other,
+                    shndx,
+                    s.value,
+                    s.size,
+                );
             }
         }
         let mut relas: Vec<Vec<u8>> = Vec::new();
@@ -656,9 +697,9 @@ impl Builder {
                 if t == target {
                     let symbol = match r.symbol {
                         None => 0,
-                        Some(id) => *sym_indices
-                            .get(id.0)
-                            .ok_or_else(|| Error::new(0, format!("relocation symbol id {} out of range", id.0)))?,
+                        Some(id) => *sym_indices.get(id.0).ok_or_else(|| {
+                            Error::new(0, format!("relocation symbol id {} out of range", id.0))
+                        })?,
                     };
                     encode_rela64(&mut data, r.offset, symbol, r.r_type, r.addend);
                 }
@@ -771,7 +812,13 @@ impl Builder {
         let phnum = layout.segments.len();
         let mut eh = Vec::with_capacity(ELF64_EHDR_SIZE);
         eh.extend_from_slice(&ELFMAG);
-        eh.extend_from_slice(&[ELFCLASS64, ELFDATA2LSB, EV_CURRENT, self.os_abi, self.abi_version]);
+        eh.extend_from_slice(&[
+            ELFCLASS64,
+            ELFDATA2LSB,
+            EV_CURRENT,
+            self.os_abi,
+            self.abi_version,
+        ]);
         eh.resize(EI_NIDENT, 0);
         eh.extend_from_slice(&self.e_type.to_le_bytes());
         eh.extend_from_slice(&self.e_machine.to_le_bytes());
@@ -814,7 +861,12 @@ impl Builder {
         if !elf.is_64() {
             return Err(Error::new(4, "the writer writes ELF64 only"));
         }
-        let mut b = Builder::new(header.e_type.0, header.os_abi.0, header.abi_version, header.e_flags);
+        let mut b = Builder::new(
+            header.e_type.0,
+            header.os_abi.0,
+            header.abi_version,
+            header.e_flags,
+        );
         b.e_machine = header.e_machine.0;
         b.entry = header.entry;
         let symtab = elf.symtab()?;
@@ -852,18 +904,33 @@ impl Builder {
             }
         };
         for s in &kept {
-            let info_is_section = s.flags & SHF_INFO_LINK != 0 || matches!(s.sh_type.0, SHT_REL | SHT_RELA);
+            let info_is_section =
+                s.flags & SHF_INFO_LINK != 0 || matches!(s.sh_type.0, SHT_REL | SHT_RELA);
             b.add_section(SectionSpec {
                 name: String::from_utf8_lossy(s.name).into_owned(),
                 sh_type: s.sh_type.0,
                 flags: s.flags,
-                addr: if s.is_alloc() || s.addr != 0 { Some(s.addr) } else { None },
+                addr: if s.is_alloc() || s.addr != 0 {
+                    Some(s.addr)
+                } else {
+                    None
+                },
                 data: s.data()?.to_vec(),
                 nobits_size: if s.sh_type.0 == SHT_NOBITS { s.size } else { 0 },
                 align: s.addralign,
                 entsize: s.entsize,
-                link: if s.link == 0 { Link::None } else { map_link(s.link, true) },
-                info: if info_is_section && s.info != 0 { map_link(s.info, false) } else if s.info == 0 { Link::None } else { Link::Raw(s.info) },
+                link: if s.link == 0 {
+                    Link::None
+                } else {
+                    map_link(s.link, true)
+                },
+                info: if info_is_section && s.info != 0 {
+                    map_link(s.info, false)
+                } else if s.info == 0 {
+                    Link::None
+                } else {
+                    Link::Raw(s.info)
+                },
             });
         }
         let mut sym_ids: Vec<Option<SymbolId>> = Vec::new();
@@ -899,17 +966,40 @@ impl Builder {
                 continue;
             }
             let Some(target) = map.get(s.info as usize).copied().flatten() else {
-                return Err(Error::new(s.header_offset, format!("relocation section {} applies to section {} which is not kept", s.index, s.info)));
+                return Err(Error::new(
+                    s.header_offset,
+                    format!(
+                        "relocation section {} applies to section {} which is not kept",
+                        s.index, s.info
+                    ),
+                ));
             };
             for r in elf.relocation_table(&s)?.iter() {
                 let symbol = if r.symbol == 0 {
                     None
                 } else {
-                    Some(sym_ids.get(r.symbol as usize).copied().flatten().ok_or_else(|| {
-                        Error::new(r.entry_offset, format!("relocation symbol index {} out of range", r.symbol))
-                    })?)
+                    Some(
+                        sym_ids
+                            .get(r.symbol as usize)
+                            .copied()
+                            .flatten()
+                            .ok_or_else(|| {
+                                Error::new(
+                                    r.entry_offset,
+                                    format!("relocation symbol index {} out of range", r.symbol),
+                                )
+                            })?,
+                    )
                 };
-                b.add_relocation(target, RelocSpec { offset: r.offset, r_type: r.r_type.0, symbol, addend: r.addend });
+                b.add_relocation(
+                    target,
+                    RelocSpec {
+                        offset: r.offset,
+                        r_type: r.r_type.0,
+                        symbol,
+                        addend: r.addend,
+                    },
+                );
             }
         }
         Ok(b)
