@@ -283,16 +283,16 @@ impl<'data> Note<'data> {
                     )
                 })?;
                 let arch_start = 16 + vendor_size;
-                let architecture = desc.get(arch_start..arch_start + arch_size).ok_or_else(
-                    || {
-                        Error::new(
-                            at,
-                            format!(
+                let architecture =
+                    desc.get(arch_start..arch_start + arch_size)
+                        .ok_or_else(|| {
+                            Error::new(
+                                at,
+                                format!(
                                 "ISA version architecture name size {arch_size} past end of note"
                             ),
-                        )
-                    },
-                )?;
+                            )
+                        })?;
                 AmdNote::IsaVersion(IsaVersion {
                     vendor: trim_nul(vendor),
                     architecture: trim_nul(architecture),
@@ -324,7 +324,7 @@ impl<'data> Note<'data> {
             (NoteOwner::Amd, NT_AMD_HSA_METADATA) => AmdNote::HsaMetadata(trim_nul(desc)),
             (NoteOwner::Amd, NT_AMD_HSA_ISA_NAME) => AmdNote::IsaName(trim_nul(desc)),
             (NoteOwner::Amd, NT_AMD_PAL_METADATA) => {
-                if desc.len() % 8 != 0 {
+                if desc.len() & 7 != 0 {
                     return Err(Error::new(
                         at,
                         format!("PAL metadata size {:#x} is not a multiple of 8", desc.len()),
@@ -559,7 +559,7 @@ impl From<&Note<'_>> for NoteRecord {
 }
 
 fn pad4(out: &mut Vec<u8>) {
-    while out.len() % 4 != 0 {
+    while out.len() & 3 != 0 {
         out.push(0);
     }
 }

@@ -39,18 +39,14 @@ pub fn fuzz_entry(data: &[u8]) {
         let _ = section.data();
         let _ = section.sh_type.to_string();
         if let Ok(notes) = section.notes() {
-            for note in notes.take(64) {
-                if let Ok(note) = note {
-                    let _ = note.decode();
-                }
+            for note in notes.take(64).flatten() {
+                let _ = note.decode();
             }
         }
         if matches!(section.sh_type.0, consts::SHT_SYMTAB | consts::SHT_DYNSYM) {
             if let Ok(table) = elf.symbol_table(&section) {
-                for symbol in table.iter().take(4096) {
-                    if let Ok(symbol) = symbol {
-                        let _ = (symbol.st_type(), symbol.bind(), symbol.section_index());
-                    }
+                for symbol in table.iter().take(4096).flatten() {
+                    let _ = (symbol.st_type(), symbol.bind(), symbol.section_index());
                 }
                 let _ = table.by_name("k.kd");
             }
@@ -60,18 +56,14 @@ pub fn fuzz_entry(data: &[u8]) {
         let _ = segment.data();
         let _ = segment.notes().map(|n| n.count());
     }
-    for table in elf.relocation_tables().take(256) {
-        if let Ok(table) = table {
-            for r in table.iter().take(4096) {
-                let _ = r.r_type.to_string();
-            }
+    for table in elf.relocation_tables().take(256).flatten() {
+        for r in table.iter().take(4096) {
+            let _ = r.r_type.to_string();
         }
     }
-    for note in elf.notes().take(256) {
-        if let Ok(note) = note {
-            let _ = note.decode();
-            let _ = note.kind().to_string();
-        }
+    for note in elf.notes().take(256).flatten() {
+        let _ = note.decode();
+        let _ = note.kind().to_string();
     }
     let _ = elf.symtab();
     let _ = elf.dynsym();

@@ -460,7 +460,7 @@ impl Builder {
                 vaddr = addr;
             } else {
                 off = align_up(off, align).ok_or_else(overflow)?;
-                let joins = flags == cur_flags && !(cur_nobits && !s.is_nobits());
+                let joins = flags == cur_flags && (!cur_nobits || s.is_nobits());
                 if joins {
                     vaddr = if s.is_nobits() {
                         align_up(mem_end, align).ok_or_else(overflow)?
