@@ -384,6 +384,38 @@ pub enum AmdNote<'data> {
     Other,
 }
 
+/// The detail llvm-readelf prints under a decoded note, e.g.
+/// `[Major: 2, Minor: 1]`, `[Vendor: AMD, Architecture: AMDGPU, Major: 8, Minor: 0,
+/// Stepping: 3]`, the ISA name or the YAML text. MessagePack metadata, PAL metadata
+/// and other notes print nothing here (their decoders live elsewhere).
+impl fmt::Display for AmdNote<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        match self {
+            AmdNote::CodeObjectVersion(v) => write!(f, "[Major: {}, Minor: {}]", v.major, v.minor),
+            AmdNote::Hsail(h) => write!(
+                f,
+                "[HSAIL Major: {}, HSAIL Minor: {}, Profile: {}, Machine Model: {}, Default Float Round: {}]",
+                h.major, h.minor, h.profile, h.machine_model, h.default_float_round
+            ),
+            AmdNote::IsaVersion(isa) => write!(
+                f,
+                "[Vendor: {}, Architecture: {}, Major: {}, Minor: {}, Stepping: {}]",
+                text(isa.vendor),
+                text(isa.architecture),
+                isa.major,
+                isa.minor,
+                isa.stepping
+            ),
+            AmdNote::Producer(p) => write!(f, "[Producer: {}, Major: {}, Minor: {}]", text(p.name), p.major, p.minor),
+            AmdNote::ProducerOptions(options) => f.write_str(&text(options)),
+            AmdNote::HsaMetadata(yaml) => f.write_str(&text(yaml)),
+            AmdNote::IsaName(name) => f.write_str(&text(name)),
+            AmdNote::PalMetadata(_) | AmdNote::AmdgpuMetadata(_) | AmdNote::Other => Ok(()),
+        }
+    }
+}
+
 /// `NT_AMD_HSA_CODE_OBJECT_VERSION` description.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CodeObjectVersion {

@@ -68,4 +68,12 @@ pub fn fuzz_entry(data: &[u8]) {
     let _ = elf.symtab();
     let _ = elf.dynsym();
     let _ = elf.section_by_name(".text");
+    // the writer must take whatever the reader accepts
+    if data.len() < 0x4000 {
+        if let Ok(builder) = write::Builder::from_elf(&elf) {
+            if let Ok(bytes) = builder.write() {
+                let _ = Elf::parse(&bytes).map(|e| e.section_count());
+            }
+        }
+    }
 }

@@ -31,6 +31,9 @@ use crate::{Error, Result};
 /// The page size used to align loadable segments.
 pub const PAGE_SIZE: u64 = 0x1000;
 
+/// The largest section alignment the writer lays out.
+pub const MAX_ALIGN: u64 = 0x1_0000;
+
 /// A user section, by the order it was added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SectionId(pub usize);
@@ -396,6 +399,17 @@ impl Builder {
 
     /// Computes section offsets and addresses and the program headers.
     pub fn layout(&self) -> Result<Layout> {
+        for s in &self.sections {
+            if s.align > MAX_ALIGN {
+                return Err(Error::new(
+                    0,
+                    format!(
+                        "section {} alignment {:#x} above the supported {MAX_ALIGN:#x}",
+                        s.name, s.align
+                    ),
+                ));
+            }
+        }
         if !self.has_program_headers() {
             let mut off = ELF64_EHDR_SIZE as u64;
             let mut offsets = Vec::with_capacity(self.sections.len());
@@ -515,10 +529,10 @@ impl Builder {
             let (last, last_nobits) = loads
                 .last_mut()
                 .expect("the header segment is always there");
-            let file_end = last.offset + last.filesz;
+            let file_end = last.offset.saturating_add(last.filesz);
             let joins = flags == last.flags
                 && if s.is_nobits() {
-                    vaddr >= last.vaddr + last.memsz
+                    vaddr >= last.vaddr.saturating_add(last.memsz)
                 } else {
                     !*last_nobits
                         && off >= file_end
@@ -526,11 +540,13 @@ impl Builder {
                 };
             if joins {
                 if !s.is_nobits() {
-                    last.filesz = off + size - last.offset;
+                    last.filesz = off.saturating_add(size).saturating_sub(last.offset);
                 } else {
                     *last_nobits = true;
                 }
-                last.memsz = last.memsz.max(vaddr + size - last.vaddr);
+                last.memsz = last
+                    .memsz
+                    .max(vaddr.saturating_add(size).saturating_sub(last.vaddr));
             } else {
                 loads.push((
                     SegmentSpec {

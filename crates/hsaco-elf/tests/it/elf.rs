@@ -589,7 +589,14 @@ fn v2_notes_decode_to_what_llvm_readelf_prints() {
     let mut seen = 0;
     for note in elf.notes() {
         let note = note.unwrap();
-        match note.decode().unwrap() {
+        let decoded = note.decode().unwrap();
+        if note.kind().description().is_some() && note.n_type != NT_AMD_HSA_METADATA {
+            assert!(
+                details.contains(&decoded.to_string()),
+                "{decoded} not in {details:?}"
+            );
+        }
+        match decoded {
             AmdNote::CodeObjectVersion(v) => {
                 assert!(
                     details.contains(&format!("[Major: {}, Minor: {}]", v.major, v.minor)),
