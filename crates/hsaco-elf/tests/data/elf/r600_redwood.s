@@ -1,0 +1,5 @@
+.text
+.globl foo
+foo:
+.long 0
+.long foo
