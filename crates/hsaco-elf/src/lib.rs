@@ -2,6 +2,7 @@
 //! object metadata (YAML for v2, MessagePack for v3 onwards), kernel descriptors and
 //! offload bundles.
 
+mod code_object;
 mod error;
 
 pub mod bundle;
@@ -15,4 +16,5 @@ pub mod yaml;
 #[doc(hidden)]
 pub mod fuzzing;
 
+pub use code_object::{CodeObject, DescriptorBytes, KernelSymbol, MetadataNote, AMD_KERNEL_CODE_T_SIZE, KERNEL_DESCRIPTOR_SIZE};
 pub use error::{Error, Result};

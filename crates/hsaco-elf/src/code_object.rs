@@ -1,0 +1,192 @@
+//! A code object as a whole: its ELF, code object version, metadata note and kernels.
+//!
+//! ```
+//! # fn main() -> hsaco_elf::Result<()> {
+//! let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/elf/gfx906_cov5_vadd.co")).unwrap();
+//! let co = hsaco_elf::CodeObject::parse(&data)?;
+//! assert_eq!(co.version(), Some(5));
+//! let kernels = co.kernels()?;
+//! assert!(kernels.iter().any(|k| k.name == "vadd_f32"));
+//! # Ok(())
+//! # }
+//! ```
+
+use crate::elf::consts::{ElfType, STT_AMDGPU_HSA_KERNEL};
+use crate::elf::{Elf, Symbol, SymbolTable};
+use crate::note::{AmdNote, IsaVersion};
+use crate::{Error, Result};
+
+/// Size of a code object v3+ kernel descriptor.
+pub const KERNEL_DESCRIPTOR_SIZE: usize = 64;
+/// Size of a code object v2 `amd_kernel_code_t`.
+pub const AMD_KERNEL_CODE_T_SIZE: usize = 256;
+
+/// An AMDGPU code object: a parsed ELF plus what the AMDGPU ABI puts in it.
+#[derive(Clone, Copy, Debug)]
+pub struct CodeObject<'d> {
+    pub elf: Elf<'d>,
+}
+
+/// The metadata note of a code object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MetadataNote<'d> {
+    /// `NT_AMDGPU_METADATA` (v3 onwards): MessagePack.
+    MsgPack { desc: &'d [u8], offset: u64 },
+    /// `NT_AMD_HSA_METADATA` (v2): YAML text.
+    Yaml { text: &'d [u8], offset: u64 },
+}
+
+/// Where a kernel's descriptor lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DescriptorBytes<'d> {
+    /// A 64-byte kernel descriptor (`<name>.kd`, code object v3+).
+    V3 { bytes: &'d [u8], offset: u64, address: u64 },
+    /// A 256-byte `amd_kernel_code_t` at the kernel symbol (code object v2).
+    AmdKernelCodeT { bytes: &'d [u8], offset: u64, address: u64 },
+}
+
+impl<'d> DescriptorBytes<'d> {
+    /// The raw bytes.
+    pub fn bytes(&self) -> &'d [u8] {
+        match self {
+            DescriptorBytes::V3 { bytes, .. } | DescriptorBytes::AmdKernelCodeT { bytes, .. } => bytes,
+        }
+    }
+
+    /// File offset of the first byte.
+    pub fn offset(&self) -> u64 {
+        match self {
+            DescriptorBytes::V3 { offset, .. } | DescriptorBytes::AmdKernelCodeT { offset, .. } => *offset,
+        }
+    }
+
+    /// The symbol's value (address in a loadable object, section offset in a
+    /// relocatable one).
+    pub fn address(&self) -> u64 {
+        match self {
+            DescriptorBytes::V3 { address, .. } | DescriptorBytes::AmdKernelCodeT { address, .. } => *address,
+        }
+    }
+}
+
+/// A kernel found through the symbol table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelSymbol<'d> {
+    /// The kernel's name (the `.kd` symbol without `.kd`, or the v2 kernel symbol).
+    pub name: String,
+    /// The descriptor, or why it could not be read.
+    pub descriptor: std::result::Result<DescriptorBytes<'d>, Error>,
+    /// Size the symbol table gives the descriptor symbol.
+    pub symbol_size: u64,
+}
+
+impl<'d> CodeObject<'d> {
+    /// Parse the ELF; nothing else is read until asked for.
+    pub fn parse(data: &'d [u8]) -> Result<Self> {
+        Ok(CodeObject { elf: Elf::parse(data)? })
+    }
+
+    /// The code object version (2 to 6) from `EI_OSABI`/`EI_ABIVERSION`, or `None`
+    /// for PAL, Mesa and unknown ABI versions.
+    pub fn version(&self) -> Option<u32> {
+        self.elf.code_object_version()
+    }
+
+    /// The first metadata note (v3+ MessagePack, or v2 YAML).
+    pub fn metadata_note(&self) -> Result<Option<MetadataNote<'d>>> {
+        for note in self.elf.notes() {
+            let note = note?;
+            match note.decode() {
+                Ok(AmdNote::AmdgpuMetadata(desc)) => {
+                    return Ok(Some(MetadataNote::MsgPack { desc, offset: note.desc_offset }))
+                }
+                Ok(AmdNote::HsaMetadata(text)) => {
+                    return Ok(Some(MetadataNote::Yaml { text, offset: note.desc_offset }))
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// The v2 `NT_AMD_HSA_ISA_VERSION` note, which names the processor of code
+    /// objects whose `e_flags` do not.
+    pub fn isa_version_note(&self) -> Option<IsaVersion<'d>> {
+        self.elf.notes().filter_map(|n| n.ok()).find_map(|n| match n.decode() {
+            Ok(AmdNote::IsaVersion(v)) => Some(v),
+            _ => None,
+        })
+    }
+
+    /// Every kernel: `<name>.kd` symbols (v3+) or `STT_AMDGPU_HSA_KERNEL` symbols
+    /// (v2), from `.symtab` and `.dynsym`, each once, in address order.
+    pub fn kernels(&self) -> Result<Vec<KernelSymbol<'d>>> {
+        let mut out: Vec<(u64, KernelSymbol<'d>)> = Vec::new();
+        for table in [self.elf.symtab()?, self.elf.dynsym()?].into_iter().flatten() {
+            self.collect_kernels(&table, &mut out)?;
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name.cmp(&b.1.name)));
+        Ok(out.into_iter().map(|(_, k)| k).collect())
+    }
+
+    fn collect_kernels(&self, table: &SymbolTable<'d>, out: &mut Vec<(u64, KernelSymbol<'d>)>) -> Result<()> {
+        for sym in table.iter() {
+            let sym = sym?;
+            let (name, size) = if let Some(stem) = sym.name.strip_suffix(b".kd") {
+                (stem, KERNEL_DESCRIPTOR_SIZE)
+            } else if sym.st_type().0 == STT_AMDGPU_HSA_KERNEL {
+                (sym.name, AMD_KERNEL_CODE_T_SIZE)
+            } else {
+                continue;
+            };
+            if sym.is_undefined() {
+                continue;
+            }
+            let name = String::from_utf8_lossy(name).into_owned();
+            if out.iter().any(|(_, k)| k.name == name) {
+                continue;
+            }
+            let descriptor = self.symbol_bytes(&sym, size).map(|(bytes, offset)| {
+                if size == KERNEL_DESCRIPTOR_SIZE {
+                    DescriptorBytes::V3 { bytes, offset, address: sym.value }
+                } else {
+                    DescriptorBytes::AmdKernelCodeT { bytes, offset, address: sym.value }
+                }
+            });
+            out.push((sym.value, KernelSymbol { name, descriptor, symbol_size: sym.size }));
+        }
+        Ok(())
+    }
+
+    /// `len` bytes at a symbol's location, and their file offset.
+    pub fn symbol_bytes(&self, sym: &Symbol<'d>, len: usize) -> Result<(&'d [u8], u64)> {
+        let index = sym
+            .section_index()
+            .ok_or_else(|| Error::new(sym.offset, format!("symbol {} has no section", sym.name_str())))?;
+        let section = self.elf.section(index)?;
+        let data = section.data()?;
+        let start = if self.elf.e_type() == ElfType(crate::elf::consts::ET_REL) {
+            sym.value
+        } else {
+            sym.value.checked_sub(section.addr).ok_or_else(|| {
+                Error::new(sym.offset, format!("symbol {} lies before its section", sym.name_str()))
+            })?
+        };
+        let bytes = usize::try_from(start)
+            .ok()
+            .and_then(|s| Some((s, s.checked_add(len)?)))
+            .and_then(|(s, e)| data.get(s..e))
+            .ok_or_else(|| {
+                Error::new(
+                    sym.offset,
+                    format!(
+                        "{} bytes at symbol {} (section offset {start:#x}) are past the end of section {}",
+                        len,
+                        sym.name_str(),
+                        section.name_str()
+                    ),
+                )
+            })?;
+        Ok((bytes, section.offset.saturating_add(start)))
+    }
+}
