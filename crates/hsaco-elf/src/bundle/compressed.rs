@@ -127,13 +127,15 @@ pub fn is_compressed_bundle(data: &[u8]) -> bool {
 /// Decodes the header of the compressed bundle at `data[0]`.
 pub fn parse_compressed_header(data: &[u8]) -> Result<CompressedHeader> {
     if !is_compressed_bundle(data) {
-        return Err(Error::new(0, "not a compressed offload bundle (no CCOB magic)"));
+        return Err(Error::new(
+            0,
+            "not a compressed offload bundle (no CCOB magic)",
+        ));
     }
     let version = u16_at(data, 4, "compressed bundle version")?;
     let raw_method = u16_at(data, 6, "compressed bundle method")?;
-    let method = CompressionMethod::from_raw(raw_method).ok_or_else(|| {
-        Error::new(6, format!("unknown compression method {raw_method}"))
-    })?;
+    let method = CompressionMethod::from_raw(raw_method)
+        .ok_or_else(|| Error::new(6, format!("unknown compression method {raw_method}")))?;
     let (total_size, uncompressed_size, hash_at) = match version {
         1 => (None, u64::from(u32_at(data, 8, "uncompressed size")?), 12),
         2 => (
@@ -230,7 +232,9 @@ fn inflate_zlib(input: &[u8], limit: u64) -> std::result::Result<(Vec<u8>, usize
         let r = inflate(&mut state, rest, &mut chunk, MZFlush::None);
         rest = rest.get(r.bytes_consumed..).unwrap_or(&[]);
         if (out.len() + r.bytes_written) as u64 > limit {
-            return Err(format!("zlib data inflates past the declared size {limit:#x}"));
+            return Err(format!(
+                "zlib data inflates past the declared size {limit:#x}"
+            ));
         }
         out.extend_from_slice(chunk.get(..r.bytes_written).unwrap_or(&[]));
         match r.status {
@@ -255,7 +259,9 @@ fn decode_zstd(input: &[u8], limit: u64) -> std::result::Result<(Vec<u8>, usize)
         .read_to_end(&mut out)
         .map_err(|e| format!("bad zstd data ({e})"))?;
     if out.len() as u64 > limit {
-        return Err(format!("zstd data decodes past the declared size {limit:#x}"));
+        return Err(format!(
+            "zstd data decodes past the declared size {limit:#x}"
+        ));
     }
     if !decoder.decoder.is_finished() {
         return Err("zstd frame ends early".into());
@@ -274,14 +280,18 @@ pub fn compress_bundle(
     level: u8,
 ) -> Result<Vec<u8>> {
     if !(1..=3).contains(&version) {
-        return Err(Error::new(0, format!("cannot write compressed bundle version {version}")));
+        return Err(Error::new(
+            0,
+            format!("cannot write compressed bundle version {version}"),
+        ));
     }
     let payload = match method {
-        CompressionMethod::Zlib => miniz_oxide::deflate::compress_to_vec_zlib(bundle, level.min(10)),
-        CompressionMethod::Zstd => ruzstd::encoding::compress_to_vec(
-            bundle,
-            ruzstd::encoding::CompressionLevel::Fastest,
-        ),
+        CompressionMethod::Zlib => {
+            miniz_oxide::deflate::compress_to_vec_zlib(bundle, level.min(10))
+        }
+        CompressionMethod::Zstd => {
+            ruzstd::encoding::compress_to_vec(bundle, ruzstd::encoding::CompressionLevel::Fastest)
+        }
     };
     let hsize = header_size(version);
     let total = hsize + payload.len() as u64;
@@ -312,14 +322,14 @@ pub fn compress_bundle(
     Ok(out)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_version_and_method_round_trips() {
-        let bundle = super::super::write_bundle(&[("hip-amdgcn-amd-amdhsa--gfx900", &[7u8; 999])], 1);
+        let bundle =
+            super::super::write_bundle(&[("hip-amdgcn-amd-amdhsa--gfx900", &[7u8; 999])], 1);
         for version in 1..=3 {
             for method in [CompressionMethod::Zlib, CompressionMethod::Zstd] {
                 let mut c = compress_bundle(&bundle, version, method, 6).unwrap();

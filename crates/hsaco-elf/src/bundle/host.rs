@@ -47,15 +47,26 @@ pub(crate) fn sections(data: &[u8]) -> Result<Vec<HostSection<'_>>> {
         return Ok(Vec::new());
     }
     if shentsize < 64 {
-        return Err(Error::new(0x3a, format!("e_shentsize {shentsize} is under 64")));
+        return Err(Error::new(
+            0x3a,
+            format!("e_shentsize {shentsize} is under 64"),
+        ));
     }
     if shnum == 0 || shstrndx == u32::from(SHN_XINDEX) {
         // the real values live in section header 0
         if shnum == 0 {
-            shnum = u64_at(data, add(shoff, 0x20, 0x28, "e_shoff")?, "section 0 sh_size")?;
+            shnum = u64_at(
+                data,
+                add(shoff, 0x20, 0x28, "e_shoff")?,
+                "section 0 sh_size",
+            )?;
         }
         if shstrndx == u32::from(SHN_XINDEX) {
-            shstrndx = u32_at(data, add(shoff, 0x28, 0x28, "e_shoff")?, "section 0 sh_link")?;
+            shstrndx = u32_at(
+                data,
+                add(shoff, 0x28, 0x28, "e_shoff")?,
+                "section 0 sh_link",
+            )?;
         }
     }
     let table_len = mul(shnum, shentsize, 0x3c, "section header table size")?;
@@ -71,7 +82,10 @@ pub(crate) fn sections(data: &[u8]) -> Result<Vec<HostSection<'_>>> {
         ))
     };
     if u64::from(shstrndx) >= shnum {
-        return Err(Error::new(0x3e, format!("e_shstrndx {shstrndx} is out of range")));
+        return Err(Error::new(
+            0x3e,
+            format!("e_shstrndx {shstrndx} is out of range"),
+        ));
     }
     let (_, _, str_off, str_size) = field_range(u64::from(shstrndx))?;
     let strtab = slice(data, str_off, str_size, "section name table")

@@ -14,7 +14,7 @@
 //!   and sized by their header tables).
 //!
 //! [`embedded_objects`] returns every entry found; [`code_objects`] keeps the AMDGPU
-//! code objects only. Readers return [`Error`](crate::Error)s with offsets in the
+//! code objects only. Readers return [`crate::Error`]s with offsets in the
 //! buffer they were given and never panic; decompression is bounded by the
 //! declared size and [`MAX_UNCOMPRESSED_SIZE`].
 //!
@@ -303,7 +303,10 @@ fn container<'a>(
             method: c.header.method,
         };
         let inner = parse_bundle(&c.bundle).map_err(|e| {
-            Error::new(0, format!("in the decompressed bundle at offset {:#x}: {e}", e.offset))
+            Error::new(
+                0,
+                format!("in the decompressed bundle at offset {:#x}: {e}", e.offset),
+            )
         })?;
         for e in inner.entries {
             out.push(EmbeddedObject {

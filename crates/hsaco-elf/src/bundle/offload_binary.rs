@@ -112,7 +112,10 @@ pub struct OffloadBinary<'a> {
 impl<'a> OffloadBinary<'a> {
     /// The value of string `key`, if present.
     pub fn string(&self, key: &str) -> Option<&'a str> {
-        self.strings.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+        self.strings
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
     }
 
     /// The `triple` string.
@@ -151,17 +154,26 @@ pub fn parse_offload_binary(data: &[u8]) -> Result<OffloadBinary<'_>> {
     }
     let version = u32_at(data, 4, "OffloadBinary version")?;
     if version != 1 {
-        return Err(Error::new(4, format!("unsupported OffloadBinary version {version}")));
+        return Err(Error::new(
+            4,
+            format!("unsupported OffloadBinary version {version}"),
+        ));
     }
     let size = u64_at(data, 8, "OffloadBinary size")?;
     let entry_offset = u64_at(data, 16, "OffloadBinary entry offset")?;
     let entry_size = u64_at(data, 24, "OffloadBinary entry size")?;
     if size < 32 {
-        return Err(Error::new(8, format!("OffloadBinary size {size:#x} is smaller than its header")));
+        return Err(Error::new(
+            8,
+            format!("OffloadBinary size {size:#x} is smaller than its header"),
+        ));
     }
     let bin = slice(data, 0, size, "OffloadBinary")?;
     if entry_size < 40 {
-        return Err(Error::new(24, format!("OffloadBinary entry size {entry_size:#x} is under 40")));
+        return Err(Error::new(
+            24,
+            format!("OffloadBinary entry size {entry_size:#x} is under 40"),
+        ));
     }
     slice(bin, entry_offset, entry_size, "OffloadBinary entry")?;
     let e = entry_offset;
@@ -173,7 +185,12 @@ pub fn parse_offload_binary(data: &[u8]) -> Result<OffloadBinary<'_>> {
     let image_offset = u64_at(bin, e + 24, "image offset")?;
     let image_size = u64_at(bin, e + 32, "image size")?;
     let table_len = mul(num_strings, 16, e + 16, "string table size")?;
-    let table = slice(bin, string_offset, table_len, "OffloadBinary string entries")?;
+    let table = slice(
+        bin,
+        string_offset,
+        table_len,
+        "OffloadBinary string entries",
+    )?;
     let mut strings = Vec::with_capacity(num_strings as usize);
     for (i, pair) in table.chunks_exact(16).enumerate() {
         let at = string_offset + 16 * i as u64;

@@ -42,7 +42,10 @@ pub fn is_bundle(data: &[u8]) -> bool {
 /// to `data`.
 pub fn parse_bundle(data: &[u8]) -> Result<OffloadBundle<'_>> {
     if !is_bundle(data) {
-        return Err(Error::new(0, "not an offload bundle (no __CLANG_OFFLOAD_BUNDLE__ magic)"));
+        return Err(Error::new(
+            0,
+            "not an offload bundle (no __CLANG_OFFLOAD_BUNDLE__ magic)",
+        ));
     }
     let count = u64_at(data, 24, "bundle entry count")?;
     let len = data.len() as u64;
@@ -64,9 +67,8 @@ pub fn parse_bundle(data: &[u8]) -> Result<OffloadBundle<'_>> {
         let id_bytes = slice(data, id_at, id_len, "bundle entry ID")?;
         let id = std::str::from_utf8(id_bytes)
             .map_err(|_| Error::new(id_at, "bundle entry ID is not UTF-8"))?;
-        let bytes = slice(data, offset, size, "bundle entry contents").map_err(|e| {
-            Error::new(pos, format!("entry `{id}`: {}", e.message))
-        })?;
+        let bytes = slice(data, offset, size, "bundle entry contents")
+            .map_err(|e| Error::new(pos, format!("entry `{id}`: {}", e.message)))?;
         end = end.max(add(offset, size, pos, "bundle entry extent")?);
         entries.push(BundleEntry { id, offset, bytes });
         pos = id_at + id_len;
@@ -167,7 +169,6 @@ pub fn parse_entry_id(id: &str) -> Option<BundleEntryId<'_>> {
         }),
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -32,11 +32,18 @@ fn manifest(dir: &Path) -> BTreeMap<String, Vec<Expected>> {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let f: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(f.len(), 4, "bad manifest line `{line}`");
-        by_input.entry(f[0].to_string()).or_default().push(Expected {
-            container: f[1].to_string(),
-            entry_id: if f[2] == "-" { String::new() } else { f[2].to_string() },
-            sha256: f[3].to_string(),
-        });
+        by_input
+            .entry(f[0].to_string())
+            .or_default()
+            .push(Expected {
+                container: f[1].to_string(),
+                entry_id: if f[2] == "-" {
+                    String::new()
+                } else {
+                    f[2].to_string()
+                },
+                sha256: f[3].to_string(),
+            });
     }
     by_input
 }
@@ -84,7 +91,10 @@ fn check_dir(dir: &Path) -> usize {
                 want_code_objects += 1;
             }
             let hit = found.iter().enumerate().position(|(i, o)| {
-                !used[i] && tag(o.container) == e.container && o.entry_id == e.entry_id && o.bytes[..] == want[..]
+                !used[i]
+                    && tag(o.container) == e.container
+                    && o.entry_id == e.entry_id
+                    && o.bytes[..] == want[..]
             });
             match hit {
                 Some(i) => {
@@ -113,7 +123,12 @@ fn check_dir(dir: &Path) -> usize {
             Err(e) => failures.push(format!("{input}: code_objects: {e}")),
         }
     }
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     compared
 }
 
@@ -140,10 +155,20 @@ fn written_bundle_is_byte_identical_to_the_bundlers() {
         "hipv4-amdgcn-amd-amdhsa--gfx906:xnack-",
         "hipv4-amdgcn-amd-amdhsa--gfx1030",
     ];
-    let contents: Vec<Vec<u8>> = ids.iter().map(|id| expected_bytes("plain.bundle", id)).collect();
-    let entries: Vec<(&str, &[u8])> = ids.iter().copied().zip(contents.iter().map(|c| &c[..])).collect();
+    let contents: Vec<Vec<u8>> = ids
+        .iter()
+        .map(|id| expected_bytes("plain.bundle", id))
+        .collect();
+    let entries: Vec<(&str, &[u8])> = ids
+        .iter()
+        .copied()
+        .zip(contents.iter().map(|c| &c[..]))
+        .collect();
     let ours = write_bundle(&entries, 1);
-    assert!(ours == read(&data_dir().join("inputs/plain.bundle")), "write_bundle differs from clang-offload-bundler");
+    assert!(
+        ours == read(&data_dir().join("inputs/plain.bundle")),
+        "write_bundle differs from clang-offload-bundler"
+    );
 }
 
 #[test]
@@ -154,14 +179,20 @@ fn compressed_headers_match_the_bundlers() {
         let theirs_header = parse_compressed_header(&theirs).unwrap();
         let decompressed = decompress_bundle(&theirs).unwrap();
         assert_eq!(decompressed.bundle, plain);
-        assert!(decompressed.hash_matches(), "our MD5 differs from the bundler's hash");
+        assert!(
+            decompressed.hash_matches(),
+            "our MD5 differs from the bundler's hash"
+        );
         assert_eq!(decompressed.size, theirs.len() as u64);
         let ours = compress_bundle(&plain, version, CompressionMethod::Zstd, 6).unwrap();
         let ours_header = parse_compressed_header(&ours).unwrap();
         // same fields except the total size (a different zstd encoder)
         assert_eq!(ours_header.version, theirs_header.version);
         assert_eq!(ours_header.method, theirs_header.method);
-        assert_eq!(ours_header.uncompressed_size, theirs_header.uncompressed_size);
+        assert_eq!(
+            ours_header.uncompressed_size,
+            theirs_header.uncompressed_size
+        );
         assert_eq!(ours_header.hash, theirs_header.hash);
         assert_eq!(ours_header.total_size, Some(ours.len() as u64));
         assert_eq!(&ours[..8], &theirs[..8], "magic, version and method bytes");
@@ -171,7 +202,14 @@ fn compressed_headers_match_the_bundlers() {
 
 #[test]
 fn every_committed_compressed_bundle_has_a_matching_hash() {
-    for name in ["ccob-v1-zlib", "ccob-v1-zstd", "ccob-v2-zlib", "ccob-v2-zstd", "ccob-v3-zlib", "ccob-v3-zstd"] {
+    for name in [
+        "ccob-v1-zlib",
+        "ccob-v1-zstd",
+        "ccob-v2-zlib",
+        "ccob-v2-zstd",
+        "ccob-v3-zlib",
+        "ccob-v3-zstd",
+    ] {
         let data = read(&data_dir().join(format!("inputs/{name}.bundle")));
         let c = decompress_bundle(&data).unwrap();
         assert!(c.hash_matches(), "{name}");
@@ -184,7 +222,10 @@ fn every_committed_compressed_bundle_has_a_matching_hash() {
 fn target_ids_and_offsets_come_from_the_containers() {
     let data = read(&data_dir().join("inputs/plain.bundle"));
     let objects = code_objects(&data).unwrap();
-    let gfx906 = objects.iter().find(|o| o.entry_id.ends_with("gfx906:xnack-")).unwrap();
+    let gfx906 = objects
+        .iter()
+        .find(|o| o.entry_id.ends_with("gfx906:xnack-"))
+        .unwrap();
     assert_eq!(gfx906.target_id.as_deref(), Some("gfx906:xnack-"));
     // the entry's bytes sit at its offset in the file
     let at = gfx906.offset as usize;
@@ -192,7 +233,9 @@ fn target_ids_and_offsets_come_from_the_containers() {
     let exe = read(&data_dir().join("inputs/hip-compressed.exe"));
     let objects = code_objects(&exe).unwrap();
     assert_eq!(objects.len(), 4);
-    assert!(objects.iter().all(|o| o.section.as_deref() == Some(".hip_fatbin")));
+    assert!(objects
+        .iter()
+        .all(|o| o.section.as_deref() == Some(".hip_fatbin")));
     // two compressed bundles, each starting with its header at its offset
     for o in &objects {
         assert_eq!(&exe[o.offset as usize..o.offset as usize + 4], b"CCOB");
@@ -205,7 +248,11 @@ fn target_ids_and_offsets_come_from_the_containers() {
 fn output_names_follow_the_documented_scheme() {
     let data = read(&data_dir().join("inputs/plain.bundle"));
     let objects = embedded_objects(&data).unwrap();
-    let names: Vec<String> = objects.iter().enumerate().map(|(i, o)| o.output_file_name("plain", i)).collect();
+    let names: Vec<String> = objects
+        .iter()
+        .enumerate()
+        .map(|(i, o)| o.output_file_name("plain", i))
+        .collect();
     assert_eq!(
         names,
         [
@@ -247,7 +294,8 @@ fn seeds() -> Vec<Vec<u8>> {
 fn mutated_inputs_never_panic() {
     let seeds = seeds();
     let refs: Vec<&[u8]> = seeds.iter().map(|s| &s[..]).collect();
-    let n = hsaco_elf::fuzzing::mutation_smoke(hsaco_elf::fuzzing::bundle, &refs, 100_000, 0x0ff1_0ad);
+    let n =
+        hsaco_elf::fuzzing::mutation_smoke(hsaco_elf::fuzzing::bundle, &refs, 100_000, 0x10ff_10ad);
     assert_eq!(n, 100_000);
 }
 

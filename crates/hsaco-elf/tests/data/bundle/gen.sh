@@ -68,7 +68,9 @@ unbundle_all() {
 # 1. code objects from the corpus: target IDs from the directory names
 #    (gfx90a_xnack+ -> gfx90a:xnack+)
 if [ "$FULL" = --full ]; then
-  PROCS=$(cd "$CORPUS" && ls)
+  # the bundler refuses gfx90a next to gfx90a:xnack+: keep the one with features
+  ALL=$(cd "$CORPUS" && ls)
+  PROCS=$(for p in $ALL; do echo "$ALL" | grep -q "^${p}_" || echo "$p"; done)
 else
   PROCS="gfx906 gfx1030"
 fi
@@ -77,7 +79,12 @@ INPUTS=--input=/dev/null
 for p in $PROCS; do
   id=hipv4-amdgcn-amd-amdhsa--$(echo "$p" | tr _ :)
   [ "$p" = gfx906 ] && id=hipv4-amdgcn-amd-amdhsa--gfx906:xnack-
-  cp "$CORPUS/$p/cov5/01_vadd.co" "$T/$p.co"
+  for cov in cov5 cov6 cov4; do
+    if [ -f "$CORPUS/$p/$cov/01_vadd.co" ]; then
+      cp "$CORPUS/$p/$cov/01_vadd.co" "$T/$p.co"
+      break
+    fi
+  done
   TARGETS=$TARGETS,$id
   INPUTS="$INPUTS --input=$T/$p.co"
 done
