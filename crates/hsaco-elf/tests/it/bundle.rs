@@ -172,6 +172,34 @@ fn written_bundle_is_byte_identical_to_the_bundlers() {
 }
 
 #[test]
+fn written_hip_fatbin_is_byte_identical_to_clangs() {
+    // clang places each entry of a HIP .hip_fatbin at a multiple of 4096
+    let obj = read(&data_dir().join("inputs/hip.o"));
+    let start = obj
+        .windows(24)
+        .position(|w| w == b"__CLANG_OFFLOAD_BUNDLE__")
+        .unwrap();
+    let section = &obj[start..];
+    let order: Vec<&str> = parse_bundle(section)
+        .unwrap()
+        .entries
+        .iter()
+        .map(|e| e.id)
+        .collect();
+    let contents: Vec<Vec<u8>> = order.iter().map(|id| expected_bytes("hip.o", id)).collect();
+    let entries: Vec<(&str, &[u8])> = order
+        .iter()
+        .copied()
+        .zip(contents.iter().map(|c| &c[..]))
+        .collect();
+    let ours = write_bundle(&entries, 4096);
+    assert!(
+        ours.len() > 8192 && section.starts_with(&ours),
+        "write_bundle differs from clang's .hip_fatbin"
+    );
+}
+
+#[test]
 fn compressed_headers_match_the_bundlers() {
     let plain = read(&data_dir().join("inputs/plain.bundle"));
     for version in [2u16, 3] {
@@ -316,6 +344,47 @@ fn llvm_diff() {
         .expect("run gen.sh");
     assert!(status.success(), "gen.sh failed");
     let n = check_dir(&out);
+    bundler_reads_what_we_write(&out);
     let _ = std::fs::remove_dir_all(&out);
     assert!(n > 40, "only {n} objects compared");
+}
+
+/// clang-offload-bundler-22 must unbundle our plain bundles (aligned) and our
+/// compressed bundles (every version and method) to the original entries.
+fn bundler_reads_what_we_write(dir: &Path) {
+    let plain = read(&dir.join("inputs/plain.bundle"));
+    let entries: Vec<(&str, &[u8])> = parse_bundle(&plain)
+        .unwrap()
+        .entries
+        .iter()
+        .map(|e| (e.id, e.bytes))
+        .collect();
+    let mut files = vec![(
+        "ours-aligned.bundle".to_string(),
+        write_bundle(&entries, 4096),
+    )];
+    for version in 1..=3 {
+        for method in [CompressionMethod::Zlib, CompressionMethod::Zstd] {
+            let name = format!("ours-v{version}-{method}.bundle");
+            files.push((name, compress_bundle(&plain, version, method, 6).unwrap()));
+        }
+    }
+    for (name, bytes) in files {
+        let path = dir.join(&name);
+        std::fs::write(&path, bytes).unwrap();
+        for (id, want) in &entries {
+            let got = dir.join("unbundled.out");
+            let status = std::process::Command::new("clang-offload-bundler-22")
+                .args(["--unbundle", "--type=o", &format!("--targets={id}")])
+                .arg(format!("--input={}", path.display()))
+                .arg(format!("--output={}", got.display()))
+                .status()
+                .expect("run clang-offload-bundler-22");
+            assert!(status.success(), "bundler failed on our {name}");
+            assert!(
+                read(&got) == *want,
+                "bundler extracts a different {id} from our {name}"
+            );
+        }
+    }
 }
