@@ -178,13 +178,18 @@ pub fn parse_compressed_header(data: &[u8]) -> Result<CompressedHeader> {
 /// have exactly that size. The hash is not checked (LLVM does not require it to
 /// match either); see [`CompressedBundle::hash_matches`].
 pub fn decompress_bundle(data: &[u8]) -> Result<CompressedBundle> {
+    decompress_bundle_within(data, MAX_UNCOMPRESSED_SIZE)
+}
+
+/// [`decompress_bundle`] with the uncompressed size limited to `limit`.
+pub(crate) fn decompress_bundle_within(data: &[u8], limit: u64) -> Result<CompressedBundle> {
     let header = parse_compressed_header(data)?;
     let hsize = header.header_size();
     let expected = header.uncompressed_size;
-    if expected > MAX_UNCOMPRESSED_SIZE {
+    if expected > limit {
         return Err(Error::new(
             8,
-            format!("uncompressed size {expected:#x} is over the {MAX_UNCOMPRESSED_SIZE:#x} limit"),
+            format!("uncompressed size {expected:#x} is over the {limit:#x} limit"),
         ));
     }
     let payload = match header.total_size {

@@ -112,7 +112,9 @@ pub(crate) fn sections(data: &[u8]) -> Result<Vec<HostSection<'_>>> {
 /// The extent of the 64-bit little-endian AMDGPU ELF file that starts at
 /// `data[0]`: the furthest end of its header, program and section header tables,
 /// segments and sections. `None` if it is not one or does not fit in `data`.
-pub(crate) fn amdgpu_elf_extent(data: &[u8]) -> Option<u64> {
+/// Each program or section header read takes one unit of `budget`; `None` once it
+/// runs out (so a file packed with fake headers cannot make a scan quadratic).
+pub(crate) fn amdgpu_elf_extent(data: &[u8], budget: &mut u64) -> Option<u64> {
     if elf64_machine(data)? != EM_AMDGPU {
         return None;
     }
@@ -126,6 +128,7 @@ pub(crate) fn amdgpu_elf_extent(data: &[u8]) -> Option<u64> {
             return None;
         }
         end = end.max(phoff.checked_add(phnum * phentsize)?);
+        *budget = budget.checked_sub(phnum)?;
         for i in 0..phnum {
             let h = phoff.checked_add(i * phentsize)?;
             let (off, filesz) = (rd64(h + 8)?, rd64(h + 0x20)?);
@@ -138,6 +141,7 @@ pub(crate) fn amdgpu_elf_extent(data: &[u8]) -> Option<u64> {
             return None;
         }
         end = end.max(shoff.checked_add(shnum * shentsize)?);
+        *budget = budget.checked_sub(shnum)?;
         for i in 0..shnum {
             let h = shoff.checked_add(i * shentsize)?;
             let kind = u32_at(data, h + 4, "").ok()?;
@@ -148,4 +152,39 @@ pub(crate) fn amdgpu_elf_extent(data: &[u8]) -> Option<u64> {
         }
     }
     (end <= len).then_some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A minimal AMDGPU ELF header with one section header (index 1 of 2) whose
+    /// contents end at `end`, the table at 0x40.
+    fn elf(end: u64) -> Vec<u8> {
+        let mut d = vec![0u8; 0x40 + 2 * 64];
+        d[..6].copy_from_slice(b"\x7fELF\x02\x01");
+        d[0x12] = 224;
+        d[0x28..0x30].copy_from_slice(&0x40u64.to_le_bytes());
+        d[0x34] = 64;
+        d[0x3a] = 64;
+        d[0x3c] = 2;
+        let sh = 0x40 + 64;
+        d[sh + 4] = 1; // SHT_PROGBITS
+        d[sh + 0x18..sh + 0x20].copy_from_slice(&0x40u64.to_le_bytes());
+        d[sh + 0x20..sh + 0x28].copy_from_slice(&(end - 0x40).to_le_bytes());
+        d
+    }
+
+    #[test]
+    fn extent_covers_tables_and_sections() {
+        let mut budget = 100;
+        assert_eq!(amdgpu_elf_extent(&elf(0x80), &mut budget), Some(0xc0));
+        let mut long = elf(0x100);
+        long.resize(0x100, 0);
+        assert_eq!(amdgpu_elf_extent(&long, &mut budget), Some(0x100));
+        // a section past the end of the data: not an object
+        assert_eq!(amdgpu_elf_extent(&elf(0x1000), &mut budget), None);
+        let mut empty = 1;
+        assert_eq!(amdgpu_elf_extent(&elf(0x80), &mut empty), None);
+    }
 }

@@ -196,7 +196,8 @@ pub fn output_file_name(stem: &str, object: &EmbeddedObject<'_>, index: usize) -
 ///   objects found anywhere in the bytes ([`ContainerKind::RawElf`]).
 ///
 /// Host entries (empty in HIP bundles) and non-ELF images (bitcode) are included;
-/// see [`code_objects`].
+/// see [`code_objects`]. All decompression in one call produces at most
+/// [`MAX_UNCOMPRESSED_SIZE`] bytes; the raw scan reads a bounded number of headers.
 pub fn embedded_objects(data: &[u8]) -> Result<Vec<EmbeddedObject<'_>>> {
     let mut out = Vec::new();
     if let Some(machine) = host::elf64_machine(data) {
@@ -212,6 +213,7 @@ pub fn embedded_objects(data: &[u8]) -> Result<Vec<EmbeddedObject<'_>>> {
             return Ok(out);
         }
         let mut found_section = false;
+        let mut allowance = MAX_UNCOMPRESSED_SIZE;
         for s in host::sections(data)? {
             if let Some(id) = s.name.strip_prefix("__CLANG_OFFLOAD_BUNDLE__") {
                 found_section = true;
@@ -225,14 +227,15 @@ pub fn embedded_objects(data: &[u8]) -> Result<Vec<EmbeddedObject<'_>>> {
                 });
             } else if s.name == ".hip_fatbin" || s.name == ".llvm.offloading" {
                 found_section = true;
-                containers(s.data, s.offset, Some(s.name), &mut out)?;
+                containers(s.data, s.offset, Some(s.name), &mut allowance, &mut out)?;
             }
         }
         if found_section {
             return Ok(out);
         }
     } else if is_bundle(data) || is_compressed_bundle(data) || is_offload_binary(data) {
-        containers(data, 0, None, &mut out)?;
+        let mut allowance = MAX_UNCOMPRESSED_SIZE;
+        containers(data, 0, None, &mut allowance, &mut out)?;
         return Ok(out);
     }
     raw_elfs(data, &mut out);
@@ -253,11 +256,13 @@ fn target_of(id: &str) -> Option<String> {
 
 /// Reads the sequence of containers in `region` (a section or a whole file at
 /// file offset `base`): bundles, compressed bundles and OffloadBinaries, each
-/// sized by its own header, with zero padding allowed between them.
+/// sized by its own header, with zero padding allowed between them. All
+/// decompression together produces at most `allowance` bytes.
 fn containers<'a>(
     region: &'a [u8],
     base: u64,
     section: Option<&str>,
+    allowance: &mut u64,
     out: &mut Vec<EmbeddedObject<'a>>,
 ) -> Result<()> {
     let mut pos = 0usize;
@@ -269,7 +274,7 @@ fn containers<'a>(
             return Ok(());
         };
         let at = base.saturating_add(pos as u64);
-        let size = container(here, at, section, out).map_err(|e| e.rebase(at))?;
+        let size = container(here, at, section, allowance, out).map_err(|e| e.rebase(at))?;
         // every container has a header, so `size` is never 0; stay safe anyway
         pos = pos.saturating_add(usize::try_from(size.max(1)).unwrap_or(usize::MAX));
     }
@@ -280,6 +285,7 @@ fn container<'a>(
     here: &'a [u8],
     at: u64,
     section: Option<&str>,
+    allowance: &mut u64,
     out: &mut Vec<EmbeddedObject<'a>>,
 ) -> Result<u64> {
     let section = section.map(str::to_string);
@@ -297,7 +303,8 @@ fn container<'a>(
         }
         Ok(b.size)
     } else if is_compressed_bundle(here) {
-        let c = decompress_bundle(here)?;
+        let c = compressed::decompress_bundle_within(here, *allowance)?;
+        *allowance -= c.bundle.len() as u64;
         let kind = ContainerKind::CompressedBundle {
             version: c.header.version,
             method: c.header.method,
@@ -347,12 +354,17 @@ fn container<'a>(
     }
 }
 
+/// Program and section headers the raw scan reads at most, over all candidates.
+const RAW_SCAN_BUDGET: u64 = 1 << 22;
+
 /// Appends every AMDGPU code object found by its ELF header in `data`.
+/// Header reads are limited to [`RAW_SCAN_BUDGET`].
 fn raw_elfs<'a>(data: &'a [u8], out: &mut Vec<EmbeddedObject<'a>>) {
+    let mut budget = RAW_SCAN_BUDGET;
     let mut pos = 0usize;
     while let Some(found) = bytes::find(data, b"\x7fELF", pos) {
         let here = &data[found..];
-        match host::amdgpu_elf_extent(here) {
+        match host::amdgpu_elf_extent(here, &mut budget) {
             Some(len) => {
                 out.push(EmbeddedObject {
                     container: ContainerKind::RawElf,
