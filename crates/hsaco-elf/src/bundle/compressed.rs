@@ -334,7 +334,8 @@ mod tests {
     #[test]
     fn every_version_and_method_round_trips() {
         let bundle =
-            super::super::write_bundle(&[("hip-amdgcn-amd-amdhsa--gfx900", &[7u8; 999])], 1);
+            super::super::write_bundle(&[("hip-amdgcn-amd-amdhsa--gfx900", &[7u8; 999])], 1)
+                .unwrap();
         for version in 1..=3 {
             for method in [CompressionMethod::Zlib, CompressionMethod::Zstd] {
                 let mut c = compress_bundle(&bundle, version, method, 6).unwrap();

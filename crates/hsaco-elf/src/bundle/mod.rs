@@ -28,7 +28,8 @@
 //! let bundle = write_bundle(
 //!     &[("host-x86_64-unknown-linux-gnu-", &[]), ("hipv4-amdgcn-amd-amdhsa--gfx906", &co)],
 //!     4096,
-//! );
+//! )
+//! .unwrap();
 //! let found = code_objects(&bundle).unwrap();
 //! assert_eq!(found.len(), 1);
 //! assert_eq!(found[0].container, ContainerKind::Bundle);

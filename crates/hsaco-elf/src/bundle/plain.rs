@@ -82,8 +82,16 @@ pub fn parse_bundle(data: &[u8]) -> Result<OffloadBundle<'_>> {
 /// Writes an uncompressed offload bundle holding `entries` (ID, contents) in the
 /// given order, each content placed at a multiple of `align` (0 and 1 both mean no
 /// alignment). With the entry order and alignment clang uses, the output is
-/// byte-identical to `clang-offload-bundler --type=o` with a non-ELF host input.
-pub fn write_bundle(entries: &[(&str, &[u8])], align: u64) -> Vec<u8> {
+/// byte-identical to `clang-offload-bundler --type=o` with a non-ELF host input,
+/// and to the `.hip_fatbin` clang makes (alignment 4096). An alignment over 2^32
+/// is an error.
+pub fn write_bundle(entries: &[(&str, &[u8])], align: u64) -> Result<Vec<u8>> {
+    if align > 1 << 32 {
+        return Err(Error::new(
+            0,
+            format!("bundle alignment {align:#x} is over 2^32"),
+        ));
+    }
     let align = align.max(1) as usize;
     let table: usize = entries.iter().map(|(id, _)| 24 + id.len()).sum();
     let mut cursor = 32 + table;
@@ -106,7 +114,7 @@ pub fn write_bundle(entries: &[(&str, &[u8])], align: u64) -> Vec<u8> {
         out.resize(*offset, 0);
         out.extend_from_slice(bytes);
     }
-    out
+    Ok(out)
 }
 
 /// The parts of a bundle entry ID `<offload kind>-<triple>[-<target ID>]`.
@@ -191,7 +199,7 @@ mod tests {
 
     #[test]
     fn truncated_tables_are_errors() {
-        let b = write_bundle(&[("hip-amdgcn-amd-amdhsa--gfx900", b"abc")], 1);
+        let b = write_bundle(&[("hip-amdgcn-amd-amdhsa--gfx900", b"abc")], 1).unwrap();
         assert_eq!(parse_bundle(&b).unwrap().entries[0].bytes, b"abc");
         for cut in 0..b.len() {
             assert!(parse_bundle(&b[..cut]).is_err(), "cut at {cut}");

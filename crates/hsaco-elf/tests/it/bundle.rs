@@ -164,7 +164,7 @@ fn written_bundle_is_byte_identical_to_the_bundlers() {
         .copied()
         .zip(contents.iter().map(|c| &c[..]))
         .collect();
-    let ours = write_bundle(&entries, 1);
+    let ours = write_bundle(&entries, 1).unwrap();
     assert!(
         ours == read(&data_dir().join("inputs/plain.bundle")),
         "write_bundle differs from clang-offload-bundler"
@@ -192,7 +192,7 @@ fn written_hip_fatbin_is_byte_identical_to_clangs() {
         .copied()
         .zip(contents.iter().map(|c| &c[..]))
         .collect();
-    let ours = write_bundle(&entries, 4096);
+    let ours = write_bundle(&entries, 4096).unwrap();
     assert!(
         ours.len() > 8192 && section.starts_with(&ours),
         "write_bundle differs from clang's .hip_fatbin"
@@ -361,7 +361,7 @@ fn bundler_reads_what_we_write(dir: &Path) {
         .collect();
     let mut files = vec![(
         "ours-aligned.bundle".to_string(),
-        write_bundle(&entries, 4096),
+        write_bundle(&entries, 4096).unwrap(),
     )];
     for version in 1..=3 {
         for method in [CompressionMethod::Zlib, CompressionMethod::Zstd] {
