@@ -1,9 +1,19 @@
 //! `hsaco read`: what a code object holds.
 
+use crate::{input, output};
 use anyhow::Result;
 use clap::Args;
+use hsaco_elf::bundle::{code_objects, ContainerKind, EmbeddedObject};
+use hsaco_elf::elf::consts::section_flags_names;
+use hsaco_elf::CodeObject;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+mod view;
+
+use view::ObjectView;
 
 /// Read code objects: header, target ID, code object version, sections, notes,
 /// kernels with their descriptor summary and kernarg layout.
@@ -15,6 +25,7 @@ use std::process::ExitCode;
 ///   hsaco read kernel.co
 ///   hsaco read --metadata kernel.co          (as llvm-readelf --notes prints it)
 ///   hsaco read --kernel-descriptors app.so   (as llvm-objdump prints <k>.kd)
+///   hsaco read --kernargs --symbols kernel.co
 ///   hsaco read --json *.co | jq .
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
@@ -22,22 +33,24 @@ pub struct Opts {
     /// Files to read (`-` for stdin).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Print the code object metadata as YAML, exactly as llvm-readelf --notes does.
+    /// Print only the code object metadata, as YAML, exactly as llvm-readelf --notes
+    /// prints it.
     #[arg(long)]
     pub metadata: bool,
-    /// Print each kernel descriptor as an .amdhsa_kernel block (as llvm-objdump does).
+    /// Print only the kernel descriptors, as the .amdhsa_kernel blocks llvm-objdump
+    /// prints for <kernel>.kd (amd_kernel_code_t blocks for code object v2).
     #[arg(long)]
     pub kernel_descriptors: bool,
-    /// Print each kernel's kernarg layout, hidden arguments included.
+    /// Add each kernel's kernarg layout, hidden arguments included.
     #[arg(long)]
     pub kernargs: bool,
-    /// Print the symbol tables.
+    /// Add the symbol tables.
     #[arg(long)]
     pub symbols: bool,
-    /// Print the relocations.
+    /// Add the relocations.
     #[arg(long)]
     pub relocations: bool,
-    /// Print every note record.
+    /// Add every note record.
     #[arg(long)]
     pub notes: bool,
     /// Print everything as JSON (schema: docs/usage.md).
@@ -45,6 +58,125 @@ pub struct Opts {
     pub json: bool,
 }
 
-pub fn run(_opts: Opts) -> Result<ExitCode> {
-    anyhow::bail!("not yet wired")
+/// One code object found in an input file.
+struct Found<'a> {
+    label: String,
+    embedded: EmbeddedObject<'a>,
+}
+
+pub fn run(opts: Opts) -> Result<ExitCode> {
+    let mut text = String::new();
+    let mut files_json = Vec::new();
+    let mut failed = false;
+    let inputs: Vec<(PathBuf, Result<Vec<u8>>)> = opts
+        .files
+        .iter()
+        .map(|f| (f.clone(), input::read_input(f)))
+        .collect();
+    let mut total = 0usize;
+    let mut per_file: Vec<(String, std::result::Result<Vec<Found<'_>>, String>)> = Vec::new();
+    for (path, data) in &inputs {
+        let name = path.display().to_string();
+        let found = match data {
+            Err(e) => Err(format!("{e:#}")),
+            Ok(data) => code_objects(data)
+                .map_err(|e| format!("{name}: {e}"))
+                .and_then(|v| {
+                    if v.is_empty() {
+                        Err(format!("{name}: no AMDGPU code object found"))
+                    } else {
+                        Ok(v)
+                    }
+                })
+                .map(|v| {
+                    let plain = v.len() == 1 && v[0].container == ContainerKind::Plain;
+                    v.into_iter()
+                        .map(|embedded| Found {
+                            label: if plain { name.clone() } else { format!("{name} [{embedded}]") },
+                            embedded,
+                        })
+                        .collect()
+                }),
+        };
+        total += found.as_ref().map(Vec::len).unwrap_or(0);
+        per_file.push((name, found));
+    }
+    let only_blocks = (opts.metadata || opts.kernel_descriptors) && !opts.json;
+    for (name, found) in &per_file {
+        let found = match found {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed = true;
+                files_json.push(json!({ "path": name, "error": e }));
+                continue;
+            }
+        };
+        let mut objects_json = Vec::new();
+        for f in found {
+            let co = match CodeObject::parse(&f.embedded.bytes) {
+                Ok(co) => co,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", f.label);
+                    failed = true;
+                    objects_json.push(json!({ "label": f.label, "error": e.to_string() }));
+                    continue;
+                }
+            };
+            let view = ObjectView::new(&co);
+            failed |= view.has_errors();
+            if opts.json {
+                let mut v = view.to_json();
+                if let Value::Object(m) = &mut v {
+                    m.insert("label".into(), json!(f.label));
+                    m.insert("container".into(), json!(f.embedded.container.to_string()));
+                    m.insert("entry_id".into(), json!(f.embedded.entry_id));
+                    m.insert("offset_in_file".into(), json!(f.embedded.offset));
+                }
+                objects_json.push(v);
+            } else if only_blocks {
+                if total > 1 {
+                    let _ = writeln!(text, "==> {} <==", f.label);
+                }
+                if opts.metadata {
+                    text.push_str(&view.metadata_text());
+                }
+                if opts.kernel_descriptors {
+                    text.push_str(&view.kernel_descriptor_text());
+                }
+            } else {
+                if total > 1 {
+                    let _ = writeln!(text, "==> {} <==", f.label);
+                }
+                view.summary(&mut text, opts.kernargs);
+                if opts.notes {
+                    view.notes_text(&mut text);
+                }
+                if opts.symbols {
+                    view.symbols_text(&mut text);
+                }
+                if opts.relocations {
+                    view.relocations_text(&mut text);
+                }
+                if total > 1 {
+                    text.push('\n');
+                }
+            }
+            for e in view.errors() {
+                eprintln!("error: {}: {e}", f.label);
+            }
+        }
+        files_json.push(json!({ "path": name, "objects": objects_json }));
+    }
+    if opts.json {
+        text = serde_json::to_string_pretty(&json!({ "schema": "hsaco-read/1", "files": files_json }))?;
+        text.push('\n');
+    }
+    output::print(&text)?;
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// `SHF_*` flag names without the prefix, for the section list.
+fn short_flags(flags: u64) -> String {
+    section_flags_names(flags).replace("SHF_", "")
 }
