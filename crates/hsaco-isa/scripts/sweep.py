@@ -91,7 +91,7 @@ def probes(encname):
             "v10": "vdst", "v20": "addr", "v30": "data0", "v40": "data1"}
     if encname == "FLAT":
         return dict(vdst=10, addr=20, data=30, saddr=0x7F), {
-            "v10": "vdst", "v20": "addr", "v30": "data", "off": "saddr"}
+            "v10": "vdst", "v20": "addr", "v30": "data", "off": "saddr", "s50": "saddr"}
     if encname == "MUBUF":
         return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1), {
             "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
@@ -161,6 +161,12 @@ ALTERNATIVES = {
              dict(src0=20, src1=30, src2=40)],
     "VOP3P": [dict(src2=40)],
     "VOP1": [dict(src0=20)],
+    "DS": [dict(data1=0), dict(data0=0, data1=0), dict(vdst=0), dict(vdst=0, data1=0),
+           dict(vdst=0, data0=0, data1=0), dict(addr=0, data0=0, data1=0),
+           dict(addr=0, vdst=0, data0=0, data1=0)],
+    "FLAT": [dict(data=0), dict(vdst=0), dict(saddr=50), dict(saddr=50, data=0),
+             dict(saddr=50, vdst=0)],
+    "MUBUF": [dict(offen=0)],
 }
 # Probes that reveal optional modifiers: (field values, flag, pattern in the text).
 MOD_PROBES = {
@@ -188,7 +194,7 @@ def sweep_enc(procs, encs, encname, keyvals, extra=None):
     vals, _ = probes(encname)
     alts = [dict()] + ALTERNATIVES.get(encname, [])
     if extra is not None:
-        alts = [extra]
+        alts = [dict(a, **extra) for a in alts]
     out = {}
     for proc in procs:
         todo = [kv for kv in keyvals if not more_specific(encs, enc, build(enc, dict(vals, **kv))[0])]
@@ -200,7 +206,7 @@ def sweep_enc(procs, encs, encname, keyvals, extra=None):
                 key = tuple(sorted(kv.items()))
                 if r and "Invalid" not in r[0]:
                     out.setdefault(key, {})[proc] = r[0]
-                elif r:
+                else:
                     again.append(kv)
             todo = again
     return out
@@ -254,6 +260,8 @@ def tokens_for(encname, mn, rest):
             toks.append(role[1:] + ":b%d" % bits)
         else:
             toks.append(typed(role, bits, mn, i == 0 and role in ("vdst", "sdst", "sdst8", "sdata")))
+    if encname == "FLAT" and len([t for t in toks if t.startswith("saddr:")]) == 2:
+        toks[toks.index("saddr:b64")] = "addr:b32"
     return toks, mods
 
 
@@ -324,8 +332,11 @@ def main():
                         base = re.sub(r"_(e32|e64)$", "", mn)
                         flags.setdefault((base, encname), set()).add(flag)
     # SDWA / DPP availability, per base encoding
-    for var, src0, word1 in (("sdwa", 0xF9, 0x06060614), ("dpp", 0xFA, 0xFF011114)):
-        for encname in ("VOP1", "VOP2", "VOPC"):
+    for var, src0, word1, encname in (
+            ("sdwa", 0xF9, 0x00060614, "VOP1"), ("sdwa", 0xF9, 0x06060614, "VOP2"),
+            ("sdwa", 0xF9, 0x06060014, "VOPC"), ("dpp", 0xFA, 0xFF011114, "VOP1"),
+            ("dpp", 0xFA, 0xFF011114, "VOP2"), ("dpp", 0xFA, 0xFF011114, "VOPC")):
+        if True:
             enc = encs[encname]
             vals, _ = probes(encname)
             opw = enc["fields"]["op"][1]
