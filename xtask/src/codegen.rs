@@ -67,7 +67,10 @@ pub fn run(check: bool) -> Result<()> {
         }
     }
     if !stale.is_empty() {
-        bail!("generated files are stale (run cargo xtask codegen): {}", stale.join(", "));
+        bail!(
+            "generated files are stale (run cargo xtask codegen): {}",
+            stale.join(", ")
+        );
     }
     Ok(())
 }
@@ -254,6 +257,7 @@ fn ty(t: &str) -> Result<&'static str> {
         "u64" => "U64",
         "hex16" => "Hex16",
         "dec16" => "Dec16",
+        "opt16" => "Opt16",
         "label" => "Label",
         "hwreg" => "Hwreg",
         "sendmsg" => "Sendmsg",
@@ -316,6 +320,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "opsel" => "OPSEL",
         "offset2" => "OFFSET2",
         "gds" => "GDS",
+        "glcrtn" => "GLC_RTN",
         _ => bail!("unknown flag {f}"),
     })
 }
@@ -361,16 +366,25 @@ fn emit(g: &GenDef) -> Result<String> {
     let index_of = |name: &str| order.iter().position(|&i| g.encodings[i].name == name);
     let mut rows: Vec<Vec<(u32, usize, u32)>> = vec![Vec::new(); g.encodings.len()];
     let mut s = String::from(BANNER);
-    writeln!(s, "//! Tables of the {} instruction set, from defs/{}.txt.\n", g.name, g.name)?;
+    writeln!(
+        s,
+        "//! Tables of the {} instruction set, from defs/{}.txt.\n",
+        g.name, g.name
+    )?;
     s.push_str("use crate::desc::*;\n\n");
-    writeln!(s, "/// Instructions of {} described in defs but not yet decodable: {}.", g.name, g.skipped)?;
+    writeln!(
+        s,
+        "/// Instructions of {} described in defs but not yet decodable: {}.",
+        g.name, g.skipped
+    )?;
     writeln!(s, "pub const UNDESCRIBED: usize = {};\n", g.skipped)?;
     let mut ops = String::new();
     for (i, op) in g.ops.iter().enumerate() {
         let procs = procmask(&op.procs)?;
         let mut encs = Vec::new();
         for (e, opc, ps) in &op.encodings {
-            let ei = index_of(e).with_context(|| format!("{}: unknown encoding {e}", op.mnemonic))?;
+            let ei =
+                index_of(e).with_context(|| format!("{}: unknown encoding {e}", op.mnemonic))?;
             let m = if ps.is_some() { procmask(ps)? } else { procs };
             rows[order[ei]].push((*opc, i, m));
             encs.push(format!("({ei}, {opc:#x})"));
@@ -413,12 +427,20 @@ fn emit(g: &GenDef) -> Result<String> {
     writeln!(
         s,
         "    processors: &[{}],",
-        g.processors.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", ")
+        g.processors
+            .iter()
+            .map(|p| format!("\"{p}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
     )?;
     writeln!(
         s,
         "    aliases: &[{}],",
-        g.aliases.iter().map(|(a, b)| format!("(\"{a}\", \"{b}\")")).collect::<Vec<_>>().join(", ")
+        g.aliases
+            .iter()
+            .map(|(a, b)| format!("(\"{a}\", \"{b}\")"))
+            .collect::<Vec<_>>()
+            .join(", ")
     )?;
     s.push_str("    encodings: &[\n");
     for &i in &order {
@@ -447,8 +469,10 @@ fn emit(g: &GenDef) -> Result<String> {
         };
         let mut r = rows[i].clone();
         r.sort();
-        let table: Vec<String> =
-            r.iter().map(|(k, o, p)| format!("OpcodeRow {{ key: {k:#x}, op: {o}, procs: {p:#x} }}")).collect();
+        let table: Vec<String> = r
+            .iter()
+            .map(|(k, o, p)| format!("OpcodeRow {{ key: {k:#x}, op: {o}, procs: {p:#x} }}"))
+            .collect();
         writeln!(
             s,
             "        EncodingDesc {{\n            name: \"{}\",\n            form: Form::{},\n            words: {},\n            match_bits: {:#010x},\n            mask: {:#010x},\n            fields: &[\n                {},\n            ],\n            key: &[{}],\n            base: {},\n            opcodes: &[\n                {}\n            ],\n        }},",

@@ -11,6 +11,21 @@ _ENC = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]")
 
 
 def disassemble(lines, mcpu):
+    """As _disassemble, but isolates inputs that crash llvm-mc (result None)."""
+    try:
+        return _disassemble(lines, mcpu)
+    except CrashError:
+        if len(lines) == 1:
+            return [None]
+        h = len(lines) // 2
+        return disassemble(lines[:h], mcpu) + disassemble(lines[h:], mcpu)
+
+
+class CrashError(Exception):
+    pass
+
+
+def _disassemble(lines, mcpu):
     """lines: list of lists of 32-bit words. Returns, per line, (text, nbytes) of the
     first instruction decoded at the start of the line, or None if LLVM rejects it.
     Each line gets two `s_nop 0` words appended so a literal can always be read."""
@@ -30,14 +45,18 @@ def disassemble(lines, mcpu):
         capture_output=True,
         text=True,
     )
+    if p.returncode != 0:
+        raise CrashError()
     invalid = set()
-    for l in p.stderr.splitlines():
+    for l in p.stderr.split("\n"):
         m = _WARN.match(l)
         if m:
             invalid.add((int(m.group(1)) - 1, (int(m.group(2)) - 1) // 5))
     outs = []
-    for l in p.stdout.splitlines():
+    for l in p.stdout.split("\n"):
         m = _ENC.match(l)
+        if not m and l.strip() and not l.strip().startswith(".text"):
+            raise RuntimeError("unparsed llvm-mc output: %r" % l)
         if m:
             n = len([x for x in m.group(2).split(",") if x.strip()])
             outs.append((m.group(1), n))
@@ -52,13 +71,16 @@ def disassemble(lines, mcpu):
                     first = False
                 off += 4
                 continue
+            if k >= len(outs):
+                raise CrashError()
             text, nb = outs[k]
             k += 1
             if first is None:
                 first = (text, nb)
             off += nb
         res.append(first if first else None)
-    assert k == len(outs), (k, len(outs))
+    if k != len(outs):
+        raise CrashError()
     return res
 
 

@@ -74,7 +74,7 @@ def probes(encname):
     if encname == "SMEM":
         return dict(sdata=16, sbase=10, imm=1, offset=0x2C), {"s16": "sdata", "s20": "sbase"}
     if encname == "VOP1":
-        return dict(vdst=10, src0=V(20)), {"v10": "vdst", "v20": "src0", "s10": "vdst"}
+        return dict(vdst=10, src0=V(20)), {"v10": "vdst", "v20": "src0", "s10": "sdst8"}
     if encname == "VOP2":
         return dict(vdst=10, src0=V(20), src1=30), {"v10": "vdst", "v20": "src0", "v30": "src1"}
     if encname == "VOPC":
@@ -161,6 +161,7 @@ ALTERNATIVES = {
              dict(src0=20, src1=30, src2=40)],
     "VOP3P": [dict(src2=40)],
     "VOP1": [dict(src0=20)],
+    "SOPP": [dict(simm16=0)],
     "DS": [dict(data1=0), dict(data0=0, data1=0), dict(vdst=0), dict(vdst=0, data1=0),
            dict(vdst=0, data0=0, data1=0), dict(addr=0, data0=0, data1=0),
            dict(addr=0, vdst=0, data0=0, data1=0)],
@@ -172,6 +173,7 @@ ALTERNATIVES = {
 MOD_PROBES = {
     "VOP3": [(dict(neg=1), "fpmods", ", -"), (dict(clamp=1), "clamp", " clamp"),
              (dict(omod=1), "omod", " mul:2")],
+    "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), ")],
     "DS": [(dict(offset0=1, offset1=2), "offset2", "offset1:2"), (dict(gds=1), "gds", " gds")],
     "VOP3P": [(dict(neg=1), "neg", "neg_lo:"), (dict(clamp=1), "clamp", " clamp"),
               (dict(opsel=1), "opsel", "op_sel:")],
@@ -277,10 +279,10 @@ def merge_tokens(a, b):
         rx, tx = x.split(":", 1)
         ry, ty = y.split(":", 1)
         fixed = ("vcc", "exec", "m0", "scc")
-        if tx == ty and rx in fixed and ry not in fixed:
+        if rx in fixed and ry not in fixed:
             out.append("%s|%s:%s" % (ry, rx, tx))
-        elif tx == ty and ry in fixed and rx not in fixed:
-            out.append("%s|%s:%s" % (rx, ry, tx))
+        elif ry in fixed and rx not in fixed:
+            out.append("%s|%s:%s" % (rx, ry, ty))
         elif rx == ry and "|" not in rx:
             # same role, width guessed differently: keep the first
             out.append(x)
@@ -327,10 +329,20 @@ def main():
             r2 = sweep_enc(procs, encs, encname, keyvals, extra=fv)
             for key, per in r2.items():
                 for proc, txt in per.items():
-                    if pat in txt:
+                    if re.search(pat, txt):
                         mn = txt.split(" ")[0]
                         base = re.sub(r"_(e32|e64)$", "", mn)
                         flags.setdefault((base, encname), set()).add(flag)
+    # SOPP immediates that are not printed when zero
+    r0 = sweep_enc(procs, encs, "SOPP", [dict(op=o) for o in range(128)], extra=dict(simm16=0))
+    optional = set()
+    for key, per in r0.items():
+        for proc, txt in per.items():
+            if " " not in txt:
+                optional.add(txt)
+    for (base, encname, toks) in list(variants):
+        if encname == "SOPP" and base in optional and toks == ("simm16:dec16",):
+            variants[(base, encname, ("simm16:opt16",))] = variants.pop((base, encname, toks))
     # SDWA / DPP availability, per base encoding
     for var, src0, word1, encname in (
             ("sdwa", 0xF9, 0x00060614, "VOP1"), ("sdwa", 0xF9, 0x06060614, "VOP2"),

@@ -83,7 +83,11 @@ impl Decoder {
             key = (key << f.width) | f.get(raw);
         }
         let table = match enc.base {
-            Some(b) => self.isa.encodings.get(usize::from(b)).ok_or(DecodeError::Invalid)?,
+            Some(b) => self
+                .isa
+                .encodings
+                .get(usize::from(b))
+                .ok_or(DecodeError::Invalid)?,
             None => enc,
         };
         let start = table.opcodes.partition_point(|r| u32::from(r.key) < key);
@@ -122,6 +126,11 @@ impl Decoder {
             }
             *slot = o;
         }
+        if op.flags & crate::desc::flags::GLC_RTN != 0
+            && enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
+        {
+            rtn(&mut inst, enc, op, raw)?;
+        }
         if literal {
             let n = usize::from(enc.words);
             inst.literal = word(bytes, n).ok_or(DecodeError::Truncated)?;
@@ -129,6 +138,33 @@ impl Decoder {
         }
         Ok(inst)
     }
+}
+
+/// Insert the returned value of an atomic (`vdst`) before the other operands.
+fn rtn(
+    inst: &mut Instruction,
+    enc: &EncodingDesc,
+    op: &OpDesc,
+    raw: u64,
+) -> Result<(), DecodeError> {
+    let vdst = enc.field(Field::Vdst).ok_or(DecodeError::Invalid)?.get(raw);
+    let data = op
+        .operands
+        .iter()
+        .find(|o| o.role == Role::Field(Field::Data))
+        .map(|o| o.ty.regs())
+        .unwrap_or(1);
+    let count = if op.mnemonic.contains("cmpswap") {
+        (data / 2).max(1)
+    } else {
+        data
+    };
+    inst.operands.copy_within(0..crate::MAX_OPERANDS - 1, 1);
+    inst.operands[0] = Operand::Vgpr {
+        first: vdst as u8,
+        count,
+    };
+    Ok(())
 }
 
 fn regs(ty: Ty) -> u8 {

@@ -142,7 +142,9 @@ pub enum Ty {
     Hex16,
     /// 16-bit immediate printed in decimal.
     Dec16,
-    /// Signed 16-bit branch offset in words.
+    /// 16-bit immediate printed in decimal, omitted when zero.
+    Opt16,
+    /// Signed 16-bit branch offset in words (printed as unsigned).
     Label,
     /// `hwreg(...)`.
     Hwreg,
@@ -228,6 +230,8 @@ pub mod flags {
     pub const OFFSET2: u32 = 1 << 7;
     /// DS: `gds`.
     pub const GDS: u32 = 1 << 8;
+    /// FLAT atomics: with `glc` the pre-op value is returned in `vdst`, printed first.
+    pub const GLC_RTN: u32 = 1 << 9;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

@@ -14,6 +14,7 @@
 
 pub mod decode;
 pub mod desc;
+#[rustfmt::skip]
 pub mod gen;
 pub mod print;
 

@@ -84,6 +84,28 @@ fn waitcnt(out: &mut String, v: u32) {
     out.push_str(&parts.join(" "));
 }
 
+/// Whether a 32-bit literal value could have been an inline constant (LLVM then prints
+/// it as `lit(...)`).
+fn is_inline(v: u32, ty: Ty) -> bool {
+    if ty.bits() != 32 {
+        return false;
+    }
+    let i = v as i32;
+    (-16..=64).contains(&i)
+        || matches!(
+            v,
+            0x3f000000
+                | 0xbf000000
+                | 0x3f800000
+                | 0xbf800000
+                | 0x40000000
+                | 0xc0000000
+                | 0x40800000
+                | 0xc0800000
+                | 0x3e22f983
+        )
+}
+
 /// Print one operand (without modifiers).
 pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
     match o {
@@ -98,14 +120,18 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         }
         Operand::Float(c) => out.push_str(float(c)),
         Operand::Literal => {
-            let _ = write!(out, "0x{literal:x}");
+            if is_inline(literal, ty) {
+                let _ = write!(out, "lit(0x{literal:x})");
+            } else {
+                let _ = write!(out, "0x{literal:x}");
+            }
         }
         Operand::Imm(v) => match ty {
             Ty::Hex16 => {
                 let _ = write!(out, "0x{v:x}");
             }
             Ty::Label => {
-                let _ = write!(out, "{}", v as i16);
+                let _ = write!(out, "{v}");
             }
             Ty::Waitcnt => waitcnt(out, u32::from(v)),
             _ => {
@@ -146,17 +172,31 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         Form::Dpp => out.push_str("_dpp"),
         _ => {}
     }
-    let vop3b = op
-        .operands
-        .iter()
-        .any(|o| matches!(o.role, Role::Field(Field::Sdst) | Role::FieldOr(Field::Sdst, _)));
+    let vop3b = op.operands.iter().any(|o| {
+        matches!(
+            o.role,
+            Role::Field(Field::Sdst) | Role::FieldOr(Field::Sdst, _)
+        )
+    });
     let mods = op.flags & flags::FPMODS != 0;
     let is_global = enc.form == Form::Flat && f(Field::Seg) == 2;
     let is_scratch = enc.form == Form::Flat && f(Field::Seg) == 1;
     let mut first = true;
-    for (o, od) in inst.operands.iter().zip(op.operands) {
+    let mut operands = &inst.operands[..];
+    if op.flags & flags::GLC_RTN != 0 && f(Field::Glc) != 0 {
+        if let Some((o, rest)) = operands.split_first() {
+            out.push(' ');
+            operand(out, *o, Ty::B32, 0);
+            first = false;
+            operands = rest;
+        }
+    }
+    for (o, od) in operands.iter().zip(op.operands) {
         if *o == Operand::None {
             break;
+        }
+        if od.ty == Ty::Opt16 && *o == Operand::Imm(0) {
+            continue;
         }
         out.push_str(if first { " " } else { ", " });
         first = false;
@@ -205,14 +245,23 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 if f(Field::Imm) != 0 {
                     let _ = write!(out, "0x{:x}", f(Field::Offset));
                 } else {
-                    operand(out, crate::decode::scalar(f(Field::Offset) & 0xff, Ty::B32), Ty::B32, 0);
+                    operand(
+                        out,
+                        crate::decode::scalar(f(Field::Offset) & 0xff, Ty::B32),
+                        Ty::B32,
+                        0,
+                    );
                 }
             }
             (Form::Flat, Some(Field::Addr)) => {
                 if is_scratch && f(Field::Saddr) != 0x7f {
                     out.push_str("off");
                 } else if let Operand::Vgpr { first, .. } = *o {
-                    let count = if is_global && f(Field::Saddr) != 0x7f { 1 } else { od.ty.regs() };
+                    let count = if is_global && f(Field::Saddr) != 0x7f {
+                        1
+                    } else {
+                        od.ty.regs()
+                    };
                     let count = if is_scratch { 1 } else { count };
                     reg(out, "v", first, count);
                 }
@@ -247,7 +296,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push('|');
         }
     }
-    let mut flag = |out: &mut String, name: &str, field: Field| {
+    let flag = |out: &mut String, name: &str, field: Field| {
         if f(field) != 0 {
             out.push(' ');
             out.push_str(name);
@@ -287,7 +336,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             };
             list(out, "op_sel", f(Field::Opsel), 0);
-            list(out, "op_sel_hi", f(Field::OpselHi) | f(Field::OpselHi2) << 2, 7);
+            list(
+                out,
+                "op_sel_hi",
+                f(Field::OpselHi) | f(Field::OpselHi2) << 2,
+                7,
+            );
             list(out, "neg_lo", f(Field::Neg), 0);
             list(out, "neg_hi", f(Field::NegHi), 0);
             flag(out, "clamp", Field::Clamp);
@@ -311,7 +365,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 .count();
             if enc.field(Field::DstSel).is_some() {
                 let _ = write!(out, " dst_sel:{}", SEL[f(Field::DstSel) as usize & 7]);
-                let _ = write!(out, " dst_unused:{}", UNUSED[f(Field::DstUnused) as usize & 3]);
+                let _ = write!(
+                    out,
+                    " dst_unused:{}",
+                    UNUSED[f(Field::DstUnused) as usize & 3]
+                );
             }
             let _ = write!(out, " src0_sel:{}", SEL[f(Field::Src0Sel) as usize & 7]);
             if srcs > 1 {
@@ -350,7 +408,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 0x143 => out.push_str(" row_bcast:31"),
                 _ => {}
             }
-            let _ = write!(out, " row_mask:0x{:x} bank_mask:0x{:x}", f(Field::RowMask), f(Field::BankMask));
+            let _ = write!(
+                out,
+                " row_mask:0x{:x} bank_mask:0x{:x}",
+                f(Field::RowMask),
+                f(Field::BankMask)
+            );
             if f(Field::BoundCtrl) != 0 {
                 out.push_str(" bound_ctrl:1");
             }
