@@ -1,1 +1,137 @@
-//! The amdgcn instruction sets (being written).
+//! The amdgcn instruction sets: one description per generation (`defs/<gen>.txt`),
+//! generated tables, a decoder to a small `Copy` [`Instruction`] and a printer whose text
+//! matches llvm-objdump.
+//!
+//! ```
+//! use hsaco_isa::Decoder;
+//! let dec = Decoder::for_processor("gfx906").unwrap();
+//! // s_load_dword s0, s[4:5], 0x2c
+//! let bytes = [0x02, 0x00, 0x02, 0xc0, 0x2c, 0x00, 0x00, 0x00];
+//! let inst = dec.decode(&bytes).unwrap();
+//! assert_eq!(inst.size, 8);
+//! assert_eq!(dec.text(&inst), "s_load_dword s0, s[4:5], 0x2c");
+//! ```
+
+pub mod decode;
+pub mod desc;
+#[rustfmt::skip]
+pub mod gen;
+pub mod print;
+
+pub use decode::{DecodeError, Decoder, Instructions};
+pub use desc::{IsaDesc, OpDesc};
+pub use gen::Field;
+
+/// Most operands any instruction has.
+pub const MAX_OPERANDS: usize = 6;
+
+/// Every described generation.
+pub fn generations() -> &'static [&'static IsaDesc] {
+    static ALL: [&IsaDesc; 1] = [&gen::gfx9::ISA];
+    &ALL
+}
+
+/// One decoded operand (4 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// No operand in this slot.
+    None,
+    /// SGPRs `s[first:first+count-1]`.
+    Sgpr {
+        /// First register.
+        first: u8,
+        /// Number of 32-bit registers.
+        count: u8,
+    },
+    /// VGPRs.
+    Vgpr {
+        /// First register.
+        first: u8,
+        /// Number of 32-bit registers.
+        count: u8,
+    },
+    /// Accumulation VGPRs.
+    Agpr {
+        /// First register.
+        first: u8,
+        /// Number of 32-bit registers.
+        count: u8,
+    },
+    /// Trap temporaries `ttmp[first:...]`.
+    Ttmp {
+        /// First register.
+        first: u8,
+        /// Number of 32-bit registers.
+        count: u8,
+    },
+    /// Other scalar operand by its 8-bit encoding (106 = `vcc_lo`, 126 = `exec_lo`,
+    /// 124 = `m0`, 251 = `src_vccz`, ...).
+    Special {
+        /// Encoding value.
+        code: u8,
+        /// Number of 32-bit registers.
+        count: u8,
+    },
+    /// Inline integer constant -16..=64.
+    Int(i8),
+    /// Inline float constant by encoding (240 = 0.5 ... 248 = 1/(2*pi)).
+    Float(u8),
+    /// The literal constant ([`Instruction::literal`]).
+    Literal,
+    /// Immediate field value (offsets, `simm16`).
+    Imm(u16),
+}
+
+/// One decoded instruction: small, `Copy`, no allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Instruction {
+    /// Index into the generation's [`IsaDesc::ops`].
+    pub op: u16,
+    /// Index into the generation's [`IsaDesc::encodings`].
+    pub encoding: u8,
+    /// Size in bytes, including a literal.
+    pub size: u8,
+    /// Operands in printing order ([`Operand::None`] after the last).
+    pub operands: [Operand; MAX_OPERANDS],
+    /// Literal constant, if an operand is [`Operand::Literal`].
+    pub literal: u32,
+    /// The first two instruction words (modifier fields are read from here through the
+    /// encoding's field table, see [`Decoder::field`]).
+    pub raw: u64,
+}
+
+impl Decoder {
+    /// The description of a decoded instruction.
+    pub fn op(&self, inst: &Instruction) -> &'static OpDesc {
+        &self.isa().ops[usize::from(inst.op)]
+    }
+
+    /// The encoding of a decoded instruction.
+    pub fn encoding(&self, inst: &Instruction) -> &'static desc::EncodingDesc {
+        &self.isa().encodings[usize::from(inst.encoding)]
+    }
+
+    /// Value of a modifier field of the instruction's encoding (None if the encoding has
+    /// no such field).
+    pub fn field(&self, inst: &Instruction, field: Field) -> Option<u32> {
+        self.encoding(inst).field(field).map(|f| f.get(inst.raw))
+    }
+
+    /// The instruction as llvm-objdump prints it.
+    pub fn text(&self, inst: &Instruction) -> String {
+        let mut s = String::new();
+        print::print(self, inst, &mut s);
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(std::mem::size_of::<Operand>(), 4);
+        assert!(std::mem::size_of::<Instruction>() <= 40);
+    }
+}

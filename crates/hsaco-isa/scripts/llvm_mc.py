@@ -1,0 +1,112 @@
+"""Run llvm-mc-22 as a black-box disassembler over many instructions at once.
+
+Facts-gathering helper for the sweep scripts: it only observes LLVM's output.
+"""
+import re
+import subprocess
+
+LLVM_MC = "llvm-mc-22"
+_WARN = re.compile(r"^<stdin>:(\d+):(\d+): warning: invalid instruction encoding")
+_ENC = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]")
+
+
+def disassemble(lines, mcpu):
+    """As _disassemble, but isolates inputs that crash llvm-mc (result None)."""
+    try:
+        return _disassemble(lines, mcpu)
+    except CrashError:
+        if len(lines) == 1:
+            return [None]
+        h = len(lines) // 2
+        return disassemble(lines[:h], mcpu) + disassemble(lines[h:], mcpu)
+
+
+class CrashError(Exception):
+    pass
+
+
+def _disassemble(lines, mcpu):
+    """lines: list of lists of 32-bit words. Returns, per line, (text, nbytes) of the
+    first instruction decoded at the start of the line, or None if LLVM rejects it.
+    Each line gets two `s_nop 0` words appended so a literal can always be read."""
+    pad = [0xBF800000, 0xBF800000]
+    src = []
+    lens = []
+    for words in lines:
+        ws = list(words) + pad
+        bs = []
+        for w in ws:
+            bs += [w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF, (w >> 24) & 0xFF]
+        src.append(" ".join("0x%02x" % b for b in bs))
+        lens.append(len(bs))
+    p = subprocess.run(
+        [LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "--disassemble", "-show-encoding"],
+        input="\n".join(src) + "\n",
+        capture_output=True,
+        text=True,
+    )
+    if p.returncode != 0:
+        raise CrashError()
+    invalid = set()
+    for l in p.stderr.split("\n"):
+        m = _WARN.match(l)
+        if m:
+            invalid.add((int(m.group(1)) - 1, (int(m.group(2)) - 1) // 5))
+    outs = []
+    for l in p.stdout.split("\n"):
+        m = _ENC.match(l)
+        if not m and l.strip() and not l.strip().startswith(".text"):
+            raise RuntimeError("unparsed llvm-mc output: %r" % l)
+        if m:
+            n = len([x for x in m.group(2).split(",") if x.strip()])
+            outs.append((m.group(1), n))
+    res = []
+    k = 0
+    for i, n in enumerate(lens):
+        off = 0
+        first = None
+        while off < n:
+            if (i, off) in invalid:
+                if off == 0:
+                    first = False
+                off += 4
+                continue
+            if k >= len(outs):
+                raise CrashError()
+            text, nb = outs[k]
+            k += 1
+            if first is None:
+                first = (text, nb)
+            off += nb
+        res.append(first if first else None)
+    if k != len(outs):
+        raise CrashError()
+    return res
+
+
+def assemble(texts, mcpu):
+    """texts: list of instruction strings. Returns per line the encoding bytes or None."""
+    src = "\n".join(texts) + "\n"
+    p = subprocess.run(
+        [LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "-show-encoding"],
+        input=src, capture_output=True, text=True,
+    )
+    bad = set()
+    for l in p.stderr.splitlines():
+        m = re.match(r"^<stdin>:(\d+):\d+: error", l)
+        if m:
+            bad.add(int(m.group(1)) - 1)
+    outs = [m.group(2) for m in (_ENC.match(l) for l in p.stdout.splitlines()) if m]
+    res = []
+    k = 0
+    for i in range(len(texts)):
+        if i in bad:
+            res.append(None)
+        else:
+            res.append(bytes(int(x, 16) for x in outs[k].split(",")))
+            k += 1
+    return res
+
+
+if __name__ == "__main__":
+    print(disassemble([[0x80000000], [0xFFFFFFFF], [0x68000006], [0xC0020002, 0x2C]], "gfx900"))

@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""Learn opcode numbers and operand syntax of a generation by sweeping opcode fields
+through llvm-mc-22 --disassemble (LLVM used as a black box), and write the `op` lines of
+defs/<gen>.txt.
+
+    python3 scripts/sweep.py gfx9          # rewrite the op section of defs/gfx9.txt
+    python3 scripts/sweep.py gfx9 --check  # fail if the committed op lines differ
+
+The encoding/field section of the defs file is hand-written from the spec; this script
+reads it to build probe words. For every opcode value it disassembles a probe whose
+register fields hold distinct numbers, so the printed text tells which field each operand
+comes from and how wide it is.
+"""
+import os
+import re
+import sys
+from collections import OrderedDict
+
+sys.path.insert(0, os.path.dirname(__file__))
+from llvm_mc import disassemble  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFS = os.path.join(HERE, "..", "defs")
+MARK = "# ---- op lines below are written by scripts/sweep.py; edit with care ----"
+
+
+def parse_defs(text):
+    encs = OrderedDict()
+    procs = []
+    cur = None
+    for line in text.splitlines():
+        if line.startswith(MARK):
+            break
+        t = line.split("#")[0].split()
+        if not t:
+            continue
+        if t[0] == "processor":
+            procs.append(t[1])
+        elif t[0] == "encoding":
+            cur = dict(name=t[1], words=int(t[2]), match=int(t[3], 16), fields={}, opts={})
+            for o in t[5:]:
+                k, v = o.split("=")
+                cur["opts"][k] = v
+            encs[t[1]] = cur
+        elif t[0] == "field":
+            cur["fields"][t[1]] = (int(t[2]), int(t[3]), t[4])
+    return procs, encs
+
+
+def build(enc, vals):
+    v = enc["match"]
+    for name, val in vals.items():
+        lo, w, _ = enc["fields"][name]
+        v &= ~(((1 << w) - 1) << lo)
+        v |= (val & ((1 << w) - 1)) << lo
+    return [v & 0xFFFFFFFF, v >> 32][: enc["words"]]
+
+
+# Probe register numbers: each role gets a distinct first register.
+# (field values, {printed first register -> role})
+def probes(encname):
+    S = lambda n: n  # noqa: E731
+    V = lambda n: 256 + n  # noqa: E731
+    if encname == "SOP2":
+        return dict(sdst=10, ssrc0=20, ssrc1=30), {"s10": "sdst", "s20": "ssrc0", "s30": "ssrc1"}
+    if encname == "SOP1":
+        return dict(sdst=10, ssrc0=20), {"s10": "sdst", "s20": "ssrc0"}
+    if encname == "SOPC":
+        return dict(ssrc0=20, ssrc1=30), {"s20": "ssrc0", "s30": "ssrc1"}
+    if encname == "SOPK":
+        return dict(sdst=10, simm16=0x1234), {"s10": "sdst"}
+    if encname == "SOPP":
+        return dict(simm16=0x3), {}
+    if encname == "SMEM":
+        return dict(sdata=16, sbase=10, imm=1, offset=0x2C), {"s16": "sdata", "s20": "sbase"}
+    if encname == "VOP1":
+        return dict(vdst=10, src0=V(20)), {"v10": "vdst", "v20": "src0", "s10": "sdst8"}
+    if encname == "VOP2":
+        return dict(vdst=10, src0=V(20), src1=30), {"v10": "vdst", "v20": "src0", "v30": "src1"}
+    if encname == "VOPC":
+        return dict(src0=V(20), src1=30), {"v20": "src0", "v30": "src1"}
+    if encname == "VOP3":
+        return dict(vdst=10, src0=V(20), src1=V(30), src2=V(40)), {
+            "v10": "vdst", "s10": "sdst8", "v20": "src0", "v30": "src1", "v40": "src2",
+            "s0": "sdst", "s20": "src0", "s30": "src1", "s40": "src2", "a10": "vdst"}
+    if encname == "VOP3P":
+        return dict(vdst=10, src0=V(20), src1=V(30), src2=V(40), opsel_hi=3, opsel_hi2=1), {
+            "v10": "vdst", "v20": "src0", "v30": "src1", "v40": "src2", "a10": "vdst"}
+    if encname == "DS":
+        return dict(vdst=10, addr=20, data0=30, data1=40), {
+            "v10": "vdst", "v20": "addr", "v30": "data0", "v40": "data1"}
+    if encname == "FLAT":
+        return dict(vdst=10, addr=20, data=30, saddr=0x7F), {
+            "v10": "vdst", "v20": "addr", "v30": "data", "off": "saddr", "s50": "saddr"}
+    if encname == "MUBUF":
+        return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1), {
+            "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
+    raise KeyError(encname)
+
+
+REG = re.compile(r"^([sva])(\d+)$|^([sva])\[(\d+):(\d+)\]$")
+
+
+def operand_token(text, rolemap):
+    """Map one printed operand to role:width, or a fixed register name."""
+    t = text.strip()
+    m = REG.match(t)
+    if m:
+        if m.group(1):
+            first, n = m.group(1) + m.group(2), 1
+        else:
+            first = m.group(3) + m.group(4)
+            n = int(m.group(5)) - int(m.group(4)) + 1
+        if first in rolemap:
+            return rolemap[first], n * 32
+        return None
+    if t in rolemap:
+        return rolemap[t], 64
+    if t in ("vcc", "exec", "m0", "scc"):
+        return "=" + t, 64 if t in ("vcc", "exec") else 32
+    return None
+
+
+TYPE = re.compile(r"_([fiub])(16|32|64|128)")
+
+
+def types_of(mn):
+    base = re.sub(r"_(e32|e64|sdwa|dpp)$", "", mn)
+    ts = TYPE.findall(base)
+    if not ts:
+        return None, None
+    if base.startswith("v_cvt_") and len(ts) >= 2:
+        return ts[0][0] + ts[0][1], ts[1][0] + ts[1][1]
+    t = ts[-1][0] + ts[-1][1]
+    return t, t
+
+
+def typed(role, bits, mn, is_dst):
+    dt, st = types_of(mn)
+    t = dt if is_dst else st
+    if t is None or int(t[1:]) != bits:
+        if bits == 16:
+            bits = 32
+        t = "b%d" % bits
+    return "%s:%s" % (role, t)
+
+
+def split_operands(rest):
+    # operands are separated by ", "; modifiers follow the last operand after spaces
+    parts = rest.split(", ")
+    last = parts[-1].split(" ") if parts else []
+    ops = parts[:-1] + last[:1]
+    mods = last[1:]
+    return [o for o in ops if o], mods
+
+
+
+# Alternative probes tried when LLVM flags an operand of the first one as invalid.
+ALTERNATIVES = {
+    "VOP3": [dict(src1=30), dict(src0=20, src1=30), dict(src2=40), dict(src1=30, src2=40),
+             dict(src0=20, src1=30, src2=40)],
+    "VOP3P": [dict(src2=40)],
+    "VOP1": [dict(src0=20)],
+    "SOPP": [dict(simm16=0)],
+    "DS": [dict(data1=0), dict(data0=0, data1=0), dict(vdst=0), dict(vdst=0, data1=0),
+           dict(vdst=0, data0=0, data1=0), dict(addr=0, data0=0, data1=0),
+           dict(addr=0, vdst=0, data0=0, data1=0)],
+    "FLAT": [dict(data=0), dict(vdst=0), dict(saddr=50), dict(saddr=50, data=0),
+             dict(saddr=50, vdst=0)],
+    "MUBUF": [dict(offen=0)],
+}
+# Probes that reveal optional modifiers: (field values, flag, pattern in the text).
+MOD_PROBES = {
+    "VOP3": [(dict(neg=1), "fpmods", ", -"), (dict(clamp=1), "clamp", " clamp"),
+             (dict(omod=1), "omod", " mul:2")],
+    "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), ")],
+    "DS": [(dict(offset0=1, offset1=2), "offset2", "offset1:2"), (dict(gds=1), "gds", " gds")],
+    "VOP3P": [(dict(neg=1), "neg", "neg_lo:"), (dict(clamp=1), "clamp", " clamp"),
+              (dict(opsel=1), "opsel", "op_sel:")],
+}
+
+
+def more_specific(encs, enc, word):
+    pc = lambda m: bin(m).count("1")  # noqa: E731
+    for o in encs.values():
+        if o is enc or "base" in o["opts"]:
+            continue
+        if pc(o["mask"]) > pc(enc["mask"]) and (word & o["mask"]) == o["match"]:
+            return True
+    return False
+
+
+def sweep_enc(procs, encs, encname, keyvals, extra=None):
+    """Returns {key: {proc: text}} for one encoding."""
+    enc = encs[encname]
+    vals, _ = probes(encname)
+    alts = [dict()] + ALTERNATIVES.get(encname, [])
+    if extra is not None:
+        alts = [dict(a, **extra) for a in alts]
+    out = {}
+    for proc in procs:
+        todo = [kv for kv in keyvals if not more_specific(encs, enc, build(enc, dict(vals, **kv))[0])]
+        for alt in alts:
+            lines = [build(enc, dict(vals, **alt, **kv)) for kv in todo]
+            res = disassemble(lines, proc)
+            again = []
+            for kv, r in zip(todo, res):
+                key = tuple(sorted(kv.items()))
+                if r and "Invalid" not in r[0]:
+                    out.setdefault(key, {})[proc] = r[0]
+                else:
+                    again.append(kv)
+            todo = again
+    return out
+
+
+def imm_kind(mn, text):
+    if text.startswith("hwreg("):
+        return "hwreg"
+    if text.startswith("sendmsg("):
+        return "sendmsg"
+    if text.startswith("gpr_idx("):
+        return "gpridx"
+    if "cnt(" in text:
+        return "waitcnt"
+    if text.startswith("0x"):
+        return "hex16"
+    if re.match(r"^-?\d+$", text):
+        if "branch" in mn or "call" in mn or "fork" in mn:
+            return "label"
+        return "dec16"
+    return None
+
+
+def tokens_for(encname, mn, rest):
+    _, rolemap = probes(encname)
+    ops, mods = split_operands(rest.strip())
+    if encname in ("SOPP",) and rest:
+        k = imm_kind(mn, rest.strip())
+        return ["simm16:" + (k or "?" + rest)], []
+    toks = []
+    for i, o in enumerate(ops):
+        clean = o.strip("|-")
+        tok = operand_token(clean, rolemap)
+        if tok is None:
+            if encname == "SOPK" and (i == len(ops) - 1 or o.startswith("hwreg")):
+                k = imm_kind(mn, o)
+                if k:
+                    toks.append("simm16:" + k)
+                    continue
+            if encname == "SMEM" and o == "0x2c":
+                toks.append("offset:smem")
+                continue
+            if re.match(r"^(0x[0-9a-f]+|-?\d+\.\d+)$", o):
+                t = types_of(mn)[1] or "b32"
+                toks.append("lit:" + t)
+                continue
+            toks.append("?" + o)
+            continue
+        role, bits = tok
+        if role.startswith("="):
+            toks.append(role[1:] + ":b%d" % bits)
+        else:
+            toks.append(typed(role, bits, mn, i == 0 and role in ("vdst", "sdst", "sdst8", "sdata")))
+    if encname == "FLAT" and len([t for t in toks if t.startswith("saddr:")]) == 2:
+        toks[toks.index("saddr:b64")] = "addr:b32"
+    return toks, mods
+
+
+def merge_tokens(a, b):
+    """Merge operand lists of two encodings of one instruction, or None."""
+    if len(a) != len(b):
+        return None
+    out = []
+    for x, y in zip(a, b):
+        if x == y:
+            out.append(x)
+            continue
+        rx, tx = x.split(":", 1)
+        ry, ty = y.split(":", 1)
+        fixed = ("vcc", "exec", "m0", "scc")
+        if rx in fixed and ry not in fixed:
+            out.append("%s|%s:%s" % (ry, rx, tx))
+        elif ry in fixed and rx not in fixed:
+            out.append("%s|%s:%s" % (rx, ry, ty))
+        elif rx == ry and "|" not in rx:
+            # same role, width guessed differently: keep the first
+            out.append(x)
+        elif rx.split("|")[0] == ry.split("|")[0]:
+            out.append(x if "|" in rx else y)
+        else:
+            return None
+    return out
+
+
+def main():
+    gen = sys.argv[1]
+    check = "--check" in sys.argv
+    path = os.path.join(DEFS, gen + ".txt")
+    text = open(path).read()
+    procs, encs = parse_defs(text)
+    for e in encs.values():
+        e["mask"] = int(text.split("encoding %s " % e["name"])[1].split()[2], 16)
+    variants = OrderedDict()  # (mnemonic, encoding, tokens) -> {opc: procs}
+    flags = {}  # (mnemonic, encoding) -> set of flags
+
+    for encname, enc in encs.items():
+        if "base" in enc["opts"]:
+            continue
+        opw = enc["fields"]["op"][1]
+        if encname == "FLAT":
+            keyvals = [dict(seg=s, op=o) for s in range(3) for o in range(128)]
+        else:
+            keyvals = [dict(op=o) for o in range(1 << opw)]
+        res = sweep_enc(procs, encs, encname, keyvals)
+        for key, per in res.items():
+            kv = dict(key)
+            opc = kv["op"] | (kv.get("seg", 0) << 7)
+            for proc, txt in per.items():
+                mn, _, rest = txt.partition(" ")
+                base = mn
+                m = re.match(r"^(.*)_(e32|e64)$", mn)
+                if m and encname.startswith("VOP"):
+                    base = m.group(1)
+                toks, _ = tokens_for(encname, mn, rest)
+                v = variants.setdefault((base, encname, tuple(toks)), {})
+                v.setdefault(opc, set()).add(proc)
+        for fv, flag, pat in MOD_PROBES.get(encname, []):
+            r2 = sweep_enc(procs, encs, encname, keyvals, extra=fv)
+            for key, per in r2.items():
+                for proc, txt in per.items():
+                    if re.search(pat, txt):
+                        mn = txt.split(" ")[0]
+                        base = re.sub(r"_(e32|e64)$", "", mn)
+                        flags.setdefault((base, encname), set()).add(flag)
+    # SOPP immediates that are not printed when zero
+    r0 = sweep_enc(procs, encs, "SOPP", [dict(op=o) for o in range(128)], extra=dict(simm16=0))
+    optional = set()
+    for key, per in r0.items():
+        for proc, txt in per.items():
+            if " " not in txt:
+                optional.add(txt)
+    for (base, encname, toks) in list(variants):
+        if encname == "SOPP" and base in optional and toks == ("simm16:dec16",):
+            variants[(base, encname, ("simm16:opt16",))] = variants.pop((base, encname, toks))
+    # SDWA / DPP availability, per base encoding
+    for var, src0, word1, encname in (
+            ("sdwa", 0xF9, 0x00060614, "VOP1"), ("sdwa", 0xF9, 0x06060614, "VOP2"),
+            ("sdwa", 0xF9, 0x06060014, "VOPC"), ("dpp", 0xFA, 0xFF011114, "VOP1"),
+            ("dpp", 0xFA, 0xFF011114, "VOP2"), ("dpp", 0xFA, 0xFF011114, "VOPC")):
+        if True:
+            enc = encs[encname]
+            vals, _ = probes(encname)
+            opw = enc["fields"]["op"][1]
+            for proc in procs:
+                lines = []
+                for o in range(1 << opw):
+                    w = build(enc, dict(vals, op=o, src0=src0))[0]
+                    lines.append([w, word1])
+                for o, r in enumerate(disassemble(lines, proc)):
+                    if r and r[1] == 8 and ("_" + var) in r[0].split(" ")[0]:
+                        base = r[0].split(" ")[0][: -len(var) - 1]
+                        flags.setdefault((base, encname), set()).add(var)
+    # merge encodings of one instruction
+    ops = OrderedDict()  # mnemonic -> list of [tokens, [(enc, opc, procs)]]
+    for (base, encname, toks), opcs in variants.items():
+        lst = ops.setdefault(base, [])
+        for ent in lst:
+            mt = merge_tokens(ent[0], list(toks))
+            if mt is not None and encname not in [e for e, _, _ in ent[1]]:
+                ent[0] = mt
+                break
+        else:
+            ent = [list(toks), []]
+            lst.append(ent)
+        for opc, ps in sorted(opcs.items()):
+            ent[1].append((encname, opc, frozenset(ps)))
+    lines = []
+    for base, lst in ops.items():
+        for toks, encl in lst:
+            allp = set().union(*[ps for _, _, ps in encl])
+            opcs = ",".join("%s=0x%x%s" % (e, o, "" if ps == allp else
+                                            "@" + "+".join(p for p in procs if p in ps))
+                            for e, o, ps in encl)
+            pr = "" if len(allp) == len(procs) else " @" + "+".join(p for p in procs if p in allp)
+            fl = set()
+            for e, _, _ in encl:
+                fl |= flags.get((base, e), set())
+            fl = "".join(" !" + f for f in sorted(fl))
+            lines.append("op %s %s %s%s%s" % (base, opcs, " ".join(toks) or "-", fl, pr))
+    body = "\n".join(lines) + "\n"
+    head = text.split(MARK)[0]
+    new = head + MARK + "\n" + body
+    if check:
+        if new != text:
+            sys.exit("defs/%s.txt differs from what LLVM says; run scripts/sweep.py %s" % (gen, gen))
+        return
+    open(path, "w").write(new)
+    print("%d op lines" % len(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,300 @@
+//! Bytes -> [`Instruction`].
+
+use crate::desc::{EncodingDesc, FieldKind, IsaDesc, OpDesc, Role, Ty};
+use crate::{Field, Instruction, Operand};
+
+/// Why bytes did not decode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Fewer bytes than the instruction needs.
+    Truncated,
+    /// No instruction of this processor has this encoding.
+    Invalid,
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DecodeError::Truncated => "truncated instruction",
+            DecodeError::Invalid => "invalid instruction encoding",
+        })
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// A decoder for one processor.
+#[derive(Clone, Copy, Debug)]
+pub struct Decoder {
+    isa: &'static IsaDesc,
+    proc_bit: u32,
+}
+
+fn word(bytes: &[u8], i: usize) -> Option<u32> {
+    let b = bytes.get(i * 4..i * 4 + 4)?;
+    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+impl Decoder {
+    /// The decoder for a processor name (`gfx906`, `gfx90a`, `gfx9-generic`), if its
+    /// generation is described.
+    pub fn for_processor(name: &str) -> Option<Decoder> {
+        for isa in crate::generations() {
+            let name = isa
+                .aliases
+                .iter()
+                .find(|(a, _)| *a == name)
+                .map(|(_, b)| *b)
+                .unwrap_or(name);
+            if let Some(i) = isa.processors.iter().position(|p| *p == name) {
+                return Some(Decoder {
+                    isa,
+                    proc_bit: 1 << i,
+                });
+            }
+        }
+        None
+    }
+
+    /// The generation's description.
+    pub fn isa(&self) -> &'static IsaDesc {
+        self.isa
+    }
+
+    /// Decode the instruction at the start of `bytes`.
+    pub fn decode(&self, bytes: &[u8]) -> Result<Instruction, DecodeError> {
+        let w0 = word(bytes, 0).ok_or(DecodeError::Truncated)?;
+        let (ei, enc) = self
+            .isa
+            .encodings
+            .iter()
+            .enumerate()
+            .find(|(_, e)| w0 & e.mask == e.match_bits)
+            .ok_or(DecodeError::Invalid)?;
+        let w1 = if enc.words > 1 {
+            word(bytes, 1).ok_or(DecodeError::Truncated)?
+        } else {
+            0
+        };
+        let raw = u64::from(w0) | (u64::from(w1) << 32);
+        let mut key: u32 = 0;
+        for k in enc.key {
+            let f = enc.field(*k).ok_or(DecodeError::Invalid)?;
+            key = (key << f.width) | f.get(raw);
+        }
+        let table = match enc.base {
+            Some(b) => self
+                .isa
+                .encodings
+                .get(usize::from(b))
+                .ok_or(DecodeError::Invalid)?,
+            None => enc,
+        };
+        let start = table.opcodes.partition_point(|r| u32::from(r.key) < key);
+        let row = table.opcodes[start..]
+            .iter()
+            .take_while(|r| u32::from(r.key) == key)
+            .find(|r| r.procs & self.proc_bit != 0)
+            .ok_or(DecodeError::Invalid)?;
+        let op = self
+            .isa
+            .ops
+            .get(usize::from(row.op))
+            .ok_or(DecodeError::Invalid)?;
+        if enc.base.is_some() {
+            let need = match enc.form {
+                crate::desc::Form::Sdwa => crate::desc::flags::SDWA,
+                _ => crate::desc::flags::DPP,
+            };
+            if op.flags & need == 0 {
+                return Err(DecodeError::Invalid);
+            }
+        }
+        let mut inst = Instruction {
+            op: row.op,
+            encoding: ei as u8,
+            size: enc.words * 4,
+            operands: [Operand::None; crate::MAX_OPERANDS],
+            literal: 0,
+            raw,
+        };
+        let mut literal = false;
+        for (slot, od) in inst.operands.iter_mut().zip(op.operands) {
+            let o = operand(enc, op, od.role, od.ty, raw, self.isa)?;
+            if o == Operand::Literal {
+                literal = true;
+            }
+            *slot = o;
+        }
+        if op.flags & crate::desc::flags::GLC_RTN != 0
+            && enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
+        {
+            rtn(&mut inst, enc, op, raw)?;
+        }
+        if literal {
+            let n = usize::from(enc.words);
+            inst.literal = word(bytes, n).ok_or(DecodeError::Truncated)?;
+            inst.size += 4;
+        }
+        Ok(inst)
+    }
+}
+
+/// Insert the returned value of an atomic (`vdst`) before the other operands.
+fn rtn(
+    inst: &mut Instruction,
+    enc: &EncodingDesc,
+    op: &OpDesc,
+    raw: u64,
+) -> Result<(), DecodeError> {
+    let vdst = enc.field(Field::Vdst).ok_or(DecodeError::Invalid)?.get(raw);
+    let data = op
+        .operands
+        .iter()
+        .find(|o| o.role == Role::Field(Field::Data))
+        .map(|o| o.ty.regs())
+        .unwrap_or(1);
+    let count = if op.mnemonic.contains("cmpswap") {
+        (data / 2).max(1)
+    } else {
+        data
+    };
+    inst.operands.copy_within(0..crate::MAX_OPERANDS - 1, 1);
+    inst.operands[0] = Operand::Vgpr {
+        first: vdst as u8,
+        count,
+    };
+    Ok(())
+}
+
+fn regs(ty: Ty) -> u8 {
+    ty.regs().max(1)
+}
+
+/// Decode an 8-bit scalar operand value.
+pub(crate) fn scalar(v: u32, ty: Ty) -> Operand {
+    let count = regs(ty);
+    match v {
+        0..=101 => Operand::Sgpr {
+            first: v as u8,
+            count,
+        },
+        108..=123 => Operand::Ttmp {
+            first: (v - 108) as u8,
+            count,
+        },
+        128..=192 => Operand::Int((v - 128) as i8),
+        193..=208 => Operand::Int(-((v - 192) as i8)),
+        240..=248 => Operand::Float(v as u8),
+        255 => Operand::Literal,
+        _ => Operand::Special {
+            code: v as u8,
+            count,
+        },
+    }
+}
+
+fn operand(
+    enc: &EncodingDesc,
+    _op: &OpDesc,
+    role: Role,
+    ty: Ty,
+    raw: u64,
+    _isa: &IsaDesc,
+) -> Result<Operand, DecodeError> {
+    let field = match role {
+        Role::Literal => return Ok(Operand::Literal),
+        Role::Fixed(code) => {
+            return Ok(Operand::Special {
+                code,
+                count: regs(ty),
+            })
+        }
+        Role::Field(f) => f,
+        Role::FieldOr(f, code) => match enc.field(f) {
+            Some(_) => f,
+            None => {
+                return Ok(Operand::Special {
+                    code,
+                    count: regs(ty),
+                })
+            }
+        },
+    };
+    let fd = enc.field(field).ok_or(DecodeError::Invalid)?;
+    let v = fd.get(raw);
+    let count = regs(ty);
+    Ok(match fd.kind {
+        FieldKind::Sdst | FieldKind::Ssrc => scalar(v, ty),
+        FieldKind::Src9 if v >= 256 => Operand::Vgpr {
+            first: (v - 256) as u8,
+            count,
+        },
+        FieldKind::Src9 => scalar(v, ty),
+        FieldKind::Vgpr => {
+            // SDWA sources may be scalar (bit s0/s1).
+            let sgpr = match field {
+                Field::Src0 => enc.field(Field::S0).is_some_and(|s| s.get(raw) != 0),
+                Field::Src1 => enc.field(Field::S1).is_some_and(|s| s.get(raw) != 0),
+                _ => false,
+            };
+            if sgpr {
+                scalar(v, ty)
+            } else {
+                Operand::Vgpr {
+                    first: v as u8,
+                    count,
+                }
+            }
+        }
+        FieldKind::Sbase => Operand::Sgpr {
+            first: (v * 2) as u8,
+            count,
+        },
+        FieldKind::Srsrc => Operand::Sgpr {
+            first: (v * 4) as u8,
+            count,
+        },
+        FieldKind::Imm | FieldKind::Flag | FieldKind::Op => Operand::Imm(v as u16),
+    })
+}
+
+/// Decoded instructions of a byte stream, with their byte offsets.
+#[derive(Clone, Debug)]
+pub struct Instructions<'a> {
+    decoder: Decoder,
+    bytes: &'a [u8],
+    offset: usize,
+}
+
+impl<'a> Instructions<'a> {
+    /// Iterate over `bytes` with `decoder`.
+    pub fn new(decoder: Decoder, bytes: &'a [u8]) -> Self {
+        Instructions {
+            decoder,
+            bytes,
+            offset: 0,
+        }
+    }
+}
+
+impl Iterator for Instructions<'_> {
+    /// Byte offset and the instruction, or the error; after an invalid word the
+    /// iterator continues with the next word, after a truncation it stops.
+    type Item = (usize, Result<Instruction, DecodeError>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let rest = self.bytes.get(self.offset..)?;
+        if rest.is_empty() {
+            return None;
+        }
+        let at = self.offset;
+        let r = self.decoder.decode(rest);
+        self.offset = match &r {
+            Ok(i) => at + usize::from(i.size),
+            Err(DecodeError::Invalid) => at + 4,
+            Err(DecodeError::Truncated) => self.bytes.len(),
+        };
+        Some((at, r))
+    }
+}

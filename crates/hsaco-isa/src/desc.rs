@@ -1,0 +1,281 @@
+//! The shape of the instruction-set description, as the generated tables hold it.
+//!
+//! One [`IsaDesc`] per generation is generated from `defs/<gen>.txt` by
+//! `cargo xtask codegen`. Decoder, printer and (later) encoder and emulator read only
+//! these tables; see `DESIGN.md` for the text format.
+
+pub use crate::gen::Field;
+
+/// How the bits of a field are read as an operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldKind {
+    /// Opcode bits (part of the lookup key).
+    Op,
+    /// 7- or 8-bit scalar destination: SGPRs, `vcc`, `exec`, `m0`, trap temporaries.
+    Sdst,
+    /// 8-bit scalar source: scalar registers, inline constants, 255 = literal.
+    Ssrc,
+    /// 9-bit source: as [`FieldKind::Ssrc`] below 256, VGPR `n - 256` above.
+    Src9,
+    /// 8-bit VGPR number.
+    Vgpr,
+    /// SGPR pair number / 2 (SMEM base address).
+    Sbase,
+    /// SGPR quad number / 4 (buffer resource).
+    Srsrc,
+    /// Plain unsigned immediate.
+    Imm,
+    /// One-bit modifier.
+    Flag,
+}
+
+/// One field of an encoding.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldDesc {
+    /// Which field.
+    pub field: Field,
+    /// Lowest bit in the 64-bit little-endian value of the first two words.
+    pub lo: u8,
+    /// Width in bits.
+    pub width: u8,
+    /// How the field is read.
+    pub kind: FieldKind,
+}
+
+impl FieldDesc {
+    /// The field's value in `raw` (first two instruction words).
+    #[inline]
+    pub fn get(&self, raw: u64) -> u32 {
+        ((raw >> self.lo) & ((1u64 << self.width) - 1)) as u32
+    }
+}
+
+/// Encoding families, which decide how modifiers are printed and executed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Form {
+    Sop1,
+    Sop2,
+    Sopk,
+    Sopc,
+    Sopp,
+    Smem,
+    Vop1,
+    Vop2,
+    Vopc,
+    Vop3,
+    Vop3p,
+    Sdwa,
+    Dpp,
+    Ds,
+    Flat,
+    Mubuf,
+}
+
+/// One encoding (instruction format) of a generation.
+#[derive(Debug)]
+pub struct EncodingDesc {
+    /// Name as in the description (`VOP3`, `VOP2_SDWA`).
+    pub name: &'static str,
+    /// Family.
+    pub form: Form,
+    /// Words without a literal constant.
+    pub words: u8,
+    /// Value of the first word under `mask` that selects this encoding.
+    pub match_bits: u32,
+    /// Mask of the identifying bits of the first word.
+    pub mask: u32,
+    /// Fields.
+    pub fields: &'static [FieldDesc],
+    /// Fields whose values, concatenated (first is most significant), form the opcode key.
+    pub key: &'static [Field],
+    /// Encoding whose opcode table this one shares (SDWA and DPP forms), by index.
+    pub base: Option<u8>,
+    /// Opcode key -> instructions, sorted by key; several rows with one key differ in
+    /// processors.
+    pub opcodes: &'static [OpcodeRow],
+}
+
+impl EncodingDesc {
+    /// The description of `field`, if this encoding has it.
+    #[inline]
+    pub fn field(&self, field: Field) -> Option<&'static FieldDesc> {
+        self.fields.iter().find(|f| f.field == field)
+    }
+}
+
+/// One row of an encoding's opcode table.
+#[derive(Clone, Copy, Debug)]
+pub struct OpcodeRow {
+    /// Opcode key.
+    pub key: u16,
+    /// Instruction index in [`IsaDesc::ops`].
+    pub op: u16,
+    /// Processors (bit i = [`IsaDesc::processors`]\[i\]) that have this opcode.
+    pub procs: u32,
+}
+
+/// The data type of an operand, or the syntax of an immediate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Ty {
+    B16,
+    B32,
+    B64,
+    B96,
+    B128,
+    B160,
+    B192,
+    B256,
+    B512,
+    B1024,
+    F16,
+    F32,
+    F64,
+    I16,
+    I32,
+    I64,
+    U16,
+    U32,
+    U64,
+    /// 16-bit immediate printed in hex (`0x1234`).
+    Hex16,
+    /// 16-bit immediate printed in decimal.
+    Dec16,
+    /// 16-bit immediate printed in decimal, omitted when zero.
+    Opt16,
+    /// Signed 16-bit branch offset in words (printed as unsigned).
+    Label,
+    /// `hwreg(...)`.
+    Hwreg,
+    /// `sendmsg(...)`.
+    Sendmsg,
+    /// `vmcnt(..) expcnt(..) lgkmcnt(..)`.
+    Waitcnt,
+    /// `gpr_idx(...)`.
+    GprIdx,
+    /// SMEM offset: immediate or SGPR.
+    SmemOffset,
+}
+
+impl Ty {
+    /// Width in bits of a register or constant operand (32 for immediates).
+    pub fn bits(self) -> u32 {
+        use Ty::*;
+        match self {
+            B16 | F16 | I16 | U16 => 16,
+            B64 | F64 | I64 | U64 => 64,
+            B96 => 96,
+            B128 => 128,
+            B160 => 160,
+            B192 => 192,
+            B256 => 256,
+            B512 => 512,
+            B1024 => 1024,
+            _ => 32,
+        }
+    }
+
+    /// Number of 32-bit registers an operand of this type occupies.
+    pub fn regs(self) -> u8 {
+        self.bits().div_ceil(32) as u8
+    }
+
+    /// Whether this is a floating-point type.
+    pub fn is_float(self) -> bool {
+        matches!(self, Ty::F16 | Ty::F32 | Ty::F64)
+    }
+}
+
+/// Where an operand comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A field of the encoding.
+    Field(Field),
+    /// A field if the encoding has it, else a fixed register (scalar encoding value, e.g.
+    /// 106 = `vcc`): `sdst|vcc` is `vcc` in VOP2 and the `sdst` field in VOP3.
+    FieldOr(Field, u8),
+    /// A fixed register (scalar encoding value).
+    Fixed(u8),
+    /// The literal constant that follows the instruction words.
+    Literal,
+}
+
+/// One operand of an instruction, in printing order.
+#[derive(Clone, Copy, Debug)]
+pub struct OperandDesc {
+    /// Where it comes from.
+    pub role: Role,
+    /// Its type.
+    pub ty: Ty,
+}
+
+/// Flags of an instruction (bit set).
+pub mod flags {
+    /// Floating-point source modifiers (`neg`, `abs`) in VOP3/SDWA/DPP forms.
+    pub const FPMODS: u32 = 1 << 0;
+    /// `clamp`.
+    pub const CLAMP: u32 = 1 << 1;
+    /// Output modifier (`mul:2`, `mul:4`, `div:2`).
+    pub const OMOD: u32 = 1 << 2;
+    /// Has an SDWA form.
+    pub const SDWA: u32 = 1 << 3;
+    /// Has a DPP form.
+    pub const DPP: u32 = 1 << 4;
+    /// VOP3P `neg_lo`/`neg_hi`.
+    pub const NEG: u32 = 1 << 5;
+    /// `op_sel`.
+    pub const OPSEL: u32 = 1 << 6;
+    /// DS: two 8-bit offsets (`offset0`, `offset1`) instead of one 16-bit offset.
+    pub const OFFSET2: u32 = 1 << 7;
+    /// DS: `gds`.
+    pub const GDS: u32 = 1 << 8;
+    /// FLAT atomics: with `glc` the pre-op value is returned in `vdst`, printed first.
+    pub const GLC_RTN: u32 = 1 << 9;
+}
+
+/// Implicitly read or written registers (bit set), for the emulator and for hazards.
+pub mod implicit {
+    /// `scc`.
+    pub const SCC: u8 = 1 << 0;
+    /// `vcc`.
+    pub const VCC: u8 = 1 << 1;
+    /// `exec`.
+    pub const EXEC: u8 = 1 << 2;
+    /// `m0`.
+    pub const M0: u8 = 1 << 3;
+}
+
+/// One instruction (operation) of a generation, whatever its encodings.
+#[derive(Debug)]
+pub struct OpDesc {
+    /// Mnemonic without encoding suffix (`v_add_f32`, not `v_add_f32_e32`).
+    pub mnemonic: &'static str,
+    /// Operands in printing order.
+    pub operands: &'static [OperandDesc],
+    /// [`flags`].
+    pub flags: u32,
+    /// Processors that have it (bit i = [`IsaDesc::processors`]\[i\]).
+    pub procs: u32,
+    /// Implicitly read registers ([`implicit`]), beyond those in `operands`.
+    pub reads: u8,
+    /// Implicitly written registers ([`implicit`]).
+    pub writes: u8,
+    /// Encodings (index into [`IsaDesc::encodings`]) and opcode keys.
+    pub encodings: &'static [(u8, u16)],
+}
+
+/// The description of one generation.
+#[derive(Debug)]
+pub struct IsaDesc {
+    /// `gfx9`.
+    pub generation: &'static str,
+    /// Processors whose instruction sets differ (bit positions of `procs` masks).
+    pub processors: &'static [&'static str],
+    /// Other processor names and the processor they decode like.
+    pub aliases: &'static [(&'static str, &'static str)],
+    /// Encodings, most specific mask first (the decoder tries them in this order).
+    pub encodings: &'static [EncodingDesc],
+    /// Instructions.
+    pub ops: &'static [OpDesc],
+}

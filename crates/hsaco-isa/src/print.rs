@@ -1,0 +1,464 @@
+//! [`Instruction`] -> text, as llvm-objdump prints it.
+
+use crate::desc::{flags, Form, Role, Ty};
+use crate::{Decoder, Field, Instruction, Operand};
+use std::fmt::Write;
+
+fn reg(out: &mut String, prefix: &str, first: u8, count: u8) {
+    if count <= 1 {
+        let _ = write!(out, "{prefix}{first}");
+    } else {
+        let last = u32::from(first) + u32::from(count) - 1;
+        let _ = write!(out, "{prefix}[{first}:{last}]");
+    }
+}
+
+fn special(out: &mut String, code: u8, count: u8) {
+    let pair = count >= 2;
+    let name = match code {
+        102 if pair => "flat_scratch",
+        102 => "flat_scratch_lo",
+        103 => "flat_scratch_hi",
+        104 if pair => "xnack_mask",
+        104 => "xnack_mask_lo",
+        105 => "xnack_mask_hi",
+        106 if pair => "vcc",
+        106 => "vcc_lo",
+        107 => "vcc_hi",
+        124 => "m0",
+        126 if pair => "exec",
+        126 => "exec_lo",
+        127 => "exec_hi",
+        235 => "src_shared_base",
+        236 => "src_shared_limit",
+        237 => "src_private_base",
+        238 => "src_private_limit",
+        239 => "src_pops_exiting_wave_id",
+        251 => "src_vccz",
+        252 => "src_execz",
+        253 => "src_scc",
+        254 => "src_lds_direct",
+        _ => {
+            let _ = write!(out, "unknown_{code}");
+            return;
+        }
+    };
+    out.push_str(name);
+}
+
+fn float(code: u8) -> &'static str {
+    match code {
+        240 => "0.5",
+        241 => "-0.5",
+        242 => "1.0",
+        243 => "-1.0",
+        244 => "2.0",
+        245 => "-2.0",
+        246 => "4.0",
+        247 => "-4.0",
+        _ => "0.15915494",
+    }
+}
+
+fn waitcnt(out: &mut String, v: u32) {
+    let vm = (v & 0xf) | ((v >> 14) & 3) << 4;
+    let exp = (v >> 4) & 7;
+    let lgkm = (v >> 8) & 0xf;
+    let mut parts = Vec::new();
+    if vm != 63 {
+        parts.push(format!("vmcnt({vm})"));
+    }
+    if exp != 7 {
+        parts.push(format!("expcnt({exp})"));
+    }
+    if lgkm != 15 {
+        parts.push(format!("lgkmcnt({lgkm})"));
+    }
+    if parts.is_empty() {
+        parts = vec![
+            format!("vmcnt({vm})"),
+            format!("expcnt({exp})"),
+            format!("lgkmcnt({lgkm})"),
+        ];
+    }
+    out.push_str(&parts.join(" "));
+}
+
+/// Whether a 32-bit literal value could have been an inline constant (LLVM then prints
+/// it as `lit(...)`).
+fn is_inline(v: u32, ty: Ty) -> bool {
+    if ty.bits() != 32 {
+        return false;
+    }
+    let i = v as i32;
+    (-16..=64).contains(&i)
+        || matches!(
+            v,
+            0x3f000000
+                | 0xbf000000
+                | 0x3f800000
+                | 0xbf800000
+                | 0x40000000
+                | 0xc0000000
+                | 0x40800000
+                | 0xc0800000
+                | 0x3e22f983
+        )
+}
+
+/// Print one operand (without modifiers).
+pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
+    match o {
+        Operand::None => {}
+        Operand::Sgpr { first, count } => reg(out, "s", first, count),
+        Operand::Vgpr { first, count } => reg(out, "v", first, count),
+        Operand::Agpr { first, count } => reg(out, "a", first, count),
+        Operand::Ttmp { first, count } => reg(out, "ttmp", first, count),
+        Operand::Special { code, count } => special(out, code, count),
+        Operand::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Operand::Float(c) => out.push_str(float(c)),
+        Operand::Literal => {
+            if is_inline(literal, ty) {
+                let _ = write!(out, "lit(0x{literal:x})");
+            } else {
+                let _ = write!(out, "0x{literal:x}");
+            }
+        }
+        Operand::Imm(v) => match ty {
+            Ty::Hex16 => {
+                let _ = write!(out, "0x{v:x}");
+            }
+            Ty::Label => {
+                let _ = write!(out, "{v}");
+            }
+            Ty::Waitcnt => waitcnt(out, u32::from(v)),
+            _ => {
+                let _ = write!(out, "{v}");
+            }
+        },
+    }
+}
+
+const SEL: [&str; 8] = [
+    "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7",
+];
+const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"];
+
+fn has_form(dec: &Decoder, inst: &Instruction, forms: &[Form]) -> bool {
+    let isa = dec.isa();
+    dec.op(inst).encodings.iter().any(|(e, _)| {
+        isa.encodings
+            .get(usize::from(*e))
+            .is_some_and(|e| forms.contains(&e.form))
+    })
+}
+
+/// Append the text of `inst` to `out`.
+pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
+    let op = dec.op(inst);
+    let enc = dec.encoding(inst);
+    let f = |field: Field| dec.field(inst, field).unwrap_or(0);
+    out.push_str(op.mnemonic);
+    match enc.form {
+        Form::Vop1 | Form::Vop2 | Form::Vopc if has_form(dec, inst, &[Form::Vop3]) => {
+            out.push_str("_e32")
+        }
+        Form::Vop3 if has_form(dec, inst, &[Form::Vop1, Form::Vop2, Form::Vopc]) => {
+            out.push_str("_e64")
+        }
+        Form::Sdwa => out.push_str("_sdwa"),
+        Form::Dpp => out.push_str("_dpp"),
+        _ => {}
+    }
+    let vop3b = op.operands.iter().any(|o| {
+        matches!(
+            o.role,
+            Role::Field(Field::Sdst) | Role::FieldOr(Field::Sdst, _)
+        )
+    });
+    let mods = op.flags & flags::FPMODS != 0;
+    let is_global = enc.form == Form::Flat && f(Field::Seg) == 2;
+    let is_scratch = enc.form == Form::Flat && f(Field::Seg) == 1;
+    let mut first = true;
+    let mut operands = &inst.operands[..];
+    if op.flags & flags::GLC_RTN != 0 && f(Field::Glc) != 0 {
+        if let Some((o, rest)) = operands.split_first() {
+            out.push(' ');
+            operand(out, *o, Ty::B32, 0);
+            first = false;
+            operands = rest;
+        }
+    }
+    for (o, od) in operands.iter().zip(op.operands) {
+        if *o == Operand::None {
+            break;
+        }
+        if od.ty == Ty::Opt16 && *o == Operand::Imm(0) {
+            continue;
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        let field = match od.role {
+            Role::Field(x) | Role::FieldOr(x, _) => Some(x),
+            _ => None,
+        };
+        // source modifiers
+        let src = match field {
+            Some(Field::Src0) => Some(0),
+            Some(Field::Src1) => Some(1),
+            Some(Field::Src2) => Some(2),
+            _ => None,
+        };
+        let (mut neg, mut abs, mut sext) = (false, false, false);
+        if let Some(i) = src {
+            match enc.form {
+                Form::Vop3 if mods => {
+                    neg = f(Field::Neg) >> i & 1 != 0;
+                    abs = !vop3b && f(Field::Abs) >> i & 1 != 0;
+                }
+                Form::Sdwa | Form::Dpp => {
+                    let (n, a, s) = if i == 0 {
+                        (Field::Src0Neg, Field::Src0Abs, Field::Src0Sext)
+                    } else {
+                        (Field::Src1Neg, Field::Src1Abs, Field::Src1Sext)
+                    };
+                    neg = f(n) != 0;
+                    abs = f(a) != 0;
+                    sext = f(s) != 0;
+                }
+                _ => {}
+            }
+        }
+        if neg {
+            out.push('-');
+        }
+        if abs {
+            out.push('|');
+        }
+        if sext {
+            out.push_str("sext(");
+        }
+        match (enc.form, field) {
+            (Form::Smem, Some(Field::Offset)) => {
+                if f(Field::Imm) != 0 {
+                    let _ = write!(out, "0x{:x}", f(Field::Offset));
+                } else {
+                    operand(
+                        out,
+                        crate::decode::scalar(f(Field::Offset) & 0xff, Ty::B32),
+                        Ty::B32,
+                        0,
+                    );
+                }
+            }
+            (Form::Flat, Some(Field::Addr)) => {
+                if is_scratch && f(Field::Saddr) != 0x7f {
+                    out.push_str("off");
+                } else if let Operand::Vgpr { first, .. } = *o {
+                    let count = if is_global && f(Field::Saddr) != 0x7f {
+                        1
+                    } else {
+                        od.ty.regs()
+                    };
+                    let count = if is_scratch { 1 } else { count };
+                    reg(out, "v", first, count);
+                }
+            }
+            (Form::Flat, Some(Field::Saddr)) => {
+                let s = f(Field::Saddr);
+                if s == 0x7f {
+                    out.push_str("off");
+                } else {
+                    let count = if is_scratch { 1 } else { 2 };
+                    operand(out, crate::decode::scalar(s, Ty::B32), Ty::B32, 0);
+                    if let Operand::Sgpr { first, .. } = crate::decode::scalar(s, Ty::B32) {
+                        out.truncate(out.len() - format!("s{first}").len());
+                        reg(out, "s", first, count);
+                    }
+                }
+            }
+            (Form::Mubuf, Some(Field::Vaddr)) => {
+                let n = f(Field::Offen) + f(Field::Idxen);
+                match (*o, n) {
+                    (_, 0) => out.push_str("off"),
+                    (Operand::Vgpr { first, .. }, n) => reg(out, "v", first, n as u8),
+                    _ => {}
+                }
+            }
+            _ => operand(out, *o, od.ty, inst.literal),
+        }
+        if sext {
+            out.push(')');
+        }
+        if abs {
+            out.push('|');
+        }
+    }
+    let flag = |out: &mut String, name: &str, field: Field| {
+        if f(field) != 0 {
+            out.push(' ');
+            out.push_str(name);
+        }
+    };
+    match enc.form {
+        Form::Vop3 => {
+            if op.flags & flags::CLAMP != 0 {
+                flag(out, "clamp", Field::Clamp);
+            }
+            if op.flags & flags::OMOD != 0 {
+                match f(Field::Omod) {
+                    1 => out.push_str(" mul:2"),
+                    2 => out.push_str(" mul:4"),
+                    3 => out.push_str(" div:2"),
+                    _ => {}
+                }
+            }
+        }
+        Form::Vop3p => {
+            let n = op
+                .operands
+                .iter()
+                .filter(|o| matches!(o.role, Role::Field(Field::Src0 | Field::Src1 | Field::Src2)))
+                .count();
+            let list = |out: &mut String, name: &str, bits: u32, default: u32| {
+                let mask = (1u32 << n) - 1;
+                if bits & mask != default & mask {
+                    let _ = write!(out, " {name}:[");
+                    for i in 0..n {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        let _ = write!(out, "{}", bits >> i & 1);
+                    }
+                    out.push(']');
+                }
+            };
+            list(out, "op_sel", f(Field::Opsel), 0);
+            list(
+                out,
+                "op_sel_hi",
+                f(Field::OpselHi) | f(Field::OpselHi2) << 2,
+                7,
+            );
+            list(out, "neg_lo", f(Field::Neg), 0);
+            list(out, "neg_hi", f(Field::NegHi), 0);
+            flag(out, "clamp", Field::Clamp);
+        }
+        Form::Sdwa => {
+            if op.flags & flags::CLAMP != 0 {
+                flag(out, "clamp", Field::Clamp);
+            }
+            if op.flags & flags::OMOD != 0 {
+                match f(Field::Omod) {
+                    1 => out.push_str(" mul:2"),
+                    2 => out.push_str(" mul:4"),
+                    3 => out.push_str(" div:2"),
+                    _ => {}
+                }
+            }
+            let srcs = op
+                .operands
+                .iter()
+                .filter(|o| matches!(o.role, Role::Field(Field::Src0 | Field::Src1)))
+                .count();
+            if enc.field(Field::DstSel).is_some() {
+                let _ = write!(out, " dst_sel:{}", SEL[f(Field::DstSel) as usize & 7]);
+                let _ = write!(
+                    out,
+                    " dst_unused:{}",
+                    UNUSED[f(Field::DstUnused) as usize & 3]
+                );
+            }
+            let _ = write!(out, " src0_sel:{}", SEL[f(Field::Src0Sel) as usize & 7]);
+            if srcs > 1 {
+                let _ = write!(out, " src1_sel:{}", SEL[f(Field::Src1Sel) as usize & 7]);
+            }
+        }
+        Form::Dpp => {
+            let c = f(Field::DppCtrl);
+            match c {
+                0..=0xff => {
+                    let _ = write!(
+                        out,
+                        " quad_perm:[{},{},{},{}]",
+                        c & 3,
+                        c >> 2 & 3,
+                        c >> 4 & 3,
+                        c >> 6 & 3
+                    );
+                }
+                0x101..=0x10f => {
+                    let _ = write!(out, " row_shl:{}", c & 0xf);
+                }
+                0x111..=0x11f => {
+                    let _ = write!(out, " row_shr:{}", c & 0xf);
+                }
+                0x121..=0x12f => {
+                    let _ = write!(out, " row_ror:{}", c & 0xf);
+                }
+                0x130 => out.push_str(" wave_shl:1"),
+                0x134 => out.push_str(" wave_rol:1"),
+                0x138 => out.push_str(" wave_shr:1"),
+                0x13c => out.push_str(" wave_ror:1"),
+                0x140 => out.push_str(" row_mirror"),
+                0x141 => out.push_str(" row_half_mirror"),
+                0x142 => out.push_str(" row_bcast:15"),
+                0x143 => out.push_str(" row_bcast:31"),
+                _ => {}
+            }
+            let _ = write!(
+                out,
+                " row_mask:0x{:x} bank_mask:0x{:x}",
+                f(Field::RowMask),
+                f(Field::BankMask)
+            );
+            if f(Field::BoundCtrl) != 0 {
+                out.push_str(" bound_ctrl:1");
+            }
+        }
+        Form::Smem => flag(out, "glc", Field::Glc),
+        Form::Ds => {
+            if op.flags & flags::OFFSET2 != 0 {
+                if f(Field::Offset0) != 0 {
+                    let _ = write!(out, " offset0:{}", f(Field::Offset0));
+                }
+                if f(Field::Offset1) != 0 {
+                    let _ = write!(out, " offset1:{}", f(Field::Offset1));
+                }
+            } else {
+                let o = f(Field::Offset0) | f(Field::Offset1) << 8;
+                if o != 0 {
+                    let _ = write!(out, " offset:{o}");
+                }
+            }
+            flag(out, "gds", Field::Gds);
+        }
+        Form::Flat => {
+            let raw = f(Field::Offset);
+            let off = if enc.form == Form::Flat && f(Field::Seg) != 0 {
+                ((raw << 19) as i32) >> 19
+            } else {
+                (raw & 0xfff) as i32
+            };
+            if off != 0 {
+                let _ = write!(out, " offset:{off}");
+            }
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+        }
+        Form::Mubuf => {
+            flag(out, "offen", Field::Offen);
+            flag(out, "idxen", Field::Idxen);
+            if f(Field::Offset) != 0 {
+                let _ = write!(out, " offset:{}", f(Field::Offset));
+            }
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+            flag(out, "lds", Field::Lds);
+            flag(out, "tfe", Field::Tfe);
+        }
+        _ => {}
+    }
+}

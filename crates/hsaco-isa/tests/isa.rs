@@ -1,0 +1,86 @@
+//! Integration tests of hsaco-isa: LLVM-generated text vectors, and a mutation smoke run
+//! of the decoder and printer.
+
+use hsaco_isa::{Decoder, Instructions};
+
+/// Vectors whose text we do not yet produce (one `hex words | processor` per line). The
+/// test fails if any other vector differs, so this list only shrinks.
+const KNOWN_GAPS: &str = include_str!("data/gfx9.known-gaps");
+
+fn words_to_bytes(hex: &str) -> Vec<u8> {
+    hex.split_whitespace()
+        .flat_map(|w| u32::from_str_radix(w, 16).expect("hex word").to_le_bytes())
+        .collect()
+}
+
+#[test]
+fn gfx9_vectors() {
+    let data = include_str!("data/gfx9.txt");
+    let known: std::collections::HashSet<&str> = KNOWN_GAPS.lines().collect();
+    let mut checked = 0;
+    let mut new_failures = Vec::new();
+    let mut gaps = Vec::new();
+    for line in data.lines().filter(|l| !l.starts_with('#')) {
+        let mut parts = line.split(" | ");
+        let (Some(hex), Some(want), Some(procs)) = (parts.next(), parts.next(), parts.next())
+        else {
+            panic!("bad vector line {line}");
+        };
+        let bytes = words_to_bytes(hex);
+        for p in procs.split(',') {
+            let dec = Decoder::for_processor(p).expect("processor");
+            let got = match dec.decode(&bytes) {
+                Ok(i) if usize::from(i.size) == bytes.len() => dec.text(&i),
+                Ok(i) => format!("{} (size {})", dec.text(&i), i.size),
+                Err(e) => e.to_string(),
+            };
+            checked += 1;
+            if got != want {
+                let id = format!("{hex} | {p}");
+                if !known.contains(id.as_str()) {
+                    new_failures.push(format!("{hex} | {p}\n   want {want}\n   got  {got}"));
+                }
+                gaps.push(id);
+            }
+        }
+    }
+    if std::env::var_os("BLESS").is_some() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gfx9.known-gaps");
+        std::fs::write(path, gaps.join("\n") + "\n").expect("write known gaps");
+        return;
+    }
+    assert!(checked > 3000, "too few vectors: {checked}");
+    assert!(
+        new_failures.is_empty(),
+        "{} vectors differ from LLVM (of {checked}):\n{}",
+        new_failures.len(),
+        new_failures[..new_failures.len().min(40)].join("\n")
+    );
+}
+
+fn fuzz_entry(data: &[u8]) {
+    for p in ["gfx900", "gfx90a", "gfx942"] {
+        let dec = Decoder::for_processor(p).expect("processor");
+        let mut text = String::new();
+        for (_, r) in Instructions::new(dec, data) {
+            if let Ok(i) = r {
+                text.clear();
+                hsaco_isa::print::print(&dec, &i, &mut text);
+            }
+        }
+    }
+}
+
+#[test]
+fn mutation_smoke() {
+    let data = include_str!("data/gfx9.txt");
+    let seeds: Vec<Vec<u8>> = data
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .step_by(97)
+        .map(|l| words_to_bytes(l.split(" | ").next().unwrap_or("")))
+        .collect();
+    let seeds: Vec<&[u8]> = seeds.iter().map(|s| s.as_slice()).collect();
+    let n = hsaco_elf::fuzzing::mutation_smoke(fuzz_entry, &seeds, 100_000, 7);
+    assert!(n > 0 || seeds.is_empty());
+}
