@@ -55,12 +55,32 @@ pub enum HiddenArg {
     None,
 }
 
-/// Every hidden argument kind: (kind, `.value_kind` spelling, size in bytes,
-/// offset in the v5 implicit block, first code object version that has the kind,
-/// meaning). Offsets are those clang-22 emits (checked against the corpus metadata
+/// Every hidden argument kind: `.value_kind` spelling, size in bytes, offset in the
+/// v5 implicit block, first code object version that has the kind, meaning. Offsets are those clang-22 emits (checked against the corpus metadata
 /// in this crate's tests) and the ones AMDGPUUsage and the gfx803 write-up give for
 /// the pre-gfx9 fields.
-const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
+/// One row of the hidden-argument table.
+struct HiddenRow {
+    kind: HiddenArg,
+    value_kind: &'static str,
+    size: u64,
+    v5_offset: Option<u64>,
+    since: u32,
+    meaning: &'static str,
+}
+
+const fn row(
+    kind: HiddenArg,
+    value_kind: &'static str,
+    size: u64,
+    v5_offset: Option<u64>,
+    since: u32,
+    meaning: &'static str,
+) -> HiddenRow {
+    HiddenRow { kind, value_kind, size, v5_offset, since, meaning }
+}
+
+const HIDDEN: &[HiddenRow] = {
     use HiddenArg::*;
     &[
         (
@@ -247,12 +267,12 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "amd_queue_t pointer (pre-gfx9 trap handler)",
         ),
-        (None, "hidden_none", 8, Option::None, 2, "unused"),
+        row(None, \"hidden_none", 8, Option::None, 2, "unused"),
     ]
 };
 
 impl HiddenArg {
-    fn row(self) -> &'static (HiddenArg, &'static str, u64, Option<u64>, u32, &'static str) {
+    fn row(self) -> &'static HiddenRow {
         // every variant has exactly one row; the table test checks it
         HIDDEN
             .iter()
@@ -262,37 +282,37 @@ impl HiddenArg {
 
     /// Every hidden argument kind, in implicit-block order.
     pub fn all() -> impl Iterator<Item = HiddenArg> {
-        HIDDEN.iter().map(|r| r.0)
+        HIDDEN.iter().map(|r| r.kind)
     }
 
     /// The kind named by a metadata `.value_kind` (`hidden_queue_ptr`, ...).
     pub fn from_value_kind(kind: &str) -> Option<HiddenArg> {
-        HIDDEN.iter().find(|r| r.1 == kind).map(|r| r.0)
+        HIDDEN.iter().find(|r| r.value_kind == kind).map(|r| r.kind)
     }
 
     /// The metadata `.value_kind` spelling.
     pub fn value_kind(self) -> &'static str {
-        self.row().1
+        self.row().value_kind
     }
 
     /// Size in bytes.
     pub fn size(self) -> u64 {
-        self.row().2
+        self.row().size
     }
 
     /// Offset inside the code object v5+ implicit argument block.
     pub fn v5_offset(self) -> Option<u64> {
-        self.row().3
+        self.row().v5_offset
     }
 
     /// First code object version whose metadata knows this kind.
     pub fn since_version(self) -> u32 {
-        self.row().4
+        self.row().since
     }
 
     /// What the runtime puts there.
     pub fn meaning(self) -> &'static str {
-        self.row().5
+        self.row().meaning
     }
 
     /// Only meaningful on gfx6-gfx8 (aperture bases and the queue pointer that
@@ -544,7 +564,7 @@ mod tests {
             HiddenArg::None,
         ];
         for k in kinds {
-            assert_eq!(HIDDEN.iter().filter(|r| r.0 == k).count(), 1);
+            assert_eq!(HIDDEN.iter().filter(|r| r.kind == k).count(), 1);
             assert_eq!(HiddenArg::from_value_kind(k.value_kind()), Some(k));
         }
         assert_eq!(HiddenArg::all().count(), HIDDEN.len());

@@ -40,23 +40,35 @@ pub enum MetadataNote<'d> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DescriptorBytes<'d> {
     /// A 64-byte kernel descriptor (`<name>.kd`, code object v3+).
-    V3 { bytes: &'d [u8], offset: u64, address: u64 },
+    V3 {
+        bytes: &'d [u8],
+        offset: u64,
+        address: u64,
+    },
     /// A 256-byte `amd_kernel_code_t` at the kernel symbol (code object v2).
-    AmdKernelCodeT { bytes: &'d [u8], offset: u64, address: u64 },
+    AmdKernelCodeT {
+        bytes: &'d [u8],
+        offset: u64,
+        address: u64,
+    },
 }
 
 impl<'d> DescriptorBytes<'d> {
     /// The raw bytes.
     pub fn bytes(&self) -> &'d [u8] {
         match self {
-            DescriptorBytes::V3 { bytes, .. } | DescriptorBytes::AmdKernelCodeT { bytes, .. } => bytes,
+            DescriptorBytes::V3 { bytes, .. } | DescriptorBytes::AmdKernelCodeT { bytes, .. } => {
+                bytes
+            }
         }
     }
 
     /// File offset of the first byte.
     pub fn offset(&self) -> u64 {
         match self {
-            DescriptorBytes::V3 { offset, .. } | DescriptorBytes::AmdKernelCodeT { offset, .. } => *offset,
+            DescriptorBytes::V3 { offset, .. } | DescriptorBytes::AmdKernelCodeT { offset, .. } => {
+                *offset
+            }
         }
     }
 
@@ -64,7 +76,8 @@ impl<'d> DescriptorBytes<'d> {
     /// relocatable one).
     pub fn address(&self) -> u64 {
         match self {
-            DescriptorBytes::V3 { address, .. } | DescriptorBytes::AmdKernelCodeT { address, .. } => *address,
+            DescriptorBytes::V3 { address, .. }
+            | DescriptorBytes::AmdKernelCodeT { address, .. } => *address,
         }
     }
 }
@@ -83,7 +96,9 @@ pub struct KernelSymbol<'d> {
 impl<'d> CodeObject<'d> {
     /// Parse the ELF; nothing else is read until asked for.
     pub fn parse(data: &'d [u8]) -> Result<Self> {
-        Ok(CodeObject { elf: Elf::parse(data)? })
+        Ok(CodeObject {
+            elf: Elf::parse(data)?,
+        })
     }
 
     /// The code object version (2 to 6) from `EI_OSABI`/`EI_ABIVERSION`, or `None`
@@ -98,10 +113,16 @@ impl<'d> CodeObject<'d> {
             let note = note?;
             match note.decode() {
                 Ok(AmdNote::AmdgpuMetadata(desc)) => {
-                    return Ok(Some(MetadataNote::MsgPack { desc, offset: note.desc_offset }))
+                    return Ok(Some(MetadataNote::MsgPack {
+                        desc,
+                        offset: note.desc_offset,
+                    }))
                 }
                 Ok(AmdNote::HsaMetadata(text)) => {
-                    return Ok(Some(MetadataNote::Yaml { text, offset: note.desc_offset }))
+                    return Ok(Some(MetadataNote::Yaml {
+                        text,
+                        offset: note.desc_offset,
+                    }))
                 }
                 _ => {}
             }
@@ -112,24 +133,34 @@ impl<'d> CodeObject<'d> {
     /// The v2 `NT_AMD_HSA_ISA_VERSION` note, which names the processor of code
     /// objects whose `e_flags` do not.
     pub fn isa_version_note(&self) -> Option<IsaVersion<'d>> {
-        self.elf.notes().filter_map(|n| n.ok()).find_map(|n| match n.decode() {
-            Ok(AmdNote::IsaVersion(v)) => Some(v),
-            _ => None,
-        })
+        self.elf
+            .notes()
+            .filter_map(|n| n.ok())
+            .find_map(|n| match n.decode() {
+                Ok(AmdNote::IsaVersion(v)) => Some(v),
+                _ => None,
+            })
     }
 
     /// Every kernel: `<name>.kd` symbols (v3+) or `STT_AMDGPU_HSA_KERNEL` symbols
     /// (v2), from `.symtab` and `.dynsym`, each once, in address order.
     pub fn kernels(&self) -> Result<Vec<KernelSymbol<'d>>> {
         let mut out: Vec<(u64, KernelSymbol<'d>)> = Vec::new();
-        for table in [self.elf.symtab()?, self.elf.dynsym()?].into_iter().flatten() {
+        for table in [self.elf.symtab()?, self.elf.dynsym()?]
+            .into_iter()
+            .flatten()
+        {
             self.collect_kernels(&table, &mut out)?;
         }
         out.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name.cmp(&b.1.name)));
         Ok(out.into_iter().map(|(_, k)| k).collect())
     }
 
-    fn collect_kernels(&self, table: &SymbolTable<'d>, out: &mut Vec<(u64, KernelSymbol<'d>)>) -> Result<()> {
+    fn collect_kernels(
+        &self,
+        table: &SymbolTable<'d>,
+        out: &mut Vec<(u64, KernelSymbol<'d>)>,
+    ) -> Result<()> {
         for sym in table.iter() {
             let sym = sym?;
             let (name, size) = if let Some(stem) = sym.name.strip_suffix(b".kd") {
@@ -148,28 +179,49 @@ impl<'d> CodeObject<'d> {
             }
             let descriptor = self.symbol_bytes(&sym, size).map(|(bytes, offset)| {
                 if size == KERNEL_DESCRIPTOR_SIZE {
-                    DescriptorBytes::V3 { bytes, offset, address: sym.value }
+                    DescriptorBytes::V3 {
+                        bytes,
+                        offset,
+                        address: sym.value,
+                    }
                 } else {
-                    DescriptorBytes::AmdKernelCodeT { bytes, offset, address: sym.value }
+                    DescriptorBytes::AmdKernelCodeT {
+                        bytes,
+                        offset,
+                        address: sym.value,
+                    }
                 }
             });
-            out.push((sym.value, KernelSymbol { name, descriptor, symbol_size: sym.size }));
+            out.push((
+                sym.value,
+                KernelSymbol {
+                    name,
+                    descriptor,
+                    symbol_size: sym.size,
+                },
+            ));
         }
         Ok(())
     }
 
     /// `len` bytes at a symbol's location, and their file offset.
     pub fn symbol_bytes(&self, sym: &Symbol<'d>, len: usize) -> Result<(&'d [u8], u64)> {
-        let index = sym
-            .section_index()
-            .ok_or_else(|| Error::new(sym.offset, format!("symbol {} has no section", sym.name_str())))?;
+        let index = sym.section_index().ok_or_else(|| {
+            Error::new(
+                sym.offset,
+                format!("symbol {} has no section", sym.name_str()),
+            )
+        })?;
         let section = self.elf.section(index)?;
         let data = section.data()?;
         let start = if self.elf.e_type() == ElfType(crate::elf::consts::ET_REL) {
             sym.value
         } else {
             sym.value.checked_sub(section.addr).ok_or_else(|| {
-                Error::new(sym.offset, format!("symbol {} lies before its section", sym.name_str()))
+                Error::new(
+                    sym.offset,
+                    format!("symbol {} lies before its section", sym.name_str()),
+                )
             })?
         };
         let bytes = usize::try_from(start)

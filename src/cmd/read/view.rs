@@ -117,7 +117,10 @@ impl<'a> ObjectView<'a> {
         for n in self.co.elf.notes() {
             match n {
                 Ok(n) => {
-                    let detail = n.decode().map(|d| d.to_string()).unwrap_or_else(|e| format!("error: {e}"));
+                    let detail = n
+                        .decode()
+                        .map(|d| d.to_string())
+                        .unwrap_or_else(|e| format!("error: {e}"));
                     let _ = writeln!(
                         out,
                         "  {:<8} {:>#8x} bytes  {}{}{}",
@@ -145,7 +148,12 @@ impl<'a> ObjectView<'a> {
                     continue;
                 }
             };
-            let _ = writeln!(out, "symbols ({}, {} entries):", table.section().name_str(), table.len());
+            let _ = writeln!(
+                out,
+                "symbols ({}, {} entries):",
+                table.section().name_str(),
+                table.len()
+            );
             let _ = writeln!(
                 out,
                 "  {:>4} {:>18} {:>6} {:<22} {:<10} {:<12} {:>5} name",
@@ -184,8 +192,17 @@ impl<'a> ObjectView<'a> {
                     continue;
                 }
             };
-            let symbols = self.co.elf.section(table.symbol_table_index()).and_then(|s| self.co.elf.symbol_table(&s));
-            let _ = writeln!(out, "relocations ({}, {} entries):", table.section().name_str(), table.len());
+            let symbols = self
+                .co
+                .elf
+                .section(table.symbol_table_index())
+                .and_then(|s| self.co.elf.symbol_table(&s));
+            let _ = writeln!(
+                out,
+                "relocations ({}, {} entries):",
+                table.section().name_str(),
+                table.len()
+            );
             for r in table.iter() {
                 let name = match &symbols {
                     Ok(t) if r.symbol != 0 => t
@@ -200,7 +217,11 @@ impl<'a> ObjectView<'a> {
                     r.offset,
                     r.r_type.to_string(),
                     name,
-                    if r.has_addend { format!(" {:+#x}", r.addend) } else { String::new() }
+                    if r.has_addend {
+                        format!(" {:+#x}", r.addend)
+                    } else {
+                        String::new()
+                    }
                 );
             }
         }
