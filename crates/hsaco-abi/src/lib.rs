@@ -77,7 +77,14 @@ const fn row(
     since: u32,
     meaning: &'static str,
 ) -> HiddenRow {
-    HiddenRow { kind, value_kind, size, v5_offset, since, meaning }
+    HiddenRow {
+        kind,
+        value_kind,
+        size,
+        v5_offset,
+        since,
+        meaning,
+    }
 }
 
 const HIDDEN: &[HiddenRow] = {
@@ -267,7 +274,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "amd_queue_t pointer (pre-gfx9 trap handler)",
         ),
-        row(None, \"hidden_none", 8, Option::None, 2, "unused"),
+        row(None, "hidden_none", 8, Option::None, 2, "unused"),
     ]
 };
 
