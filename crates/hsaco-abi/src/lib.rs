@@ -90,7 +90,7 @@ const fn row(
 const HIDDEN: &[HiddenRow] = {
     use HiddenArg::*;
     &[
-        (
+        row(
             BlockCountX,
             "hidden_block_count_x",
             4,
@@ -98,7 +98,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "work-groups in X (non-partial)",
         ),
-        (
+        row(
             BlockCountY,
             "hidden_block_count_y",
             4,
@@ -106,7 +106,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "work-groups in Y (non-partial)",
         ),
-        (
+        row(
             BlockCountZ,
             "hidden_block_count_z",
             4,
@@ -114,7 +114,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "work-groups in Z (non-partial)",
         ),
-        (
+        row(
             GroupSizeX,
             "hidden_group_size_x",
             2,
@@ -122,7 +122,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "work-group size in X",
         ),
-        (
+        row(
             GroupSizeY,
             "hidden_group_size_y",
             2,
@@ -130,7 +130,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "work-group size in Y",
         ),
-        (
+        row(
             GroupSizeZ,
             "hidden_group_size_z",
             2,
@@ -138,7 +138,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "work-group size in Z",
         ),
-        (
+        row(
             RemainderX,
             "hidden_remainder_x",
             2,
@@ -146,7 +146,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "partial work-group size in X",
         ),
-        (
+        row(
             RemainderY,
             "hidden_remainder_y",
             2,
@@ -154,7 +154,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "partial work-group size in Y",
         ),
-        (
+        row(
             RemainderZ,
             "hidden_remainder_z",
             2,
@@ -162,7 +162,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "partial work-group size in Z",
         ),
-        (
+        row(
             GlobalOffsetX,
             "hidden_global_offset_x",
             8,
@@ -170,7 +170,7 @@ const HIDDEN: &[HiddenRow] = {
             2,
             "OpenCL global offset X",
         ),
-        (
+        row(
             GlobalOffsetY,
             "hidden_global_offset_y",
             8,
@@ -178,7 +178,7 @@ const HIDDEN: &[HiddenRow] = {
             2,
             "OpenCL global offset Y",
         ),
-        (
+        row(
             GlobalOffsetZ,
             "hidden_global_offset_z",
             8,
@@ -186,7 +186,7 @@ const HIDDEN: &[HiddenRow] = {
             2,
             "OpenCL global offset Z",
         ),
-        (
+        row(
             GridDims,
             "hidden_grid_dims",
             2,
@@ -194,7 +194,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "grid dimensionality (1-3)",
         ),
-        (
+        row(
             PrintfBuffer,
             "hidden_printf_buffer",
             8,
@@ -202,7 +202,7 @@ const HIDDEN: &[HiddenRow] = {
             2,
             "printf buffer pointer",
         ),
-        (
+        row(
             HostcallBuffer,
             "hidden_hostcall_buffer",
             8,
@@ -210,7 +210,7 @@ const HIDDEN: &[HiddenRow] = {
             3,
             "hostcall buffer pointer",
         ),
-        (
+        row(
             MultigridSyncArg,
             "hidden_multigrid_sync_arg",
             8,
@@ -218,7 +218,7 @@ const HIDDEN: &[HiddenRow] = {
             3,
             "multi-grid sync pointer",
         ),
-        (
+        row(
             HeapV1,
             "hidden_heap_v1",
             8,
@@ -226,7 +226,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "device malloc heap pointer",
         ),
-        (
+        row(
             DefaultQueue,
             "hidden_default_queue",
             8,
@@ -234,7 +234,7 @@ const HIDDEN: &[HiddenRow] = {
             2,
             "OpenCL default device queue",
         ),
-        (
+        row(
             CompletionAction,
             "hidden_completion_action",
             8,
@@ -242,7 +242,7 @@ const HIDDEN: &[HiddenRow] = {
             2,
             "OpenCL enqueue completion action",
         ),
-        (
+        row(
             DynamicLdsSize,
             "hidden_dynamic_lds_size",
             4,
@@ -250,7 +250,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "dynamic LDS size in bytes",
         ),
-        (
+        row(
             PrivateBase,
             "hidden_private_base",
             4,
@@ -258,7 +258,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "private aperture base, high 32 bits (pre-gfx9)",
         ),
-        (
+        row(
             SharedBase,
             "hidden_shared_base",
             4,
@@ -266,7 +266,7 @@ const HIDDEN: &[HiddenRow] = {
             5,
             "shared aperture base, high 32 bits (pre-gfx9)",
         ),
-        (
+        row(
             QueuePtr,
             "hidden_queue_ptr",
             8,
