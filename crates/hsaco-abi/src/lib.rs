@@ -283,7 +283,7 @@ impl HiddenArg {
         // every variant has exactly one row; the table test checks it
         HIDDEN
             .iter()
-            .find(|r| r.0 == self)
+            .find(|r| r.kind == self)
             .unwrap_or(&HIDDEN[HIDDEN.len() - 1])
     }
 
