@@ -118,7 +118,12 @@ impl fmt::Display for Rule {
             Rule::SameProcessor { processor } => {
                 write!(f, "code object and device are both {processor}")
             }
-            Rule::GenericMember { generic, device, code_version, since } => write!(
+            Rule::GenericMember {
+                generic,
+                device,
+                code_version,
+                since,
+            } => write!(
                 f,
                 "generic target {generic} (generic version {code_version}) supports {device} \
                  (added in generic version {since})"
@@ -129,7 +134,12 @@ impl fmt::Display for Rule {
             Rule::NotGenericMember { generic, device } => {
                 write!(f, "generic target {generic} does not support {device}")
             }
-            Rule::GenericVersionTooOld { generic, device, code_version, since } => write!(
+            Rule::GenericVersionTooOld {
+                generic,
+                device,
+                code_version,
+                since,
+            } => write!(
                 f,
                 "{device} was added to {generic} in generic version {since}, but the code object \
                  has generic version {code_version}"
@@ -143,7 +153,11 @@ impl fmt::Display for Rule {
             Rule::FeatureMatches { feature, setting } => {
                 write!(f, "code object and device both have {feature} {setting}")
             }
-            Rule::FeatureMismatch { feature, code, device } => write!(
+            Rule::FeatureMismatch {
+                feature,
+                code,
+                device,
+            } => write!(
                 f,
                 "code object requires {feature} {code}, device has {feature} {device}"
             ),
@@ -271,7 +285,9 @@ pub fn can_run(code: &TargetId, device: &TargetId) -> Compatibility {
         return Compatibility { rules };
     }
     for feature in TargetFeature::TARGET_ID {
-        let Some(required) = code.setting(feature) else { continue };
+        let Some(required) = code.setting(feature) else {
+            continue;
+        };
         // A device without the feature behaves as Off.
         let have = device.setting(feature).unwrap_or(FeatureSetting::Off);
         rules.push(match (required, have) {
@@ -281,7 +297,11 @@ pub fn can_run(code: &TargetId, device: &TargetId) -> Compatibility {
                 feature,
                 setting: code,
             },
-            (code, device) => Rule::FeatureMismatch { feature, code, device },
+            (code, device) => Rule::FeatureMismatch {
+                feature,
+                code,
+                device,
+            },
         });
     }
     Compatibility { rules }

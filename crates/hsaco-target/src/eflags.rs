@@ -205,9 +205,16 @@ impl fmt::Display for EFlagsError {
                  NT_AMD_HSA_ISA_VERSION note)"
             ),
             EFlagsError::UnknownBits { bits, version } => {
-                write!(f, "e_flags bits {bits:#x} are not defined for code object {version}")
+                write!(
+                    f,
+                    "e_flags bits {bits:#x} are not defined for code object {version}"
+                )
             }
-            EFlagsError::FeatureMismatch { processor, feature, field } => write!(
+            EFlagsError::FeatureMismatch {
+                processor,
+                feature,
+                field,
+            } => write!(
                 f,
                 "e_flags {feature} field {field} does not fit processor `{processor}` (which {})",
                 match Processor::by_name(processor).map(|p| p.feature_support(*feature)) {
@@ -276,7 +283,10 @@ impl TargetId {
         if processor.arch == Arch::R600 {
             let extra = e_flags & !EF_AMDGPU_MACH;
             if extra != 0 {
-                return Err(EFlagsError::UnknownBits { bits: extra, version });
+                return Err(EFlagsError::UnknownBits {
+                    bits: extra,
+                    version,
+                });
             }
             return Ok(target);
         }
@@ -286,13 +296,25 @@ impl TargetId {
         ];
         match version {
             CodeObjectVersion::V2 | CodeObjectVersion::V3 => {
-                let known = EF_AMDGPU_MACH | EF_AMDGPU_FEATURE_XNACK_V3 | EF_AMDGPU_FEATURE_SRAMECC_V3;
+                let known =
+                    EF_AMDGPU_MACH | EF_AMDGPU_FEATURE_XNACK_V3 | EF_AMDGPU_FEATURE_SRAMECC_V3;
                 if e_flags & !known != 0 {
-                    return Err(EFlagsError::UnknownBits { bits: e_flags & !known, version });
+                    return Err(EFlagsError::UnknownBits {
+                        bits: e_flags & !known,
+                        version,
+                    });
                 }
                 let bits = [
-                    (TargetFeature::Xnack, EF_AMDGPU_FEATURE_XNACK_V3, processor.xnack),
-                    (TargetFeature::Sramecc, EF_AMDGPU_FEATURE_SRAMECC_V3, processor.sramecc),
+                    (
+                        TargetFeature::Xnack,
+                        EF_AMDGPU_FEATURE_XNACK_V3,
+                        processor.xnack,
+                    ),
+                    (
+                        TargetFeature::Sramecc,
+                        EF_AMDGPU_FEATURE_SRAMECC_V3,
+                        processor.sramecc,
+                    ),
                 ];
                 for (feature, bit, support) in bits {
                     let set = e_flags & bit != 0;
@@ -308,12 +330,18 @@ impl TargetId {
                             })
                         }
                         FeatureSupport::Supported => {
-                            let s = if set { FeatureSetting::On } else { FeatureSetting::Off };
-                            target.set(feature, s).map_err(|_| EFlagsError::FeatureMismatch {
-                                processor: processor.name,
-                                feature,
-                                field: u32::from(set),
-                            })?;
+                            let s = if set {
+                                FeatureSetting::On
+                            } else {
+                                FeatureSetting::Off
+                            };
+                            target
+                                .set(feature, s)
+                                .map_err(|_| EFlagsError::FeatureMismatch {
+                                    processor: processor.name,
+                                    feature,
+                                    field: u32::from(set),
+                                })?;
                         }
                         _ => {}
                     }
@@ -321,12 +349,16 @@ impl TargetId {
                 Ok(target)
             }
             CodeObjectVersion::V4 | CodeObjectVersion::V5 | CodeObjectVersion::V6 => {
-                let mut known = EF_AMDGPU_MACH | EF_AMDGPU_FEATURE_XNACK_V4 | EF_AMDGPU_FEATURE_SRAMECC_V4;
+                let mut known =
+                    EF_AMDGPU_MACH | EF_AMDGPU_FEATURE_XNACK_V4 | EF_AMDGPU_FEATURE_SRAMECC_V4;
                 if version >= CodeObjectVersion::V6 {
                     known |= EF_AMDGPU_GENERIC_VERSION;
                 }
                 if e_flags & !known != 0 {
-                    return Err(EFlagsError::UnknownBits { bits: e_flags & !known, version });
+                    return Err(EFlagsError::UnknownBits {
+                        bits: e_flags & !known,
+                        version,
+                    });
                 }
                 for (feature, shift, support) in features {
                     let field = (e_flags >> shift) & 3;
@@ -409,7 +441,8 @@ impl TargetId {
                 e |= v4_field(self.xnack(), p.xnack) << 8;
                 e |= v4_field(self.sramecc(), p.sramecc) << 10;
                 if version >= CodeObjectVersion::V6 {
-                    e |= u32::from(self.effective_generic_version()) << EF_AMDGPU_GENERIC_VERSION_OFFSET;
+                    e |= u32::from(self.effective_generic_version())
+                        << EF_AMDGPU_GENERIC_VERSION_OFFSET;
                 }
             }
         }

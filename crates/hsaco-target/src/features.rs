@@ -89,7 +89,8 @@ pub enum FeatureSetting {
 
 impl FeatureSetting {
     /// Every setting.
-    pub const ALL: [FeatureSetting; 3] = [FeatureSetting::Any, FeatureSetting::Off, FeatureSetting::On];
+    pub const ALL: [FeatureSetting; 3] =
+        [FeatureSetting::Any, FeatureSetting::Off, FeatureSetting::On];
 
     /// The target ID suffix: `+`, `-`, or none for [`FeatureSetting::Any`].
     pub fn suffix(self) -> &'static str {

@@ -85,13 +85,16 @@ pub fn check_eflags_tsv(text: &str) -> (usize, Vec<String>) {
             }
         }
         match TargetId::from_e_flags(expected, version) {
-            Ok(d) if d.to_string() == want.to_string()
-                && d.effective_generic_version() == want.effective_generic_version()
-                && d.processor.name == want.processor.name => {}
+            Ok(d)
+                if d.to_string() == want.to_string()
+                    && d.effective_generic_version() == want.effective_generic_version()
+                    && d.processor.name == want.processor.name => {}
             Ok(d) => problems.push(format!(
                 "line {at}: {expected:#x} {version}: we decode {d}, LLVM target was {want}"
             )),
-            Err(e) => problems.push(format!("line {at}: {expected:#x} {version}: we fail to decode: {e}")),
+            Err(e) => problems.push(format!(
+                "line {at}: {expected:#x} {version}: we fail to decode: {e}"
+            )),
         }
     }
     (checked, problems)
@@ -127,7 +130,9 @@ pub fn check_processors_tsv(text: &str) -> (usize, Vec<String>) {
             continue;
         };
         let Some(p) = Processor::by_name(name) else {
-            problems.push(format!("line {at}: LLVM accepts -mcpu={name}, we do not know it"));
+            problems.push(format!(
+                "line {at}: LLVM accepts -mcpu={name}, we do not know it"
+            ));
             continue;
         };
         if p.mach != mach {
@@ -137,16 +142,25 @@ pub fn check_processors_tsv(text: &str) -> (usize, Vec<String>) {
             ));
         }
         if p.arch.name() != arch {
-            problems.push(format!("line {at}: {name}: LLVM arch {arch}, we have {}", p.arch.name()));
+            problems.push(format!(
+                "line {at}: {name}: LLVM arch {arch}, we have {}",
+                p.arch.name()
+            ));
         }
     }
     for p in Processor::all() {
         if !p.legacy && !llvm_names.contains(&p.name) {
-            problems.push(format!("{} is not accepted by LLVM (mark it legacy?)", p.name));
+            problems.push(format!(
+                "{} is not accepted by LLVM (mark it legacy?)",
+                p.name
+            ));
         }
         for alias in p.aliases {
             if !llvm_names.contains(alias) {
-                problems.push(format!("alias {alias} of {} is not accepted by LLVM", p.name));
+                problems.push(format!(
+                    "alias {alias} of {} is not accepted by LLVM",
+                    p.name
+                ));
             }
         }
         if p.legacy && llvm_names.contains(&p.name) {

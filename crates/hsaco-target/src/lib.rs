@@ -36,6 +36,7 @@
 mod compat;
 mod eflags;
 mod features;
+pub mod fuzzing;
 pub mod golden;
 mod processor;
 mod table;
@@ -45,7 +46,7 @@ pub use compat::{can_run, Compatibility, Rule, Verdict};
 pub use eflags::*;
 pub use features::{FeatureSetting, FeatureSupport, TargetFeature};
 pub use processor::{
-    Arch, FlatScratch, GenericMember, GenericTarget, Generation, ProductMatch, Processor, WaveSizes,
+    Arch, FlatScratch, Generation, GenericMember, GenericTarget, Processor, ProductMatch, WaveSizes,
 };
 pub use table::*;
 pub use target_id::{FullTargetId, TargetId, TargetIdError, TargetIdForm};

@@ -81,11 +81,23 @@ pub struct WaveSizes {
 
 impl WaveSizes {
     /// Only wavefront size 64 (GFX6-GFX9; assumed for the r600 family).
-    pub const WAVE64: WaveSizes = WaveSizes { wave32: false, wave64: true, default: 64 };
+    pub const WAVE64: WaveSizes = WaveSizes {
+        wave32: false,
+        wave64: true,
+        default: 64,
+    };
     /// Native 32, 64 with `wavefrontsize64` (GFX10-GFX12).
-    pub const WAVE32_OR_64: WaveSizes = WaveSizes { wave32: true, wave64: true, default: 32 };
+    pub const WAVE32_OR_64: WaveSizes = WaveSizes {
+        wave32: true,
+        wave64: true,
+        default: 32,
+    };
     /// Only wavefront size 32 (gfx1250, gfx1251: clang-22 rejects `-mwavefrontsize64`).
-    pub const WAVE32: WaveSizes = WaveSizes { wave32: true, wave64: false, default: 32 };
+    pub const WAVE32: WaveSizes = WaveSizes {
+        wave32: true,
+        wave64: false,
+        default: 32,
+    };
 }
 
 /// A processor supported by a generic target, with the generic code object
@@ -198,7 +210,10 @@ impl Processor {
         }
         // Several processors: an exact full-name match decides.
         let q = normalize(query);
-        let exact: Vec<_> = matches.iter().filter(|m| normalize(m.product) == q).collect();
+        let exact: Vec<_> = matches
+            .iter()
+            .filter(|m| normalize(m.product) == q)
+            .collect();
         match exact.as_slice() {
             [one] => Some(one.processor),
             _ => None,
@@ -212,15 +227,19 @@ impl Processor {
         if q.is_empty() {
             return out;
         }
-        let table = PROCESSORS
-            .iter()
-            .flat_map(|p| p.products.iter().map(move |name| (*name, p)));
-        let rocm = ROCM_PRODUCTS
-            .iter()
-            .filter_map(|(name, proc_name)| Processor::by_name(proc_name).map(|p| (*name, p)));
-        for (product, processor) in table.chain(rocm) {
-            if product_matches(product, &q) && !out.iter().any(|m: &ProductMatch| m.product == product) {
-                out.push(ProductMatch { product, processor });
+        for entry in product_index() {
+            if !entry.matches(&q)
+                || out
+                    .iter()
+                    .any(|m: &ProductMatch| m.product == entry.product)
+            {
+                continue;
+            }
+            if let Some(processor) = Processor::by_name(entry.processor) {
+                out.push(ProductMatch {
+                    product: entry.product,
+                    processor,
+                });
             }
         }
         out
@@ -331,15 +350,18 @@ impl Processor {
 
     /// Number of VGPRs per `GRANULATED_WORKITEM_VGPR_COUNT` block for the given
     /// wavefront size (`compute_pgm_rsrc1`, AMDGPUUsage): 4 for GFX6-GFX9,
-    /// 8 for gfx90a/gfx94x/gfx950, 4 (wave64) or 8 (wave32) for GFX10+.
+    /// 8 for gfx90a/gfx94x/gfx950, 4 (wave64) or 8 (wave32) for GFX10-GFX12,
+    /// 16 for GFX12.5 (not in the spec copy; observed with llvm-mc-22:
+    /// `.amdhsa_next_free_vgpr` 17 and 33 give 1 and 2 on gfx1250).
     /// `None` for the r600 family.
     pub fn vgpr_encoding_granule(&self, wave_size: u32) -> Option<u32> {
         if self.arch == Arch::R600 {
             return None;
         }
-        Some(if self.has_accum_offset() {
-            8
-        } else if self.generation >= Generation::Gfx10 && wave_size == 32 {
+        let wave32_gfx10_plus = self.generation >= Generation::Gfx10 && wave_size == 32;
+        Some(if self.generation == Generation::Gfx125 {
+            16
+        } else if self.has_accum_offset() || wave32_gfx10_plus {
             8
         } else {
             4
@@ -375,24 +397,54 @@ fn normalize(s: &str) -> String {
         .collect()
 }
 
-/// Whether the normalized query equals a run of consecutive words of `product`.
-fn product_matches(product: &str, query: &str) -> bool {
-    let words: Vec<String> = product
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '+'))
-        .filter(|w| !w.is_empty())
-        .map(normalize)
-        .collect();
-    for start in 0..words.len() {
-        let mut run = String::new();
-        for w in &words[start..] {
-            run.push_str(w);
-            if run == query {
-                return true;
-            }
-            if run.len() >= query.len() {
-                break;
-            }
+/// A product name prepared for word-run matching: its words lower-cased and
+/// joined, with the offsets where words start.
+struct ProductEntry {
+    product: &'static str,
+    processor: &'static str,
+    joined: String,
+    word_starts: Vec<usize>,
+}
+
+impl ProductEntry {
+    fn new(product: &'static str, processor: &'static str) -> ProductEntry {
+        let mut joined = String::new();
+        let mut word_starts = Vec::new();
+        for word in product
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '+'))
+            .filter(|w| !w.is_empty())
+        {
+            word_starts.push(joined.len());
+            joined.push_str(&word.to_ascii_lowercase());
+        }
+        ProductEntry {
+            product,
+            processor,
+            joined,
+            word_starts,
         }
     }
-    false
+
+    /// Whether the normalized query equals a run of consecutive words.
+    fn matches(&self, query: &str) -> bool {
+        self.word_starts.iter().any(|&start| {
+            let end = start + query.len();
+            self.joined.get(start..end) == Some(query)
+                && (end == self.joined.len() || self.word_starts.binary_search(&end).is_ok())
+        })
+    }
+}
+
+/// Every product (AMDGPUUsage examples, then ROCm tables), prepared once.
+fn product_index() -> &'static [ProductEntry] {
+    static INDEX: std::sync::OnceLock<Vec<ProductEntry>> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let table = PROCESSORS
+            .iter()
+            .flat_map(|p| p.products.iter().map(move |name| (*name, p.name)));
+        table
+            .chain(ROCM_PRODUCTS.iter().copied())
+            .map(|(product, processor)| ProductEntry::new(product, processor))
+            .collect()
+    })
 }

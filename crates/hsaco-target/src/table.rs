@@ -17,7 +17,7 @@
 use crate::features::FeatureSupport::{Implicit, Supported, Unsupported};
 use crate::features::TargetFeature::{self, *};
 use crate::processor::{
-    Arch, FlatScratch, GenericMember, GenericTarget, Generation, Processor, WaveSizes,
+    Arch, FlatScratch, Generation, GenericMember, GenericTarget, Processor, WaveSizes,
 };
 
 /// `EF_AMDGPU_MACH` mask of `e_flags` (all code object versions with a mach field).

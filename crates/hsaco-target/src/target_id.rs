@@ -119,10 +119,16 @@ impl fmt::Display for TargetIdError {
             TargetIdError::UnknownProcessor(p) => write!(f, "unknown AMDGPU processor `{p}`"),
             TargetIdError::UnknownFeature(x) => write!(f, "unknown target feature `{x}`"),
             TargetIdError::NotATargetIdFeature(x) => {
-                write!(f, "target feature `{x}` cannot be given in a target ID (use -m[no-]{x})")
+                write!(
+                    f,
+                    "target feature `{x}` cannot be given in a target ID (use -m[no-]{x})"
+                )
             }
             TargetIdError::UnsupportedFeature { processor, feature } => {
-                write!(f, "processor `{processor}` does not support target feature `{feature}`")
+                write!(
+                    f,
+                    "processor `{processor}` does not support target feature `{feature}`"
+                )
             }
             TargetIdError::MissingSetting(x) => {
                 write!(f, "target feature `{x}` needs a `+` or `-` suffix")
@@ -164,7 +170,8 @@ pub struct FullTargetId {
 impl TargetId {
     /// A target ID for `processor` with every supported feature at `Any`.
     pub fn new(processor: &'static Processor) -> TargetId {
-        let any = |s: FeatureSupport| (s == FeatureSupport::Supported).then_some(FeatureSetting::Any);
+        let any =
+            |s: FeatureSupport| (s == FeatureSupport::Supported).then_some(FeatureSetting::Any);
         TargetId {
             processor,
             sramecc: any(processor.sramecc),
@@ -195,7 +202,11 @@ impl TargetId {
 
     /// Change a feature setting; fails for features the processor does not
     /// support in a target ID.
-    pub fn set(&mut self, feature: TargetFeature, setting: FeatureSetting) -> Result<(), TargetIdError> {
+    pub fn set(
+        &mut self,
+        feature: TargetFeature,
+        setting: FeatureSetting,
+    ) -> Result<(), TargetIdError> {
         if !feature.in_target_id() {
             return Err(TargetIdError::NotATargetIdFeature(feature));
         }
@@ -216,7 +227,11 @@ impl TargetId {
     }
 
     /// [`TargetId::set`] by value.
-    pub fn with(mut self, feature: TargetFeature, setting: FeatureSetting) -> Result<TargetId, TargetIdError> {
+    pub fn with(
+        mut self,
+        feature: TargetFeature,
+        setting: FeatureSetting,
+    ) -> Result<TargetId, TargetIdError> {
         self.set(feature, setting)?;
         Ok(self)
     }
@@ -343,9 +358,7 @@ impl TargetId {
             (8, 0, 4) => ("gfx803", false),
             (9, 0, 1) => ("gfx900", true),
             (9, 0, 3) => ("gfx902", true),
-            _ => {
-                return Processor::by_version(major, minor, stepping).map(TargetId::new)
-            }
+            _ => return Processor::by_version(major, minor, stepping).map(TargetId::new),
         };
         let target = TargetId::new(Processor::by_name(name)?);
         if xnack_on {
@@ -377,7 +390,11 @@ impl FromStr for TargetId {
 
 fn check_arch(triple: Option<&str>, processor: &'static Processor) -> Result<(), TargetIdError> {
     let Some(triple) = triple else { return Ok(()) };
-    let arch = if triple.starts_with("amdgcn") { Arch::Amdgcn } else { Arch::R600 };
+    let arch = if triple.starts_with("amdgcn") {
+        Arch::Amdgcn
+    } else {
+        Arch::R600
+    };
     if arch != processor.arch {
         return Err(TargetIdError::ArchMismatch {
             triple: arch,
@@ -450,7 +467,8 @@ fn parse_bare(id: &str, v2v3: bool) -> Result<TargetId, TargetIdError> {
     if name.is_empty() {
         return Err(TargetIdError::Empty);
     }
-    let processor = Processor::by_name(name).ok_or_else(|| TargetIdError::UnknownProcessor(name.to_owned()))?;
+    let processor =
+        Processor::by_name(name).ok_or_else(|| TargetIdError::UnknownProcessor(name.to_owned()))?;
     let mut target = TargetId::new(processor);
     if colon && plus && id[name_end..].starts_with('+') {
         return Err(TargetIdError::MixedSyntax);
@@ -498,8 +516,12 @@ fn parse_bare(id: &str, v2v3: bool) -> Result<TargetId, TargetIdError> {
     Ok(target)
 }
 
-fn lookup_feature(processor: &'static Processor, name: &str) -> Result<TargetFeature, TargetIdError> {
-    let feature = TargetFeature::from_name(name).ok_or_else(|| TargetIdError::UnknownFeature(name.to_owned()))?;
+fn lookup_feature(
+    processor: &'static Processor,
+    name: &str,
+) -> Result<TargetFeature, TargetIdError> {
+    let feature = TargetFeature::from_name(name)
+        .ok_or_else(|| TargetIdError::UnknownFeature(name.to_owned()))?;
     if !feature.in_target_id() {
         return Err(TargetIdError::NotATargetIdFeature(feature));
     }

@@ -12,14 +12,24 @@ const PROCESSORS_TSV: &str = include_str!("data/processors-llvm22.tsv");
 fn eflags_agree_with_clang22() {
     let (checked, problems) = check_eflags_tsv(EFLAGS_TSV);
     assert!(checked > 500, "only {checked} golden lines");
-    assert!(problems.is_empty(), "{} disagreements:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} disagreements:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 #[test]
 fn processor_table_agrees_with_llvm22() {
     let (checked, problems) = check_processors_tsv(PROCESSORS_TSV);
     assert!(checked > 80, "only {checked} golden lines");
-    assert!(problems.is_empty(), "{} disagreements:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} disagreements:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -107,9 +117,16 @@ fn round_trip_every_processor_and_feature_combination() {
 
             // Every code object version: encode then decode.
             for version in CodeObjectVersion::ALL {
-                match t.to_e_flags(version).and_then(|e| Ok((e, TargetId::from_e_flags(e, version)?))) {
+                match t
+                    .to_e_flags(version)
+                    .and_then(|e| Ok((e, TargetId::from_e_flags(e, version)?)))
+                {
                     Ok((e, d)) => {
-                        let want = if version <= CodeObjectVersion::V3 { v3 } else { t };
+                        let want = if version <= CodeObjectVersion::V3 {
+                            v3
+                        } else {
+                            t
+                        };
                         assert_eq!(d.to_string(), want.to_string(), "{t} {version} {e:#x}");
                     }
                     Err(EFlagsError::NoProcessor(_)) => {
@@ -131,20 +148,55 @@ fn round_trip_every_processor_and_feature_combination() {
 #[test]
 fn bundle_and_triple_spellings() {
     let cases = [
-        ("hipv4-amdgcn-amd-amdhsa--gfx906", Some("hipv4"), Some("amdgcn-amd-amdhsa-"), "gfx906"),
-        ("hip-amdgcn-amd-amdhsa-gfx906", Some("hip"), Some("amdgcn-amd-amdhsa"), "gfx906"),
+        (
+            "hipv4-amdgcn-amd-amdhsa--gfx906",
+            Some("hipv4"),
+            Some("amdgcn-amd-amdhsa-"),
+            "gfx906",
+        ),
+        (
+            "hip-amdgcn-amd-amdhsa-gfx906",
+            Some("hip"),
+            Some("amdgcn-amd-amdhsa"),
+            "gfx906",
+        ),
         (
             "openmp-amdgcn-amd-amdhsa--gfx90a:xnack+",
             Some("openmp"),
             Some("amdgcn-amd-amdhsa-"),
             "gfx90a:xnack+",
         ),
-        ("amdgcn-amd-amdhsa--gfx10-3-generic", None, Some("amdgcn-amd-amdhsa-"), "gfx10-3-generic"),
-        ("amdgcn-amd-amdhsa-gfx9-4-generic", None, Some("amdgcn-amd-amdhsa"), "gfx9-4-generic"),
-        ("amdgcn-amd-amdhsa-opencl-gfx803", None, Some("amdgcn-amd-amdhsa-opencl"), "gfx803"),
+        (
+            "amdgcn-amd-amdhsa--gfx10-3-generic",
+            None,
+            Some("amdgcn-amd-amdhsa-"),
+            "gfx10-3-generic",
+        ),
+        (
+            "amdgcn-amd-amdhsa-gfx9-4-generic",
+            None,
+            Some("amdgcn-amd-amdhsa"),
+            "gfx9-4-generic",
+        ),
+        (
+            "amdgcn-amd-amdhsa-opencl-gfx803",
+            None,
+            Some("amdgcn-amd-amdhsa-opencl"),
+            "gfx803",
+        ),
         // Old .amdgcn_target spelling (AMDGPUUsage V3 example).
-        ("amdgcn-amd-amdhsa--gfx900+xnack", None, Some("amdgcn-amd-amdhsa-"), "gfx900:xnack+"),
-        ("amdgcn-amd-amdhsa--gfx906+xnack+sram-ecc", None, Some("amdgcn-amd-amdhsa-"), "gfx906:sramecc+:xnack+"),
+        (
+            "amdgcn-amd-amdhsa--gfx900+xnack",
+            None,
+            Some("amdgcn-amd-amdhsa-"),
+            "gfx900:xnack+",
+        ),
+        (
+            "amdgcn-amd-amdhsa--gfx906+xnack+sram-ecc",
+            None,
+            Some("amdgcn-amd-amdhsa-"),
+            "gfx906:sramecc+:xnack+",
+        ),
         ("  gfx1030  ", None, None, "gfx1030"),
         ("r600-amd---cayman", None, Some("r600-amd--"), "cayman"),
     ];
@@ -171,22 +223,37 @@ fn target_id_errors() {
     assert_eq!(err(""), E::Empty);
     assert_eq!(err("gfx999"), E::UnknownProcessor("gfx999".into()));
     assert_eq!(err("gfx90a:foo+"), E::UnknownFeature("foo".into()));
-    assert_eq!(err("gfx1030:cumode+"), E::NotATargetIdFeature(TargetFeature::Cumode));
+    assert_eq!(
+        err("gfx1030:cumode+"),
+        E::NotATargetIdFeature(TargetFeature::Cumode)
+    );
     assert_eq!(
         err("gfx1030:xnack+"),
-        E::UnsupportedFeature { processor: "gfx1030", feature: TargetFeature::Xnack }
+        E::UnsupportedFeature {
+            processor: "gfx1030",
+            feature: TargetFeature::Xnack
+        }
     );
     assert_eq!(
         err("gfx1250:xnack-"),
-        E::UnsupportedFeature { processor: "gfx1250", feature: TargetFeature::Xnack }
+        E::UnsupportedFeature {
+            processor: "gfx1250",
+            feature: TargetFeature::Xnack
+        }
     );
     assert_eq!(err("gfx90a:xnack"), E::MissingSetting("xnack".into()));
-    assert_eq!(err("gfx90a:xnack+:xnack-"), E::DuplicateFeature(TargetFeature::Xnack));
+    assert_eq!(
+        err("gfx90a:xnack+:xnack-"),
+        E::DuplicateFeature(TargetFeature::Xnack)
+    );
     assert_eq!(err("gfx906+xnack:sramecc+"), E::MixedSyntax);
     assert_eq!(err("amdgcn-amd-amdhsa--"), E::Empty);
     assert_eq!(
         err("amdgcn-amd-amdhsa--cayman"),
-        E::ArchMismatch { triple: Arch::Amdgcn, processor: "cayman" }
+        E::ArchMismatch {
+            triple: Arch::Amdgcn,
+            processor: "cayman"
+        }
     );
     assert!(matches!(err("amdgcn-amd"), E::BadTriple(_)));
     assert_eq!(
@@ -201,7 +268,12 @@ fn legacy_processors_still_parse() {
     let t = TargetId::parse("gfx940:sramecc+").unwrap();
     assert!(t.processor.legacy);
     assert_eq!(t.to_e_flags(CodeObjectVersion::V4).unwrap(), 0xd40);
-    assert_eq!(TargetId::from_e_flags(0x54b, CodeObjectVersion::V5).unwrap().to_string(), "gfx941");
+    assert_eq!(
+        TargetId::from_e_flags(0x54b, CodeObjectVersion::V5)
+            .unwrap()
+            .to_string(),
+        "gfx941"
+    );
 }
 
 #[test]
@@ -217,10 +289,23 @@ fn abi_versions_follow_the_spec_table() {
     assert_eq!(CodeObjectVersion::from_abi_version(5), None);
     assert_eq!(CodeObjectVersion::from_number(7), None);
     assert_eq!(CodeObjectVersion::from_number(0), None);
-    assert_eq!((ELFOSABI_AMDGPU_HSA, ELFOSABI_AMDGPU_PAL, ELFOSABI_AMDGPU_MESA3D), (64, 65, 66));
+    assert_eq!(
+        (
+            ELFOSABI_AMDGPU_HSA,
+            ELFOSABI_AMDGPU_PAL,
+            ELFOSABI_AMDGPU_MESA3D
+        ),
+        (64, 65, 66)
+    );
     assert_eq!(EM_AMDGPU, 224);
-    assert_eq!(CodeObjectVersion::for_elf_header(64, 2), Some(CodeObjectVersion::V4));
-    assert_eq!(CodeObjectVersion::for_elf_header(65, 0), Some(CodeObjectVersion::V3));
+    assert_eq!(
+        CodeObjectVersion::for_elf_header(64, 2),
+        Some(CodeObjectVersion::V4)
+    );
+    assert_eq!(
+        CodeObjectVersion::for_elf_header(65, 0),
+        Some(CodeObjectVersion::V3)
+    );
     assert_eq!(CodeObjectVersion::for_elf_header(64, 9), None);
 }
 
@@ -228,10 +313,25 @@ fn abi_versions_follow_the_spec_table() {
 fn eflags_spec_examples() {
     let v = |s: &str| TargetId::parse(s).unwrap();
     // V3 table: XNACK_V3 0x100, SRAMECC_V3 0x200; MACH gfx906 = 0x02f.
-    assert_eq!(v("gfx906:sramecc-:xnack+").to_e_flags(CodeObjectVersion::V3).unwrap(), 0x12f);
-    assert_eq!(v("gfx906:sramecc+:xnack-").to_e_flags(CodeObjectVersion::V3).unwrap(), 0x22f);
+    assert_eq!(
+        v("gfx906:sramecc-:xnack+")
+            .to_e_flags(CodeObjectVersion::V3)
+            .unwrap(),
+        0x12f
+    );
+    assert_eq!(
+        v("gfx906:sramecc+:xnack-")
+            .to_e_flags(CodeObjectVersion::V3)
+            .unwrap(),
+        0x22f
+    );
     // V4/V5 table: XNACK_OFF_V4 0x200, SRAMECC_ON_V4 0xc00.
-    assert_eq!(v("gfx906:sramecc+:xnack-").to_e_flags(CodeObjectVersion::V4).unwrap(), 0xe2f);
+    assert_eq!(
+        v("gfx906:sramecc+:xnack-")
+            .to_e_flags(CodeObjectVersion::V4)
+            .unwrap(),
+        0xe2f
+    );
     // V6: generic version in the top byte.
     let g = v("gfx10-1-generic").with_generic_version(7).unwrap();
     assert_eq!(g.to_e_flags(CodeObjectVersion::V6).unwrap(), 0x0700_0152);
@@ -242,28 +342,70 @@ fn eflags_spec_examples() {
     use EFlagsError as E;
     let dec = |e, ver| TargetId::from_e_flags(e, ver);
     assert_eq!(dec(0x0ee, CodeObjectVersion::V4), Err(E::UnknownMach(0xee)));
-    assert_eq!(dec(0x003, CodeObjectVersion::V2), Err(E::NoProcessor(0x003)));
-    assert_eq!(EFlagsV2::from_e_flags(0x3), EFlagsV2 { xnack: true, trap_handler: true });
-    assert_eq!(dec(0x12f, CodeObjectVersion::V2).unwrap().to_string(), "gfx906:sramecc-:xnack+");
-    assert!(matches!(dec(0x1000_002f, CodeObjectVersion::V4), Err(E::UnknownBits { .. })));
-    assert!(matches!(dec(0x0100_052f, CodeObjectVersion::V6), Err(E::BadGenericVersion { .. })));
-    assert!(matches!(dec(0x151, CodeObjectVersion::V6), Err(E::BadGenericVersion { version: 0, .. })));
-    assert!(matches!(dec(0x0100_0151, CodeObjectVersion::V5), Err(E::UnknownBits { .. })));
-    assert!(matches!(dec(0x151, CodeObjectVersion::V5), Err(E::GenericNeedsV6 { .. })));
+    assert_eq!(
+        dec(0x003, CodeObjectVersion::V2),
+        Err(E::NoProcessor(0x003))
+    );
+    assert_eq!(
+        EFlagsV2::from_e_flags(0x3),
+        EFlagsV2 {
+            xnack: true,
+            trap_handler: true
+        }
+    );
+    assert_eq!(
+        dec(0x12f, CodeObjectVersion::V2).unwrap().to_string(),
+        "gfx906:sramecc-:xnack+"
+    );
+    assert!(matches!(
+        dec(0x1000_002f, CodeObjectVersion::V4),
+        Err(E::UnknownBits { .. })
+    ));
+    assert!(matches!(
+        dec(0x0100_052f, CodeObjectVersion::V6),
+        Err(E::BadGenericVersion { .. })
+    ));
+    assert!(matches!(
+        dec(0x151, CodeObjectVersion::V6),
+        Err(E::BadGenericVersion { version: 0, .. })
+    ));
+    assert!(matches!(
+        dec(0x0100_0151, CodeObjectVersion::V5),
+        Err(E::UnknownBits { .. })
+    ));
+    assert!(matches!(
+        dec(0x151, CodeObjectVersion::V5),
+        Err(E::GenericNeedsV6 { .. })
+    ));
     // gfx1030 has no xnack: XNACK_ANY_V4 contradicts it.
-    assert!(matches!(dec(0x136, CodeObjectVersion::V4), Err(E::FeatureMismatch { .. })));
+    assert!(matches!(
+        dec(0x136, CodeObjectVersion::V4),
+        Err(E::FeatureMismatch { .. })
+    ));
     // gfx906 supports xnack: "unsupported" contradicts it.
-    assert!(matches!(dec(0x42f, CodeObjectVersion::V4), Err(E::FeatureMismatch { .. })));
+    assert!(matches!(
+        dec(0x42f, CodeObjectVersion::V4),
+        Err(E::FeatureMismatch { .. })
+    ));
     // r600 processors carry the mach only.
-    assert_eq!(dec(0x00f, CodeObjectVersion::V3).unwrap().to_string(), "cayman");
-    assert!(matches!(dec(0x10f, CodeObjectVersion::V3), Err(E::UnknownBits { .. })));
+    assert_eq!(
+        dec(0x00f, CodeObjectVersion::V3).unwrap().to_string(),
+        "cayman"
+    );
+    assert!(matches!(
+        dec(0x10f, CodeObjectVersion::V3),
+        Err(E::UnknownBits { .. })
+    ));
 }
 
 /// Tiny deterministic generator for the no-panic sweeps.
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> u32 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 33) as u32
     }
 }
@@ -346,7 +488,10 @@ fn products() {
     // Exact full name wins over longer names of other processors.
     assert_eq!(by("Radeon RX 5700"), Some("gfx1010"));
     assert!(Processor::search_products("radeon pro").len() > 3);
-    assert!(Processor::by_name("gfx942").unwrap().all_products().contains(&"AMD Instinct MI300A"));
+    assert!(Processor::by_name("gfx942")
+        .unwrap()
+        .all_products()
+        .contains(&"AMD Instinct MI300A"));
 }
 
 #[test]
@@ -354,21 +499,45 @@ fn processor_properties_from_the_spec_tables() {
     let p = |n: &str| Processor::by_name(n).unwrap();
     // Names and aliases (AMDGPU Processors table).
     for (alias, name) in [
-        ("tahiti", "gfx600"), ("pitcairn", "gfx601"), ("verde", "gfx601"), ("oland", "gfx602"),
-        ("hainan", "gfx602"), ("kaveri", "gfx700"), ("hawaii", "gfx701"), ("kabini", "gfx703"),
-        ("mullins", "gfx703"), ("bonaire", "gfx704"), ("carrizo", "gfx801"), ("iceland", "gfx802"),
-        ("tonga", "gfx802"), ("fiji", "gfx803"), ("polaris10", "gfx803"), ("polaris11", "gfx803"),
-        ("tongapro", "gfx805"), ("stoney", "gfx810"),
+        ("tahiti", "gfx600"),
+        ("pitcairn", "gfx601"),
+        ("verde", "gfx601"),
+        ("oland", "gfx602"),
+        ("hainan", "gfx602"),
+        ("kaveri", "gfx700"),
+        ("hawaii", "gfx701"),
+        ("kabini", "gfx703"),
+        ("mullins", "gfx703"),
+        ("bonaire", "gfx704"),
+        ("carrizo", "gfx801"),
+        ("iceland", "gfx802"),
+        ("tonga", "gfx802"),
+        ("fiji", "gfx803"),
+        ("polaris10", "gfx803"),
+        ("polaris11", "gfx803"),
+        ("tongapro", "gfx805"),
+        ("stoney", "gfx810"),
     ] {
         assert_eq!(p(alias).name, name);
     }
     // Features supported.
-    assert_eq!(p("gfx90a").features, &[
-        TargetFeature::KernargPreload, TargetFeature::Sramecc, TargetFeature::Tgsplit, TargetFeature::Xnack
-    ]);
-    assert_eq!(p("gfx1010").features, &[
-        TargetFeature::Cumode, TargetFeature::Wavefrontsize64, TargetFeature::Xnack
-    ]);
+    assert_eq!(
+        p("gfx90a").features,
+        &[
+            TargetFeature::KernargPreload,
+            TargetFeature::Sramecc,
+            TargetFeature::Tgsplit,
+            TargetFeature::Xnack
+        ]
+    );
+    assert_eq!(
+        p("gfx1010").features,
+        &[
+            TargetFeature::Cumode,
+            TargetFeature::Wavefrontsize64,
+            TargetFeature::Xnack
+        ]
+    );
     assert!(!p("gfx803").supports_feature(TargetFeature::Xnack));
     assert!(p("gfx801").supports_feature(TargetFeature::Xnack));
     // Target properties.
@@ -380,9 +549,17 @@ fn processor_properties_from_the_spec_tables() {
     assert!(!p("gfx1030").has_architected_flat_scratch());
     assert!(p("gfx90a").packed_work_item_ids && !p("gfx908").packed_work_item_ids);
     // Kernel descriptor properties (compute_pgm_rsrc1 VGPR granule rows).
-    for (n, acc) in [("gfx908", false), ("gfx90a", true), ("gfx90c", false), ("gfx940", true),
-        ("gfx942", true), ("gfx950", true), ("gfx9-4-generic", true), ("gfx9-generic", false),
-        ("gfx1030", false)] {
+    for (n, acc) in [
+        ("gfx908", false),
+        ("gfx90a", true),
+        ("gfx90c", false),
+        ("gfx940", true),
+        ("gfx942", true),
+        ("gfx950", true),
+        ("gfx9-4-generic", true),
+        ("gfx9-generic", false),
+        ("gfx1030", false),
+    ] {
         assert_eq!(p(n).has_accum_offset(), acc, "{n}");
     }
     assert_eq!(p("gfx906").vgpr_encoding_granule(64), Some(4));
@@ -390,6 +567,9 @@ fn processor_properties_from_the_spec_tables() {
     assert_eq!(p("gfx1030").vgpr_encoding_granule(32), Some(8));
     assert_eq!(p("gfx1030").vgpr_encoding_granule(64), Some(4));
     assert_eq!(p("cayman").vgpr_encoding_granule(64), None);
+    // llvm-mc-22, .amdhsa_next_free_vgpr 17: gfx1100 wave32 -> 2, gfx1250 -> 1.
+    assert_eq!(p("gfx1100").vgpr_encoding_granule(32), Some(8));
+    assert_eq!(p("gfx1250").vgpr_encoding_granule(32), Some(16));
     // Wave sizes (clang-22: -mwavefrontsize64 rejected for gfx1250).
     assert!(!p("gfx906").supports_wave32() && p("gfx906").supports_wave64());
     assert!(p("gfx1030").supports_wave32() && p("gfx1030").default_wave_size() == 32);
@@ -398,9 +578,18 @@ fn processor_properties_from_the_spec_tables() {
     assert_eq!(p("gfx90a").version, (9, 0, 10));
     assert_eq!(p("gfx90c").version, (9, 0, 12));
     assert_eq!(Processor::by_version(10, 3, 0).unwrap().name, "gfx1030");
-    assert_eq!(TargetId::from_isa_version(9, 0, 1).unwrap().to_string(), "gfx900:xnack+");
-    assert_eq!(TargetId::from_isa_version(8, 0, 4).unwrap().to_string(), "gfx803");
-    assert_eq!(TargetId::from_isa_version(9, 0, 6).unwrap().to_string(), "gfx906");
+    assert_eq!(
+        TargetId::from_isa_version(9, 0, 1).unwrap().to_string(),
+        "gfx900:xnack+"
+    );
+    assert_eq!(
+        TargetId::from_isa_version(8, 0, 4).unwrap().to_string(),
+        "gfx803"
+    );
+    assert_eq!(
+        TargetId::from_isa_version(9, 0, 6).unwrap().to_string(),
+        "gfx906"
+    );
     assert_eq!(TargetId::from_isa_version(1, 2, 3), None);
     // Generations.
     assert_eq!(p("cayman").generation, Generation::NorthernIslands);
@@ -414,16 +603,36 @@ fn generic_targets() {
     let p = |n: &str| Processor::by_name(n).unwrap();
     let members = |n: &str| p(n).generic_members().map(|m| m.name).collect::<Vec<_>>();
     // AMDGPU Generic Processors table.
-    assert_eq!(members("gfx9-generic"), ["gfx900", "gfx902", "gfx904", "gfx906", "gfx909", "gfx90c"]);
-    assert_eq!(members("gfx10-1-generic"), ["gfx1010", "gfx1011", "gfx1012", "gfx1013"]);
+    assert_eq!(
+        members("gfx9-generic"),
+        ["gfx900", "gfx902", "gfx904", "gfx906", "gfx909", "gfx90c"]
+    );
+    assert_eq!(
+        members("gfx10-1-generic"),
+        ["gfx1010", "gfx1011", "gfx1012", "gfx1013"]
+    );
     assert_eq!(members("gfx10-3-generic").len(), 7);
     assert!(members("gfx11-generic").contains(&"gfx1152"));
     assert_eq!(members("gfx12-generic"), ["gfx1200", "gfx1201"]);
-    assert_eq!(members("gfx9-4-generic"), ["gfx940", "gfx941", "gfx942", "gfx950"]);
-    assert_eq!(p("gfx906").generic_targets().map(|g| g.name).collect::<Vec<_>>(), ["gfx9-generic"]);
+    assert_eq!(
+        members("gfx9-4-generic"),
+        ["gfx940", "gfx941", "gfx942", "gfx950"]
+    );
+    assert_eq!(
+        p("gfx906")
+            .generic_targets()
+            .map(|g| g.name)
+            .collect::<Vec<_>>(),
+        ["gfx9-generic"]
+    );
     assert_eq!(p("gfx908").generic_targets().count(), 0);
     for g in Processor::all().iter().filter(|g| g.is_generic()) {
-        assert_eq!(g.generic_version(), 1, "clang-22 writes generic_v1 for {}", g.name);
+        assert_eq!(
+            g.generic_version(),
+            1,
+            "clang-22 writes generic_v1 for {}",
+            g.name
+        );
         for m in g.generic_members() {
             assert!(!m.is_generic());
             assert!(m.version >= g.version, "{} is below {}", m.name, g.name);
@@ -440,19 +649,36 @@ fn compatibility_rules() {
 
     let c = check("gfx90a:xnack+", "gfx90a:sramecc+:xnack+");
     assert_eq!(c.verdict(), Verdict::Compatible);
-    assert_eq!(c.deciding_rule(), Some(&Rule::SameProcessor { processor: "gfx90a" }));
-    assert_eq!(c.to_string(), "compatible: code object and device are both gfx90a");
+    assert_eq!(
+        c.deciding_rule(),
+        Some(&Rule::SameProcessor {
+            processor: "gfx90a"
+        })
+    );
+    assert_eq!(
+        c.to_string(),
+        "compatible: code object and device are both gfx90a"
+    );
 
     let c = check("gfx90a:xnack+", "gfx90a:xnack-");
     assert_eq!(c.verdict(), Verdict::Incompatible);
-    assert_eq!(c.to_string(), "incompatible: code object requires xnack on, device has xnack off");
+    assert_eq!(
+        c.to_string(),
+        "incompatible: code object requires xnack on, device has xnack off"
+    );
 
     let c = check("gfx90a:xnack+", "gfx90a");
     assert_eq!(c.verdict(), Verdict::DependsOnDevice);
     assert!(c.to_string().contains("not known"), "{c}");
 
     let c = check("gfx906", "gfx908");
-    assert_eq!(c.deciding_rule(), Some(&Rule::DifferentProcessor { code: "gfx906", device: "gfx908" }));
+    assert_eq!(
+        c.deciding_rule(),
+        Some(&Rule::DifferentProcessor {
+            code: "gfx906",
+            device: "gfx908"
+        })
+    );
     assert_eq!(c.rules.len(), 1);
 
     // Aliases are the same processor.
@@ -460,9 +686,16 @@ fn compatibility_rules() {
 
     let c = check("gfx9-generic", "gfx90c:xnack+");
     assert!(c.is_compatible());
-    assert!(c.to_string().contains("generic target gfx9-generic (generic version 1) supports gfx90c"), "{c}");
+    assert!(
+        c.to_string()
+            .contains("generic target gfx9-generic (generic version 1) supports gfx90c"),
+        "{c}"
+    );
     let c = check("gfx9-generic", "gfx90a");
-    assert_eq!(c.to_string(), "incompatible: generic target gfx9-generic does not support gfx90a");
+    assert_eq!(
+        c.to_string(),
+        "incompatible: generic target gfx9-generic does not support gfx90a"
+    );
     let c = check("gfx11-generic", "gfx9-generic");
     assert_eq!(c.verdict(), Verdict::Incompatible);
 
@@ -472,8 +705,39 @@ fn compatibility_rules() {
 
     // sramecc on gfx9-4-generic code vs device.
     let c = check("gfx9-4-generic:sramecc+", "gfx942:sramecc-:xnack+");
-    assert_eq!(c.to_string(), "incompatible: code object requires sramecc on, device has sramecc off");
+    assert_eq!(
+        c.to_string(),
+        "incompatible: code object requires sramecc on, device has sramecc off"
+    );
     let c = check("gfx9-4-generic", "gfx950:sramecc-:xnack+");
     assert!(c.is_compatible());
     assert_eq!(c.rules.len(), 3);
+}
+
+#[test]
+fn fuzz_entry_on_seeds() {
+    // A byte-level sweep of the fuzz entry (hsaco-elf's mutation driver lives
+    // above this crate in the dependency order, so a local one is used).
+    let seeds: [&[u8]; 4] = [
+        b"hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc-:xnack+",
+        b"gfx902+xnack",
+        &[0x3f, 0x0b, 0, 0],
+        &[0x51, 0x03, 0, 1],
+    ];
+    let mut rng = Lcg(7);
+    for i in 0..100_000usize {
+        let mut buf = seeds[i % seeds.len()].to_vec();
+        for _ in 0..1 + rng.next() % 4 {
+            let at = rng.next() as usize % (buf.len() + 1);
+            match rng.next() % 3 {
+                0 if at < buf.len() => buf[at] = rng.next() as u8,
+                1 => buf.insert(at, b"-:+x9g"[rng.next() as usize % 6]),
+                _ if at < buf.len() => {
+                    buf.remove(at);
+                }
+                _ => {}
+            }
+        }
+        hsaco_target::fuzzing::target_id(&buf);
+    }
 }
