@@ -411,12 +411,8 @@ fn split_prefix(s: &str) -> Result<(Option<&str>, Option<&str>, &str), TargetIdE
     let Some(arch_at) = find_arch(s) else {
         return Ok((None, None, s));
     };
-    let kind = if arch_at == 0 {
-        None
-    } else {
-        // `arch_at` is preceded by '-'.
-        Some(&s[..arch_at - 1])
-    };
+    // `arch_at` is 0 or preceded by '-'.
+    let kind = s.get(..arch_at.saturating_sub(1)).filter(|k| !k.is_empty());
     let bad = || TargetIdError::BadTriple(s.to_owned());
     let after_arch = s[arch_at..].find('-').ok_or_else(bad)? + arch_at + 1;
     let vendor_end = s[after_arch..].find('-').ok_or_else(bad)? + after_arch;

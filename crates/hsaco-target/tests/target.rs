@@ -199,6 +199,18 @@ fn bundle_and_triple_spellings() {
         ),
         ("  gfx1030  ", None, None, "gfx1030"),
         ("r600-amd---cayman", None, Some("r600-amd--"), "cayman"),
+        (
+            "-amdgcn-amd-amdhsa--gfx1100",
+            None,
+            Some("amdgcn-amd-amdhsa-"),
+            "gfx1100",
+        ),
+        (
+            "hcc-amdgcn-amd-amdhsa--gfx803",
+            Some("hcc"),
+            Some("amdgcn-amd-amdhsa-"),
+            "gfx803",
+        ),
     ];
     for (input, kind, triple, canonical) in cases {
         let f = TargetId::parse_full(input).unwrap_or_else(|e| panic!("{input}: {e}"));
