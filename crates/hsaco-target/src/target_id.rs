@@ -16,6 +16,10 @@ use crate::processor::{Arch, Processor};
 ///
 /// The canonical text form (its `Display`) lists the features that are not
 /// `Any` in alphabetical order, as LLVM prints them: `gfx90a:sramecc-:xnack+`.
+///
+/// A generic target ID decoded from V6 `e_flags` also records its generic
+/// version, which text forms do not carry; equality includes it (compare
+/// `to_string()` to ignore it).
 #[derive(Clone, Copy, Debug)]
 pub struct TargetId {
     /// The processor (never an alias: aliases are resolved when parsing).
