@@ -4,6 +4,7 @@
 use super::short_flags;
 use hsaco_elf::elf::consts::SHT_NOBITS;
 use hsaco_elf::{CodeObject, KernelSymbol};
+use hsaco_target::{Processor, TargetIdForm};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -67,7 +68,22 @@ impl<'a> ObjectView<'a> {
                 let _ = writeln!(out, "code object version: not an HSA code object");
             }
         }
-        let _ = writeln!(out, "e_flags {:#010x}", h.e_flags);
+        match self.co.target_id() {
+            Ok(t) => {
+                let p = t.processor;
+                let _ = writeln!(
+                    out,
+                    "target {} (e_flags {:#010x}; {:?}, {})",
+                    t.format(TargetIdForm::Full),
+                    h.e_flags,
+                    p.generation,
+                    wave_sizes(p)
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(out, "target unknown (e_flags {:#010x}: {e})", h.e_flags);
+            }
+        }
         self.sections_text(out);
         let _ = writeln!(out, "kernels: {}", self.kernels.len());
         for k in &self.kernels {
@@ -265,6 +281,8 @@ impl<'a> ObjectView<'a> {
                 "e_flags": h.e_flags, "entry": h.entry,
             },
             "code_object_version": self.co.version(),
+            "target_id": self.co.target_id().ok().map(|t| t.format(TargetIdForm::Full)),
+            "processor": self.co.target_id().ok().map(|t| t.processor.name),
             "sections": sections,
             "notes": notes,
             "kernels": kernels,
@@ -281,6 +299,15 @@ fn shndx_name(shndx: u16) -> String {
         0xfff2 => "COM".into(),
         0xff00 => "LDS".into(),
         n => n.to_string(),
+    }
+}
+
+fn wave_sizes(p: &Processor) -> &'static str {
+    match (p.supports_wave32(), p.supports_wave64(), p.default_wave_size()) {
+        (true, true, 32) => "wave32 (wave64 supported)",
+        (true, true, _) => "wave64 (wave32 supported)",
+        (true, false, _) => "wave32",
+        _ => "wave64",
     }
 }
 
