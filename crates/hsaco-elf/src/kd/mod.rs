@@ -59,13 +59,13 @@ impl KernelDescriptor {
     /// Reserved bits set for `target`, in the order LLVM checks them. LLVM refuses to
     /// decode a descriptor for which this is not empty.
     pub fn reserved_bits(&self, target: &KdTarget) -> Vec<ReservedBits> {
-        print::reserved_bits(self, target)
+        print::reserved_bits(self, target, false)
     }
 
     /// The message `llvm-objdump` prints instead of the block (`; error decoding
     /// <sym>: <message>`), or `None` if LLVM decodes the descriptor.
     pub fn llvm_decode_error(&self, target: &KdTarget) -> Option<String> {
-        print::reserved_bits(self, target)
+        print::reserved_bits(self, target, true)
             .into_iter()
             .next()
             .map(|r| r.llvm_message)
@@ -128,6 +128,45 @@ pub fn kd_blocks_from_objdump(objdump_output: &str) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// A kernel whose block differs from what `llvm-objdump` printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjdumpMismatch {
+    /// Kernel name (the symbol without `.kd`).
+    pub kernel: String,
+    /// The block llvm-objdump printed.
+    pub llvm: String,
+    /// Ours ([`KernelDescriptor::objdump_block`]), or `<no descriptor>` if
+    /// `descriptor_of` found none.
+    pub ours: String,
+}
+
+/// Differential check of one code object: for every block of `objdump_output`
+/// (`llvm-objdump -D --mcpu=<cpu> --disassemble-symbols=<a>.kd,<b>.kd,... file`), look
+/// the descriptor up with `descriptor_of(kernel_name)` and compare our text with
+/// LLVM's. Returns the number of blocks compared and the mismatches.
+pub fn compare_with_objdump(
+    objdump_output: &str,
+    opts: &PrintOptions,
+    mut descriptor_of: impl FnMut(&str) -> Option<KernelDescriptor>,
+) -> (usize, Vec<ObjdumpMismatch>) {
+    let blocks = kd_blocks_from_objdump(objdump_output);
+    let mut mismatches = Vec::new();
+    for (kernel, llvm) in &blocks {
+        let ours = match descriptor_of(kernel) {
+            Some(kd) => kd.objdump_block(kernel, opts),
+            None => "<no descriptor>".to_string(),
+        };
+        if &ours != llvm {
+            mismatches.push(ObjdumpMismatch {
+                kernel: kernel.clone(),
+                llvm: llvm.clone(),
+                ours,
+            });
+        }
+    }
+    (blocks.len(), mismatches)
 }
 
 /// `0000000000000d80 <name.kd>:` -> `name`.

@@ -239,8 +239,13 @@ fn message(c: &Check) -> String {
     s
 }
 
-/// Reserved bits set in `kd` for `target`, in the order LLVM checks them.
-pub(crate) fn reserved_bits(kd: &KernelDescriptor, target: &KdTarget) -> Vec<ReservedBits> {
+/// Reserved bits set in `kd` for `target`, in the order LLVM checks them; only the
+/// first if `first_only`.
+pub(crate) fn reserved_bits(
+    kd: &KernelDescriptor,
+    target: &KdTarget,
+    first_only: bool,
+) -> Vec<ReservedBits> {
     let bytes = kd.as_bytes();
     let mut out = Vec::new();
     for c in checks(target) {
@@ -258,6 +263,9 @@ pub(crate) fn reserved_bits(kd: &KernelDescriptor, target: &KdTarget) -> Vec<Res
                 value,
                 llvm_message: message(&c),
             });
+            if first_only {
+                break;
+            }
         }
     }
     out

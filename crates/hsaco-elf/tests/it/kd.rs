@@ -4,12 +4,16 @@
 use std::path::{Path, PathBuf};
 
 use hsaco_elf::kd::{
-    kd_blocks_from_objdump, AmdKernelCode, KdFamily, KdTarget, KernelDescriptor, PrintOptions,
+    compare_with_objdump, kd_blocks_from_objdump, AmdKernelCode, KdFamily, KdTarget,
+    KernelDescriptor, PrintOptions,
 };
 use hsaco_target::{Arch, Generation, Processor};
 
-/// The processors of the goldens: (name, mach, generation, version).
-const PROCESSORS: &[(&str, u32, Generation, (u8, u8, u8))] = &[
+/// (name, mach, generation, version)
+type ProcessorRow = (&'static str, u32, Generation, (u8, u8, u8));
+
+/// The processors of the goldens.
+const PROCESSORS: &[ProcessorRow] = &[
     ("gfx803", 0x2a, Generation::Gfx8, (8, 0, 3)),
     ("gfx900", 0x2c, Generation::Gfx9, (9, 0, 0)),
     ("gfx906", 0x2f, Generation::Gfx9, (9, 0, 6)),
@@ -414,15 +418,15 @@ fn elf_kd_symbols(data: &[u8]) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-fn co_files(dir: &Path, out: &mut Vec<PathBuf>) {
+fn code_objects(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
-            co_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "co") {
+            code_objects(&p, out);
+        } else if p.extension().is_some_and(|x| x == "co" || x == "o") {
             out.push(p);
         }
     }
@@ -433,7 +437,7 @@ fn co_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn llvm_diff() {
     let corpus = std::env::var("HSACO_CORPUS").unwrap_or_else(|_| "/work/corpus/out".into());
     let mut paths = Vec::new();
-    co_files(Path::new(&corpus), &mut paths);
+    code_objects(Path::new(&corpus), &mut paths);
     paths.sort();
     let (mut compared, mut mismatches) = (0, Vec::new());
     for path in &paths {
@@ -470,22 +474,20 @@ fn llvm_diff() {
             target: KdTarget::new(&processor(&cpu)),
             code_object_version: cov,
         };
-        for (name, block) in kd_blocks_from_objdump(&out) {
-            let bytes = &syms
-                .iter()
-                .find(|(n, _)| *n == format!("{name}.kd"))
-                .unwrap()
-                .1;
-            let got = KernelDescriptor::parse(bytes)
-                .unwrap()
-                .objdump_block(&name, &opts);
-            compared += 1;
-            if got != block {
-                mismatches.push(format!(
-                    "{} {name}:\n--- llvm\n{block}--- hsaco\n{got}",
-                    path.display()
-                ));
-            }
+        let (n, bad) = compare_with_objdump(&out, &opts, |name| {
+            let sym = format!("{name}.kd");
+            let bytes = &syms.iter().find(|(n, _)| *n == sym)?.1;
+            KernelDescriptor::parse(bytes).ok()
+        });
+        compared += n;
+        for m in bad {
+            mismatches.push(format!(
+                "{} {}:\n--- llvm\n{}--- hsaco\n{}",
+                path.display(),
+                m.kernel,
+                m.llvm,
+                m.ours
+            ));
         }
     }
     println!(
