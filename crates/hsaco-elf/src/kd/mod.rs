@@ -37,7 +37,8 @@
 //!
 //! The text depends on the bytes, the processor family ([`KdTarget`]), the XNACK
 //! target feature (only through `.amdhsa_reserve_xnack_mask`, which the descriptor
-//! does not store) and the code object version (`.amdhsa_uses_dynamic_stack` from v5).
+//! does not store) and the code object version (`.amdhsa_uses_dynamic_stack` is
+//! omitted for v4 only).
 //! `.amdhsa_reserve_vcc`/`_flat_scratch` are always printed as 0 and
 //! `.amdhsa_next_free_vgpr`/`_sgpr` as the allocated block count times the block size,
 //! since the descriptor only keeps granulated counts.

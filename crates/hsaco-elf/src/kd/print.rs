@@ -278,8 +278,9 @@ pub struct PrintOptions {
     /// The processor's descriptor properties, including whether XNACK is enabled
     /// (`llvm-objdump --mcpu=<cpu>` without `--mattr` uses [`KdTarget::new`]).
     pub target: KdTarget,
-    /// The code object version (4, 5, 6; 3 behaves as 4): `EI_ABIVERSION + 2`.
-    /// `.amdhsa_uses_dynamic_stack` exists from v5 on.
+    /// The code object version, `EI_ABIVERSION + 2` of the file. llvm-objdump 22
+    /// prints `.amdhsa_uses_dynamic_stack` for every version except 4 (observed: also
+    /// for files marked v2 and v3, which it cannot otherwise tell apart from v5).
     pub code_object_version: u8,
 }
 
@@ -523,7 +524,7 @@ pub(crate) fn amdhsa_block(kd: &KernelDescriptor, name: &str, opts: &PrintOption
     if t.is_gfx10_plus() {
         line(&mut o, "wavefront_size32", b(kcp.enable_wavefront_size32()));
     }
-    if opts.code_object_version >= 5 {
+    if opts.code_object_version != 4 {
         line(&mut o, "uses_dynamic_stack", b(kcp.uses_dynamic_stack()));
     }
 

@@ -4,6 +4,8 @@
   python3 gen.py blocks  CORPUS_DIR   # blocks/<target>_cov<N>.txt from real code objects
   python3 gen.py flips   CORPUS_DIR   # flips/<target>_cov<N>.txt: one bit flipped at a time
   python3 gen.py code_t               # code_t/<cpu>.txt: amd_kernel_code_t via llvm-mc
+  python3 gen.py extras  CORPUS_DIR   # blocks/gfx900_cov{2,3}.txt (EI_ABIVERSION patched),
+                                      # blocks/gfx90a_xnack+_mattr_cov5.txt (--mattr=+xnack)
 
 CORPUS_DIR is a directory <target>/cov<N>/*.co of clang-22 code objects (e.g.
 /work/corpus/out/nogpulib). Expected text always comes from llvm-objdump-22 / llvm-mc-22.
@@ -32,9 +34,10 @@ def mcpu_of(target):
     return target.split('_')[0]
 
 
-def objdump_blocks(path, mcpu, syms):
-    out = subprocess.run(['llvm-objdump-22', '-D', '--mcpu=' + mcpu,
-                          '--disassemble-symbols=' + ','.join(syms), path],
+def objdump_blocks(path, mcpu, syms, mattr=None):
+    extra = ['--mattr=' + mattr] if mattr else []
+    out = subprocess.run(['llvm-objdump-22', '-D', '--mcpu=' + mcpu] + extra +
+                         ['--disassemble-symbols=' + ','.join(syms), path],
                          capture_output=True, text=True).stdout
     blocks, cur, name = {}, None, None
     for line in out.splitlines():
@@ -269,6 +272,32 @@ def assemble(body, cpu):
     return m.group(1), code
 
 
+def extras(corpus):
+    def write(out, header, opts, path, data, got, syms):
+        with open(os.path.join(HERE, 'blocks', out), 'w') as f:
+            f.write(header + opts)
+            for sym, off in sorted(syms.items()):
+                f.write('\nfile 07_scratch.co\nkernel %s\nbytes %s\n%s' % (sym[:-3], data[off:off + 64].hex(), got[sym[:-3]]))
+    src = os.path.join(corpus, 'gfx900', 'cov4', '07_scratch.co')
+    for abi, cov in ((1, 3), (0, 2)):
+        d = bytearray(open(src, 'rb').read())
+        d[8] = abi
+        with tempfile.TemporaryDirectory() as t:
+            tmp = os.path.join(t, 'a.co')
+            open(tmp, 'wb').write(d)
+            syms = kd_symbols(tmp)
+            got = objdump_blocks(tmp, 'gfx900', sorted(syms))
+        write('gfx900_cov%d.txt' % cov,
+              '# 07_scratch.co of gfx900 cov4 with EI_ABIVERSION set to %d; llvm-objdump-22 -D --mcpu=gfx900\n' % abi,
+              'processor gfx900\ncov %d\nxnack default\n' % cov, tmp, d, got, syms)
+    path = os.path.join(corpus, 'gfx90a_xnack+', 'cov5', '07_scratch.co')
+    syms = kd_symbols(path)
+    got = objdump_blocks(path, 'gfx90a', sorted(syms), mattr='+xnack')
+    write('gfx90a_xnack+_mattr_cov5.txt',
+          '# llvm-objdump-22 -D --mcpu=gfx90a --mattr=+xnack --disassemble-symbols=<kernel>.kd <file>\n',
+          'processor gfx90a\ncov 5\nxnack 1\n', path, open(path, 'rb').read(), got, syms)
+
+
 if __name__ == '__main__':
     what = sys.argv[1]
     if what == 'blocks':
@@ -277,3 +306,5 @@ if __name__ == '__main__':
         flips(sys.argv[2])
     elif what == 'code_t':
         code_t()
+    elif what == 'extras':
+        extras(sys.argv[2])
