@@ -215,9 +215,12 @@ fn extract(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
         if s.ends_with("/cov5/01_vadd.co") && s.contains("/nogpulib/") {
             let data = std::fs::read(obj)?;
             let e_flags = u32::from_le_bytes(data[48..52].try_into()?);
-            let id = hsaco_target::TargetId::from_e_flags(e_flags, hsaco_target::CodeObjectVersion::V5)
-                .map(|t| t.to_string())
-                .with_context(|| format!("{}: target of e_flags {e_flags:#x}", obj.display()))?;
+            let id =
+                hsaco_target::TargetId::from_e_flags(e_flags, hsaco_target::CodeObjectVersion::V5)
+                    .map(|t| t.to_string())
+                    .with_context(|| {
+                        format!("{}: target of e_flags {e_flags:#x}", obj.display())
+                    })?;
             inputs.push((id, obj.clone()));
         }
     }

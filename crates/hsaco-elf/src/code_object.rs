@@ -15,7 +15,9 @@ use crate::elf::consts::{ElfType, STT_AMDGPU_HSA_KERNEL};
 use crate::elf::{Elf, Symbol, SymbolTable};
 use crate::note::{AmdNote, IsaVersion};
 use crate::{Error, Result};
-use hsaco_target::{CodeObjectVersion, EFlagsError, EFlagsV2, FeatureSetting, TargetFeature, TargetId};
+use hsaco_target::{
+    CodeObjectVersion, EFlagsError, EFlagsV2, FeatureSetting, TargetFeature, TargetId,
+};
 
 /// Size of a code object v3+ kernel descriptor.
 pub const KERNEL_DESCRIPTOR_SIZE: usize = 64;
@@ -125,13 +127,20 @@ impl<'d> CodeObject<'d> {
         match TargetId::from_e_flags(e_flags, version) {
             Ok(t) => Ok(t),
             Err(EFlagsError::NoProcessor(_)) => {
-                let isa = self
-                    .isa_version_note()
-                    .ok_or_else(|| "e_flags name no processor and there is no ISA version note".to_string())?;
+                let isa = self.isa_version_note().ok_or_else(|| {
+                    "e_flags name no processor and there is no ISA version note".to_string()
+                })?;
                 let v = |x: u32| u8::try_from(x).unwrap_or(u8::MAX);
                 let mut t = TargetId::from_isa_version(v(isa.major), v(isa.minor), v(isa.stepping))
-                    .ok_or_else(|| format!("no processor has ISA version {}.{}.{}", isa.major, isa.minor, isa.stepping))?;
-                if EFlagsV2::from_e_flags(e_flags).xnack && t.processor.supports_feature(TargetFeature::Xnack) {
+                    .ok_or_else(|| {
+                        format!(
+                            "no processor has ISA version {}.{}.{}",
+                            isa.major, isa.minor, isa.stepping
+                        )
+                    })?;
+                if EFlagsV2::from_e_flags(e_flags).xnack
+                    && t.processor.supports_feature(TargetFeature::Xnack)
+                {
                     let _ = t.set(TargetFeature::Xnack, FeatureSetting::On);
                 }
                 Ok(t)

@@ -3,7 +3,8 @@
 
 use super::short_flags;
 use hsaco_elf::elf::consts::SHT_NOBITS;
-use hsaco_elf::{CodeObject, KernelSymbol};
+use hsaco_elf::kd::{AmdKernelCode, KdTarget, KernelDescriptor, PrintOptions};
+use hsaco_elf::{CodeObject, DescriptorBytes, KernelSymbol};
 use hsaco_target::{Processor, TargetIdForm};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -42,9 +43,73 @@ impl<'a> ObjectView<'a> {
         String::new()
     }
 
-    /// The kernel descriptors as llvm-objdump prints them.
+    /// The kernel descriptors as llvm-objdump prints them (`<address> <name.kd>:`
+    /// and the `.amdhsa_kernel` block), decoded even where reserved bits are set
+    /// (those are listed in comments first); `amd_kernel_code_t` blocks for v2.
     pub fn kernel_descriptor_text(&self) -> String {
-        String::new()
+        let mut out = String::new();
+        for (i, k) in self.kernels.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            match self.descriptor(k) {
+                Some(Ok(Descriptor::V3(kd, opts))) => {
+                    let _ = writeln!(
+                        out,
+                        "{:016x} <{}.kd>:",
+                        k.descriptor.as_ref().map(|d| d.address()).unwrap_or(0),
+                        k.name
+                    );
+                    for r in kd.reserved_bits(&opts.target) {
+                        let _ = writeln!(
+                            out,
+                            "; reserved bits set: {} bits {}:{} = {:#x} (LLVM 22 refuses to decode: {})",
+                            r.field, r.hi, r.lo, r.value, r.llvm_message
+                        );
+                    }
+                    out.push_str(&kd.to_llvm_text(&k.name, &opts));
+                }
+                Some(Ok(Descriptor::V2(code))) => {
+                    let _ = writeln!(
+                        out,
+                        "{:016x} <{}>:",
+                        k.descriptor.as_ref().map(|d| d.address()).unwrap_or(0),
+                        k.name
+                    );
+                    out.push_str(&code.to_directive_text());
+                }
+                Some(Err(e)) => {
+                    let _ = writeln!(out, "; {}: descriptor unreadable: {e}", k.name);
+                }
+                None => {
+                    let _ = writeln!(out, "; {}: target unknown, descriptor not decoded", k.name);
+                }
+            }
+        }
+        out
+    }
+
+    /// The decoded descriptor of a kernel (`None` when the target is unknown).
+    fn descriptor(&self, k: &KernelSymbol<'a>) -> Option<Result<Descriptor, String>> {
+        let bytes = match &k.descriptor {
+            Ok(d) => *d,
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        Some(match bytes {
+            DescriptorBytes::V3 { bytes, .. } => {
+                let target = self.co.target_id().ok()?;
+                let opts = PrintOptions {
+                    target: KdTarget::new(target.processor),
+                    code_object_version: self.co.elf.abi_version().saturating_add(2),
+                };
+                KernelDescriptor::parse(bytes)
+                    .map(|kd| Descriptor::V3(kd, opts))
+                    .map_err(|e| e.to_string())
+            }
+            DescriptorBytes::AmdKernelCodeT { bytes, .. } => AmdKernelCode::parse(bytes)
+                .map(Descriptor::V2)
+                .map_err(|e| e.to_string()),
+        })
     }
 
     /// The default report.
@@ -87,13 +152,15 @@ impl<'a> ObjectView<'a> {
         self.sections_text(out);
         let _ = writeln!(out, "kernels: {}", self.kernels.len());
         for k in &self.kernels {
-            match &k.descriptor {
-                Ok(d) => {
-                    let _ = writeln!(out, "  {} (descriptor at {:#x})", k.name, d.address());
+            let _ = writeln!(out, "  {}", k.name);
+            match self.descriptor(k) {
+                Some(Ok(d)) => {
+                    let _ = writeln!(out, "    descriptor: {}", d.summary());
                 }
-                Err(e) => {
-                    let _ = writeln!(out, "  {} (descriptor unreadable: {e})", k.name);
+                Some(Err(e)) => {
+                    let _ = writeln!(out, "    descriptor unreadable: {e}");
                 }
+                None => {}
             }
         }
         let _ = kernargs;
@@ -302,8 +369,69 @@ fn shndx_name(shndx: u16) -> String {
     }
 }
 
+/// A decoded descriptor of either kind.
+enum Descriptor {
+    V3(KernelDescriptor, PrintOptions),
+    V2(AmdKernelCode),
+}
+
+impl Descriptor {
+    /// One line: the resources the descriptor asks for.
+    fn summary(&self) -> String {
+        match self {
+            Descriptor::V3(kd, opts) => {
+                let r1 = kd.compute_pgm_rsrc1();
+                let props = kd.kernel_code_properties();
+                let wave32 = props.enable_wavefront_size32();
+                let vgprs =
+                    (r1.granulated_workitem_vgpr_count() + 1) * opts.target.vgpr_granule(wave32);
+                let mut s = format!(
+                    "kernarg {} B, LDS {} B, scratch {} B/lane, up to {} VGPRs",
+                    kd.kernarg_size(),
+                    kd.group_segment_fixed_size(),
+                    kd.private_segment_fixed_size(),
+                    vgprs
+                );
+                if !opts.target.is_gfx10_plus() {
+                    let sgprs =
+                        (r1.granulated_wavefront_sgpr_count() + 1) * opts.target.sgpr_granule();
+                    let _ = write!(s, ", up to {sgprs} SGPRs");
+                }
+                let _ = write!(
+                    s,
+                    ", {}, {} user SGPRs",
+                    if wave32 { "wave32" } else { "wave64" },
+                    props.user_sgprs()
+                );
+                if props.uses_dynamic_stack() {
+                    s.push_str(", dynamic stack");
+                }
+                let reserved = kd.reserved_bits(&opts.target);
+                if !reserved.is_empty() {
+                    let _ = write!(
+                        s,
+                        "; {} reserved bit range(s) set (see --kernel-descriptors)",
+                        reserved.len()
+                    );
+                }
+                s
+            }
+            Descriptor::V2(code) => format!(
+                "amd_kernel_code_t, entry at +{:#x}, COMPUTE_PGM_RSRC1 {:#010x}, RSRC2 {:#010x}",
+                code.kernel_code_entry_byte_offset(),
+                code.compute_pgm_rsrc1(),
+                code.compute_pgm_rsrc2()
+            ),
+        }
+    }
+}
+
 fn wave_sizes(p: &Processor) -> &'static str {
-    match (p.supports_wave32(), p.supports_wave64(), p.default_wave_size()) {
+    match (
+        p.supports_wave32(),
+        p.supports_wave64(),
+        p.default_wave_size(),
+    ) {
         (true, true, 32) => "wave32 (wave64 supported)",
         (true, true, _) => "wave64 (wave32 supported)",
         (true, false, _) => "wave32",
