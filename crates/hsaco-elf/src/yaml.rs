@@ -100,15 +100,19 @@ pub fn parse(text: &str) -> Result<Value<'static>> {
 }
 
 fn is_marker(rest: &str, marker: &str) -> bool {
-    rest == marker
-        || (rest.starts_with(marker) && rest[marker.len()..].starts_with([' ', '\t']))
+    rest == marker || (rest.starts_with(marker) && rest[marker.len()..].starts_with([' ', '\t']))
 }
 
 fn located(text: &str, offset: usize, message: &str) -> Error {
     let offset = offset.min(text.len());
     let before = &text.as_bytes()[..offset];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let col = offset - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+    let col = offset
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1)
+        + 1;
     Error::new(offset as u64, format!("{message} at line {line}:{col}"))
 }
 
@@ -194,12 +198,7 @@ impl<'t> Parser<'t> {
 
     /// The value of a key or sequence item that ended its line: a more indented
     /// node, a sequence at the same indentation (for a key), or nil.
-    fn nested_value(
-        &mut self,
-        indent: usize,
-        key: bool,
-        depth: usize,
-    ) -> Result<Value<'static>> {
+    fn nested_value(&mut self, indent: usize, key: bool, depth: usize) -> Result<Value<'static>> {
         match self.lines.get(self.cur).copied() {
             Some(next) if next.indent > indent => self.node(self.cur, next.indent, depth + 1),
             Some(next) if key && next.indent == indent => {
@@ -434,7 +433,9 @@ impl<'s> Flow<'s> {
             Some(b'|') | Some(b'>') if !in_flow => {
                 return Err(self.err("block scalars are not supported"))
             }
-            Some(b'&') | Some(b'*') => return Err(self.err("anchors and aliases are not supported")),
+            Some(b'&') | Some(b'*') => {
+                return Err(self.err("anchors and aliases are not supported"))
+            }
             _ => {
                 let start = self.pos;
                 let b = self.text.as_bytes();
@@ -443,9 +444,7 @@ impl<'s> Flow<'s> {
                     if c == b'#' && self.pos > start && b[self.pos - 1] == b' ' {
                         break;
                     }
-                    if in_flow
-                        && (c == b',' || c == b']' || c == b'}')
-                    {
+                    if in_flow && (c == b',' || c == b']' || c == b'}') {
                         break;
                     }
                     if in_flow && c == b':' && matches!(b.get(self.pos + 1), None | Some(b' ')) {
@@ -477,7 +476,9 @@ impl<'s> Flow<'s> {
         let mut out = String::new();
         loop {
             let Some(c) = self.text[self.pos..].chars().next() else {
-                return Err(self.err("unterminated quoted scalar (multi-line scalars are not supported)"));
+                return Err(
+                    self.err("unterminated quoted scalar (multi-line scalars are not supported)")
+                );
             };
             self.pos += c.len_utf8();
             match c {
@@ -528,7 +529,9 @@ impl<'s> Flow<'s> {
                     let hex = self.text.get(self.pos..self.pos + digits).unwrap_or("");
                     let code = u32::from_str_radix(hex, 16)
                         .ok()
-                        .filter(|_| hex.len() == digits && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                        .filter(|_| {
+                            hex.len() == digits && hex.bytes().all(|b| b.is_ascii_hexdigit())
+                        })
                         .and_then(char::from_u32);
                     match code {
                         Some(ch) => {
@@ -673,10 +676,7 @@ mod tests {
         let args = kernels[0].get("Args").unwrap().as_array().unwrap();
         assert_eq!(args[0].get("Size"), Some(&Value::UInt(8)));
         assert_eq!(args[0].get("IsConst"), Some(&Value::Bool(true)));
-        assert_eq!(
-            kernels[1],
-            Value::Array(vec![Value::UInt(1), s("a'b")])
-        );
+        assert_eq!(kernels[1], Value::Array(vec![Value::UInt(1), s("a'b")]));
         assert!(v.get("ignored").is_none());
     }
 
@@ -697,7 +697,13 @@ mod tests {
         let v = parse("- !str '123'\n- !str 0b11\n- !nil ''\n- 0x10\n- 1.5\n").unwrap();
         assert_eq!(
             v,
-            Value::Array(vec![s("123"), s("0b11"), Value::Nil, Value::UInt(16), Value::Float64(1.5)])
+            Value::Array(vec![
+                s("123"),
+                s("0b11"),
+                Value::Nil,
+                Value::UInt(16),
+                Value::Float64(1.5)
+            ])
         );
     }
 

@@ -124,7 +124,10 @@ mod tests {
     #[test]
     fn forms() {
         let v = Value::Map(vec![
-            (Value::str_ref("a"), Value::Array(vec![Value::UInt(1), Value::Int(-2)])),
+            (
+                Value::str_ref("a"),
+                Value::Array(vec![Value::UInt(1), Value::Int(-2)]),
+            ),
             (Value::UInt(7), Value::Bin(Cow::Borrowed(&[0xab, 0x01]))),
             (Value::str_ref("f"), Value::Float64(1.5)),
             (Value::str_ref("s"), Value::str_ref("q\"\n\u{1}")),

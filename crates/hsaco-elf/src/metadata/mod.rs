@@ -60,12 +60,10 @@ pub use json::to_json;
 pub use model::{CodeObjectMetadata, Extra, KernelArg, KernelMetadata, MetadataFormat};
 pub use readelf::{
     compare_with_readelf, document_yaml, format_e, llvm_verifier_accepts,
-    metadata_block_from_readelf, readelf_block, readelf_note_text, readelf_v2_text,
-    readelf_yaml, yaml_string, NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA,
+    metadata_block_from_readelf, readelf_block, readelf_note_text, readelf_v2_text, readelf_yaml,
+    yaml_string, NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA,
 };
-pub use validate::{
-    expected_metadata_version, validate, Finding, VALUE_KINDS_V3, VALUE_KINDS_V5,
-};
+pub use validate::{expected_metadata_version, validate, Finding, VALUE_KINDS_V3, VALUE_KINDS_V5};
 
 /// Fuzz entry: MessagePack decode, print (readelf form and JSON), validate, typed
 /// model, re-encode. Panics only if an internal invariant breaks (a bug).
@@ -77,7 +75,11 @@ pub fn fuzz_msgpack(data: &[u8]) {
     };
     let bytes = crate::msgpack::encode(&value);
     let again = crate::msgpack::decode(&bytes).expect("re-encoded MessagePack must decode");
-    assert_eq!(crate::msgpack::encode(&again), bytes, "encoding must be stable");
+    assert_eq!(
+        crate::msgpack::encode(&again),
+        bytes,
+        "encoding must be stable"
+    );
     let _ = to_json(&value);
     let _ = document_yaml(&value);
     let _ = validate(&value, 5);

@@ -205,7 +205,10 @@ impl FieldValue for Vec<KernelArg> {
 
 impl FieldValue for Vec<KernelMetadata> {
     fn read(v: &Value<'_>) -> Option<Self> {
-        v.as_array()?.iter().map(KernelMetadata::from_value).collect()
+        v.as_array()?
+            .iter()
+            .map(KernelMetadata::from_value)
+            .collect()
     }
     fn write(&self) -> Value<'static> {
         Value::Array(self.iter().map(KernelMetadata::to_value).collect())
@@ -367,7 +370,11 @@ const V2_ACCESSES: &[(&str, &str)] = &[
 ];
 
 /// v2 key -> v3 key, and the table that translates its string value (if any).
-type KeyMap = (&'static str, &'static str, Option<&'static [(&'static str, &'static str)]>);
+type KeyMap = (
+    &'static str,
+    &'static str,
+    Option<&'static [(&'static str, &'static str)]>,
+);
 
 const V2_ROOT_KEYS: &[KeyMap] = &[
     ("Version", "amdhsa.version", None),
@@ -390,7 +397,11 @@ const V2_ATTRS_KEYS: &[KeyMap] = &[
 const V2_CODE_PROPS_KEYS: &[KeyMap] = &[
     ("KernargSegmentSize", ".kernarg_segment_size", None),
     ("GroupSegmentFixedSize", ".group_segment_fixed_size", None),
-    ("PrivateSegmentFixedSize", ".private_segment_fixed_size", None),
+    (
+        "PrivateSegmentFixedSize",
+        ".private_segment_fixed_size",
+        None,
+    ),
     ("KernargSegmentAlign", ".kernarg_segment_align", None),
     ("WavefrontSize", ".wavefront_size", None),
     ("NumSGPRs", ".sgpr_count", None),
@@ -458,12 +469,18 @@ fn v2_to_v3(root: &Value<'_>) -> Value<'static> {
         return root.clone().into_owned();
     };
     let mut out = Vec::new();
-    rename(pairs, V2_ROOT_KEYS, true, &|key, v| {
-        (key == "amdhsa.kernels").then(|| match v.as_array() {
-            Some(ks) => Value::Array(ks.iter().map(v2_kernel_to_v3).collect()),
-            None => v.clone().into_owned(),
-        })
-    }, &mut out);
+    rename(
+        pairs,
+        V2_ROOT_KEYS,
+        true,
+        &|key, v| {
+            (key == "amdhsa.kernels").then(|| match v.as_array() {
+                Some(ks) => Value::Array(ks.iter().map(v2_kernel_to_v3).collect()),
+                None => v.clone().into_owned(),
+            })
+        },
+        &mut out,
+    );
     Value::Map(out)
 }
 
@@ -524,15 +541,13 @@ impl CodeObjectMetadata {
     /// Decode the MessagePack descriptor of an `NT_AMDGPU_METADATA` note.
     pub fn from_msgpack(desc: &[u8]) -> crate::Result<Self> {
         let root = crate::msgpack::decode(desc)?;
-        Self::from_value(&root)
-            .ok_or_else(|| crate::Error::new(0, "metadata root is not a map"))
+        Self::from_value(&root).ok_or_else(|| crate::Error::new(0, "metadata root is not a map"))
     }
 
     /// Decode the YAML text of an `NT_AMD_HSA_METADATA` (code object v2) note.
     pub fn from_v2_yaml(desc: &[u8]) -> crate::Result<Self> {
         let root = crate::yaml::parse_bytes(desc)?;
-        Self::from_v2_value(&root)
-            .ok_or_else(|| crate::Error::new(0, "metadata root is not a map"))
+        Self::from_v2_value(&root).ok_or_else(|| crate::Error::new(0, "metadata root is not a map"))
     }
 
     /// Decode a v2 document tree (keys `Version`, `Kernels`, ...), mapping its keys
@@ -566,12 +581,18 @@ impl CodeObjectMetadata {
             return v3;
         };
         let mut out = Vec::new();
-        rename(pairs, V2_ROOT_KEYS, false, &|key, v| {
-            (key == "Kernels").then(|| match v.as_array() {
-                Some(ks) => Value::Array(ks.iter().map(v3_kernel_to_v2).collect()),
-                None => v.clone().into_owned(),
-            })
-        }, &mut out);
+        rename(
+            pairs,
+            V2_ROOT_KEYS,
+            false,
+            &|key, v| {
+                (key == "Kernels").then(|| match v.as_array() {
+                    Some(ks) => Value::Array(ks.iter().map(v3_kernel_to_v2).collect()),
+                    None => v.clone().into_owned(),
+                })
+            },
+            &mut out,
+        );
         Value::Map(out)
     }
 

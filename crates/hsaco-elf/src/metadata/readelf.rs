@@ -142,9 +142,9 @@ fn key_order(a: &Value<'_>, b: &Value<'_>) -> Ordering {
         (Value::UInt(x), Value::UInt(y)) => x.cmp(y),
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
         (Value::Str(x), Value::Str(y)) | (Value::Bin(x), Value::Bin(y)) => x.cmp(y),
-        (Value::Float32(_) | Value::Float64(_), _) => float(a)
-            .partial_cmp(&float(b))
-            .unwrap_or(Ordering::Less),
+        (Value::Float32(_) | Value::Float64(_), _) => {
+            float(a).partial_cmp(&float(b)).unwrap_or(Ordering::Less)
+        }
         // containers as keys: LLVM cannot print them; keep them apart and stable
         (Value::Array(_) | Value::Map(_), _) => Ordering::Less,
         _ => Ordering::Equal,
@@ -152,7 +152,14 @@ fn key_order(a: &Value<'_>, b: &Value<'_>) -> Ordering {
 }
 
 /// The keys of the code object metadata that LLVM's verifier knows about.
-const LANGUAGES: &[&str] = &["OpenCL C", "OpenCL C++", "HCC", "HIP", "OpenMP", "Assembler"];
+const LANGUAGES: &[&str] = &[
+    "OpenCL C",
+    "OpenCL C++",
+    "HCC",
+    "HIP",
+    "OpenMP",
+    "Assembler",
+];
 /// `.value_kind` values LLVM's verifier accepts (any code object version).
 pub(crate) const LLVM_VALUE_KINDS: &[&str] = &[
     "by_value",
@@ -187,7 +194,9 @@ pub(crate) const LLVM_VALUE_KINDS: &[&str] = &[
     "hidden_shared_base",
     "hidden_queue_ptr",
 ];
-const ADDRESS_SPACES: &[&str] = &["private", "global", "constant", "local", "generic", "region"];
+const ADDRESS_SPACES: &[&str] = &[
+    "private", "global", "constant", "local", "generic", "region",
+];
 const ACCESSES: &[&str] = &["read_only", "write_only", "read_write"];
 
 /// Whether LLVM 22's metadata verifier (as run by `llvm-readelf`) accepts `root`.
@@ -266,9 +275,13 @@ fn kernel_accepted(kernel: &Value<'_>) -> bool {
             .all(|k| get(k).is_none_or(is_str))
         && get(".language").is_none_or(|v| str_in(v, LANGUAGES))
         && get(".language_version").is_none_or(|v| int_array(v, 2))
-        && [".reqd_workgroup_size", ".workgroup_size_hint", ".cluster_dims"]
-            .iter()
-            .all(|k| get(k).is_none_or(|v| int_array(v, 3)))
+        && [
+            ".reqd_workgroup_size",
+            ".workgroup_size_hint",
+            ".cluster_dims",
+        ]
+        .iter()
+        .all(|k| get(k).is_none_or(|v| int_array(v, 3)))
         && get(".uses_dynamic_stack").is_none_or(|v| matches!(v, Value::Bool(_)))
         && get(".args").is_none_or(|v| {
             v.as_array()
@@ -370,7 +383,11 @@ fn map_entries(out: &mut String, pairs: &[(Value<'_>, Value<'_>)], col: usize, p
 
 fn seq_items(out: &mut String, items: &[Value<'_>], col: usize, prefix: String) {
     for (i, item) in items.iter().enumerate() {
-        let mut pending = if i == 0 { prefix.clone() } else { " ".repeat(col) };
+        let mut pending = if i == 0 {
+            prefix.clone()
+        } else {
+            " ".repeat(col)
+        };
         pending.push_str("- ");
         match item {
             Value::Map(m) if !m.is_empty() => map_entries(out, m, col + 2, pending),
@@ -481,7 +498,7 @@ fn needs_quotes(s: &[u8], check_type: bool) -> Quoting {
             b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => {}
             b'_' | b'-' | b'^' | b'.' | b',' | b' ' | b'\t' => {}
             b'\n' | b'\r' | 0x7f => return Quoting::Double,
-            c if c < 0x20 || c >= 0x80 => return Quoting::Double,
+            c if !(0x20..0x80).contains(&c) => return Quoting::Double,
             _ => q = Quoting::Single,
         }
     }

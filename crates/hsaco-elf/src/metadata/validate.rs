@@ -69,8 +69,17 @@ const fn key(name: &'static str, ty: Ty, required: bool, since: u32) -> Key {
     }
 }
 
-const LANGUAGES: &[&str] = &["OpenCL C", "OpenCL C++", "HCC", "HIP", "OpenMP", "Assembler"];
-const ADDRESS_SPACES: &[&str] = &["private", "global", "constant", "local", "generic", "region"];
+const LANGUAGES: &[&str] = &[
+    "OpenCL C",
+    "OpenCL C++",
+    "HCC",
+    "HIP",
+    "OpenMP",
+    "Assembler",
+];
+const ADDRESS_SPACES: &[&str] = &[
+    "private", "global", "constant", "local", "generic", "region",
+];
 const ACCESSES: &[&str] = &["read_only", "write_only", "read_write"];
 const KINDS: &[&str] = &["normal", "init", "fini"];
 const VALUE_TYPES: &[&str] = &[
@@ -194,7 +203,9 @@ const V2_VALUE_KINDS: &[&str] = &[
 const V2_VALUE_TYPES: &[&str] = &[
     "Struct", "I8", "U8", "I16", "U16", "F16", "I32", "U32", "F32", "I64", "U64", "F64",
 ];
-const V2_ADDRESS_SPACES: &[&str] = &["Private", "Global", "Constant", "Local", "Generic", "Region"];
+const V2_ADDRESS_SPACES: &[&str] = &[
+    "Private", "Global", "Constant", "Local", "Generic", "Region",
+];
 const V2_ACCESSES: &[&str] = &["Default", "ReadOnly", "WriteOnly", "ReadWrite"];
 
 const V2_ARG_KEYS: &[Key] = &[
@@ -268,7 +279,10 @@ pub fn validate(root: &Value<'_>, code_object_version: u32) -> Vec<Finding> {
         agprs: false,
     };
     if !(2..=6).contains(&code_object_version) {
-        cx.add(String::new(), format!("unknown code object version {code_object_version}"));
+        cx.add(
+            String::new(),
+            format!("unknown code object version {code_object_version}"),
+        );
         return cx.findings;
     }
     let (keys, version_key) = if code_object_version == 2 {
@@ -326,7 +340,10 @@ impl Checker {
     fn map(&mut self, v: &Value<'_>, keys: &[Key], path: &str) {
         let Some(pairs) = v.as_map() else {
             let at = if path.is_empty() { "<root>" } else { path };
-            self.add(at.to_string(), format!("expected a map, found {}", v.kind_name()));
+            self.add(
+                at.to_string(),
+                format!("expected a map, found {}", v.kind_name()),
+            );
             return;
         };
         for (i, (k, _)) in pairs.iter().enumerate() {
@@ -336,7 +353,10 @@ impl Checker {
             }
             if !matches!(k, Value::Str(_)) {
                 let at = if path.is_empty() { "<root>" } else { path };
-                self.add(at.to_string(), format!("map key is a {}, not a string", k.kind_name()));
+                self.add(
+                    at.to_string(),
+                    format!("map key is a {}, not a string", k.kind_name()),
+                );
             }
         }
         for spec in keys {
@@ -344,8 +364,7 @@ impl Checker {
             let p = join(path, spec.name);
             match value {
                 None => {
-                    let required = spec.required
-                        && self.version >= spec.since
+                    let required = spec.required && self.version >= spec.since
                         || (spec.name == ".agpr_count" && self.agprs);
                     if required {
                         self.add(p, "required key is missing".to_string());
@@ -406,7 +425,10 @@ impl Checker {
                 Some(a) => {
                     for (i, s) in a.iter().enumerate() {
                         if !matches!(s, Value::Str(_)) {
-                            self.add(format!("{path}[{i}]"), format!("expected a string, found {}", s.kind_name()));
+                            self.add(
+                                format!("{path}[{i}]"),
+                                format!("expected a string, found {}", s.kind_name()),
+                            );
                         }
                     }
                 }
@@ -426,7 +448,10 @@ impl Checker {
                     if self.version < 5 {
                         self.add(
                             path.to_string(),
-                            format!("{s:?} is a code object v5 argument kind (this is v{})", self.version),
+                            format!(
+                                "{s:?} is a code object v5 argument kind (this is v{})",
+                                self.version
+                            ),
                         );
                     }
                 }

@@ -148,10 +148,13 @@ fn typed_model_values() {
 #[test]
 fn unknown_and_mistyped_keys_are_kept() {
     let doc = Value::Map(vec![
-        (Value::str_ref("amdhsa.kernels"), Value::Array(vec![Value::Map(vec![
-            (Value::str_ref(".name"), Value::UInt(5)),
-            (Value::str_ref(".vendor.x"), Value::Bool(true)),
-        ])])),
+        (
+            Value::str_ref("amdhsa.kernels"),
+            Value::Array(vec![Value::Map(vec![
+                (Value::str_ref(".name"), Value::UInt(5)),
+                (Value::str_ref(".vendor.x"), Value::Bool(true)),
+            ])]),
+        ),
         (Value::str_ref("zz"), Value::Nil),
     ]);
     let md = CodeObjectMetadata::from_value(&doc).unwrap();
@@ -215,21 +218,36 @@ fn validate_reports_spec_violations() {
     let value = msgpack::decode(&desc).unwrap();
     let findings = metadata::validate(&value, 4);
     let paths: Vec<&str> = findings.iter().map(|f| f.path.as_str()).collect();
-    assert!(paths.contains(&"amdhsa.kernels[0].args[4].value_kind"), "{paths:?}");
-    assert!(paths.contains(&"amdhsa.kernels[0].uses_dynamic_stack"), "{paths:?}");
+    assert!(
+        paths.contains(&"amdhsa.kernels[0].args[4].value_kind"),
+        "{paths:?}"
+    );
+    assert!(
+        paths.contains(&"amdhsa.kernels[0].uses_dynamic_stack"),
+        "{paths:?}"
+    );
     assert!(paths.contains(&"amdhsa.version"), "{paths:?}");
 
     let bad = Value::Map(vec![
-        (Value::str_ref("amdhsa.kernels"), Value::Array(vec![Value::Map(vec![
-            (Value::str_ref(".name"), Value::str_ref("k")),
-            (Value::str_ref(".wavefront_size"), Value::UInt(48)),
-            (Value::str_ref(".args"), Value::Array(vec![Value::Map(vec![
-                (Value::str_ref(".value_kind"), Value::str_ref("hidden_foo")),
-                (Value::str_ref(".address_space"), Value::str_ref("heap")),
-                (Value::str_ref(".size"), Value::Int(-1)),
-            ])])),
-        ])])),
-        (Value::str_ref("amdhsa.version"), Value::Array(vec![Value::UInt(1)])),
+        (
+            Value::str_ref("amdhsa.kernels"),
+            Value::Array(vec![Value::Map(vec![
+                (Value::str_ref(".name"), Value::str_ref("k")),
+                (Value::str_ref(".wavefront_size"), Value::UInt(48)),
+                (
+                    Value::str_ref(".args"),
+                    Value::Array(vec![Value::Map(vec![
+                        (Value::str_ref(".value_kind"), Value::str_ref("hidden_foo")),
+                        (Value::str_ref(".address_space"), Value::str_ref("heap")),
+                        (Value::str_ref(".size"), Value::Int(-1)),
+                    ])]),
+                ),
+            ])]),
+        ),
+        (
+            Value::str_ref("amdhsa.version"),
+            Value::Array(vec![Value::UInt(1)]),
+        ),
     ]);
     let findings = metadata::validate(&bad, 5);
     let text: Vec<String> = findings.iter().map(ToString::to_string).collect();
@@ -243,9 +261,14 @@ fn validate_reports_spec_violations() {
         "amdhsa.kernels[0].args[0].value_kind: unknown argument kind \"hidden_foo\"",
         "amdhsa.kernels[0].args[0].size: expected a non-negative integer, found integer",
     ] {
-        assert!(text.iter().any(|t| t == expected), "missing {expected:?} in {text:#?}");
+        assert!(
+            text.iter().any(|t| t == expected),
+            "missing {expected:?} in {text:#?}"
+        );
     }
-    assert!(text.iter().any(|t| t.starts_with("amdhsa.kernels[0].args[0].address_space: \"heap\"")));
+    assert!(text
+        .iter()
+        .any(|t| t.starts_with("amdhsa.kernels[0].args[0].address_space: \"heap\"")));
 }
 
 #[test]
@@ -253,7 +276,9 @@ fn json_form() {
     let desc = std::fs::read(data_dir().join("cov4_gfx803_printf.msgpack")).unwrap();
     let json = metadata::to_json(&msgpack::decode(&desc).unwrap());
     assert!(json.starts_with("{\n  \"amdhsa.kernels\": [\n    {\n      \".args\": [\n"));
-    assert!(json.contains("\"amdhsa.printf\": [\n    \"1:4:4:4:4:8:item %u value %f hex %x name %s\\\\n\"\n  ]"));
+    assert!(json.contains(
+        "\"amdhsa.printf\": [\n    \"1:4:4:4:4:8:item %u value %f hex %x name %s\\\\n\"\n  ]"
+    ));
     assert!(json.ends_with("  \"amdhsa.version\": [\n    1,\n    1\n  ]\n}\n"));
 }
 
@@ -286,7 +311,8 @@ fn fuzz_smoke_yaml() {
     let desc = std::fs::read(data_dir().join("cov6_gfx803_image.msgpack")).unwrap();
     seeds.push(metadata::document_yaml(&msgpack::decode(&desc).unwrap()).into_bytes());
     let refs: Vec<&[u8]> = seeds.iter().map(Vec::as_slice).collect();
-    let n = hsaco_elf::fuzzing::mutation_smoke(hsaco_elf::fuzzing::yaml, &refs, 100_000, 0x79616d6c);
+    let n =
+        hsaco_elf::fuzzing::mutation_smoke(hsaco_elf::fuzzing::yaml, &refs, 100_000, 0x79616d6c);
     assert_eq!(n, 100_000);
 }
 
@@ -398,7 +424,10 @@ fn live_llvm_readelf() {
                 continue;
             };
             if msgpack::encode(&value) != *desc
-                || CodeObjectMetadata::from_msgpack(desc).map(|m| m.to_msgpack()).ok().as_ref()
+                || CodeObjectMetadata::from_msgpack(desc)
+                    .map(|m| m.to_msgpack())
+                    .ok()
+                    .as_ref()
                     != Some(desc)
             {
                 round_trip += 1;
@@ -416,4 +445,3 @@ fn live_llvm_readelf() {
     assert!(objects > 0, "no objects under {}", root.display());
     assert_eq!((mismatches, findings, round_trip), (0, 0, 0));
 }
-
