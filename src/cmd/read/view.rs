@@ -2,8 +2,12 @@
 //! JSON.
 
 use super::short_flags;
+use hsaco_abi::{v2_value_kind_to_v3, ArgDesc, KernargLayout};
 use hsaco_elf::elf::consts::SHT_NOBITS;
+use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA};
 use hsaco_elf::kd::{AmdKernelCode, KdTarget, KernelDescriptor, PrintOptions};
+use hsaco_elf::metadata::{readelf_block, to_json, CodeObjectMetadata, KernelMetadata};
+use hsaco_elf::note::NoteOwner;
 use hsaco_elf::{CodeObject, DescriptorBytes, KernelSymbol};
 use hsaco_target::{Processor, TargetIdForm};
 use serde_json::{json, Value};
@@ -13,6 +17,10 @@ use std::fmt::Write as _;
 pub struct ObjectView<'a> {
     co: CodeObject<'a>,
     kernels: Vec<KernelSymbol<'a>>,
+    /// Every metadata note: (`n_type`, descriptor).
+    metadata_notes: Vec<(u32, &'a [u8])>,
+    /// The first metadata note, decoded.
+    metadata: Option<CodeObjectMetadata>,
     errors: Vec<String>,
 }
 
@@ -23,9 +31,37 @@ impl<'a> ObjectView<'a> {
             errors.push(format!("symbol table: {e}"));
             Vec::new()
         });
+        let mut metadata_notes = Vec::new();
+        for note in co.elf.notes() {
+            match note {
+                Ok(n) => {
+                    let is_metadata = matches!(
+                        (n.kind().owner, n.n_type),
+                        (NoteOwner::Amdgpu, NT_AMDGPU_METADATA)
+                            | (NoteOwner::Amd, NT_AMD_HSA_METADATA)
+                    );
+                    if is_metadata {
+                        metadata_notes.push((n.n_type, n.desc));
+                    }
+                }
+                Err(e) => errors.push(format!("notes: {e}")),
+            }
+        }
+        let metadata = metadata_notes.first().and_then(|&(n_type, desc)| {
+            let decoded = if n_type == NT_AMDGPU_METADATA {
+                CodeObjectMetadata::from_msgpack(desc)
+            } else {
+                CodeObjectMetadata::from_v2_yaml(desc)
+            };
+            decoded
+                .map_err(|e| errors.push(format!("metadata: {e}")))
+                .ok()
+        });
         ObjectView {
             co: *co,
             kernels,
+            metadata_notes,
+            metadata,
             errors,
         }
     }
@@ -38,9 +74,64 @@ impl<'a> ObjectView<'a> {
         &self.errors
     }
 
-    /// The metadata exactly as llvm-readelf --notes prints it.
+    /// The metadata exactly as llvm-readelf --notes prints it: for each metadata
+    /// note, the lines under its note header.
     pub fn metadata_text(&self) -> String {
-        String::new()
+        self.metadata_notes
+            .iter()
+            .filter_map(|&(n_type, desc)| readelf_block(n_type, desc))
+            .collect()
+    }
+
+    /// The metadata of a kernel, by `.name` (or `.symbol` = `<name>.kd`).
+    fn kernel_metadata(&self, name: &str) -> Option<&KernelMetadata> {
+        let kernels = self.metadata.as_ref()?.kernels.as_ref()?;
+        kernels.iter().find(|k| {
+            k.name.as_deref() == Some(name)
+                || k.symbol.as_deref().and_then(|s| s.strip_suffix(".kd")) == Some(name)
+        })
+    }
+
+    /// The kernarg layout of a kernel, from its metadata.
+    fn kernarg_layout(&self, name: &str) -> Option<KernargLayout> {
+        let km = self.kernel_metadata(name)?;
+        let version = self.co.version().unwrap_or(4);
+        let v2_kinds: Vec<String>;
+        let args = km.args.as_deref().unwrap_or(&[]);
+        let kinds: Vec<&str> = if version == 2 {
+            v2_kinds = args
+                .iter()
+                .map(|a| v2_value_kind_to_v3(a.value_kind.as_deref().unwrap_or("")))
+                .collect();
+            v2_kinds.iter().map(String::as_str).collect()
+        } else {
+            args.iter()
+                .map(|a| a.value_kind.as_deref().unwrap_or(""))
+                .collect()
+        };
+        // v2 metadata gives sizes and alignments, not offsets: lay them out in order
+        let mut next = 0u64;
+        let descs: Vec<ArgDesc<'_>> = args
+            .iter()
+            .zip(&kinds)
+            .map(|(a, kind)| {
+                let size = a.size.unwrap_or(0);
+                let offset = a.offset.unwrap_or_else(|| {
+                    let align = a.align.unwrap_or(1).max(1);
+                    next.div_ceil(align).saturating_mul(align)
+                });
+                next = offset.saturating_add(size);
+                ArgDesc {
+                    name: a.name.as_deref(),
+                    type_name: a.type_name.as_deref(),
+                    value_kind: kind,
+                    offset,
+                    size,
+                }
+            })
+            .collect();
+        let size = km.kernarg_segment_size.unwrap_or(next);
+        Some(KernargLayout::new(&descs, version, size))
     }
 
     /// The kernel descriptors as llvm-objdump prints them (`<address> <name.kd>:`
@@ -151,6 +242,19 @@ impl<'a> ObjectView<'a> {
         }
         self.sections_text(out);
         let _ = writeln!(out, "kernels: {}", self.kernels.len());
+        if let Some(m) = &self.metadata {
+            if let Some(v) = &m.version {
+                let _ = writeln!(
+                    out,
+                    "metadata: version {}{}",
+                    v.iter().map(u64::to_string).collect::<Vec<_>>().join("."),
+                    m.target
+                        .as_deref()
+                        .map(|t| format!(", target {t}"))
+                        .unwrap_or_default()
+                );
+            }
+        }
         for k in &self.kernels {
             let _ = writeln!(out, "  {}", k.name);
             match self.descriptor(k) {
@@ -162,8 +266,37 @@ impl<'a> ObjectView<'a> {
                 }
                 None => {}
             }
+            match self.kernarg_layout(&k.name) {
+                Some(layout) if kernargs => kernargs_text(out, &layout),
+                Some(layout) => {
+                    let explicit = layout
+                        .slots
+                        .iter()
+                        .filter(|s| s.in_metadata && s.hidden.is_none())
+                        .count();
+                    let hidden = layout
+                        .slots
+                        .iter()
+                        .filter(|s| s.in_metadata && s.hidden.is_some())
+                        .count();
+                    let _ = writeln!(
+                        out,
+                        "    kernargs: {} B, {explicit} explicit and {hidden} hidden argument(s){}",
+                        layout.segment_size,
+                        layout
+                            .implicit_base
+                            .map(|b| format!(", implicit block at {b}"))
+                            .unwrap_or_default()
+                    );
+                    for p in &layout.problems {
+                        let _ = writeln!(out, "    kernarg problem: {p}");
+                    }
+                }
+                None => {
+                    let _ = writeln!(out, "    kernargs: no metadata for this kernel");
+                }
+            }
         }
-        let _ = kernargs;
     }
 
     fn sections_text(&self, out: &mut String) {
@@ -338,8 +471,62 @@ impl<'a> ObjectView<'a> {
         let kernels: Vec<Value> = self
             .kernels
             .iter()
-            .map(|k| json!({ "name": k.name, "descriptor_address": k.descriptor.as_ref().ok().map(|d| d.address()) }))
+            .map(|k| {
+                let descriptor = match self.descriptor(k) {
+                    Some(Ok(Descriptor::V3(kd, opts))) => json!({
+                        "kind": "kernel_descriptor",
+                        "bytes": hex(kd.as_bytes()),
+                        "group_segment_fixed_size": kd.group_segment_fixed_size(),
+                        "private_segment_fixed_size": kd.private_segment_fixed_size(),
+                        "kernarg_size": kd.kernarg_size(),
+                        "kernel_code_entry_byte_offset": kd.kernel_code_entry_byte_offset(),
+                        "compute_pgm_rsrc1": kd.compute_pgm_rsrc1().0,
+                        "compute_pgm_rsrc2": kd.compute_pgm_rsrc2().0,
+                        "compute_pgm_rsrc3": kd.compute_pgm_rsrc3().0,
+                        "kernel_code_properties": kd.kernel_code_properties().0,
+                        "wavefront_size32": kd.kernel_code_properties().enable_wavefront_size32(),
+                        "reserved_bits": kd.reserved_bits(&opts.target).iter().map(|r| json!({
+                            "field": r.field, "hi": r.hi, "lo": r.lo, "value": r.value, "llvm_message": r.llvm_message,
+                        })).collect::<Vec<_>>(),
+                    }),
+                    Some(Ok(Descriptor::V2(code))) => json!({
+                        "kind": "amd_kernel_code_t",
+                        "bytes": hex(code.as_bytes()),
+                        "kernel_code_entry_byte_offset": code.kernel_code_entry_byte_offset(),
+                        "compute_pgm_rsrc1": code.compute_pgm_rsrc1(),
+                        "compute_pgm_rsrc2": code.compute_pgm_rsrc2(),
+                    }),
+                    Some(Err(e)) => json!({ "error": e }),
+                    None => Value::Null,
+                };
+                let kernargs = self.kernarg_layout(&k.name).map(|l| {
+                    json!({
+                        "segment_size": l.segment_size,
+                        "implicit_base": l.implicit_base,
+                        "slots": l.slots.iter().map(|s| json!({
+                            "offset": s.offset, "size": s.size, "name": s.name, "value_kind": s.value_kind,
+                            "type_name": s.type_name, "hidden": s.hidden.is_some(), "in_metadata": s.in_metadata,
+                            "meaning": s.meaning,
+                        })).collect::<Vec<_>>(),
+                        "problems": l.problems.iter().map(|p| json!({ "offset": p.offset, "message": p.message })).collect::<Vec<_>>(),
+                    })
+                });
+                json!({
+                    "name": k.name,
+                    "descriptor_address": k.descriptor.as_ref().ok().map(|d| d.address()),
+                    "descriptor": descriptor,
+                    "kernargs": kernargs,
+                })
+            })
             .collect();
+        let metadata: Option<Value> = self.metadata_notes.first().and_then(|&(n_type, desc)| {
+            let value = if n_type == NT_AMDGPU_METADATA {
+                hsaco_elf::msgpack::decode(desc).ok()?
+            } else {
+                hsaco_elf::yaml::parse_bytes(desc).ok()?
+            };
+            serde_json::from_str(&to_json(&value)).ok()
+        });
         json!({
             "elf": {
                 "class": if elf.is_64() { "ELF64" } else { "ELF32" },
@@ -353,6 +540,7 @@ impl<'a> ObjectView<'a> {
             "sections": sections,
             "notes": notes,
             "kernels": kernels,
+            "metadata": metadata,
             "errors": self.errors,
         })
     }
@@ -426,6 +614,45 @@ impl Descriptor {
     }
 }
 
+/// The kernarg layout as a table.
+fn kernargs_text(out: &mut String, layout: &KernargLayout) {
+    let _ = writeln!(
+        out,
+        "    kernargs ({} B{}):",
+        layout.segment_size,
+        layout
+            .implicit_base
+            .map(|b| format!(", implicit block at {b}"))
+            .unwrap_or_default()
+    );
+    for s in &layout.slots {
+        let _ = writeln!(
+            out,
+            "      {:>5} {:>3}  {:<28} {:<24} {}{}",
+            s.offset,
+            s.size,
+            s.name,
+            if s.hidden.is_some() {
+                ""
+            } else {
+                s.value_kind.as_str()
+            },
+            s.type_name
+                .as_deref()
+                .map(|t| format!("{t}  "))
+                .unwrap_or_default(),
+            if s.in_metadata {
+                s.meaning.clone()
+            } else {
+                format!("({}; not in the metadata)", s.meaning)
+            }
+        );
+    }
+    for p in &layout.problems {
+        let _ = writeln!(out, "      problem: {p}");
+    }
+}
+
 fn wave_sizes(p: &Processor) -> &'static str {
     match (
         p.supports_wave32(),
@@ -437,6 +664,10 @@ fn wave_sizes(p: &Processor) -> &'static str {
         (true, false, _) => "wave32",
         _ => "wave64",
     }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn first_line(s: &str) -> &str {
