@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-mod view;
+pub mod view;
 
 use view::ObjectView;
 

@@ -35,19 +35,20 @@ const PROCESSORS: &[ProcessorRow] = &[
     ("gfx12-generic", 0x59, Generation::Gfx12, (12, 0, 0)),
 ];
 
-fn processor(name: &str) -> Processor {
+/// The processor from hsaco-target's table, checked against the conventions the
+/// descriptor decoder relies on (the rows above).
+fn processor(name: &str) -> &'static Processor {
     let &(name, mach, generation, version) = PROCESSORS
         .iter()
         .find(|p| p.0 == name)
         .unwrap_or_else(|| panic!("processor {name} not in the test table"));
-    Processor {
-        name,
-        aliases: &[],
-        mach,
-        arch: Arch::Amdgcn,
-        generation,
-        version,
-    }
+    let p = Processor::by_name(name).unwrap_or_else(|| panic!("{name} not in hsaco-target"));
+    assert_eq!(
+        (p.mach, p.arch, p.generation, p.version),
+        (mach, Arch::Amdgcn, generation, version),
+        "{name}"
+    );
+    p
 }
 
 fn data_dir(sub: &str) -> PathBuf {
