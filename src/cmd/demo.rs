@@ -51,7 +51,10 @@ fn explain(co: &CodeObject<'_>, view: &ObjectView<'_>) -> String {
         "- {} kernels. Each has a 64-byte kernel descriptor (the `<name>.kd` symbol in\n  .rodata) that the runtime hands to the hardware: register counts, LDS and\n  scratch sizes, which SGPRs are preloaded. `hsaco read --kernel-descriptors`\n  prints them as the .amdhsa_kernel blocks llvm-objdump prints.",
         kernels.len()
     );
-    if let Some((name, layout)) = kernels.first().and_then(|k| view.layout_of(k).map(|l| (k, l))) {
+    if let Some((name, layout)) = kernels
+        .first()
+        .and_then(|k| view.layout_of(k).map(|l| (k, l)))
+    {
         let explicit: u64 = layout
             .slots
             .iter()

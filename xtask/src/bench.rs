@@ -30,10 +30,7 @@ pub fn run(opts: &Options) -> Result<()> {
         time(Command::new(&hsaco).args(["read", "--metadata"]), &objects)
     })?;
     let llvm = best_of(5, || {
-        time(
-            &mut Command::new("llvm-readelf-22").arg("--notes"),
-            &objects,
-        )
+        time(Command::new("llvm-readelf-22").arg("--notes"), &objects)
     })?;
     println!(
         "hsaco {:.3} s   llvm-readelf-22 {:.3} s   ratio {:.1}x",

@@ -255,7 +255,7 @@ fn extract(hsaco: &Path, corpus: &Path) -> Result<Tally> {
         }
         let want = std::fs::read(work.join("expected").join(sha))?;
         t.compared += 1;
-        if !outputs[input].iter().any(|o| *o == want) {
+        if !outputs[input].contains(&want) {
             t.mismatches.push(format!(
                 "{input} {container} {id}: no extracted file equals the bundler's"
             ));
