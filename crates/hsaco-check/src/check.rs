@@ -25,12 +25,13 @@ pub struct CheckOptions {
 pub enum DeviceRule {
     /// A rule of [`hsaco_target::can_run`]: processor, generic version, xnack, sramecc.
     Target(Rule),
-    /// Whether the code object's version can describe the device's processor.
+    /// Whether the code object's version can describe its target (generic
+    /// targets need v6).
     CodeObjectVersion {
         /// Code object version.
         version: u32,
-        /// Device processor.
-        device: &'static str,
+        /// The code object's processor (or generic target).
+        target: &'static str,
         /// Whether it can.
         supported: bool,
     },
@@ -90,12 +91,15 @@ impl fmt::Display for DeviceRule {
             DeviceRule::Target(r) => write!(f, "{r}"),
             DeviceRule::CodeObjectVersion {
                 version,
-                device,
+                target,
                 supported: true,
-            } => write!(f, "code object v{version} can describe {device}"),
+            } => write!(f, "code object v{version} supports {target}"),
             DeviceRule::CodeObjectVersion {
-                version, device, ..
-            } => write!(f, "code object v{version} cannot describe {device}"),
+                version, target, ..
+            } => write!(
+                f,
+                "code object v{version} cannot describe {target} (generic targets need v6)"
+            ),
             DeviceRule::WaveSize {
                 wave_size,
                 device,
@@ -244,11 +248,13 @@ pub fn check_device(objects: &[ObjectInfo], device: &Device) -> DeviceReport {
             .is_some_and(|r| r.verdict() != Verdict::Incompatible);
         if processor_ok {
             if let Some(v) = o.version {
+                // the version must be able to describe the code object's target
+                // (generic targets need v6: AMDGPUUsage "Generic Processors")
                 let supported = CodeObjectVersion::from_number(v)
-                    .is_some_and(|cov| TargetId::new(dp).to_e_flags(cov).is_ok());
+                    .is_some_and(|cov| code.to_e_flags(cov).is_ok());
                 rules.push(DeviceRule::CodeObjectVersion {
                     version: v,
-                    device: dp.name,
+                    target: code.processor.name,
                     supported,
                 });
             }
@@ -373,15 +379,24 @@ fn diagnose_no_image(objects: &[ObjectInfo], candidates: &[Candidate], device: &
                 p
             };
             if !target.is_generic() {
+                // Heuristic: GFX10.3, GFX11 and GFX12 family members with the same
+                // major.minor differ in little beyond hazards the generic target
+                // covers; GFX9 steppings differ in instructions (gfx906 has dot
+                // products gfx900 lacks), so they count as "same generation".
                 let shared_family = dp
                     .generic_targets()
-                    .any(|g| g.generic_member_since(target).is_some());
+                    .any(|g| g.generic_member_since(target).is_some())
+                    && dp.version.0 >= 10
+                    && dp.version.0 == target.version.0
+                    && dp.version.1 == target.version.1;
                 let (risk, why) = if shared_family {
                     (
                         Risk::Low,
                         format!(
-                            "{} and {} are both in a generic family, so they share the \
-                             instruction set; this is the common, mostly safe use of the override",
+                            "{} and {} are members of one generic family with the same \
+                             major.minor version: the common, mostly safe use of the override \
+                             (it changes only what ROCr reports; the hardware still runs its \
+                             own instruction set)",
                             dp.name, target.name
                         ),
                     )
