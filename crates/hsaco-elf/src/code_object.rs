@@ -15,6 +15,9 @@ use crate::elf::consts::{ElfType, STT_AMDGPU_HSA_KERNEL};
 use crate::elf::{Elf, Symbol, SymbolTable};
 use crate::note::{AmdNote, IsaVersion};
 use crate::{Error, Result};
+use hsaco_target::{
+    CodeObjectVersion, EFlagsError, EFlagsV2, FeatureSetting, TargetFeature, TargetId,
+};
 
 /// Size of a code object v3+ kernel descriptor.
 pub const KERNEL_DESCRIPTOR_SIZE: usize = 64;
@@ -105,6 +108,45 @@ impl<'d> CodeObject<'d> {
     /// for PAL, Mesa and unknown ABI versions.
     pub fn version(&self) -> Option<u32> {
         self.elf.code_object_version()
+    }
+
+    /// The code object version as hsaco-target models it (PAL and Mesa objects use
+    /// the v3 `e_flags` layout).
+    pub fn e_flags_version(&self) -> Option<CodeObjectVersion> {
+        let h = self.elf.header();
+        CodeObjectVersion::for_elf_header(h.os_abi.0, h.abi_version)
+    }
+
+    /// The target ID: from `e_flags`, or for a code object v2 whose `e_flags` name no
+    /// processor, from its `NT_AMD_HSA_ISA_VERSION` note.
+    pub fn target_id(&self) -> std::result::Result<TargetId, String> {
+        let e_flags = self.elf.e_flags();
+        let version = self
+            .e_flags_version()
+            .ok_or_else(|| format!("unknown ABI version {}", self.elf.abi_version()))?;
+        match TargetId::from_e_flags(e_flags, version) {
+            Ok(t) => Ok(t),
+            Err(EFlagsError::NoProcessor(_)) => {
+                let isa = self.isa_version_note().ok_or_else(|| {
+                    "e_flags name no processor and there is no ISA version note".to_string()
+                })?;
+                let v = |x: u32| u8::try_from(x).unwrap_or(u8::MAX);
+                let mut t = TargetId::from_isa_version(v(isa.major), v(isa.minor), v(isa.stepping))
+                    .ok_or_else(|| {
+                        format!(
+                            "no processor has ISA version {}.{}.{}",
+                            isa.major, isa.minor, isa.stepping
+                        )
+                    })?;
+                if EFlagsV2::from_e_flags(e_flags).xnack
+                    && t.processor.supports_feature(TargetFeature::Xnack)
+                {
+                    let _ = t.set(TargetFeature::Xnack, FeatureSetting::On);
+                }
+                Ok(t)
+            }
+            Err(e) => Err(e.to_string()),
+        }
     }
 
     /// The first metadata note (v3+ MessagePack, or v2 YAML).
