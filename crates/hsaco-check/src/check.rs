@@ -630,8 +630,19 @@ pub fn check_runtime(
             .iter()
             .map(|h| format!("{} (offset {})", h, h.v5_offset().unwrap_or(0)))
             .collect();
+        let users: Vec<&str> = object
+            .kernels
+            .iter()
+            .filter(|k| !k.pre_gfx9_hidden.is_empty())
+            .map(|k| k.name.as_str())
+            .collect();
+        let who = match users.as_slice() {
+            [] => "the kernels use".to_string(),
+            [one] => format!("kernel {one} uses"),
+            many => format!("kernels {} use", many.join(", ")),
+        };
         let what = format!(
-            "the kernels use {} of the code object v5 implicit-argument block, which {} {}",
+            "{who} {} of the code object v5 implicit-argument block, which {} {}",
             args.join(", "),
             launcher.name,
             match f.value {

@@ -97,6 +97,7 @@
 //! `sramecc`, `code-object-version`, `wave-size`.
 
 mod check;
+mod conformance;
 mod device;
 mod object;
 mod problem;

@@ -2,10 +2,10 @@
 
 use hsaco_abi::HiddenArg;
 use hsaco_elf::bundle::{ContainerKind, EmbeddedObject};
-use hsaco_elf::{CodeObject, DescriptorBytes, MetadataNote};
+use hsaco_elf::{CodeObject, DescriptorBytes};
 use hsaco_target::{CodeObjectVersion, TargetId};
 
-use crate::Problem;
+use crate::{conformance, Problem};
 
 /// One code object of the input.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,6 +42,8 @@ pub struct KernelInfo {
     /// Wavefront size from the descriptor (`ENABLE_WAVEFRONT_SIZE32`), when the
     /// descriptor could be read.
     pub wave_size: Option<u32>,
+    /// The gfx6-gfx8-only hidden arguments its metadata lists.
+    pub pre_gfx9_hidden: Vec<HiddenArg>,
 }
 
 impl ObjectInfo {
@@ -103,39 +105,54 @@ impl ObjectInfo {
         info.version = co.version();
         info.elf_type = co.elf.e_type().0;
         info.target = target_of(&co, info.version);
-        match co.kernels() {
-            Ok(ks) => {
-                for k in ks {
-                    let wave_size = match &k.descriptor {
-                        Ok(DescriptorBytes::V3 { bytes, .. }) => {
-                            // kernel_code_properties bit 458: ENABLE_WAVEFRONT_SIZE32
-                            bytes.get(57).map(|b| if b & 0x04 != 0 { 32 } else { 64 })
-                        }
-                        _ => None,
-                    };
-                    info.kernels.push(KernelInfo {
-                        name: k.name,
-                        wave_size,
-                    });
-                }
+        let symbols = match co.kernels() {
+            Ok(ks) => ks,
+            Err(err) => {
+                info.problems.push(Problem::error(
+                    "symbols-unreadable",
+                    format!("the symbol table cannot be read: {err}"),
+                    "the loader finds kernels through their symbols".into(),
+                    None,
+                ));
+                Vec::new()
             }
-            Err(err) => info.problems.push(Problem::error(
-                "symbols-unreadable",
-                format!("the symbol table cannot be read: {err}"),
-                "the loader finds kernels through their symbols".into(),
-                None,
+        };
+        let conformance = match info.version {
+            Some(v) if v >= 3 => Some(conformance::check_object(
+                &co,
+                v,
+                info.target.as_ref().ok().map(|t| t.processor),
+                &symbols,
             )),
-        }
-        if let Ok(Some(MetadataNote::MsgPack { desc, .. })) = co.metadata_note() {
-            for h in [
-                HiddenArg::PrivateBase,
-                HiddenArg::SharedBase,
-                HiddenArg::QueuePtr,
-            ] {
-                if contains_msgpack_str(desc, h.value_kind()) {
-                    info.pre_gfx9_hidden.push(h);
+            _ => None,
+        };
+        for k in &symbols {
+            let wave_size = match &k.descriptor {
+                Ok(DescriptorBytes::V3 { bytes, .. }) => {
+                    // kernel_code_properties bit 458: ENABLE_WAVEFRONT_SIZE32
+                    bytes.get(57).map(|b| if b & 0x04 != 0 { 32 } else { 64 })
+                }
+                _ => None,
+            };
+            let pre_gfx9_hidden = conformance
+                .as_ref()
+                .and_then(|c| c.hidden.iter().find(|(n, _)| *n == k.name))
+                .map(|(_, h)| h.clone())
+                .unwrap_or_default();
+            for h in &pre_gfx9_hidden {
+                if !info.pre_gfx9_hidden.contains(h) {
+                    info.pre_gfx9_hidden.push(*h);
                 }
             }
+            info.kernels.push(KernelInfo {
+                name: k.name.clone(),
+                wave_size,
+                pre_gfx9_hidden,
+            });
+        }
+        info.pre_gfx9_hidden.sort();
+        if let Some(c) = conformance {
+            info.problems.extend(c.problems);
         }
         info
     }
@@ -166,19 +183,4 @@ fn target_of(co: &CodeObject<'_>, version: Option<u32>) -> Result<TargetId, Stri
             Err(e.to_string())
         }
     }
-}
-
-/// Whether a MessagePack buffer holds the string `s` (a str8/fixstr of it).
-fn contains_msgpack_str(buf: &[u8], s: &str) -> bool {
-    let Ok(len) = u8::try_from(s.len()) else {
-        return false;
-    };
-    let mut fix = Vec::with_capacity(s.len() + 2);
-    if len < 32 {
-        fix.push(0xa0 | len);
-    } else {
-        fix.extend_from_slice(&[0xd9, len]);
-    }
-    fix.extend_from_slice(s.as_bytes());
-    buf.windows(fix.len()).any(|w| w == fix.as_slice())
 }

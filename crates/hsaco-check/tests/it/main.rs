@@ -2,6 +2,7 @@
 //! rules on real code objects, golden reports, and the fuzz smoke run.
 
 mod combinations;
+mod conformance;
 mod fuzz;
 mod rules;
 
