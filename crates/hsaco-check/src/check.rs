@@ -520,11 +520,22 @@ pub fn check_runtime(
                         f.source,
                         f.confidence.name()
                     ),
-                    Some(fix_for_version(
-                        stack,
-                        v,
-                        code_processor.unwrap_or(processor),
-                    )),
+                    Some({
+                        let mut fix =
+                            fix_for_version(stack, v, code_processor.unwrap_or(processor));
+                        let pre_gfx9 = matches!(
+                            processor.generation,
+                            Generation::Gfx6 | Generation::Gfx7 | Generation::Gfx8
+                        );
+                        if pre_gfx9 && v < 5 && launcher.fills_pre_gfx9_hidden.value != Some(true) {
+                            fix.push_str(&format!(
+                                "; on {} v5 kernels then read the hidden private/shared base \
+                                 fields, which {} does not fill (the write-up patches it)",
+                                processor.name, launcher.name
+                            ));
+                        }
+                        fix
+                    }),
                 )),
                 None => problems.push(Problem::note(
                     "runtime-code-object-version-unknown",
