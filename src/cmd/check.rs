@@ -1,7 +1,7 @@
 //! `hsaco check`: will it load, will it run, and if not, why and what to change.
 
 use crate::{input, output};
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
 use hsaco_check::{check, CheckOptions, Device, RuntimeStack};
 use serde_json::json;
@@ -21,7 +21,8 @@ use std::process::ExitCode;
 /// llvm-offload-20, llvm-offload-21, llvm-offload-22), or an LLVM offload runtime
 /// with the ROCr under it: llvm-offload-22+rocm-6.4.
 ///
-/// Exit status: 0 all fine, 1 problems found, 2 an input could not be read.
+/// Exit status: 0 all fine, 1 problems found, 2 an input could not be read (or a
+/// device or runtime name is not known).
 ///
 /// Examples:
 ///   hsaco check app --device mi50                       which code object runs, and why
@@ -66,13 +67,13 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     for d in &opts.devices {
         match Device::parse(d) {
             Ok(d) => check_opts.devices.push(d),
-            Err(e) => bail!("--device {d}: {e}"),
+            Err(e) => return usage_error(&format!("--device {d}: {e}")),
         }
     }
     for r in &opts.runtimes {
         match RuntimeStack::parse(r) {
             Ok(r) => check_opts.runtimes.push(r),
-            Err(e) => bail!("--runtime {r}: {e}"),
+            Err(e) => return usage_error(&format!("--runtime {r}: {e}")),
         }
     }
     let mut unreadable = false;
@@ -119,4 +120,10 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A device or runtime name that is not known: like clap's usage errors, status 2.
+fn usage_error(msg: &str) -> Result<ExitCode> {
+    eprintln!("error: {msg}");
+    Ok(ExitCode::from(2))
 }
