@@ -153,6 +153,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                     let _ = writeln!(text, "==> {} <==", f.label);
                 }
                 view.summary(&mut text, opts.kernargs);
+                text.push_str(&check_line(&f.embedded.bytes));
                 if opts.notes {
                     view.notes_text(&mut text);
                 }
@@ -184,6 +185,28 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// One line with what `hsaco check` (no device or runtime named) finds in the
+/// object: conformance of notes, metadata, descriptors and symbols.
+fn check_line(bytes: &[u8]) -> String {
+    match hsaco_check::check(bytes, &hsaco_check::CheckOptions::default()) {
+        Ok(report) => {
+            let problems: Vec<_> = report.problems().collect();
+            if problems.is_empty() {
+                "check: no problems (run `hsaco check --device ... --runtime ...` for a GPU and runtime)\n".to_string()
+            } else {
+                let mut line = format!("check: {} problem(s):", problems.len());
+                for p in problems {
+                    let _ = write!(line, " {} [{}] {};", p.severity, p.code, p.what);
+                }
+                line.pop();
+                line.push_str(" (details: hsaco check)\n");
+                line
+            }
+        }
+        Err(e) => format!("check: could not check: {e}\n"),
+    }
 }
 
 /// `SHF_*` flag names without the prefix, for the section list.
