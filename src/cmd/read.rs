@@ -196,13 +196,21 @@ fn check_line(bytes: &[u8]) -> String {
             if problems.is_empty() {
                 "check: no problems (run `hsaco check --device ... --runtime ...` for a GPU and runtime)\n".to_string()
             } else {
-                let mut line = format!("check: {} problem(s):", problems.len());
-                for p in problems {
-                    let _ = write!(line, " {} [{}] {};", p.severity, p.code, p.what);
+                // one entry per problem code, in first-seen order, with its count
+                let mut codes: Vec<(String, usize)> = Vec::new();
+                for p in &problems {
+                    let key = format!("{} {}", p.severity, p.code);
+                    match codes.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, n)) => *n += 1,
+                        None => codes.push((key, 1)),
+                    }
                 }
-                line.pop();
-                line.push_str(" (details: hsaco check)\n");
-                line
+                let list: Vec<String> = codes.iter().map(|(k, n)| format!("{k} x{n}")).collect();
+                format!(
+                    "check: {} problem(s): {} (details: hsaco check FILE)\n",
+                    problems.len(),
+                    list.join(", ")
+                )
             }
         }
         Err(e) => format!("check: could not check: {e}\n"),
