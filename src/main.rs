@@ -26,6 +26,7 @@ enum Command {
     Read(cmd::read::Opts),
     Extract(cmd::extract::Opts),
     Demo(cmd::demo::Opts),
+    Dis(cmd::dis::Opts),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
         Command::Read(o) => cmd::read::run(o),
         Command::Extract(o) => cmd::extract::run(o),
         Command::Demo(o) => cmd::demo::run(o),
+        Command::Dis(o) => cmd::dis::run(o),
     };
     match result {
         Ok(code) => code,

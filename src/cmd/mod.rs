@@ -2,5 +2,6 @@
 //! `run`.
 
 pub mod demo;
+pub mod dis;
 pub mod extract;
 pub mod read;

@@ -16,6 +16,7 @@ pub mod decode;
 pub mod desc;
 #[rustfmt::skip]
 pub mod gen;
+pub mod listing;
 pub mod print;
 
 pub use decode::{DecodeError, Decoder, Instructions};
