@@ -8,7 +8,9 @@ use std::path::Path;
 pub fn read_input(path: &Path) -> Result<Vec<u8>> {
     if path.as_os_str() == "-" {
         let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).context("reading stdin")?;
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .context("reading stdin")?;
         return Ok(buf);
     }
     std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))

@@ -32,11 +32,21 @@ pub fn print(text: &str) -> Result<()> {
 pub fn write_file(path: &Path, data: &[u8]) -> Result<()> {
     if path.as_os_str() == "-" {
         let mut out = std::io::stdout().lock();
-        return out.write_all(data).and_then(|_| out.flush()).context("writing to stdout");
+        return out
+            .write_all(data)
+            .and_then(|_| out.flush())
+            .context("writing to stdout");
     }
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let name = path.file_name().context("output path has no file name")?;
-    let tmp = dir.join(format!(".{}.hsaco-tmp{}", name.to_string_lossy(), std::process::id()));
+    let tmp = dir.join(format!(
+        ".{}.hsaco-tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
     let result = std::fs::write(&tmp, data).and_then(|_| std::fs::rename(&tmp, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);

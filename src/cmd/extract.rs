@@ -42,8 +42,12 @@ pub struct Opts {
 pub fn run(opts: Opts) -> Result<ExitCode> {
     let data = input::read_input(&opts.file)?;
     let name = opts.file.display().to_string();
-    let found = if opts.all { embedded_objects(&data) } else { code_objects(&data) }
-        .with_context(|| format!("{name}: malformed container"))?;
+    let found = if opts.all {
+        embedded_objects(&data)
+    } else {
+        code_objects(&data)
+    }
+    .with_context(|| format!("{name}: malformed container"))?;
     let stem = opts
         .file
         .file_stem()
@@ -56,8 +60,15 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         .map(|(i, o)| o.output_file_name(&stem, i))
         .collect();
     if opts.json {
-        let list: Vec<_> = found.iter().zip(&names).map(|(o, n)| describe_json(o, n)).collect();
-        output::print(&format!("{}\n", serde_json::to_string_pretty(&json!({ "file": name, "objects": list }))?))?;
+        let list: Vec<_> = found
+            .iter()
+            .zip(&names)
+            .map(|(o, n)| describe_json(o, n))
+            .collect();
+        output::print(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&json!({ "file": name, "objects": list }))?
+        ))?;
     } else if opts.list || opts.output.is_none() {
         let mut text = String::new();
         for (o, n) in found.iter().zip(&names) {

@@ -92,7 +92,11 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                     let plain = v.len() == 1 && v[0].container == ContainerKind::Plain;
                     v.into_iter()
                         .map(|embedded| Found {
-                            label: if plain { name.clone() } else { format!("{name} [{embedded}]") },
+                            label: if plain {
+                                name.clone()
+                            } else {
+                                format!("{name} [{embedded}]")
+                            },
                             embedded,
                         })
                         .collect()
@@ -169,11 +173,17 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         files_json.push(json!({ "path": name, "objects": objects_json }));
     }
     if opts.json {
-        text = serde_json::to_string_pretty(&json!({ "schema": "hsaco-read/1", "files": files_json }))?;
+        text = serde_json::to_string_pretty(
+            &json!({ "schema": "hsaco-read/1", "files": files_json }),
+        )?;
         text.push('\n');
     }
     output::print(&text)?;
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// `SHF_*` flag names without the prefix, for the section list.

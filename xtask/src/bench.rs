@@ -26,8 +26,15 @@ pub fn run(opts: &Options) -> Result<()> {
         objects.len(),
         bytes as f64 / 1e6
     );
-    let ours = best_of(5, || time(Command::new(&hsaco).args(["read", "--metadata"]), &objects))?;
-    let llvm = best_of(5, || time(&mut Command::new("llvm-readelf-22").arg("--notes"), &objects))?;
+    let ours = best_of(5, || {
+        time(Command::new(&hsaco).args(["read", "--metadata"]), &objects)
+    })?;
+    let llvm = best_of(5, || {
+        time(
+            &mut Command::new("llvm-readelf-22").arg("--notes"),
+            &objects,
+        )
+    })?;
     println!(
         "hsaco {:.3} s   llvm-readelf-22 {:.3} s   ratio {:.1}x",
         ours.as_secs_f64(),

@@ -9,10 +9,16 @@ use std::process::Command;
 pub fn build(dir: &Path) -> Result<PathBuf> {
     let script = crate::root().join("../shared/corpus/build-cl-corpus.sh");
     if !script.exists() {
-        bail!("{} not found: the corpus scripts live in shared/ beside the repo", script.display());
+        bail!(
+            "{} not found: the corpus scripts live in shared/ beside the repo",
+            script.display()
+        );
     }
     std::fs::create_dir_all(dir)?;
-    eprintln!("building the LLVM corpus into {} (a few minutes)", dir.display());
+    eprintln!(
+        "building the LLVM corpus into {} (a few minutes)",
+        dir.display()
+    );
     crate::run_cmd(Command::new("bash").arg(&script).arg(dir))?;
     Ok(dir.to_path_buf())
 }
@@ -30,7 +36,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let path = entry?.path();
         if path.is_dir() {
             walk(&path, out)?;
-        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("o" | "co")) && is_amdgpu(&path) {
+        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("o" | "co"))
+            && is_amdgpu(&path)
+        {
             out.push(path);
         }
     }
@@ -38,8 +46,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 fn is_amdgpu(path: &Path) -> bool {
-    let Ok(data) = std::fs::read(path) else { return false };
-    data.len() >= 20 && data.starts_with(b"\x7fELF") && u16::from_le_bytes([data[18], data[19]]) == 224
+    let Ok(data) = std::fs::read(path) else {
+        return false;
+    };
+    data.len() >= 20
+        && data.starts_with(b"\x7fELF")
+        && u16::from_le_bytes([data[18], data[19]]) == 224
 }
 
 /// Is `tool` on PATH?

@@ -19,7 +19,11 @@ use std::process::Command;
 const SHOW: usize = 10;
 
 pub fn run(opts: &Options) -> Result<()> {
-    for tool in ["llvm-readelf-22", "llvm-objdump-22", "clang-offload-bundler-22"] {
+    for tool in [
+        "llvm-readelf-22",
+        "llvm-objdump-22",
+        "clang-offload-bundler-22",
+    ] {
         if !corpus::have_tool(tool) {
             bail!("{tool} not found: install llvm-22 clang-tools-22");
         }
@@ -35,10 +39,12 @@ pub fn run(opts: &Options) -> Result<()> {
     }
     eprintln!("{} objects under {}", objects.len(), dir.display());
     let mut failed = false;
-    failed |= !metadata(&hsaco, &objects)?.report("metadata (read --metadata vs llvm-readelf-22 --notes)");
+    failed |= !metadata(&hsaco, &objects)?
+        .report("metadata (read --metadata vs llvm-readelf-22 --notes)");
     failed |= !kernel_descriptors(&hsaco, &objects)?
         .report("kernel descriptors (read --kernel-descriptors vs llvm-objdump-22)");
-    failed |= !extract(&hsaco, &objects)?.report("extract (vs clang-offload-bundler-22 --unbundle)");
+    failed |=
+        !extract(&hsaco, &objects)?.report("extract (vs clang-offload-bundler-22 --unbundle)");
     if failed {
         bail!("hsaco differs from LLVM 22");
     }
@@ -73,7 +79,10 @@ impl Tally {
 
 fn output(cmd: &mut Command) -> Result<(bool, String)> {
     let out = cmd.output().with_context(|| format!("{cmd:?}"))?;
-    Ok((out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned()))
+    Ok((
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    ))
 }
 
 fn first_difference(a: &str, b: &str) -> String {
@@ -82,7 +91,11 @@ fn first_difference(a: &str, b: &str) -> String {
             return format!("line {}: hsaco {x:?} llvm {y:?}", i + 1);
         }
     }
-    format!("line counts differ: hsaco {} llvm {}", a.lines().count(), b.lines().count())
+    format!(
+        "line counts differ: hsaco {} llvm {}",
+        a.lines().count(),
+        b.lines().count()
+    )
 }
 
 fn metadata(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
@@ -98,7 +111,11 @@ fn metadata(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
         let (ok, ours) = output(Command::new(hsaco).args(["read", "--metadata"]).arg(obj))?;
         t.compared += 1;
         if !ok || ours != expected {
-            t.mismatches.push(format!("{}: {}", obj.display(), first_difference(&ours, &expected)));
+            t.mismatches.push(format!(
+                "{}: {}",
+                obj.display(),
+                first_difference(&ours, &expected)
+            ));
         }
     }
     Ok(t)
@@ -106,7 +123,10 @@ fn metadata(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
 
 fn kernel_descriptors(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
     let mut t = Tally::default();
-    for obj in objects.iter().filter(|o| o.extension().is_some_and(|e| e == "co")) {
+    for obj in objects
+        .iter()
+        .filter(|o| o.extension().is_some_and(|e| e == "co"))
+    {
         let kds = kd_symbols(obj)?;
         if kds.is_empty() {
             continue;
@@ -119,11 +139,17 @@ fn kernel_descriptors(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
                 .arg(format!("--disassemble-symbols={}", kds.join(",")))
                 .arg(obj),
         )?;
-        let expected: BTreeMap<String, String> =
-            hsaco_elf::kd::kd_blocks_from_objdump(&llvm).into_iter().collect();
-        let (ok, ours) = output(Command::new(hsaco).args(["read", "--kernel-descriptors"]).arg(obj))?;
-        let ours: BTreeMap<String, String> =
-            hsaco_elf::kd::kd_blocks_from_objdump(&ours).into_iter().collect();
+        let expected: BTreeMap<String, String> = hsaco_elf::kd::kd_blocks_from_objdump(&llvm)
+            .into_iter()
+            .collect();
+        let (ok, ours) = output(
+            Command::new(hsaco)
+                .args(["read", "--kernel-descriptors"])
+                .arg(obj),
+        )?;
+        let ours: BTreeMap<String, String> = hsaco_elf::kd::kd_blocks_from_objdump(&ours)
+            .into_iter()
+            .collect();
         t.skipped += kds.len().saturating_sub(expected.len());
         for (name, block) in &expected {
             t.compared += 1;
@@ -134,7 +160,10 @@ fn kernel_descriptors(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
                     obj.display(),
                     first_difference(b, block)
                 )),
-                None => t.mismatches.push(format!("{} {name}: missing from hsaco's output", obj.display())),
+                None => t.mismatches.push(format!(
+                    "{} {name}: missing from hsaco's output",
+                    obj.display()
+                )),
             }
         }
     }
@@ -143,7 +172,12 @@ fn kernel_descriptors(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
 
 /// Names of the `.kd` symbols of an object, from llvm-readelf's symbol table.
 fn kd_symbols(obj: &Path) -> Result<Vec<String>> {
-    let (_, syms) = output(Command::new("llvm-readelf-22").arg("-s").arg("--wide").arg(obj))?;
+    let (_, syms) = output(
+        Command::new("llvm-readelf-22")
+            .arg("-s")
+            .arg("--wide")
+            .arg(obj),
+    )?;
     let mut names: Vec<String> = syms
         .lines()
         .filter_map(|l| l.split_whitespace().last())
@@ -159,8 +193,13 @@ fn kd_symbols(obj: &Path) -> Result<Vec<String>> {
 fn mcpu_of(obj: &Path) -> Result<String> {
     let data = std::fs::read(obj)?;
     let e_flags = u32::from_le_bytes(data.get(48..52).context("short ELF")?.try_into()?);
-    let p = hsaco_target::Processor::by_mach(e_flags & 0xff)
-        .with_context(|| format!("{}: unknown EF_AMDGPU_MACH {:#x}", obj.display(), e_flags & 0xff))?;
+    let p = hsaco_target::Processor::by_mach(e_flags & 0xff).with_context(|| {
+        format!(
+            "{}: unknown EF_AMDGPU_MACH {:#x}",
+            obj.display(),
+            e_flags & 0xff
+        )
+    })?;
     Ok(p.name.to_string())
 }
 
@@ -176,9 +215,12 @@ fn extract(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
         if s.ends_with("/cov5/01_vadd.co") && s.contains("/nogpulib/") {
             let data = std::fs::read(obj)?;
             let e_flags = u32::from_le_bytes(data[48..52].try_into()?);
-            let id = hsaco_target::TargetId::from_e_flags(e_flags, 5)
-                .map(|t| t.to_string())
-                .with_context(|| format!("{}: target of e_flags {e_flags:#x}", obj.display()))?;
+            let id =
+                hsaco_target::TargetId::from_e_flags(e_flags, hsaco_target::CodeObjectVersion::V5)
+                    .map(|t| t.to_string())
+                    .with_context(|| {
+                        format!("{}: target of e_flags {e_flags:#x}", obj.display())
+                    })?;
             inputs.push((id, obj.clone()));
         }
     }
@@ -189,7 +231,9 @@ fn extract(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
     let targets: Vec<String> = inputs
         .iter()
         .map(|(id, _)| format!("hipv4-amdgcn-amd-amdhsa--{id}"))
-        .chain(std::iter::once("host-x86_64-unknown-linux-gnu-".to_string()))
+        .chain(std::iter::once(
+            "host-x86_64-unknown-linux-gnu-".to_string(),
+        ))
         .collect();
     let host = work.join("host.bin");
     std::fs::write(&host, b"")?;
@@ -199,23 +243,34 @@ fn extract(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
         let bundle = work.join(format!("{label}.bundle"));
         // Build with explicit arguments (the bundler takes one -input= per file).
         let mut cmd = Command::new("clang-offload-bundler-22");
-        cmd.arg("-type=o").arg(format!("-targets={}", targets.join(",")));
+        cmd.arg("-type=o")
+            .arg(format!("-targets={}", targets.join(",")));
         for i in &ins {
             cmd.arg(format!("-input={}", i.display()));
         }
         cmd.arg(format!("-output={}", bundle.display()));
         if label == "zlib" {
-            cmd.env("OFFLOAD_BUNDLER_COMPRESSION", "zlib").arg("-compress");
+            cmd.env("OFFLOAD_BUNDLER_COMPRESSION", "zlib")
+                .arg("-compress");
         } else if label == "zstd" {
-            cmd.env("OFFLOAD_BUNDLER_COMPRESSION", "zstd").arg("-compress");
+            cmd.env("OFFLOAD_BUNDLER_COMPRESSION", "zstd")
+                .arg("-compress");
         }
         let (ok, _) = output(&mut cmd)?;
         if !ok {
-            t.mismatches.push(format!("{label}: clang-offload-bundler-22 could not build the bundle"));
+            t.mismatches.push(format!(
+                "{label}: clang-offload-bundler-22 could not build the bundle"
+            ));
             continue;
         }
         let out = work.join(format!("{label}.out"));
-        let (ok, _) = output(Command::new(hsaco).arg("extract").arg(&bundle).arg("-o").arg(&out))?;
+        let (ok, _) = output(
+            Command::new(hsaco)
+                .arg("extract")
+                .arg(&bundle)
+                .arg("-o")
+                .arg(&out),
+        )?;
         if !ok {
             t.mismatches.push(format!("{label}: hsaco extract failed"));
             continue;
@@ -235,9 +290,15 @@ fn extract(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
                     .arg("-unbundle"),
             )?;
             t.compared += 1;
-            let want = if ok { std::fs::read(&want)? } else { Vec::new() };
+            let want = if ok {
+                std::fs::read(&want)?
+            } else {
+                Vec::new()
+            };
             if !produced.iter().any(|p| *p == want) {
-                t.mismatches.push(format!("{label} {id}: no extracted file equals the bundler's"));
+                t.mismatches.push(format!(
+                    "{label} {id}: no extracted file equals the bundler's"
+                ));
             }
         }
     }

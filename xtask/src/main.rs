@@ -99,7 +99,10 @@ pub fn root() -> PathBuf {
 /// Run a command in the workspace root and fail if it fails.
 pub fn run_cmd(cmd: &mut Command) -> Result<()> {
     eprintln!("$ {cmd:?}");
-    let status = cmd.current_dir(root()).status().with_context(|| format!("{cmd:?}"))?;
+    let status = cmd
+        .current_dir(root())
+        .status()
+        .with_context(|| format!("{cmd:?}"))?;
     if !status.success() {
         bail!("{cmd:?} failed: {status}");
     }

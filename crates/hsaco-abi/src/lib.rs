@@ -55,15 +55,42 @@ pub enum HiddenArg {
     None,
 }
 
-/// Every hidden argument kind: (kind, `.value_kind` spelling, size in bytes,
-/// offset in the v5 implicit block, first code object version that has the kind,
-/// meaning). Offsets are those clang-22 emits (checked against the corpus metadata
+/// Every hidden argument kind: `.value_kind` spelling, size in bytes, offset in the
+/// v5 implicit block, first code object version that has the kind, meaning. Offsets are those clang-22 emits (checked against the corpus metadata
 /// in this crate's tests) and the ones AMDGPUUsage and the gfx803 write-up give for
 /// the pre-gfx9 fields.
-const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
+/// One row of the hidden-argument table.
+struct HiddenRow {
+    kind: HiddenArg,
+    value_kind: &'static str,
+    size: u64,
+    v5_offset: Option<u64>,
+    since: u32,
+    meaning: &'static str,
+}
+
+const fn row(
+    kind: HiddenArg,
+    value_kind: &'static str,
+    size: u64,
+    v5_offset: Option<u64>,
+    since: u32,
+    meaning: &'static str,
+) -> HiddenRow {
+    HiddenRow {
+        kind,
+        value_kind,
+        size,
+        v5_offset,
+        since,
+        meaning,
+    }
+}
+
+const HIDDEN: &[HiddenRow] = {
     use HiddenArg::*;
     &[
-        (
+        row(
             BlockCountX,
             "hidden_block_count_x",
             4,
@@ -71,7 +98,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "work-groups in X (non-partial)",
         ),
-        (
+        row(
             BlockCountY,
             "hidden_block_count_y",
             4,
@@ -79,7 +106,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "work-groups in Y (non-partial)",
         ),
-        (
+        row(
             BlockCountZ,
             "hidden_block_count_z",
             4,
@@ -87,7 +114,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "work-groups in Z (non-partial)",
         ),
-        (
+        row(
             GroupSizeX,
             "hidden_group_size_x",
             2,
@@ -95,7 +122,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "work-group size in X",
         ),
-        (
+        row(
             GroupSizeY,
             "hidden_group_size_y",
             2,
@@ -103,7 +130,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "work-group size in Y",
         ),
-        (
+        row(
             GroupSizeZ,
             "hidden_group_size_z",
             2,
@@ -111,7 +138,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "work-group size in Z",
         ),
-        (
+        row(
             RemainderX,
             "hidden_remainder_x",
             2,
@@ -119,7 +146,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "partial work-group size in X",
         ),
-        (
+        row(
             RemainderY,
             "hidden_remainder_y",
             2,
@@ -127,7 +154,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "partial work-group size in Y",
         ),
-        (
+        row(
             RemainderZ,
             "hidden_remainder_z",
             2,
@@ -135,7 +162,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "partial work-group size in Z",
         ),
-        (
+        row(
             GlobalOffsetX,
             "hidden_global_offset_x",
             8,
@@ -143,7 +170,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             2,
             "OpenCL global offset X",
         ),
-        (
+        row(
             GlobalOffsetY,
             "hidden_global_offset_y",
             8,
@@ -151,7 +178,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             2,
             "OpenCL global offset Y",
         ),
-        (
+        row(
             GlobalOffsetZ,
             "hidden_global_offset_z",
             8,
@@ -159,7 +186,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             2,
             "OpenCL global offset Z",
         ),
-        (
+        row(
             GridDims,
             "hidden_grid_dims",
             2,
@@ -167,7 +194,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "grid dimensionality (1-3)",
         ),
-        (
+        row(
             PrintfBuffer,
             "hidden_printf_buffer",
             8,
@@ -175,7 +202,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             2,
             "printf buffer pointer",
         ),
-        (
+        row(
             HostcallBuffer,
             "hidden_hostcall_buffer",
             8,
@@ -183,7 +210,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             3,
             "hostcall buffer pointer",
         ),
-        (
+        row(
             MultigridSyncArg,
             "hidden_multigrid_sync_arg",
             8,
@@ -191,7 +218,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             3,
             "multi-grid sync pointer",
         ),
-        (
+        row(
             HeapV1,
             "hidden_heap_v1",
             8,
@@ -199,7 +226,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "device malloc heap pointer",
         ),
-        (
+        row(
             DefaultQueue,
             "hidden_default_queue",
             8,
@@ -207,7 +234,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             2,
             "OpenCL default device queue",
         ),
-        (
+        row(
             CompletionAction,
             "hidden_completion_action",
             8,
@@ -215,7 +242,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             2,
             "OpenCL enqueue completion action",
         ),
-        (
+        row(
             DynamicLdsSize,
             "hidden_dynamic_lds_size",
             4,
@@ -223,7 +250,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "dynamic LDS size in bytes",
         ),
-        (
+        row(
             PrivateBase,
             "hidden_private_base",
             4,
@@ -231,7 +258,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "private aperture base, high 32 bits (pre-gfx9)",
         ),
-        (
+        row(
             SharedBase,
             "hidden_shared_base",
             4,
@@ -239,7 +266,7 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "shared aperture base, high 32 bits (pre-gfx9)",
         ),
-        (
+        row(
             QueuePtr,
             "hidden_queue_ptr",
             8,
@@ -247,52 +274,52 @@ const HIDDEN: &[(HiddenArg, &str, u64, Option<u64>, u32, &str)] = {
             5,
             "amd_queue_t pointer (pre-gfx9 trap handler)",
         ),
-        (None, "hidden_none", 8, Option::None, 2, "unused"),
+        row(None, "hidden_none", 8, Option::None, 2, "unused"),
     ]
 };
 
 impl HiddenArg {
-    fn row(self) -> &'static (HiddenArg, &'static str, u64, Option<u64>, u32, &'static str) {
+    fn row(self) -> &'static HiddenRow {
         // every variant has exactly one row; the table test checks it
         HIDDEN
             .iter()
-            .find(|r| r.0 == self)
+            .find(|r| r.kind == self)
             .unwrap_or(&HIDDEN[HIDDEN.len() - 1])
     }
 
     /// Every hidden argument kind, in implicit-block order.
     pub fn all() -> impl Iterator<Item = HiddenArg> {
-        HIDDEN.iter().map(|r| r.0)
+        HIDDEN.iter().map(|r| r.kind)
     }
 
     /// The kind named by a metadata `.value_kind` (`hidden_queue_ptr`, ...).
     pub fn from_value_kind(kind: &str) -> Option<HiddenArg> {
-        HIDDEN.iter().find(|r| r.1 == kind).map(|r| r.0)
+        HIDDEN.iter().find(|r| r.value_kind == kind).map(|r| r.kind)
     }
 
     /// The metadata `.value_kind` spelling.
     pub fn value_kind(self) -> &'static str {
-        self.row().1
+        self.row().value_kind
     }
 
     /// Size in bytes.
     pub fn size(self) -> u64 {
-        self.row().2
+        self.row().size
     }
 
     /// Offset inside the code object v5+ implicit argument block.
     pub fn v5_offset(self) -> Option<u64> {
-        self.row().3
+        self.row().v5_offset
     }
 
     /// First code object version whose metadata knows this kind.
     pub fn since_version(self) -> u32 {
-        self.row().4
+        self.row().since
     }
 
     /// What the runtime puts there.
     pub fn meaning(self) -> &'static str {
-        self.row().5
+        self.row().meaning
     }
 
     /// Only meaningful on gfx6-gfx8 (aperture bases and the queue pointer that
@@ -544,7 +571,7 @@ mod tests {
             HiddenArg::None,
         ];
         for k in kinds {
-            assert_eq!(HIDDEN.iter().filter(|r| r.0 == k).count(), 1);
+            assert_eq!(HIDDEN.iter().filter(|r| r.kind == k).count(), 1);
             assert_eq!(HiddenArg::from_value_kind(k.value_kind()), Some(k));
         }
         assert_eq!(HiddenArg::all().count(), HIDDEN.len());

@@ -15,6 +15,9 @@ use crate::elf::consts::{ElfType, STT_AMDGPU_HSA_KERNEL};
 use crate::elf::{Elf, Symbol, SymbolTable};
 use crate::note::{AmdNote, IsaVersion};
 use crate::{Error, Result};
+use hsaco_target::{
+    CodeObjectVersion, EFlagsError, EFlagsV2, FeatureSetting, TargetFeature, TargetId,
+};
 
 /// Size of a code object v3+ kernel descriptor.
 pub const KERNEL_DESCRIPTOR_SIZE: usize = 64;
@@ -40,23 +43,35 @@ pub enum MetadataNote<'d> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DescriptorBytes<'d> {
     /// A 64-byte kernel descriptor (`<name>.kd`, code object v3+).
-    V3 { bytes: &'d [u8], offset: u64, address: u64 },
+    V3 {
+        bytes: &'d [u8],
+        offset: u64,
+        address: u64,
+    },
     /// A 256-byte `amd_kernel_code_t` at the kernel symbol (code object v2).
-    AmdKernelCodeT { bytes: &'d [u8], offset: u64, address: u64 },
+    AmdKernelCodeT {
+        bytes: &'d [u8],
+        offset: u64,
+        address: u64,
+    },
 }
 
 impl<'d> DescriptorBytes<'d> {
     /// The raw bytes.
     pub fn bytes(&self) -> &'d [u8] {
         match self {
-            DescriptorBytes::V3 { bytes, .. } | DescriptorBytes::AmdKernelCodeT { bytes, .. } => bytes,
+            DescriptorBytes::V3 { bytes, .. } | DescriptorBytes::AmdKernelCodeT { bytes, .. } => {
+                bytes
+            }
         }
     }
 
     /// File offset of the first byte.
     pub fn offset(&self) -> u64 {
         match self {
-            DescriptorBytes::V3 { offset, .. } | DescriptorBytes::AmdKernelCodeT { offset, .. } => *offset,
+            DescriptorBytes::V3 { offset, .. } | DescriptorBytes::AmdKernelCodeT { offset, .. } => {
+                *offset
+            }
         }
     }
 
@@ -64,7 +79,8 @@ impl<'d> DescriptorBytes<'d> {
     /// relocatable one).
     pub fn address(&self) -> u64 {
         match self {
-            DescriptorBytes::V3 { address, .. } | DescriptorBytes::AmdKernelCodeT { address, .. } => *address,
+            DescriptorBytes::V3 { address, .. }
+            | DescriptorBytes::AmdKernelCodeT { address, .. } => *address,
         }
     }
 }
@@ -83,7 +99,9 @@ pub struct KernelSymbol<'d> {
 impl<'d> CodeObject<'d> {
     /// Parse the ELF; nothing else is read until asked for.
     pub fn parse(data: &'d [u8]) -> Result<Self> {
-        Ok(CodeObject { elf: Elf::parse(data)? })
+        Ok(CodeObject {
+            elf: Elf::parse(data)?,
+        })
     }
 
     /// The code object version (2 to 6) from `EI_OSABI`/`EI_ABIVERSION`, or `None`
@@ -92,16 +110,61 @@ impl<'d> CodeObject<'d> {
         self.elf.code_object_version()
     }
 
+    /// The code object version as hsaco-target models it (PAL and Mesa objects use
+    /// the v3 `e_flags` layout).
+    pub fn e_flags_version(&self) -> Option<CodeObjectVersion> {
+        let h = self.elf.header();
+        CodeObjectVersion::for_elf_header(h.os_abi.0, h.abi_version)
+    }
+
+    /// The target ID: from `e_flags`, or for a code object v2 whose `e_flags` name no
+    /// processor, from its `NT_AMD_HSA_ISA_VERSION` note.
+    pub fn target_id(&self) -> std::result::Result<TargetId, String> {
+        let e_flags = self.elf.e_flags();
+        let version = self
+            .e_flags_version()
+            .ok_or_else(|| format!("unknown ABI version {}", self.elf.abi_version()))?;
+        match TargetId::from_e_flags(e_flags, version) {
+            Ok(t) => Ok(t),
+            Err(EFlagsError::NoProcessor(_)) => {
+                let isa = self.isa_version_note().ok_or_else(|| {
+                    "e_flags name no processor and there is no ISA version note".to_string()
+                })?;
+                let v = |x: u32| u8::try_from(x).unwrap_or(u8::MAX);
+                let mut t = TargetId::from_isa_version(v(isa.major), v(isa.minor), v(isa.stepping))
+                    .ok_or_else(|| {
+                        format!(
+                            "no processor has ISA version {}.{}.{}",
+                            isa.major, isa.minor, isa.stepping
+                        )
+                    })?;
+                if EFlagsV2::from_e_flags(e_flags).xnack
+                    && t.processor.supports_feature(TargetFeature::Xnack)
+                {
+                    let _ = t.set(TargetFeature::Xnack, FeatureSetting::On);
+                }
+                Ok(t)
+            }
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
     /// The first metadata note (v3+ MessagePack, or v2 YAML).
     pub fn metadata_note(&self) -> Result<Option<MetadataNote<'d>>> {
         for note in self.elf.notes() {
             let note = note?;
             match note.decode() {
                 Ok(AmdNote::AmdgpuMetadata(desc)) => {
-                    return Ok(Some(MetadataNote::MsgPack { desc, offset: note.desc_offset }))
+                    return Ok(Some(MetadataNote::MsgPack {
+                        desc,
+                        offset: note.desc_offset,
+                    }))
                 }
                 Ok(AmdNote::HsaMetadata(text)) => {
-                    return Ok(Some(MetadataNote::Yaml { text, offset: note.desc_offset }))
+                    return Ok(Some(MetadataNote::Yaml {
+                        text,
+                        offset: note.desc_offset,
+                    }))
                 }
                 _ => {}
             }
@@ -112,24 +175,34 @@ impl<'d> CodeObject<'d> {
     /// The v2 `NT_AMD_HSA_ISA_VERSION` note, which names the processor of code
     /// objects whose `e_flags` do not.
     pub fn isa_version_note(&self) -> Option<IsaVersion<'d>> {
-        self.elf.notes().filter_map(|n| n.ok()).find_map(|n| match n.decode() {
-            Ok(AmdNote::IsaVersion(v)) => Some(v),
-            _ => None,
-        })
+        self.elf
+            .notes()
+            .filter_map(|n| n.ok())
+            .find_map(|n| match n.decode() {
+                Ok(AmdNote::IsaVersion(v)) => Some(v),
+                _ => None,
+            })
     }
 
     /// Every kernel: `<name>.kd` symbols (v3+) or `STT_AMDGPU_HSA_KERNEL` symbols
     /// (v2), from `.symtab` and `.dynsym`, each once, in address order.
     pub fn kernels(&self) -> Result<Vec<KernelSymbol<'d>>> {
         let mut out: Vec<(u64, KernelSymbol<'d>)> = Vec::new();
-        for table in [self.elf.symtab()?, self.elf.dynsym()?].into_iter().flatten() {
+        for table in [self.elf.symtab()?, self.elf.dynsym()?]
+            .into_iter()
+            .flatten()
+        {
             self.collect_kernels(&table, &mut out)?;
         }
         out.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name.cmp(&b.1.name)));
         Ok(out.into_iter().map(|(_, k)| k).collect())
     }
 
-    fn collect_kernels(&self, table: &SymbolTable<'d>, out: &mut Vec<(u64, KernelSymbol<'d>)>) -> Result<()> {
+    fn collect_kernels(
+        &self,
+        table: &SymbolTable<'d>,
+        out: &mut Vec<(u64, KernelSymbol<'d>)>,
+    ) -> Result<()> {
         for sym in table.iter() {
             let sym = sym?;
             let (name, size) = if let Some(stem) = sym.name.strip_suffix(b".kd") {
@@ -148,28 +221,49 @@ impl<'d> CodeObject<'d> {
             }
             let descriptor = self.symbol_bytes(&sym, size).map(|(bytes, offset)| {
                 if size == KERNEL_DESCRIPTOR_SIZE {
-                    DescriptorBytes::V3 { bytes, offset, address: sym.value }
+                    DescriptorBytes::V3 {
+                        bytes,
+                        offset,
+                        address: sym.value,
+                    }
                 } else {
-                    DescriptorBytes::AmdKernelCodeT { bytes, offset, address: sym.value }
+                    DescriptorBytes::AmdKernelCodeT {
+                        bytes,
+                        offset,
+                        address: sym.value,
+                    }
                 }
             });
-            out.push((sym.value, KernelSymbol { name, descriptor, symbol_size: sym.size }));
+            out.push((
+                sym.value,
+                KernelSymbol {
+                    name,
+                    descriptor,
+                    symbol_size: sym.size,
+                },
+            ));
         }
         Ok(())
     }
 
     /// `len` bytes at a symbol's location, and their file offset.
     pub fn symbol_bytes(&self, sym: &Symbol<'d>, len: usize) -> Result<(&'d [u8], u64)> {
-        let index = sym
-            .section_index()
-            .ok_or_else(|| Error::new(sym.offset, format!("symbol {} has no section", sym.name_str())))?;
+        let index = sym.section_index().ok_or_else(|| {
+            Error::new(
+                sym.offset,
+                format!("symbol {} has no section", sym.name_str()),
+            )
+        })?;
         let section = self.elf.section(index)?;
         let data = section.data()?;
         let start = if self.elf.e_type() == ElfType(crate::elf::consts::ET_REL) {
             sym.value
         } else {
             sym.value.checked_sub(section.addr).ok_or_else(|| {
-                Error::new(sym.offset, format!("symbol {} lies before its section", sym.name_str()))
+                Error::new(
+                    sym.offset,
+                    format!("symbol {} lies before its section", sym.name_str()),
+                )
             })?
         };
         let bytes = usize::try_from(start)

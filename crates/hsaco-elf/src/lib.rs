@@ -16,5 +16,8 @@ pub mod yaml;
 #[doc(hidden)]
 pub mod fuzzing;
 
-pub use code_object::{CodeObject, DescriptorBytes, KernelSymbol, MetadataNote, AMD_KERNEL_CODE_T_SIZE, KERNEL_DESCRIPTOR_SIZE};
+pub use code_object::{
+    CodeObject, DescriptorBytes, KernelSymbol, MetadataNote, AMD_KERNEL_CODE_T_SIZE,
+    KERNEL_DESCRIPTOR_SIZE,
+};
 pub use error::{Error, Result};

@@ -2,8 +2,14 @@
 //! JSON.
 
 use super::short_flags;
+use hsaco_abi::{v2_value_kind_to_v3, ArgDesc, KernargLayout};
 use hsaco_elf::elf::consts::SHT_NOBITS;
-use hsaco_elf::{CodeObject, KernelSymbol};
+use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA};
+use hsaco_elf::kd::{AmdKernelCode, KdTarget, KernelDescriptor, PrintOptions};
+use hsaco_elf::metadata::{readelf_block, to_json, CodeObjectMetadata, KernelMetadata};
+use hsaco_elf::note::NoteOwner;
+use hsaco_elf::{CodeObject, DescriptorBytes, KernelSymbol};
+use hsaco_target::{Processor, TargetIdForm};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -11,6 +17,10 @@ use std::fmt::Write as _;
 pub struct ObjectView<'a> {
     co: CodeObject<'a>,
     kernels: Vec<KernelSymbol<'a>>,
+    /// Every metadata note: (`n_type`, descriptor).
+    metadata_notes: Vec<(u32, &'a [u8])>,
+    /// The first metadata note, decoded.
+    metadata: Option<CodeObjectMetadata>,
     errors: Vec<String>,
 }
 
@@ -21,9 +31,37 @@ impl<'a> ObjectView<'a> {
             errors.push(format!("symbol table: {e}"));
             Vec::new()
         });
+        let mut metadata_notes = Vec::new();
+        for note in co.elf.notes() {
+            match note {
+                Ok(n) => {
+                    let is_metadata = matches!(
+                        (n.kind().owner, n.n_type),
+                        (NoteOwner::Amdgpu, NT_AMDGPU_METADATA)
+                            | (NoteOwner::Amd, NT_AMD_HSA_METADATA)
+                    );
+                    if is_metadata {
+                        metadata_notes.push((n.n_type, n.desc));
+                    }
+                }
+                Err(e) => errors.push(format!("notes: {e}")),
+            }
+        }
+        let metadata = metadata_notes.first().and_then(|&(n_type, desc)| {
+            let decoded = if n_type == NT_AMDGPU_METADATA {
+                CodeObjectMetadata::from_msgpack(desc)
+            } else {
+                CodeObjectMetadata::from_v2_yaml(desc)
+            };
+            decoded
+                .map_err(|e| errors.push(format!("metadata: {e}")))
+                .ok()
+        });
         ObjectView {
             co: *co,
             kernels,
+            metadata_notes,
+            metadata,
             errors,
         }
     }
@@ -36,14 +74,133 @@ impl<'a> ObjectView<'a> {
         &self.errors
     }
 
-    /// The metadata exactly as llvm-readelf --notes prints it.
+    /// The metadata exactly as llvm-readelf --notes prints it: for each metadata
+    /// note, the lines under its note header.
     pub fn metadata_text(&self) -> String {
-        String::new()
+        self.metadata_notes
+            .iter()
+            .filter_map(|&(n_type, desc)| readelf_block(n_type, desc))
+            .collect()
     }
 
-    /// The kernel descriptors as llvm-objdump prints them.
+    /// The metadata of a kernel, by `.name` (or `.symbol` = `<name>.kd`).
+    fn kernel_metadata(&self, name: &str) -> Option<&KernelMetadata> {
+        let kernels = self.metadata.as_ref()?.kernels.as_ref()?;
+        kernels.iter().find(|k| {
+            k.name.as_deref() == Some(name)
+                || k.symbol.as_deref().and_then(|s| s.strip_suffix(".kd")) == Some(name)
+        })
+    }
+
+    /// The kernarg layout of a kernel, from its metadata.
+    fn kernarg_layout(&self, name: &str) -> Option<KernargLayout> {
+        let km = self.kernel_metadata(name)?;
+        let version = self.co.version().unwrap_or(4);
+        let v2_kinds: Vec<String>;
+        let args = km.args.as_deref().unwrap_or(&[]);
+        let kinds: Vec<&str> = if version == 2 {
+            v2_kinds = args
+                .iter()
+                .map(|a| v2_value_kind_to_v3(a.value_kind.as_deref().unwrap_or("")))
+                .collect();
+            v2_kinds.iter().map(String::as_str).collect()
+        } else {
+            args.iter()
+                .map(|a| a.value_kind.as_deref().unwrap_or(""))
+                .collect()
+        };
+        // v2 metadata gives sizes and alignments, not offsets: lay them out in order
+        let mut next = 0u64;
+        let descs: Vec<ArgDesc<'_>> = args
+            .iter()
+            .zip(&kinds)
+            .map(|(a, kind)| {
+                let size = a.size.unwrap_or(0);
+                let offset = a.offset.unwrap_or_else(|| {
+                    let align = a.align.unwrap_or(1).max(1);
+                    next.div_ceil(align).saturating_mul(align)
+                });
+                next = offset.saturating_add(size);
+                ArgDesc {
+                    name: a.name.as_deref(),
+                    type_name: a.type_name.as_deref(),
+                    value_kind: kind,
+                    offset,
+                    size,
+                }
+            })
+            .collect();
+        let size = km.kernarg_segment_size.unwrap_or(next);
+        Some(KernargLayout::new(&descs, version, size))
+    }
+
+    /// The kernel descriptors as llvm-objdump prints them (`<address> <name.kd>:`
+    /// and the `.amdhsa_kernel` block), decoded even where reserved bits are set
+    /// (those are listed in comments first); `amd_kernel_code_t` blocks for v2.
     pub fn kernel_descriptor_text(&self) -> String {
-        String::new()
+        let mut out = String::new();
+        for (i, k) in self.kernels.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            match self.descriptor(k) {
+                Some(Ok(Descriptor::V3(kd, opts))) => {
+                    let _ = writeln!(
+                        out,
+                        "{:016x} <{}.kd>:",
+                        k.descriptor.as_ref().map(|d| d.address()).unwrap_or(0),
+                        k.name
+                    );
+                    for r in kd.reserved_bits(&opts.target) {
+                        let _ = writeln!(
+                            out,
+                            "; reserved bits set: {} bits {}:{} = {:#x} (LLVM 22 refuses to decode: {})",
+                            r.field, r.hi, r.lo, r.value, r.llvm_message
+                        );
+                    }
+                    out.push_str(&kd.to_llvm_text(&k.name, &opts));
+                }
+                Some(Ok(Descriptor::V2(code))) => {
+                    let _ = writeln!(
+                        out,
+                        "{:016x} <{}>:",
+                        k.descriptor.as_ref().map(|d| d.address()).unwrap_or(0),
+                        k.name
+                    );
+                    out.push_str(&code.to_directive_text());
+                }
+                Some(Err(e)) => {
+                    let _ = writeln!(out, "; {}: descriptor unreadable: {e}", k.name);
+                }
+                None => {
+                    let _ = writeln!(out, "; {}: target unknown, descriptor not decoded", k.name);
+                }
+            }
+        }
+        out
+    }
+
+    /// The decoded descriptor of a kernel (`None` when the target is unknown).
+    fn descriptor(&self, k: &KernelSymbol<'a>) -> Option<Result<Descriptor, String>> {
+        let bytes = match &k.descriptor {
+            Ok(d) => *d,
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        Some(match bytes {
+            DescriptorBytes::V3 { bytes, .. } => {
+                let target = self.co.target_id().ok()?;
+                let opts = PrintOptions {
+                    target: KdTarget::new(target.processor),
+                    code_object_version: self.co.elf.abi_version().saturating_add(2),
+                };
+                KernelDescriptor::parse(bytes)
+                    .map(|kd| Descriptor::V3(kd, opts))
+                    .map_err(|e| e.to_string())
+            }
+            DescriptorBytes::AmdKernelCodeT { bytes, .. } => AmdKernelCode::parse(bytes)
+                .map(Descriptor::V2)
+                .map_err(|e| e.to_string()),
+        })
     }
 
     /// The default report.
@@ -67,20 +224,79 @@ impl<'a> ObjectView<'a> {
                 let _ = writeln!(out, "code object version: not an HSA code object");
             }
         }
-        let _ = writeln!(out, "e_flags {:#010x}", h.e_flags);
+        match self.co.target_id() {
+            Ok(t) => {
+                let p = t.processor;
+                let _ = writeln!(
+                    out,
+                    "target {} (e_flags {:#010x}; {:?}, {})",
+                    t.format(TargetIdForm::Full),
+                    h.e_flags,
+                    p.generation,
+                    wave_sizes(p)
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(out, "target unknown (e_flags {:#010x}: {e})", h.e_flags);
+            }
+        }
         self.sections_text(out);
         let _ = writeln!(out, "kernels: {}", self.kernels.len());
+        if let Some(m) = &self.metadata {
+            if let Some(v) = &m.version {
+                let _ = writeln!(
+                    out,
+                    "metadata: version {}{}",
+                    v.iter().map(u64::to_string).collect::<Vec<_>>().join("."),
+                    m.target
+                        .as_deref()
+                        .map(|t| format!(", target {t}"))
+                        .unwrap_or_default()
+                );
+            }
+        }
         for k in &self.kernels {
-            match &k.descriptor {
-                Ok(d) => {
-                    let _ = writeln!(out, "  {} (descriptor at {:#x})", k.name, d.address());
+            let _ = writeln!(out, "  {}", k.name);
+            match self.descriptor(k) {
+                Some(Ok(d)) => {
+                    let _ = writeln!(out, "    descriptor: {}", d.summary());
                 }
-                Err(e) => {
-                    let _ = writeln!(out, "  {} (descriptor unreadable: {e})", k.name);
+                Some(Err(e)) => {
+                    let _ = writeln!(out, "    descriptor unreadable: {e}");
+                }
+                None => {}
+            }
+            match self.kernarg_layout(&k.name) {
+                Some(layout) if kernargs => kernargs_text(out, &layout),
+                Some(layout) => {
+                    let explicit = layout
+                        .slots
+                        .iter()
+                        .filter(|s| s.in_metadata && s.hidden.is_none())
+                        .count();
+                    let hidden = layout
+                        .slots
+                        .iter()
+                        .filter(|s| s.in_metadata && s.hidden.is_some())
+                        .count();
+                    let _ = writeln!(
+                        out,
+                        "    kernargs: {} B, {explicit} explicit and {hidden} hidden argument(s){}",
+                        layout.segment_size,
+                        layout
+                            .implicit_base
+                            .map(|b| format!(", implicit block at {b}"))
+                            .unwrap_or_default()
+                    );
+                    for p in &layout.problems {
+                        let _ = writeln!(out, "    kernarg problem: {p}");
+                    }
+                }
+                None => {
+                    let _ = writeln!(out, "    kernargs: no metadata for this kernel");
                 }
             }
         }
-        let _ = kernargs;
     }
 
     fn sections_text(&self, out: &mut String) {
@@ -117,7 +333,10 @@ impl<'a> ObjectView<'a> {
         for n in self.co.elf.notes() {
             match n {
                 Ok(n) => {
-                    let detail = n.decode().map(|d| d.to_string()).unwrap_or_else(|e| format!("error: {e}"));
+                    let detail = n
+                        .decode()
+                        .map(|d| d.to_string())
+                        .unwrap_or_else(|e| format!("error: {e}"));
                     let _ = writeln!(
                         out,
                         "  {:<8} {:>#8x} bytes  {}{}{}",
@@ -145,7 +364,12 @@ impl<'a> ObjectView<'a> {
                     continue;
                 }
             };
-            let _ = writeln!(out, "symbols ({}, {} entries):", table.section().name_str(), table.len());
+            let _ = writeln!(
+                out,
+                "symbols ({}, {} entries):",
+                table.section().name_str(),
+                table.len()
+            );
             let _ = writeln!(
                 out,
                 "  {:>4} {:>18} {:>6} {:<22} {:<10} {:<12} {:>5} name",
@@ -184,8 +408,17 @@ impl<'a> ObjectView<'a> {
                     continue;
                 }
             };
-            let symbols = self.co.elf.section(table.symbol_table_index()).and_then(|s| self.co.elf.symbol_table(&s));
-            let _ = writeln!(out, "relocations ({}, {} entries):", table.section().name_str(), table.len());
+            let symbols = self
+                .co
+                .elf
+                .section(table.symbol_table_index())
+                .and_then(|s| self.co.elf.symbol_table(&s));
+            let _ = writeln!(
+                out,
+                "relocations ({}, {} entries):",
+                table.section().name_str(),
+                table.len()
+            );
             for r in table.iter() {
                 let name = match &symbols {
                     Ok(t) if r.symbol != 0 => t
@@ -200,7 +433,11 @@ impl<'a> ObjectView<'a> {
                     r.offset,
                     r.r_type.to_string(),
                     name,
-                    if r.has_addend { format!(" {:+#x}", r.addend) } else { String::new() }
+                    if r.has_addend {
+                        format!(" {:+#x}", r.addend)
+                    } else {
+                        String::new()
+                    }
                 );
             }
         }
@@ -234,8 +471,62 @@ impl<'a> ObjectView<'a> {
         let kernels: Vec<Value> = self
             .kernels
             .iter()
-            .map(|k| json!({ "name": k.name, "descriptor_address": k.descriptor.as_ref().ok().map(|d| d.address()) }))
+            .map(|k| {
+                let descriptor = match self.descriptor(k) {
+                    Some(Ok(Descriptor::V3(kd, opts))) => json!({
+                        "kind": "kernel_descriptor",
+                        "bytes": hex(kd.as_bytes()),
+                        "group_segment_fixed_size": kd.group_segment_fixed_size(),
+                        "private_segment_fixed_size": kd.private_segment_fixed_size(),
+                        "kernarg_size": kd.kernarg_size(),
+                        "kernel_code_entry_byte_offset": kd.kernel_code_entry_byte_offset(),
+                        "compute_pgm_rsrc1": kd.compute_pgm_rsrc1().0,
+                        "compute_pgm_rsrc2": kd.compute_pgm_rsrc2().0,
+                        "compute_pgm_rsrc3": kd.compute_pgm_rsrc3().0,
+                        "kernel_code_properties": kd.kernel_code_properties().0,
+                        "wavefront_size32": kd.kernel_code_properties().enable_wavefront_size32(),
+                        "reserved_bits": kd.reserved_bits(&opts.target).iter().map(|r| json!({
+                            "field": r.field, "hi": r.hi, "lo": r.lo, "value": r.value, "llvm_message": r.llvm_message,
+                        })).collect::<Vec<_>>(),
+                    }),
+                    Some(Ok(Descriptor::V2(code))) => json!({
+                        "kind": "amd_kernel_code_t",
+                        "bytes": hex(code.as_bytes()),
+                        "kernel_code_entry_byte_offset": code.kernel_code_entry_byte_offset(),
+                        "compute_pgm_rsrc1": code.compute_pgm_rsrc1(),
+                        "compute_pgm_rsrc2": code.compute_pgm_rsrc2(),
+                    }),
+                    Some(Err(e)) => json!({ "error": e }),
+                    None => Value::Null,
+                };
+                let kernargs = self.kernarg_layout(&k.name).map(|l| {
+                    json!({
+                        "segment_size": l.segment_size,
+                        "implicit_base": l.implicit_base,
+                        "slots": l.slots.iter().map(|s| json!({
+                            "offset": s.offset, "size": s.size, "name": s.name, "value_kind": s.value_kind,
+                            "type_name": s.type_name, "hidden": s.hidden.is_some(), "in_metadata": s.in_metadata,
+                            "meaning": s.meaning,
+                        })).collect::<Vec<_>>(),
+                        "problems": l.problems.iter().map(|p| json!({ "offset": p.offset, "message": p.message })).collect::<Vec<_>>(),
+                    })
+                });
+                json!({
+                    "name": k.name,
+                    "descriptor_address": k.descriptor.as_ref().ok().map(|d| d.address()),
+                    "descriptor": descriptor,
+                    "kernargs": kernargs,
+                })
+            })
             .collect();
+        let metadata: Option<Value> = self.metadata_notes.first().and_then(|&(n_type, desc)| {
+            let value = if n_type == NT_AMDGPU_METADATA {
+                hsaco_elf::msgpack::decode(desc).ok()?
+            } else {
+                hsaco_elf::yaml::parse_bytes(desc).ok()?
+            };
+            serde_json::from_str(&to_json(&value)).ok()
+        });
         json!({
             "elf": {
                 "class": if elf.is_64() { "ELF64" } else { "ELF32" },
@@ -244,9 +535,12 @@ impl<'a> ObjectView<'a> {
                 "e_flags": h.e_flags, "entry": h.entry,
             },
             "code_object_version": self.co.version(),
+            "target_id": self.co.target_id().ok().map(|t| t.format(TargetIdForm::Full)),
+            "processor": self.co.target_id().ok().map(|t| t.processor.name),
             "sections": sections,
             "notes": notes,
             "kernels": kernels,
+            "metadata": metadata,
             "errors": self.errors,
         })
     }
@@ -261,6 +555,119 @@ fn shndx_name(shndx: u16) -> String {
         0xff00 => "LDS".into(),
         n => n.to_string(),
     }
+}
+
+/// A decoded descriptor of either kind.
+enum Descriptor {
+    V3(KernelDescriptor, PrintOptions),
+    V2(AmdKernelCode),
+}
+
+impl Descriptor {
+    /// One line: the resources the descriptor asks for.
+    fn summary(&self) -> String {
+        match self {
+            Descriptor::V3(kd, opts) => {
+                let r1 = kd.compute_pgm_rsrc1();
+                let props = kd.kernel_code_properties();
+                let wave32 = props.enable_wavefront_size32();
+                let vgprs =
+                    (r1.granulated_workitem_vgpr_count() + 1) * opts.target.vgpr_granule(wave32);
+                let mut s = format!(
+                    "kernarg {} B, LDS {} B, scratch {} B/lane, up to {} VGPRs",
+                    kd.kernarg_size(),
+                    kd.group_segment_fixed_size(),
+                    kd.private_segment_fixed_size(),
+                    vgprs
+                );
+                if !opts.target.is_gfx10_plus() {
+                    let sgprs =
+                        (r1.granulated_wavefront_sgpr_count() + 1) * opts.target.sgpr_granule();
+                    let _ = write!(s, ", up to {sgprs} SGPRs");
+                }
+                let _ = write!(
+                    s,
+                    ", {}, {} user SGPRs",
+                    if wave32 { "wave32" } else { "wave64" },
+                    props.user_sgprs()
+                );
+                if props.uses_dynamic_stack() {
+                    s.push_str(", dynamic stack");
+                }
+                let reserved = kd.reserved_bits(&opts.target);
+                if !reserved.is_empty() {
+                    let _ = write!(
+                        s,
+                        "; {} reserved bit range(s) set (see --kernel-descriptors)",
+                        reserved.len()
+                    );
+                }
+                s
+            }
+            Descriptor::V2(code) => format!(
+                "amd_kernel_code_t, entry at +{:#x}, COMPUTE_PGM_RSRC1 {:#010x}, RSRC2 {:#010x}",
+                code.kernel_code_entry_byte_offset(),
+                code.compute_pgm_rsrc1(),
+                code.compute_pgm_rsrc2()
+            ),
+        }
+    }
+}
+
+/// The kernarg layout as a table.
+fn kernargs_text(out: &mut String, layout: &KernargLayout) {
+    let _ = writeln!(
+        out,
+        "    kernargs ({} B{}):",
+        layout.segment_size,
+        layout
+            .implicit_base
+            .map(|b| format!(", implicit block at {b}"))
+            .unwrap_or_default()
+    );
+    for s in &layout.slots {
+        let _ = writeln!(
+            out,
+            "      {:>5} {:>3}  {:<28} {:<24} {}{}",
+            s.offset,
+            s.size,
+            s.name,
+            if s.hidden.is_some() {
+                ""
+            } else {
+                s.value_kind.as_str()
+            },
+            s.type_name
+                .as_deref()
+                .map(|t| format!("{t}  "))
+                .unwrap_or_default(),
+            if s.in_metadata {
+                s.meaning.clone()
+            } else {
+                format!("({}; not in the metadata)", s.meaning)
+            }
+        );
+    }
+    for p in &layout.problems {
+        let _ = writeln!(out, "      problem: {p}");
+    }
+}
+
+fn wave_sizes(p: &Processor) -> &'static str {
+    match (
+        p.supports_wave32(),
+        p.supports_wave64(),
+        p.default_wave_size(),
+    ) {
+        (true, true, 32) => "wave32 (wave64 supported)",
+        (true, true, _) => "wave64 (wave32 supported)",
+        (true, false, _) => "wave32",
+        _ => "wave64",
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn first_line(s: &str) -> &str {

@@ -74,7 +74,10 @@ pub(crate) fn amdgpu_elf_extent(data: &[u8], budget: &mut u64) -> Option<u64> {
     let mut end = u64::from(h.ehsize).max(64);
     let segments = elf.segment_count() as u64;
     if segments > 0 {
-        end = end.max(h.phoff.checked_add(segments.checked_mul(u64::from(h.phentsize))?)?);
+        end = end.max(
+            h.phoff
+                .checked_add(segments.checked_mul(u64::from(h.phentsize))?)?,
+        );
         *budget = budget.checked_sub(segments)?;
         for seg in elf.segments() {
             end = end.max(seg.offset.checked_add(seg.filesz)?);
@@ -82,7 +85,10 @@ pub(crate) fn amdgpu_elf_extent(data: &[u8], budget: &mut u64) -> Option<u64> {
     }
     let sections = elf.section_count() as u64;
     if sections > 0 {
-        end = end.max(h.shoff.checked_add(sections.checked_mul(u64::from(h.shentsize))?)?);
+        end = end.max(
+            h.shoff
+                .checked_add(sections.checked_mul(u64::from(h.shentsize))?)?,
+        );
         *budget = budget.checked_sub(sections)?;
         for section in elf.sections() {
             let section = section.ok()?;

@@ -1,0 +1,81 @@
+//! Golden CLI tests: each `tests/cli/<case>.args` holds the arguments of one `hsaco`
+//! run (one per line; paths relative to the repository root); `<case>.stdout` and
+//! `<case>.stderr` hold the expected output and `<case>.code` the exit code.
+//! `BLESS=1 cargo test --test cli` rewrites the expectations; review the diff.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run_case(args_file: &Path, bless: bool) -> Result<(), String> {
+    let args: Vec<String> = std::fs::read_to_string(args_file)
+        .map_err(|e| e.to_string())?
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_hsaco"))
+        .args(&args)
+        .current_dir(root())
+        .output()
+        .map_err(|e| e.to_string())?;
+    let code = out.status.code().unwrap_or(-1).to_string() + "\n";
+    let mut problems = Vec::new();
+    for (ext, got) in [
+        ("stdout", String::from_utf8_lossy(&out.stdout).into_owned()),
+        ("stderr", String::from_utf8_lossy(&out.stderr).into_owned()),
+        ("code", code),
+    ] {
+        let path = args_file.with_extension(ext);
+        if bless {
+            std::fs::write(&path, &got).map_err(|e| e.to_string())?;
+            continue;
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        if want != got {
+            let line = want
+                .lines()
+                .zip(got.lines())
+                .position(|(a, b)| a != b)
+                .map(|i| i + 1)
+                .unwrap_or_else(|| want.lines().count().min(got.lines().count()) + 1);
+            problems.push(format!(
+                "{}: differs from line {line}\n--- expected\n{}\n--- got\n{}",
+                path.display(),
+                want.lines().nth(line - 1).unwrap_or("<end>"),
+                got.lines().nth(line - 1).unwrap_or("<end>")
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+#[test]
+fn golden_cli_cases() {
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(root().join("tests/cli"))
+        .expect("tests/cli")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "args"))
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty(), "no cases in tests/cli");
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|c| run_case(c, bless).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
+}
