@@ -155,6 +155,58 @@ fn has_form(dec: &Decoder, inst: &Instruction, forms: &[Form]) -> bool {
     })
 }
 
+/// The `swizzle(...)` form of a `ds_swizzle_b32` offset (non-zero).
+fn swizzle(out: &mut String, o: u32) {
+    if o & 0xff00 == 0x8000 {
+        let _ = write!(
+            out,
+            "swizzle(QUAD_PERM,{},{},{},{})",
+            o & 3,
+            o >> 2 & 3,
+            o >> 4 & 3,
+            o >> 6 & 3
+        );
+        return;
+    }
+    match o & 0xe000 {
+        0xe000 => {
+            let _ = write!(out, "swizzle(FFT,{})", o & 0x1f);
+            return;
+        }
+        0xc000 => {
+            let _ = write!(out, "swizzle(ROTATE,{},{})", o >> 10 & 1, o >> 5 & 0x1f);
+            return;
+        }
+        0x8000 | 0xa000 => {
+            let _ = write!(out, "{o}");
+            return;
+        }
+        _ => {}
+    }
+    // Bit-mask mode: lane bit = ((lane & and) | or) ^ xor.
+    let (and, or, xor) = (o & 0x1f, o >> 5 & 0x1f, o >> 10 & 0x1f);
+    if and == 0x1f && or == 0 && xor.is_power_of_two() {
+        let _ = write!(out, "swizzle(SWAP,{xor})");
+    } else if and == 0x1f && or == 0 && xor > 1 && (xor + 1).is_power_of_two() {
+        let _ = write!(out, "swizzle(REVERSE,{})", xor + 1);
+    } else if xor == 0 && and != 0x1f && ((!and & 0x1f) + 1).is_power_of_two() && or <= !and & 0x1f
+    {
+        let _ = write!(out, "swizzle(BROADCAST,{},{or})", (!and & 0x1f) + 1);
+    } else {
+        out.push_str("swizzle(BITMASK_PERM,\"");
+        for bit in (0..5).rev() {
+            let (a, r, x) = (and >> bit & 1, or >> bit & 1, xor >> bit & 1);
+            out.push(match (a, r, x) {
+                (1, 0, 0) => 'p',
+                (1, 0, _) => 'i',
+                (_, r, x) if r ^ x != 0 => '1',
+                _ => '0',
+            });
+        }
+        out.push_str("\")");
+    }
+}
+
 /// Append the text of `inst` to `out`.
 pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let op = dec.op(inst);
@@ -429,7 +481,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             } else {
                 let o = f(Field::Offset0) | f(Field::Offset1) << 8;
-                if o != 0 {
+                if o != 0 && op.mnemonic == "ds_swizzle_b32" {
+                    out.push_str(" offset:");
+                    swizzle(out, o);
+                } else if o != 0 {
                     let _ = write!(out, " offset:{o}");
                 }
             }

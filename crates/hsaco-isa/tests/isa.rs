@@ -58,6 +58,30 @@ fn gfx9_vectors() {
     );
 }
 
+/// Hand-picked LLVM vectors beyond the sweep (every one must match).
+#[test]
+fn gfx9_extra_vectors() {
+    let mut checked = 0;
+    for line in include_str!("data/gfx9.swizzle.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+    {
+        let mut parts = line.split(" | ");
+        let (Some(hex), Some(want), Some(procs)) = (parts.next(), parts.next(), parts.next())
+        else {
+            panic!("bad vector line {line}");
+        };
+        let bytes = words_to_bytes(hex);
+        for p in procs.split(',') {
+            let dec = Decoder::for_processor(p).expect("processor");
+            let inst = dec.decode(&bytes).expect(line);
+            assert_eq!(dec.text(&inst), want, "{hex} on {p}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "too few vectors: {checked}");
+}
+
 fn fuzz_entry(data: &[u8]) {
     for p in ["gfx900", "gfx90a", "gfx942"] {
         let dec = Decoder::for_processor(p).expect("processor");
