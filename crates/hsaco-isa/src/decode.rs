@@ -56,6 +56,13 @@ impl Decoder {
         None
     }
 
+    /// The processor whose instruction set this decoder decodes (the canonical one for
+    /// an alias: `gfx900` for `gfx9-generic`).
+    pub fn processor(&self) -> &'static str {
+        let i = self.proc_bit.trailing_zeros() as usize;
+        self.isa.processors.get(i).copied().unwrap_or("")
+    }
+
     /// The generation's description.
     pub fn isa(&self) -> &'static IsaDesc {
         self.isa

@@ -233,6 +233,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let mods = op.flags & flags::FPMODS != 0;
     let is_global = enc.form == Form::Flat && f(Field::Seg) == 2;
     let is_scratch = enc.form == Form::Flat && f(Field::Seg) == 1;
+    let gfx940 = matches!(dec.processor(), "gfx942" | "gfx950");
+    // Cache-policy bits: glc, slc and (gfx90a) scc; sc0, nt and sc1 on gfx940+.
+    let (glc, slc, sc1) = match dec.processor() {
+        "gfx942" | "gfx950" => ("sc0", "nt", Some("sc1")),
+        "gfx90a" => ("glc", "slc", Some("scc")),
+        _ => ("glc", "slc", None),
+    };
     let mut first = true;
     let mut operands = &inst.operands[..];
     if op.flags & flags::GLC_RTN != 0 && f(Field::Glc) != 0 {
@@ -306,7 +313,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
             (Form::Flat, Some(Field::Addr)) => {
-                if is_scratch && f(Field::Saddr) != 0x7f {
+                // gfx940+ scratch has a VGPR address only with sve (bit 13); earlier
+                // processors only without saddr.
+                let no_vaddr = if gfx940 {
+                    f(Field::Lds) == 0
+                } else {
+                    f(Field::Saddr) != 0x7f
+                };
+                if is_scratch && no_vaddr {
                     out.push_str("off");
                 } else if let Operand::Vgpr { first, .. } = *o {
                     let count = if is_global && f(Field::Saddr) != 0x7f {
@@ -500,8 +514,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if off != 0 {
                 let _ = write!(out, " offset:{off}");
             }
-            flag(out, "glc", Field::Glc);
-            flag(out, "slc", Field::Slc);
+            flag(out, glc, Field::Glc);
+            flag(out, slc, Field::Slc);
+            if let Some(sc1) = sc1 {
+                flag(out, sc1, Field::Sc1);
+            }
         }
         Form::Mubuf => {
             flag(out, "offen", Field::Offen);
@@ -509,8 +526,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if f(Field::Offset) != 0 {
                 let _ = write!(out, " offset:{}", f(Field::Offset));
             }
-            flag(out, "glc", Field::Glc);
-            flag(out, "slc", Field::Slc);
+            flag(out, glc, Field::Glc);
+            flag(out, slc, Field::Slc);
+            if let Some(sc1) = sc1 {
+                flag(out, sc1, Field::Sc1);
+            }
             flag(out, "lds", Field::Lds);
             flag(out, "tfe", Field::Tfe);
         }
