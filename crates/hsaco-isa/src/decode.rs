@@ -133,6 +133,9 @@ impl Decoder {
             }
             *slot = o;
         }
+        if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
+            self.accumulators(&mut inst, enc, op);
+        }
         if op.flags & crate::desc::flags::GLC_RTN != 0
             && enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
         {
@@ -144,6 +147,40 @@ impl Decoder {
             inst.size += 4;
         }
         Ok(inst)
+    }
+}
+
+impl Decoder {
+    /// Turn the VGPR operands of matrix and accumulator-move instructions that name
+    /// AGPRs into [`Operand::Agpr`]: vdst and (MFMA) src2 on gfx908 or with `acc_cd`,
+    /// src0/src1 with their `acc` bit; v_accvgpr_* by their mnemonic.
+    fn accumulators(&self, inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc) {
+        let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
+        let (dst, srcs) = match op.mnemonic {
+            "v_accvgpr_read_b32" => (false, 1),
+            "v_accvgpr_write_b32" => (true, 0),
+            "v_accvgpr_mov_b32" => (true, 1),
+            m => {
+                let cd = self.processor() == "gfx908" || get(Field::AccCd) != 0;
+                let mut srcs = get(Field::Acc);
+                if cd && m.starts_with("v_mfma") {
+                    srcs |= 4;
+                }
+                (cd, srcs)
+            }
+        };
+        for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+            let agpr = match od.role {
+                Role::Field(Field::Vdst) => dst,
+                Role::Field(Field::Src0) => srcs & 1 != 0,
+                Role::Field(Field::Src1) => srcs & 2 != 0,
+                Role::Field(Field::Src2) => srcs & 4 != 0,
+                _ => false,
+            };
+            if let (true, Operand::Vgpr { first, count }) = (agpr, *o) {
+                *o = Operand::Agpr { first, count };
+            }
+        }
     }
 }
 

@@ -484,6 +484,17 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 out.push_str(" bound_ctrl:1");
             }
         }
+        Form::Mai if !op.mnemonic.starts_with("v_accvgpr") => {
+            for (name, field) in [
+                ("cbsz", Field::Cbsz),
+                ("abid", Field::Abid),
+                ("blgp", Field::Blgp),
+            ] {
+                if f(field) != 0 {
+                    let _ = write!(out, " {name}:{}", f(field));
+                }
+            }
+        }
         Form::Smem => flag(out, "glc", Field::Glc),
         Form::Ds => {
             if op.flags & flags::OFFSET2 != 0 {
