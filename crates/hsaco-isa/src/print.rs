@@ -369,6 +369,27 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
     };
     match enc.form {
+        Form::Vop3 if op.mnemonic.starts_with("v_bitop3") => {
+            // gfx950: the 8-bit truth table is spread over neg (bits 0-2), abs (3-5) and
+            // omod (6-7).
+            let t = f(Field::Neg) | f(Field::Abs) << 3 | f(Field::Omod) << 6;
+            if t > 10 {
+                let _ = write!(out, " bitop3:0x{t:x}");
+            } else if t != 0 {
+                let _ = write!(out, " bitop3:{t}");
+            }
+            let sel = f(Field::Opsel);
+            if op.mnemonic.ends_with("b16") && sel != 0 {
+                let _ = write!(
+                    out,
+                    " op_sel:[{},{},{},{}]",
+                    sel & 1,
+                    sel >> 1 & 1,
+                    sel >> 2 & 1,
+                    sel >> 3 & 1
+                );
+            }
+        }
         Form::Vop3 => {
             if op.flags & flags::CLAMP != 0 {
                 flag(out, "clamp", Field::Clamp);

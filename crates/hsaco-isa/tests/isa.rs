@@ -62,7 +62,7 @@ fn gfx9_vectors() {
 #[test]
 fn gfx9_extra_vectors() {
     let mut checked = 0;
-    for line in include_str!("data/gfx9.swizzle.txt")
+    for line in include_str!("data/gfx9.extra.txt")
         .lines()
         .filter(|l| !l.starts_with('#'))
     {
