@@ -28,6 +28,70 @@ impl std::error::Error for DecodeError {}
 pub struct Decoder {
     isa: &'static IsaDesc,
     proc_bit: u32,
+    buckets: &'static Buckets,
+}
+
+/// The encodings (indices, in the generation's priority order) that can match a first
+/// word, by its top 9 bits: decoding tries only those.
+#[derive(Debug)]
+struct Buckets {
+    start: Vec<u16>,
+    list: Vec<u8>,
+    /// Per encoding: opcode key -> index of its first row in the encoding's opcode
+    /// table (`u16::MAX`: no row), so decoding needs no search.
+    rows: Vec<Vec<u16>>,
+}
+
+const TOP_SHIFT: u32 = 23;
+
+impl Buckets {
+    fn new(isa: &IsaDesc) -> Buckets {
+        let top = u32::MAX << TOP_SHIFT;
+        let mut start = Vec::with_capacity(513);
+        let mut list = Vec::new();
+        for t in 0u32..512 {
+            start.push(list.len() as u16);
+            let w = t << TOP_SHIFT;
+            for (i, e) in isa.encodings.iter().enumerate() {
+                if w & e.mask & top == e.match_bits & e.mask & top {
+                    list.push(i as u8);
+                }
+            }
+        }
+        start.push(list.len() as u16);
+        let rows = isa
+            .encodings
+            .iter()
+            .map(|e| {
+                let bits: u32 = e
+                    .key
+                    .iter()
+                    .filter_map(|k| e.field(*k))
+                    .map(|f| u32::from(f.width))
+                    .sum();
+                let mut rows = vec![u16::MAX; if bits <= 12 { 1 << bits } else { 0 }];
+                for (i, r) in e.opcodes.iter().enumerate().rev() {
+                    if let Some(slot) = rows.get_mut(usize::from(r.key)) {
+                        *slot = i as u16;
+                    }
+                }
+                rows
+            })
+            .collect();
+        Buckets { start, list, rows }
+    }
+
+    fn candidates(&self, w0: u32) -> &[u8] {
+        let t = (w0 >> TOP_SHIFT) as usize;
+        let (a, b) = (self.start[t], self.start[t + 1]);
+        &self.list[usize::from(a)..usize::from(b)]
+    }
+}
+
+fn buckets(generation: usize) -> &'static Buckets {
+    static ALL: std::sync::OnceLock<Vec<Buckets>> = std::sync::OnceLock::new();
+    let all = ALL.get_or_init(|| crate::generations().iter().map(|g| Buckets::new(g)).collect());
+    &all[generation]
 }
 
 fn word(bytes: &[u8], i: usize) -> Option<u32> {
@@ -39,7 +103,7 @@ impl Decoder {
     /// The decoder for a processor name (`gfx906`, `gfx90a`, `gfx9-generic`), if its
     /// generation is described.
     pub fn for_processor(name: &str) -> Option<Decoder> {
-        for isa in crate::generations() {
+        for (gi, isa) in crate::generations().iter().enumerate() {
             let name = isa
                 .aliases
                 .iter()
@@ -50,6 +114,7 @@ impl Decoder {
                 return Some(Decoder {
                     isa,
                     proc_bit: 1 << i,
+                    buckets: buckets(gi),
                 });
             }
         }
@@ -72,10 +137,10 @@ impl Decoder {
     pub fn decode(&self, bytes: &[u8]) -> Result<Instruction, DecodeError> {
         let w0 = word(bytes, 0).ok_or(DecodeError::Truncated)?;
         let (ei, enc) = self
-            .isa
-            .encodings
+            .buckets
+            .candidates(w0)
             .iter()
-            .enumerate()
+            .filter_map(|&i| Some((usize::from(i), self.isa.encodings.get(usize::from(i))?)))
             .find(|(_, e)| w0 & e.mask == e.match_bits)
             .ok_or(DecodeError::Invalid)?;
         let w1 = if enc.words > 1 {
@@ -97,8 +162,18 @@ impl Decoder {
                 .ok_or(DecodeError::Invalid)?,
             None => enc,
         };
-        let start = table.opcodes.partition_point(|r| u32::from(r.key) < key);
-        let row = table.opcodes[start..]
+        let table_index = enc.base.map_or(ei, usize::from);
+        let start = match self.buckets.rows.get(table_index) {
+            Some(rows) if !rows.is_empty() => match rows.get(key as usize) {
+                Some(&i) if i != u16::MAX => usize::from(i),
+                _ => return Err(DecodeError::Invalid),
+            },
+            _ => table.opcodes.partition_point(|r| u32::from(r.key) < key),
+        };
+        let row = table
+            .opcodes
+            .get(start..)
+            .unwrap_or_default()
             .iter()
             .take_while(|r| u32::from(r.key) == key)
             .find(|r| r.procs & self.proc_bit != 0)

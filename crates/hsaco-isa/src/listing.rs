@@ -277,10 +277,8 @@ fn write_section<'a>(
 
 /// The text column is 60 characters wide including the leading tab.
 fn pad(line: &mut String) {
-    let width = line.len();
-    for _ in width..60 {
-        line.push(' ');
-    }
+    const SPACES: &str = "                                                            ";
+    line.push_str(SPACES.get(line.len()..).unwrap_or_default());
 }
 
 fn instruction_line(
@@ -319,16 +317,21 @@ fn instruction_line(
     }
     if options.show_raw_insn {
         pad(line);
-        let _ = write!(line, "// {at:012X}:");
+        line.push_str("// ");
+        hex_upper(line, at, 12);
+        line.push(':');
         let words = usize::from(inst.size) / 4;
-        let raw = [inst.raw as u32, (inst.raw >> 32) as u32, inst.literal];
+        let raw = [inst.raw as u32, (inst.raw >> 32) as u32];
         // The literal follows the encoding's words.
-        let enc_words = words - usize::from(has_literal(inst));
+        let literal = has_literal(inst);
+        let enc_words = words.saturating_sub(usize::from(literal));
         for w in raw.iter().take(enc_words) {
-            let _ = write!(line, " {w:08X}");
+            line.push(' ');
+            hex_upper(line, u64::from(*w), 8);
         }
-        if has_literal(inst) {
-            let _ = write!(line, " {:08X}", inst.literal);
+        if literal {
+            line.push(' ');
+            hex_upper(line, u64::from(inst.literal), 8);
         }
     } else if annotation.is_some() {
         pad(line);
@@ -341,6 +344,15 @@ fn instruction_line(
         } else {
             let _ = write!(line, " <{}+0x{off:x}>", l.name);
         }
+    }
+}
+
+/// Append `v` as `digits` upper-case hex digits (more if it does not fit).
+fn hex_upper(line: &mut String, v: u64, digits: usize) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let need = ((64 - v.leading_zeros() as usize).div_ceil(4)).max(digits).min(16);
+    for i in (0..need).rev() {
+        line.push(char::from(HEX[(v >> (4 * i) & 0xf) as usize]));
     }
 }
 

@@ -4,12 +4,25 @@ use crate::desc::{flags, Form, Role, Ty};
 use crate::{Decoder, Field, Instruction, Operand};
 use std::fmt::Write;
 
+/// Append a decimal number (the hot path of register names; no formatter).
+pub(crate) fn dec(out: &mut String, v: u32) {
+    if v >= 10 {
+        dec(out, v / 10);
+    }
+    out.push(char::from(b'0' + (v % 10) as u8));
+}
+
 fn reg(out: &mut String, prefix: &str, first: u8, count: u8) {
+    out.push_str(prefix);
     if count <= 1 {
-        let _ = write!(out, "{prefix}{first}");
+        dec(out, u32::from(first));
     } else {
         let last = u32::from(first) + u32::from(count) - 1;
-        let _ = write!(out, "{prefix}[{first}:{last}]");
+        out.push('[');
+        dec(out, u32::from(first));
+        out.push(':');
+        dec(out, last);
+        out.push(']');
     }
 }
 
