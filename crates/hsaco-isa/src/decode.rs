@@ -40,7 +40,12 @@ struct Buckets {
     /// Per encoding: opcode key -> index of its first row in the encoding's opcode
     /// table (`u16::MAX`: no row), so decoding needs no search.
     rows: Vec<Vec<u16>>,
+    /// Per encoding: field (as index) -> 1 + its index in the encoding's field list, or 0.
+    slots: Vec<[u8; FIELD_SLOTS]>,
 }
+
+/// More than the number of distinct field names of all generations.
+const FIELD_SLOTS: usize = 128;
 
 const TOP_SHIFT: u32 = 23;
 
@@ -78,7 +83,25 @@ impl Buckets {
                 rows
             })
             .collect();
-        Buckets { start, list, rows }
+        let slots = isa
+            .encodings
+            .iter()
+            .map(|e| {
+                let mut slots = [0u8; FIELD_SLOTS];
+                for (i, f) in e.fields.iter().enumerate() {
+                    if let Some(s) = slots.get_mut(f.field as usize) {
+                        *s = i as u8 + 1;
+                    }
+                }
+                slots
+            })
+            .collect();
+        Buckets {
+            start,
+            list,
+            rows,
+            slots,
+        }
     }
 
     fn candidates(&self, w0: u32) -> &[u8] {
@@ -90,7 +113,12 @@ impl Buckets {
 
 fn buckets(generation: usize) -> &'static Buckets {
     static ALL: std::sync::OnceLock<Vec<Buckets>> = std::sync::OnceLock::new();
-    let all = ALL.get_or_init(|| crate::generations().iter().map(|g| Buckets::new(g)).collect());
+    let all = ALL.get_or_init(|| {
+        crate::generations()
+            .iter()
+            .map(|g| Buckets::new(g))
+            .collect()
+    });
     &all[generation]
 }
 
@@ -126,6 +154,21 @@ impl Decoder {
     pub fn processor(&self) -> &'static str {
         let i = self.proc_bit.trailing_zeros() as usize;
         self.isa.processors.get(i).copied().unwrap_or("")
+    }
+
+    /// The description of `field` in encoding `encoding` (an index), by table lookup.
+    #[inline]
+    pub(crate) fn field_desc(
+        &self,
+        encoding: usize,
+        field: Field,
+    ) -> Option<&'static crate::desc::FieldDesc> {
+        let slot = *self.buckets.slots.get(encoding)?.get(field as usize)?;
+        self.isa
+            .encodings
+            .get(encoding)?
+            .fields
+            .get(usize::from(slot).checked_sub(1)?)
     }
 
     /// The generation's description.
@@ -202,7 +245,7 @@ impl Decoder {
         };
         let mut literal = false;
         for (slot, od) in inst.operands.iter_mut().zip(op.operands) {
-            let o = operand(enc, op, od.role, od.ty, raw, self.isa)?;
+            let o = self.operand(ei, od.role, od.ty, raw)?;
             if o == Operand::Literal {
                 literal = true;
             }
@@ -313,69 +356,68 @@ pub(crate) fn scalar(v: u32, ty: Ty) -> Operand {
     }
 }
 
-fn operand(
-    enc: &EncodingDesc,
-    _op: &OpDesc,
-    role: Role,
-    ty: Ty,
-    raw: u64,
-    _isa: &IsaDesc,
-) -> Result<Operand, DecodeError> {
-    let field = match role {
-        Role::Literal => return Ok(Operand::Literal),
-        Role::Fixed(code) => {
-            return Ok(Operand::Special {
-                code,
-                count: regs(ty),
-            })
-        }
-        Role::Field(f) => f,
-        Role::FieldOr(f, code) => match enc.field(f) {
-            Some(_) => f,
-            None => {
+impl Decoder {
+    fn operand(&self, ei: usize, role: Role, ty: Ty, raw: u64) -> Result<Operand, DecodeError> {
+        let field = match role {
+            Role::Literal => return Ok(Operand::Literal),
+            Role::Fixed(code) => {
                 return Ok(Operand::Special {
                     code,
                     count: regs(ty),
                 })
             }
-        },
-    };
-    let fd = enc.field(field).ok_or(DecodeError::Invalid)?;
-    let v = fd.get(raw);
-    let count = regs(ty);
-    Ok(match fd.kind {
-        FieldKind::Sdst | FieldKind::Ssrc => scalar(v, ty),
-        FieldKind::Src9 if v >= 256 => Operand::Vgpr {
-            first: (v - 256) as u8,
-            count,
-        },
-        FieldKind::Src9 => scalar(v, ty),
-        FieldKind::Vgpr => {
-            // SDWA sources may be scalar (bit s0/s1).
-            let sgpr = match field {
-                Field::Src0 => enc.field(Field::S0).is_some_and(|s| s.get(raw) != 0),
-                Field::Src1 => enc.field(Field::S1).is_some_and(|s| s.get(raw) != 0),
-                _ => false,
-            };
-            if sgpr {
-                scalar(v, ty)
-            } else {
-                Operand::Vgpr {
-                    first: v as u8,
-                    count,
+            Role::Field(f) => f,
+            Role::FieldOr(f, code) => match self.field_desc(ei, f) {
+                Some(_) => f,
+                None => {
+                    return Ok(Operand::Special {
+                        code,
+                        count: regs(ty),
+                    })
+                }
+            },
+        };
+        let fd = self.field_desc(ei, field).ok_or(DecodeError::Invalid)?;
+        let v = fd.get(raw);
+        let count = regs(ty);
+        Ok(match fd.kind {
+            FieldKind::Sdst | FieldKind::Ssrc => scalar(v, ty),
+            FieldKind::Src9 if v >= 256 => Operand::Vgpr {
+                first: (v - 256) as u8,
+                count,
+            },
+            FieldKind::Src9 => scalar(v, ty),
+            FieldKind::Vgpr => {
+                // SDWA sources may be scalar (bit s0/s1).
+                let sgpr = match field {
+                    Field::Src0 => self
+                        .field_desc(ei, Field::S0)
+                        .is_some_and(|s| s.get(raw) != 0),
+                    Field::Src1 => self
+                        .field_desc(ei, Field::S1)
+                        .is_some_and(|s| s.get(raw) != 0),
+                    _ => false,
+                };
+                if sgpr {
+                    scalar(v, ty)
+                } else {
+                    Operand::Vgpr {
+                        first: v as u8,
+                        count,
+                    }
                 }
             }
-        }
-        FieldKind::Sbase => Operand::Sgpr {
-            first: (v * 2) as u8,
-            count,
-        },
-        FieldKind::Srsrc => Operand::Sgpr {
-            first: (v * 4) as u8,
-            count,
-        },
-        FieldKind::Imm | FieldKind::Flag | FieldKind::Op => Operand::Imm(v as u16),
-    })
+            FieldKind::Sbase => Operand::Sgpr {
+                first: (v * 2) as u8,
+                count,
+            },
+            FieldKind::Srsrc => Operand::Sgpr {
+                first: (v * 4) as u8,
+                count,
+            },
+            FieldKind::Imm | FieldKind::Flag | FieldKind::Op => Operand::Imm(v as u16),
+        })
+    }
 }
 
 /// Decoded instructions of a byte stream, with their byte offsets.

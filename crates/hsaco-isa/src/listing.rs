@@ -317,22 +317,19 @@ fn instruction_line(
     }
     if options.show_raw_insn {
         pad(line);
-        line.push_str("// ");
-        hex_upper(line, at, 12);
-        line.push(':');
         let words = usize::from(inst.size) / 4;
-        let raw = [inst.raw as u32, (inst.raw >> 32) as u32];
         // The literal follows the encoding's words.
         let literal = has_literal(inst);
-        let enc_words = words.saturating_sub(usize::from(literal));
-        for w in raw.iter().take(enc_words) {
-            line.push(' ');
-            hex_upper(line, u64::from(*w), 8);
+        let enc_words = words.saturating_sub(usize::from(literal)).min(2);
+        let all = [inst.raw as u32, (inst.raw >> 32) as u32];
+        let mut c = Comment::new(at);
+        for w in &all[..enc_words] {
+            c.word(*w);
         }
         if literal {
-            line.push(' ');
-            hex_upper(line, u64::from(inst.literal), 8);
+            c.word(inst.literal);
         }
+        line.push_str(c.as_str());
     } else if annotation.is_some() {
         pad(line);
         line.push_str("//");
@@ -347,12 +344,44 @@ fn instruction_line(
     }
 }
 
-/// Append `v` as `digits` upper-case hex digits (more if it does not fit).
-fn hex_upper(line: &mut String, v: u64, digits: usize) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let need = ((64 - v.leading_zeros() as usize).div_ceil(4)).max(digits).min(16);
-    for i in (0..need).rev() {
-        line.push(char::from(HEX[(v >> (4 * i) & 0xf) as usize]));
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// The `// ADDRESS: WORDS` comment, built in a fixed buffer (the hot path of listings).
+struct Comment {
+    buf: [u8; 64],
+    len: usize,
+}
+
+impl Comment {
+    fn new(at: u64) -> Comment {
+        let mut c = Comment {
+            buf: [b' '; 64],
+            len: 3,
+        };
+        c.buf[..3].copy_from_slice(b"// ");
+        let digits = ((64 - at.leading_zeros() as usize).div_ceil(4)).max(12);
+        c.hex(at, digits);
+        c.buf[c.len] = b':';
+        c.len += 1;
+        c
+    }
+
+    fn hex(&mut self, v: u64, digits: usize) {
+        for i in (0..digits).rev() {
+            if let Some(b) = self.buf.get_mut(self.len) {
+                *b = HEX[(v >> (4 * i) & 0xf) as usize];
+                self.len += 1;
+            }
+        }
+    }
+
+    fn word(&mut self, w: u32) {
+        self.len += 1; // the space
+        self.hex(u64::from(w), 8);
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len.min(64)]).unwrap_or_default()
     }
 }
 
