@@ -7,13 +7,16 @@ mod output;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// A toolchain for AMD GPU code objects: read, extract, and explain them.
+/// A toolchain for AMD GPU code objects: read, extract, disassemble and check them.
 ///
 /// Examples:
 ///   hsaco demo                         read and explain a built-in code object
 ///   hsaco read kernel.co               header, target, notes, kernels, kernargs
 ///   hsaco read --metadata kernel.co    the metadata as llvm-readelf prints it
 ///   hsaco extract app -o out/          every code object inside a fat binary
+///   hsaco dis kernel.co                disassemble as llvm-objdump -d does (gfx9 today)
+///   hsaco check app --device mi50 --runtime rocm-6.4
+///                                      will it load and run there, and if not, why
 #[derive(Parser)]
 #[command(name = "hsaco", version, verbatim_doc_comment)]
 struct Cli {
@@ -27,6 +30,7 @@ enum Command {
     Extract(cmd::extract::Opts),
     Demo(cmd::demo::Opts),
     Check(cmd::check::Opts),
+    Dis(cmd::dis::Opts),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +40,7 @@ fn main() -> ExitCode {
         Command::Extract(o) => cmd::extract::run(o),
         Command::Demo(o) => cmd::demo::run(o),
         Command::Check(o) => cmd::check::run(o),
+        Command::Dis(o) => cmd::dis::run(o),
     };
     match result {
         Ok(code) => code,

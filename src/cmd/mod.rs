@@ -3,5 +3,6 @@
 
 pub mod check;
 pub mod demo;
+pub mod dis;
 pub mod extract;
 pub mod read;
