@@ -18,7 +18,7 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../.."))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-CORPUS = "/work/corpus/out/nogpulib/gfx90a/cov5"
+CORPUS = os.path.join(os.environ.get("HSACO_CORPUS", "/work/corpus/out"), "nogpulib/gfx90a/cov5")
 
 
 def build_object(tmp, copies):
