@@ -1,5 +1,9 @@
 //! `hsaco`: a toolchain for AMD GPU code objects.
 
+// The doc comments of the subcommands are their --help text, written for a
+// terminal: `<kernel>.kd` there is text, not an HTML tag.
+#![allow(rustdoc::invalid_html_tags)]
+
 mod cmd;
 mod input;
 mod output;
