@@ -68,8 +68,10 @@
 //!   "objects": [{
 //!     "index": int, "entry_id": string, "container": string, "offset": int,
 //!     "code_object_version": int|null, "target": string|null, "target_error": string|null,
-//!     "kernels": [{"name": string, "wave_size": 32|64|null}],
-//!     "pre_gfx9_hidden_args": [string],   // value kinds the metadata lists
+//!     "kernels": [{"name": string, "wave_size": 32|64|null,
+//!                  "hidden_reads": [{"arg": string, "address": int, "text": string}]}],
+//!     "code_decoder": string|null,        // tables that decoded the code for the ABI lints
+//!     "pre_gfx9_hidden_args": [string],   // value kinds the metadata lists or the code loads
 //!     "problems": [Problem]
 //!   }],
 //!   "devices": [{
@@ -97,6 +99,7 @@
 //! `sramecc`, `code-object-version`, `wave-size`.
 
 mod check;
+mod code;
 mod conformance;
 mod device;
 mod object;
@@ -108,6 +111,7 @@ pub use check::{
     check_device, check_runtime, Candidate, CheckOptions, DeviceReport, DeviceRule, GfxOverride,
     NoImage, Risk, RuntimeReport,
 };
+pub use code::HiddenRead;
 pub use device::{Device, DeviceError, DeviceSource, ProductAlias, PRODUCT_ALIASES};
 pub use object::{KernelInfo, ObjectInfo};
 pub use problem::{Problem, Severity};

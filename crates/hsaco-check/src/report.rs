@@ -81,6 +81,15 @@ impl Report {
                     args.join(", ")
                 );
             }
+            for k in &o.kernels {
+                for r in &k.hidden_reads {
+                    let _ = writeln!(
+                        s,
+                        "  kernel {} loads {} at {:#x}: {}",
+                        k.name, r.arg, r.address, r.text
+                    );
+                }
+            }
             for p in &o.problems {
                 push_problem(&mut s, p, "  ");
             }
@@ -249,7 +258,14 @@ fn object_json(o: &ObjectInfo) -> Value {
         "code_object_version": o.version,
         "target": o.target.as_ref().ok().map(|t| t.to_string()),
         "target_error": o.target.as_ref().err(),
-        "kernels": o.kernels.iter().map(|k| json!({"name": k.name, "wave_size": k.wave_size})).collect::<Vec<_>>(),
+        "kernels": o.kernels.iter().map(|k| json!({
+            "name": k.name,
+            "wave_size": k.wave_size,
+            "hidden_reads": k.hidden_reads.iter().map(|r| json!({
+                "arg": r.arg.value_kind(), "address": r.address, "text": r.text,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "code_decoder": o.code_decoder,
         "pre_gfx9_hidden_args": o.pre_gfx9_hidden.iter().map(|h| h.value_kind()).collect::<Vec<_>>(),
         "problems": o.problems.iter().map(problem_json).collect::<Vec<_>>(),
     })
