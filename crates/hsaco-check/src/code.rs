@@ -306,7 +306,12 @@ pub(crate) fn lint(
                 }
             }
             for (call, use_at, text) in &scan.m0_after_call {
-                m0_reliance.push((f.name.clone(), *call, *use_at, text.clone()));
+                let what = if kernel.is_some() {
+                    "kernel"
+                } else {
+                    "function"
+                };
+                m0_reliance.push((format!("{what} {}", f.name), *call, *use_at, text.clone()));
             }
         }
     }

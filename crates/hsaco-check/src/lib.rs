@@ -71,7 +71,7 @@
 //!     "kernels": [{"name": string, "wave_size": 32|64|null,
 //!                  "hidden_reads": [{"arg": string, "address": int, "text": string}]}],
 //!     "code_decoder": string|null,        // tables that decoded the code for the ABI lints
-//!     "pre_gfx9_hidden_args": [string],   // value kinds the metadata lists or the code loads
+//!     "pre_gfx9_hidden_args": [string],   // value kinds the metadata lists
 //!     "problems": [Problem]
 //!   }],
 //!   "devices": [{

@@ -47,7 +47,7 @@ pub struct KernelInfo {
     /// Wavefront size from the descriptor (`ENABLE_WAVEFRONT_SIZE32`), when the
     /// descriptor could be read.
     pub wave_size: Option<u32>,
-    /// The gfx6-gfx8-only hidden arguments its metadata lists or its code loads.
+    /// The gfx6-gfx8-only hidden arguments its metadata lists.
     pub pre_gfx9_hidden: Vec<HiddenArg>,
     /// The loads of those fields its own code shows (empty when the code was
     /// not decoded, or the kernel reads them only in functions it calls).
@@ -148,7 +148,7 @@ impl ObjectInfo {
                 }
                 _ => None,
             };
-            let mut pre_gfx9_hidden = conformance
+            let pre_gfx9_hidden = conformance
                 .as_ref()
                 .and_then(|c| c.hidden.iter().find(|(n, _)| *n == k.name))
                 .map(|(_, h)| h.clone())
@@ -158,13 +158,7 @@ impl ObjectInfo {
                 .and_then(|l| l.reads.iter_mut().find(|(n, _)| *n == k.name))
                 .map(|(_, r)| std::mem::take(r))
                 .unwrap_or_default();
-            if info.version.is_some_and(|v| v >= 5) {
-                for r in &hidden_reads {
-                    if !pre_gfx9_hidden.contains(&r.arg) {
-                        pre_gfx9_hidden.push(r.arg);
-                    }
-                }
-            }
+
             for h in &pre_gfx9_hidden {
                 if !info.pre_gfx9_hidden.contains(h) {
                     info.pre_gfx9_hidden.push(*h);
