@@ -47,7 +47,7 @@
 //!   `v_writelane_b32` lane select through `m0` and does not restore it.
 
 use hsaco_abi::HiddenArg;
-use hsaco_elf::elf::consts::{ET_REL, STT_FUNC};
+use hsaco_elf::elf::consts::STT_FUNC;
 use hsaco_elf::CodeObject;
 use hsaco_isa::desc::{Form, Role};
 use hsaco_isa::{Decoder, Field, Instruction, Instructions, Operand};
@@ -197,7 +197,6 @@ pub(crate) fn lint(
         processor.generation,
         Generation::Gfx6 | Generation::Gfx7 | Generation::Gfx8
     );
-    let relocatable = co.elf.e_type().0 == ET_REL;
     let funcs = functions(co);
     let mut m0_clobbers: Vec<(String, u64, String)> = Vec::new();
     let mut m0_reliance: Vec<(String, u64, u64, String)> = Vec::new();
@@ -315,7 +314,6 @@ pub(crate) fn lint(
             }
         }
     }
-    let _ = relocatable;
     for (name, address, text) in &m0_clobbers {
         out.problems.push(Problem::warning(
             "code-m0-not-restored",
