@@ -15,10 +15,10 @@
 //!   `s12`-`s14` work-group ids, `s15` LDS kernel id; observed in the corpus).
 //!
 //! Values move through `s_mov_b32`/`s_mov_b64` and `s_add_u32`/`s_addc_u32` with a
-//! constant; any other write forgets the register, and a call forgets all of
-//! them. The scan is linear (no control-flow merge): a register is only known
-//! while every instruction before the load in address order agrees, so branches
-//! can hide a finding but not invent one.
+//! constant; any other write forgets the register, a call forgets all of them,
+//! and so does every branch target inside the function (where control flow
+//! merges). The scan goes in address order, so what it knows at a load holds on
+//! every path to it: branches can hide a finding but not invent one.
 //!
 //! The lints:
 //!
@@ -105,7 +105,10 @@ pub(crate) fn decoder_for(processor: &Processor) -> Option<Decoder> {
 
 const M0: u8 = 124;
 /// Largest function the lints decode (bytes); bigger symbols are skipped.
-const MAX_FUNCTION: u64 = 64 << 20;
+const MAX_FUNCTION: u64 = 8 << 20;
+/// Most code the lints decode in one code object (bytes), however many symbols
+/// overlap: the rest is not linted.
+const MAX_CODE: usize = 64 << 20;
 /// Size of the code object v5 implicit-argument block.
 const IMPLICIT_BLOCK: i64 = 256;
 
@@ -200,10 +203,16 @@ pub(crate) fn lint(
     let funcs = functions(co);
     let mut m0_clobbers: Vec<(String, u64, String)> = Vec::new();
     let mut m0_reliance: Vec<(String, u64, u64, String)> = Vec::new();
+    let mut budget = MAX_CODE;
+    let mut code = Vec::new();
     for f in &funcs {
+        let Some(left) = budget.checked_sub(f.bytes.len()) else {
+            break;
+        };
+        budget = left;
         let kernel = kernels.iter().find(|k| k.name == f.name);
         let mut scan = Scan::new(dec, kernel, version);
-        scan.run(f);
+        scan.run(f, &mut code);
         if let Some(k) = kernel {
             let mut reads = Vec::new();
             for (abs, size, address, text) in &scan.kernarg_loads {
@@ -431,12 +440,32 @@ impl Scan {
         }
     }
 
-    fn run(&mut self, f: &Function<'_>) {
+    /// Scan `f`; `code` is a buffer for its decoded instructions.
+    fn run(&mut self, f: &Function<'_>, code: &mut Vec<(u64, Instruction)>) {
+        // branch targets inside the function: control flow merges there, so the
+        // scan forgets what it knows (a merge can only lose facts)
+        code.clear();
+        code.extend(
+            Instructions::new(self.dec, f.bytes)
+                .filter_map(|(off, inst)| Some((f.address.wrapping_add(off as u64), inst.ok()?))),
+        );
+        let mut targets: Vec<u64> = code
+            .iter()
+            .filter_map(|(address, inst)| self.dec.branch_target(inst, *address))
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
         // the return address, for recognizing returns
         let mut ret_addr_live = !self.is_kernel;
-        for (off, inst) in Instructions::new(self.dec, f.bytes) {
-            let Ok(inst) = inst else { continue };
-            let address = f.address.wrapping_add(off as u64);
+        for &(address, inst) in code.iter() {
+            if targets.binary_search(&address).is_ok() {
+                for r in self.regs.iter_mut() {
+                    // the incoming m0 copy survives: it only matters for restores
+                    if *r != Val::InM0 {
+                        *r = Val::Unknown;
+                    }
+                }
+            }
             let op = self.dec.op(&inst);
             let m = op.mnemonic;
             // reads of m0 (before this instruction's writes)
@@ -654,6 +683,13 @@ impl Scan {
         if self.dec.field(inst, Field::Soe) == Some(1)
             || self.dec.field(inst, Field::Imm) == Some(0)
         {
+            return;
+        }
+        // an SGPR offset added to the immediate one (gfx10+ soffset): not a constant
+        let sgpr_offset = op.operands.iter().zip(inst.operands).any(|(d, o)| {
+            d.role == Role::Field(Field::Soffset) && matches!(o, Operand::Sgpr { .. })
+        });
+        if sgpr_offset {
             return;
         }
         let Some(raw) = self.dec.field(inst, Field::Offset) else {
