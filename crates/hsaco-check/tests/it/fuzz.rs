@@ -13,7 +13,7 @@ fn mutation_smoke() {
     let seeds: Vec<Vec<u8>> = vec![
         lint("m0-gfx803.co"),
         lint("wrong-base-gfx900.co"),
-        lint("hidden-gfx803.co"),
+        lint("generic-private-gfx803.co"),
         object("gfx1030-cov5.co"),
         object("mixed-gfx803-cov5-gfx906-cov6.bundle"),
     ];

@@ -204,3 +204,53 @@ fn llvm_objects_have_no_code_findings() {
         );
     }
 }
+
+#[test]
+fn llvm_22_code_for_generic_pointers_on_gfx803() {
+    // clang-22 output (generic-private.cl): the kernel itself reads both aperture
+    // bases from its kernarg pointer, which LLVM 22's offload plugin leaves zero
+    let r = lint(
+        "generic-private-gfx803.co",
+        &["gfx803"],
+        &["llvm-offload-22+rocm-6.4"],
+    );
+    let k = &r.objects[0].kernels[0];
+    assert_eq!(k.name, "generic_private");
+    let args: Vec<&str> = k.hidden_reads.iter().map(|h| h.arg.value_kind()).collect();
+    assert_eq!(args, ["hidden_private_base", "hidden_shared_base"]);
+    let rt = &r.devices[0].runtimes[0].problems;
+    assert!(rt
+        .iter()
+        .any(|p| p.code == "runtime-pre-gfx9-hidden-args" && p.what.contains("the code shows it")));
+    // ...and its non-entry twin reads them from constant addresses (root cause 2)
+    let f = findings(&r);
+    let wrong: Vec<(Severity, bool)> = r.objects[0]
+        .problems
+        .iter()
+        .filter(|p| p.code == "code-hidden-arg-wrong-base")
+        .map(|p| {
+            (
+                p.severity,
+                p.what.contains("__clang_ocl_kern_imp_generic_private"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        wrong,
+        [
+            (Severity::Error, true),   // 0xc0 private base
+            (Severity::Error, true),   // 0xc4 shared base
+            (Severity::Warning, true), // 0xc8 queue pointer (trap)
+        ],
+        "{f:?}"
+    );
+    golden("lint-generic-private-gfx803.txt", &r.to_text());
+    // gfx900 reads the apertures from hardware registers: nothing to say
+    let r = lint("generic-private-gfx900.co", &[], &[]);
+    assert!(
+        r.objects[0].problems.is_empty(),
+        "{:?}",
+        r.objects[0].problems
+    );
+    assert!(r.objects[0].kernels[0].hidden_reads.is_empty());
+}
