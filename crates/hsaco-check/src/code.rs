@@ -619,6 +619,11 @@ impl Scan {
 
     /// The register an instruction writes, by its first operand.
     fn destination(&self, inst: &Instruction) -> Option<(Dst, u8)> {
+        let dst = match inst.operands[0] {
+            Operand::Sgpr { first, count } => (Dst::Sgpr(first), count),
+            Operand::Special { code: M0, .. } => (Dst::M0, 1),
+            _ => return None,
+        };
         let op = self.dec.op(inst);
         let m = op.mnemonic;
         if m.starts_with("s_store")
@@ -640,14 +645,7 @@ impl Scan {
             Role::Fixed(_) => true,
             Role::Literal => false,
         };
-        if !is_dst_field {
-            return None;
-        }
-        match inst.operands[0] {
-            Operand::Sgpr { first, count } => Some((Dst::Sgpr(first), count)),
-            Operand::Special { code: M0, .. } => Some((Dst::M0, 1)),
-            _ => None,
-        }
+        is_dst_field.then_some(dst)
     }
 
     /// Whether the instruction reads m0 on gfx6-gfx8: LDS instructions, and m0
