@@ -652,7 +652,18 @@ pub fn check_runtime(
             [one] => format!("kernel {one} uses"),
             many => format!("kernels {} use", many.join(", ")),
         };
-        let what = format!(
+        let evidence: Vec<String> = object
+            .kernels
+            .iter()
+            .flat_map(|k| k.hidden_reads.iter().map(move |r| (k, r)))
+            .map(|(k, r)| {
+                format!(
+                    "{} loads {} at {:#x}: `{}`",
+                    k.name, r.arg, r.address, r.text
+                )
+            })
+            .collect();
+        let mut what = format!(
             "{who} {} of the code object v5 implicit-argument block, which {} {}",
             args.join(", "),
             launcher.name,
@@ -661,6 +672,9 @@ pub fn check_runtime(
                 _ => "may leave zero",
             }
         );
+        if !evidence.is_empty() {
+            what.push_str(&format!(" (the code shows it: {})", evidence.join("; ")));
+        }
         let why = format!(
             "on gfx6-gfx8 the kernel builds flat private (scratch) and LDS addresses from these \
              aperture bases and reads the queue pointer for traps; zero bases send those \

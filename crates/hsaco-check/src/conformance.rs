@@ -16,6 +16,7 @@ use hsaco_elf::metadata::{validate, CodeObjectMetadata, KernelMetadata};
 use hsaco_elf::{CodeObject, DescriptorBytes, KernelSymbol, MetadataNote};
 use hsaco_target::{Generation, Processor};
 
+use crate::code::KernelAbi;
 use crate::Problem;
 
 /// What conformance learned besides problems: per kernel, the pre-gfx9 hidden
@@ -24,6 +25,8 @@ pub(crate) struct Conformance {
     pub problems: Vec<Problem>,
     /// (kernel symbol name without `.kd`, hidden arguments)
     pub hidden: Vec<(String, Vec<HiddenArg>)>,
+    /// Per kernel, what the code lints need from the metadata and descriptor.
+    pub abi: Vec<KernelAbi>,
 }
 
 fn err(code: &'static str, what: String, why: &str) -> Problem {
@@ -38,6 +41,7 @@ pub(crate) fn check_object(
 ) -> Conformance {
     let mut problems = Vec::new();
     let mut hidden = Vec::new();
+    let mut abi = Vec::new();
     for note in co.elf.notes() {
         if let Err(e) = note {
             problems.push(err(
@@ -60,7 +64,11 @@ pub(crate) fn check_object(
                 "code object v3+ loaders find kernels and their arguments in it",
             ));
         }
-        return Conformance { problems, hidden };
+        return Conformance {
+            problems,
+            hidden,
+            abi,
+        };
     };
     match hsaco_elf::msgpack::decode_prefix(desc) {
         Ok((value, _)) => {
@@ -78,11 +86,19 @@ pub(crate) fn check_object(
                 format!("the metadata note is not valid MessagePack: {e}"),
                 "the loader cannot read the kernels' metadata",
             ));
-            return Conformance { problems, hidden };
+            return Conformance {
+                problems,
+                hidden,
+                abi,
+            };
         }
     }
     let Ok(md) = CodeObjectMetadata::from_msgpack(desc) else {
-        return Conformance { problems, hidden };
+        return Conformance {
+            problems,
+            hidden,
+            abi,
+        };
     };
     let is_rel = co.elf.e_type().0 == ET_REL;
     // .kd symbols are data objects (AMDGPUUsage "Symbols": STT_OBJECT)
@@ -147,6 +163,18 @@ pub(crate) fn check_object(
             .filter(|h| h.is_pre_gfx9_only())
             .collect();
         hidden.push((name.clone(), h));
+        abi.push(KernelAbi {
+            name: name.clone(),
+            implicit_base: implicit_base(&args),
+            listed: args
+                .iter()
+                .filter_map(|a| HiddenArg::from_value_kind(a.value_kind))
+                .collect(),
+            kernarg_sgpr: kernels
+                .iter()
+                .find(|s| s.name == name)
+                .and_then(|s| kernarg_sgpr(&s.descriptor)),
+        });
         // the descriptor
         let Some(sym) = kernels.iter().find(|s| s.name == name) else {
             problems.push(err(
@@ -158,7 +186,11 @@ pub(crate) fn check_object(
         };
         check_descriptor(&mut problems, &label, sym, k, processor, is_rel);
     }
-    Conformance { problems, hidden }
+    Conformance {
+        problems,
+        hidden,
+        abi,
+    }
 }
 
 fn check_descriptor(
@@ -296,4 +328,49 @@ fn check_descriptor(
             "the hardware loads USER_SGPR_COUNT user SGPRs; enabled inputs past it are not loaded",
         ));
     }
+}
+
+/// Kernarg offset of the implicit-argument block: where the metadata's hidden
+/// arguments say it starts, else after the explicit arguments (8-byte aligned).
+fn implicit_base(args: &[ArgDesc<'_>]) -> Option<u64> {
+    for a in args {
+        if let Some(o) = HiddenArg::from_value_kind(a.value_kind).and_then(|h| h.v5_offset()) {
+            if let Some(b) = a.offset.checked_sub(o) {
+                return Some(b);
+            }
+        }
+    }
+    let end = args
+        .iter()
+        .filter(|a| !a.value_kind.starts_with("hidden_"))
+        .filter_map(|a| a.offset.checked_add(a.size))
+        .max()
+        .unwrap_or(0);
+    end.checked_next_multiple_of(8)
+}
+
+/// The first user SGPR of the kernarg segment pointer: after the private segment
+/// buffer (4), dispatch pointer (2) and queue pointer (2) when enabled
+/// (AMDGPUUsage "SGPR register set up order").
+fn kernarg_sgpr(d: &Result<DescriptorBytes<'_>, hsaco_elf::Error>) -> Option<u8> {
+    let Ok(DescriptorBytes::V3 { bytes, .. }) = d else {
+        return None;
+    };
+    let kcp = KernelDescriptor::parse(bytes)
+        .ok()?
+        .kernel_code_properties();
+    if !kcp.enable_sgpr_kernarg_segment_ptr() {
+        return None;
+    }
+    let mut n = 0;
+    if kcp.enable_sgpr_private_segment_buffer() {
+        n += 4;
+    }
+    if kcp.enable_sgpr_dispatch_ptr() {
+        n += 2;
+    }
+    if kcp.enable_sgpr_queue_ptr() {
+        n += 2;
+    }
+    Some(n)
 }

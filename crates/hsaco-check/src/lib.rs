@@ -40,6 +40,17 @@
 //!   kernels read (`hidden_private_base` 192, `hidden_shared_base` 196,
 //!   `hidden_queue_ptr` 200).
 //!
+//! - **ABI lints from the code** (the `code` module; decoded with
+//!   `hsaco-isa`, gfx8 through the gfx9 scalar tables until gfx8 is described,
+//!   see [`ObjectInfo::code_decoder`]): kernels that load the gfx6-gfx8 hidden
+//!   fields (192/196/200 of the implicit-argument block) from their kernarg
+//!   segment pointer ([`KernelInfo::hidden_reads`], shown as evidence in
+//!   `runtime-pre-gfx9-hidden-args`); non-entry functions that read hidden
+//!   fields without their implicit-argument pointer (the gfx803 write-up's root
+//!   cause 2); non-entry functions on gfx6-gfx8 that leave `m0` changed when
+//!   they return, and code that uses `m0` after a call to one (the write-up's
+//!   m0 bug).
+//!
 //! # Problem codes
 //!
 //! | code | severity | meaning |
@@ -56,6 +67,16 @@
 //! | `runtime-processor-note` | note | e.g. no OpenMP DeviceRTL for gfx803 |
 //! | `runtime-pre-gfx9-hidden-args` | error/warning | kernels read v5 fields 192/196/200 that the launcher leaves zero (or may) |
 //! | `runtime-rocr-unnamed` | note | an LLVM offload runtime named without its ROCr |
+//! | `code-hidden-arg-unlisted` | error | a kernel loads a gfx6-gfx8 hidden field its metadata does not list |
+//! | `code-hidden-arg-pre-gfx9` | warning | gfx9+ code loads a field only gfx6-gfx8 code reads |
+//! | `code-hidden-arg-wrong-base` | error (warning for the queue pointer) | a hidden field read from a constant address or another incoming pointer, not the implicit-argument pointer |
+//! | `code-implicit-arg-past-block` | error | a non-entry function loads past the 256-byte implicit-argument block |
+//! | `code-m0-not-restored` | warning | a gfx6-gfx8 function returns with `m0` changed |
+//! | `code-m0-across-call` | error | LDS or `m0` used after a call to such a function without setting `m0` again |
+//!
+//! Conformance codes (`note-malformed`, `metadata-*`, `kernarg-layout`, `kd-*`,
+//! `entry-alignment`, `kernel-symbol-missing`) are described in the
+//! `conformance` module.
 //!
 //! # JSON schema (`hsaco check --json`)
 //!
@@ -68,7 +89,9 @@
 //!   "objects": [{
 //!     "index": int, "entry_id": string, "container": string, "offset": int,
 //!     "code_object_version": int|null, "target": string|null, "target_error": string|null,
-//!     "kernels": [{"name": string, "wave_size": 32|64|null}],
+//!     "kernels": [{"name": string, "wave_size": 32|64|null,
+//!                  "hidden_reads": [{"arg": string, "address": int, "text": string}]}],
+//!     "code_decoder": string|null,        // tables that decoded the code for the ABI lints
 //!     "pre_gfx9_hidden_args": [string],   // value kinds the metadata lists
 //!     "problems": [Problem]
 //!   }],
@@ -97,6 +120,7 @@
 //! `sramecc`, `code-object-version`, `wave-size`.
 
 mod check;
+mod code;
 mod conformance;
 mod device;
 mod object;
@@ -108,6 +132,7 @@ pub use check::{
     check_device, check_runtime, Candidate, CheckOptions, DeviceReport, DeviceRule, GfxOverride,
     NoImage, Risk, RuntimeReport,
 };
+pub use code::HiddenRead;
 pub use device::{Device, DeviceError, DeviceSource, ProductAlias, PRODUCT_ALIASES};
 pub use object::{KernelInfo, ObjectInfo};
 pub use problem::{Problem, Severity};
@@ -159,7 +184,8 @@ pub fn check(data: &[u8], opts: &CheckOptions) -> Result<Report, hsaco_elf::Erro
 /// Fuzz entry: run every check over arbitrary bytes; must never panic.
 #[doc(hidden)]
 pub fn fuzz_entry(data: &[u8]) {
-    let opts = CheckOptions {
+    static OPTS: std::sync::OnceLock<CheckOptions> = std::sync::OnceLock::new();
+    let opts = OPTS.get_or_init(|| CheckOptions {
         devices: ["gfx803", "gfx906:sramecc+:xnack-", "gfx1030"]
             .iter()
             .filter_map(|d| Device::parse(d).ok())
@@ -168,8 +194,8 @@ pub fn fuzz_entry(data: &[u8]) {
             .iter()
             .filter_map(|r| RuntimeStack::parse(r).ok())
             .collect(),
-    };
-    if let Ok(r) = check(data, &opts) {
+    });
+    if let Ok(r) = check(data, opts) {
         let _ = r.to_text();
         let _ = r.to_json();
     }

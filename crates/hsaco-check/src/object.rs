@@ -5,6 +5,7 @@ use hsaco_elf::bundle::{ContainerKind, EmbeddedObject};
 use hsaco_elf::{CodeObject, DescriptorBytes};
 use hsaco_target::{CodeObjectVersion, TargetId};
 
+use crate::code::{self, HiddenRead};
 use crate::{conformance, Problem};
 
 /// One code object of the input.
@@ -30,8 +31,12 @@ pub struct ObjectInfo {
     /// Hidden arguments only gfx6-gfx8 kernels read (`hidden_private_base`,
     /// `hidden_shared_base`, `hidden_queue_ptr`) that the metadata lists.
     pub pre_gfx9_hidden: Vec<HiddenArg>,
-    /// Conformance problems found in the object.
+    /// Conformance and code lint problems found in the object.
     pub problems: Vec<Problem>,
+    /// The processor whose instruction tables decoded the code for the ABI
+    /// lints, or `None` when the code was not decoded (no description of the
+    /// processor's instruction set yet, or no readable metadata).
+    pub code_decoder: Option<&'static str>,
 }
 
 /// A kernel of a code object.
@@ -44,6 +49,9 @@ pub struct KernelInfo {
     pub wave_size: Option<u32>,
     /// The gfx6-gfx8-only hidden arguments its metadata lists.
     pub pre_gfx9_hidden: Vec<HiddenArg>,
+    /// The loads of those fields its own code shows (empty when the code was
+    /// not decoded, or the kernel reads them only in functions it calls).
+    pub hidden_reads: Vec<HiddenRead>,
 }
 
 impl ObjectInfo {
@@ -86,6 +94,7 @@ impl ObjectInfo {
             kernels: Vec::new(),
             pre_gfx9_hidden: Vec::new(),
             problems: Vec::new(),
+            code_decoder: None,
         };
         let co = match CodeObject::parse(&e.bytes) {
             Ok(co) => co,
@@ -126,6 +135,11 @@ impl ObjectInfo {
             )),
             _ => None,
         };
+        let mut lints = match (&conformance, &info.target, info.version) {
+            (Some(c), Ok(t), Some(v)) => Some(code::lint(&co, t.processor, v, &c.abi)),
+            _ => None,
+        };
+        info.code_decoder = lints.as_ref().and_then(|l| l.decoder);
         for k in &symbols {
             let wave_size = match &k.descriptor {
                 Ok(DescriptorBytes::V3 { bytes, .. }) => {
@@ -139,6 +153,12 @@ impl ObjectInfo {
                 .and_then(|c| c.hidden.iter().find(|(n, _)| *n == k.name))
                 .map(|(_, h)| h.clone())
                 .unwrap_or_default();
+            let hidden_reads = lints
+                .as_mut()
+                .and_then(|l| l.reads.iter_mut().find(|(n, _)| *n == k.name))
+                .map(|(_, r)| std::mem::take(r))
+                .unwrap_or_default();
+
             for h in &pre_gfx9_hidden {
                 if !info.pre_gfx9_hidden.contains(h) {
                     info.pre_gfx9_hidden.push(*h);
@@ -148,11 +168,15 @@ impl ObjectInfo {
                 name: k.name.clone(),
                 wave_size,
                 pre_gfx9_hidden,
+                hidden_reads,
             });
         }
         info.pre_gfx9_hidden.sort();
         if let Some(c) = conformance {
             info.problems.extend(c.problems);
+        }
+        if let Some(l) = lints {
+            info.problems.extend(l.problems);
         }
         info
     }

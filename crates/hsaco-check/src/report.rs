@@ -81,6 +81,15 @@ impl Report {
                     args.join(", ")
                 );
             }
+            for k in &o.kernels {
+                for r in &k.hidden_reads {
+                    let _ = writeln!(
+                        s,
+                        "  kernel {} loads {} at {:#x}: {}",
+                        k.name, r.arg, r.address, r.text
+                    );
+                }
+            }
             for p in &o.problems {
                 push_problem(&mut s, p, "  ");
             }
@@ -187,14 +196,25 @@ impl Report {
 
     /// The report as JSON (schema in the crate documentation).
     pub fn to_json(&self) -> Value {
-        json!({
+        obj! {
             "ok": !self.has_errors(),
             "objects": self.objects.iter().map(object_json).collect::<Vec<_>>(),
             "devices": self.devices.iter().map(device_json).collect::<Vec<_>>(),
             "runtimes": self.runtimes.iter().map(runtime_json).collect::<Vec<_>>(),
-        })
+        }
     }
 }
+
+/// A JSON object built by moving each value in (`json!` serializes every nested
+/// value again, which made the report's JSON most of the check's time).
+macro_rules! obj {
+    ($($k:literal : $v:expr),* $(,)?) => {{
+        let mut m = serde_json::Map::new();
+        $( m.insert($k.to_string(), Value::from($v)); )*
+        Value::Object(m)
+    }};
+}
+use obj;
 
 fn push_problem(s: &mut String, p: &Problem, indent: &str) {
     let _ = writeln!(s, "{indent}{} [{}]: {}", p.severity, p.code, p.what);
@@ -231,28 +251,35 @@ fn push_runtime(s: &mut String, r: &RuntimeReport, objects: &[ObjectInfo]) {
 }
 
 fn problem_json(p: &Problem) -> Value {
-    json!({
+    obj! {
         "severity": p.severity.name(),
         "code": p.code,
-        "what": p.what,
-        "why": p.why,
-        "fix": p.fix,
-    })
+        "what": p.what.as_str(),
+        "why": p.why.as_str(),
+        "fix": p.fix.as_deref(),
+    }
 }
 
 fn object_json(o: &ObjectInfo) -> Value {
-    json!({
+    obj! {
         "index": o.index,
-        "entry_id": o.entry_id,
-        "container": o.container,
+        "entry_id": o.entry_id.as_str(),
+        "container": o.container.as_str(),
         "offset": o.offset,
         "code_object_version": o.version,
         "target": o.target.as_ref().ok().map(|t| t.to_string()),
-        "target_error": o.target.as_ref().err(),
-        "kernels": o.kernels.iter().map(|k| json!({"name": k.name, "wave_size": k.wave_size})).collect::<Vec<_>>(),
+        "target_error": o.target.as_ref().err().map(String::as_str),
+        "kernels": o.kernels.iter().map(|k| obj! {
+            "name": k.name.as_str(),
+            "wave_size": k.wave_size,
+            "hidden_reads": k.hidden_reads.iter().map(|r| obj! {
+                "arg": r.arg.value_kind(), "address": r.address, "text": r.text.as_str(),
+            }).collect::<Vec<_>>(),
+        }).collect::<Vec<_>>(),
+        "code_decoder": o.code_decoder,
         "pre_gfx9_hidden_args": o.pre_gfx9_hidden.iter().map(|h| h.value_kind()).collect::<Vec<_>>(),
         "problems": o.problems.iter().map(problem_json).collect::<Vec<_>>(),
-    })
+    }
 }
 
 fn verdict_name(v: Verdict) -> &'static str {
@@ -264,46 +291,46 @@ fn verdict_name(v: Verdict) -> &'static str {
 }
 
 fn device_json(d: &DeviceReport) -> Value {
-    json!({
-        "device": d.device.query,
+    obj! {
+        "device": d.device.query.as_str(),
         "target": d.device.target.to_string(),
         "product": d.device.product(),
         "selected": d.selected,
-        "candidates": d.candidates.iter().map(|c| json!({
+        "candidates": d.candidates.iter().map(|c| obj! {
             "object": c.object,
             "verdict": verdict_name(c.verdict()),
             "deciding_rule": c.deciding_rule().map(|r| r.name()),
-            "rules": c.rules.iter().map(|r| json!({
+            "rules": c.rules.iter().map(|r| obj! {
                 "rule": r.name(),
                 "verdict": verdict_name(r.verdict()),
                 "text": r.to_string(),
-            })).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "no_image": d.no_image.as_ref().map(|n| json!({
+            }).collect::<Vec<_>>(),
+        }).collect::<Vec<_>>(),
+        "no_image": d.no_image.as_ref().map(|n| obj! {
             "closest": n.closest,
-            "closest_reason": n.closest_reason,
-            "device_families": n.device_families,
+            "closest_reason": n.closest_reason.as_str(),
+            "device_families": n.device_families.clone(),
             "closest_in_family": n.closest_in_family,
-            "hsa_override_gfx_version": n.gfx_override.as_ref().map(|o| json!({
-                "value": o.value,
+            "hsa_override_gfx_version": n.gfx_override.as_ref().map(|o| obj! {
+                "value": o.value.as_str(),
                 "processor": o.processor,
                 "risk": o.risk.name(),
-                "why": o.why,
-            })),
-            "fix": n.fix,
-        })),
+                "why": o.why.as_str(),
+            }),
+            "fix": n.fix.as_str(),
+        }),
         "runtimes": d.runtimes.iter().map(runtime_json).collect::<Vec<_>>(),
-    })
+    }
 }
 
 fn runtime_json(r: &RuntimeReport) -> Value {
-    json!({
+    obj! {
         "runtime": r.stack.to_string(),
         "object": r.object,
         "processor": r.processor,
         "works": r.works(),
         "problems": r.problems.iter().map(problem_json).collect::<Vec<_>>(),
-    })
+    }
 }
 
 fn fact_text(f: &Fact) -> &'static str {

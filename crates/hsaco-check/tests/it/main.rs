@@ -4,6 +4,8 @@
 mod combinations;
 mod conformance;
 mod fuzz;
+mod lints;
+mod llvm;
 mod rules;
 
 use hsaco_check::{check, CheckOptions, Device, Report, RuntimeStack};
