@@ -422,11 +422,16 @@ pub fn runtimes_text() -> String {
             h.source
         );
         for p in r.processors {
+            let applies: Vec<String> = p
+                .generations
+                .iter()
+                .map(|g| format!("{g:?}").to_lowercase())
+                .chain(p.processors.iter().map(|n| n.to_string()))
+                .collect();
             let _ = writeln!(
                 s,
-                "  {:?}{:?}: {} ({}; {})",
-                p.generations,
-                p.processors,
+                "  {}: {} ({}; {})",
+                applies.join(", "),
                 p.why,
                 p.confidence.name(),
                 p.source
