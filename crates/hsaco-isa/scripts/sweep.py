@@ -50,6 +50,8 @@ def parse_defs(text):
 def build(enc, vals):
     v = enc["match"]
     for name, val in vals.items():
+        if name not in enc["fields"]:
+            continue  # a probe field this generation's encoding lacks
         lo, w, _ = enc["fields"][name]
         v &= ~(((1 << w) - 1) << lo)
         v |= (val & ((1 << w) - 1)) << lo
@@ -308,7 +310,7 @@ def main():
         if "base" in enc["opts"]:
             continue
         opw = enc["fields"]["op"][1]
-        if encname == "FLAT":
+        if encname == "FLAT" and "seg" in enc["fields"]:
             keyvals = [dict(seg=s, op=o) for s in range(3) for o in range(128)]
         else:
             keyvals = [dict(op=o) for o in range(1 << opw)]
