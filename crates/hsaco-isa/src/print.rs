@@ -73,12 +73,18 @@ fn float(code: u8) -> &'static str {
     }
 }
 
-fn waitcnt(out: &mut String, v: u32) {
-    let vm = (v & 0xf) | ((v >> 14) & 3) << 4;
+/// `s_waitcnt` operands; `vm_hi` says whether vmcnt has its two high bits (14-15, gfx9+).
+fn waitcnt(out: &mut String, v: u32, vm_hi: bool) {
+    let vm = if vm_hi {
+        (v & 0xf) | ((v >> 14) & 3) << 4
+    } else {
+        v & 0xf
+    };
+    let vm_max = if vm_hi { 63 } else { 15 };
     let exp = (v >> 4) & 7;
     let lgkm = (v >> 8) & 0xf;
     let mut parts = Vec::new();
-    if vm != 63 {
+    if vm != vm_max {
         parts.push(format!("vmcnt({vm})"));
     }
     if exp != 7 {
@@ -146,7 +152,7 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
             Ty::Label => {
                 let _ = write!(out, "{v}");
             }
-            Ty::Waitcnt => waitcnt(out, u32::from(v)),
+            Ty::Waitcnt => waitcnt(out, u32::from(v), true),
             _ => {
                 let _ = write!(out, "{v}");
             }
@@ -218,6 +224,12 @@ fn swizzle(out: &mut String, o: u32) {
         }
         out.push_str("\")");
     }
+}
+
+/// Whether the decoder is for a generation before gfx9 (gfx6, gfx7, gfx8), whose
+/// waitcnt, SMEM and FLAT fields are narrower.
+fn old_gcn(dec: &Decoder) -> bool {
+    matches!(dec.isa().generation, "gfx6" | "gfx7" | "gfx8")
 }
 
 /// Append the text of `inst` to `out`.
@@ -313,6 +325,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push_str("sext(");
         }
         match (enc.form, field) {
+            (Form::Sopp, _) if od.ty == Ty::Waitcnt => {
+                if let Operand::Imm(v) = *o {
+                    waitcnt(out, u32::from(v), !old_gcn(dec));
+                }
+            }
             (Form::Smem, Some(Field::Offset)) => {
                 if f(Field::Imm) != 0 {
                     let _ = write!(out, "0x{:x}", f(Field::Offset));
