@@ -28,7 +28,7 @@ pub const MAX_OPERANDS: usize = 6;
 
 /// Every described generation.
 pub fn generations() -> &'static [&'static IsaDesc] {
-    static ALL: [&IsaDesc; 1] = [&gen::gfx9::ISA];
+    static ALL: [&IsaDesc; 2] = [&gen::gfx9::ISA, &gen::gfx8::ISA];
     &ALL
 }
 
