@@ -166,3 +166,61 @@ fn listings_match_llvm_objdump() {
     }
     assert_eq!(checked, 6);
 }
+
+/// Check `hex words | llvm text | processors` vectors of one generation against the
+/// decoder and printer. `gaps_name` (in tests/data) lists vectors we do not match yet
+/// (`hex words | processor`); any other difference fails, so the list only shrinks.
+/// `BLESS=1` rewrites the list.
+fn check_vectors(data: &str, known_gaps: &str, gaps_name: &str, min_checks: usize) {
+    let known: std::collections::HashSet<&str> = known_gaps.lines().collect();
+    let mut checked = 0;
+    let mut new_failures = Vec::new();
+    let mut gaps = Vec::new();
+    for line in data.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        let mut parts = line.split(" | ");
+        let (Some(hex), Some(want), Some(procs)) = (parts.next(), parts.next(), parts.next())
+        else {
+            panic!("bad vector line {line}");
+        };
+        let bytes = words_to_bytes(hex);
+        for p in procs.split(',') {
+            let dec = Decoder::for_processor(p).expect("processor");
+            let got = match dec.decode(&bytes) {
+                Ok(i) if usize::from(i.size) == bytes.len() => dec.text(&i),
+                Ok(i) => format!("{} (size {})", dec.text(&i), i.size),
+                Err(e) => e.to_string(),
+            };
+            checked += 1;
+            if got != want {
+                let id = format!("{hex} | {p}");
+                if !known.contains(id.as_str()) {
+                    new_failures.push(format!("{hex} | {p}\n   want {want}\n   got  {got}"));
+                }
+                gaps.push(id);
+            }
+        }
+    }
+    if std::env::var_os("BLESS").is_some() {
+        let path = format!("{}/tests/data/{gaps_name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::write(path, gaps.join("\n") + "\n").expect("write known gaps");
+        return;
+    }
+    assert!(checked >= min_checks, "too few vectors: {checked}");
+    assert!(
+        new_failures.is_empty(),
+        "{} vectors differ from LLVM (of {checked}):\n{}",
+        new_failures.len(),
+        new_failures[..new_failures.len().min(40)].join("\n")
+    );
+}
+
+/// gfx8 (gfx803, gfx801, gfx810): vectors from scripts/vectors.py gfx8.
+#[test]
+fn gfx8_vectors() {
+    check_vectors(
+        include_str!("data/gfx8.txt"),
+        include_str!("data/gfx8.known-gaps"),
+        "gfx8.known-gaps",
+        5000,
+    );
+}
