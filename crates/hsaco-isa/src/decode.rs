@@ -356,6 +356,30 @@ pub(crate) fn scalar(v: u32, ty: Ty) -> Operand {
     }
 }
 
+/// Whether `isa` is a generation before gfx9 (gfx6, gfx7, gfx8).
+pub(crate) fn old_gcn(isa: &IsaDesc) -> bool {
+    matches!(isa.generation, "gfx6" | "gfx7" | "gfx8")
+}
+
+/// Decode an 8-bit scalar operand value for a generation: before gfx9, 108-111 are
+/// `tba`/`tma` and the trap temporaries start at 112.
+pub(crate) fn scalar_in(isa: &IsaDesc, v: u32, ty: Ty) -> Operand {
+    if (108..=123).contains(&v) && old_gcn(isa) {
+        return if v >= 112 {
+            Operand::Ttmp {
+                first: (v - 112) as u8,
+                count: regs(ty),
+            }
+        } else {
+            Operand::Special {
+                code: v as u8,
+                count: regs(ty),
+            }
+        };
+    }
+    scalar(v, ty)
+}
+
 impl Decoder {
     fn operand(&self, ei: usize, role: Role, ty: Ty, raw: u64) -> Result<Operand, DecodeError> {
         let field = match role {
@@ -381,12 +405,12 @@ impl Decoder {
         let v = fd.get(raw);
         let count = regs(ty);
         Ok(match fd.kind {
-            FieldKind::Sdst | FieldKind::Ssrc => scalar(v, ty),
+            FieldKind::Sdst | FieldKind::Ssrc => scalar_in(self.isa, v, ty),
             FieldKind::Src9 if v >= 256 => Operand::Vgpr {
                 first: (v - 256) as u8,
                 count,
             },
-            FieldKind::Src9 => scalar(v, ty),
+            FieldKind::Src9 => scalar_in(self.isa, v, ty),
             FieldKind::Vgpr => {
                 // SDWA sources may be scalar (bit s0/s1).
                 let sgpr = match field {
@@ -399,7 +423,7 @@ impl Decoder {
                     _ => false,
                 };
                 if sgpr {
-                    scalar(v, ty)
+                    scalar_in(self.isa, v, ty)
                 } else {
                     Operand::Vgpr {
                         first: v as u8,

@@ -35,6 +35,13 @@ fn special(out: &mut String, code: u8, count: u8) {
         104 if pair => "xnack_mask",
         104 => "xnack_mask_lo",
         105 => "xnack_mask_hi",
+        // 108-111: trap base and trap memory address before gfx9 (ttmp there since).
+        108 if pair => "tba",
+        108 => "tba_lo",
+        109 => "tba_hi",
+        110 if pair => "tma",
+        110 => "tma_lo",
+        111 => "tma_hi",
         106 if pair => "vcc",
         106 => "vcc_lo",
         107 => "vcc_hi",
@@ -229,7 +236,7 @@ fn swizzle(out: &mut String, o: u32) {
 /// Whether the decoder is for a generation before gfx9 (gfx6, gfx7, gfx8), whose
 /// waitcnt, SMEM and FLAT fields are narrower.
 fn old_gcn(dec: &Decoder) -> bool {
-    matches!(dec.isa().generation, "gfx6" | "gfx7" | "gfx8")
+    crate::decode::old_gcn(dec.isa())
 }
 
 /// Append the text of `inst` to `out`.
@@ -336,7 +343,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 } else {
                     operand(
                         out,
-                        crate::decode::scalar(f(Field::Offset) & 0xff, Ty::B32),
+                        crate::decode::scalar_in(dec.isa(), f(Field::Offset) & 0xff, Ty::B32),
                         Ty::B32,
                         0,
                     );

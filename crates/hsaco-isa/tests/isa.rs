@@ -176,7 +176,10 @@ fn check_vectors(data: &str, known_gaps: &str, gaps_name: &str, min_checks: usiz
     let mut checked = 0;
     let mut new_failures = Vec::new();
     let mut gaps = Vec::new();
-    for line in data.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let mut parts = line.split(" | ");
         let (Some(hex), Some(want), Some(procs)) = (parts.next(), parts.next(), parts.next())
         else {
