@@ -149,7 +149,13 @@ def typed(role, bits, mn, is_dst):
 
 def split_operands(rest):
     # operands are separated by ", "; modifiers follow the last operand after spaces
-    parts = rest.split(", ")
+    parts = []
+    for p in rest.split(", "):
+        # hwreg(52, 8, 3): commas inside parentheses do not separate operands
+        if parts and parts[-1].count("(") > parts[-1].count(")"):
+            parts[-1] += ", " + p
+        else:
+            parts.append(p)
     last = parts[-1].split(" ") if parts else []
     ops = parts[:-1] + last[:1]
     mods = last[1:]
@@ -160,13 +166,17 @@ def split_operands(rest):
 # Alternative probes tried when LLVM flags an operand of the first one as invalid.
 ALTERNATIVES = {
     "VOP3": [dict(src1=30), dict(src0=20, src1=30), dict(src2=40), dict(src1=30, src2=40),
-             dict(src0=20, src1=30, src2=40)],
+             dict(src0=20, src1=30, src2=40), dict(vdst=0, src0=0, src1=0, src2=0)],
     "VOP3P": [dict(src2=40)],
-    "VOP1": [dict(src0=20)],
+    "VOP1": [dict(src0=20), dict(vdst=0, src0=0)],
+    # operand-less or fixed-operand forms (s_memtime, s_dcache_inv, ds_gws_*) reject
+    # probe registers in unused fields
+    "SMEM": [dict(sbase=0, offset=0, imm=0), dict(sdata=0, sbase=0, offset=0, imm=0)],
     "SOPP": [dict(simm16=0)],
     "DS": [dict(data1=0), dict(data0=0, data1=0), dict(vdst=0), dict(vdst=0, data1=0),
            dict(vdst=0, data0=0, data1=0), dict(addr=0, data0=0, data1=0),
-           dict(addr=0, vdst=0, data0=0, data1=0)],
+           dict(addr=0, vdst=0, data0=0, data1=0), dict(data0=0, data1=0, gds=1),
+           dict(data0=0, data1=0, vdst=0, gds=1), dict(addr=0, data0=0, data1=0, vdst=0, gds=1)],
     "FLAT": [dict(data=0), dict(vdst=0), dict(saddr=50), dict(saddr=50, data=0),
              dict(saddr=50, vdst=0)],
     "MUBUF": [dict(offen=0)],
@@ -242,6 +252,8 @@ def tokens_for(encname, mn, rest):
         return ["simm16:" + (k or "?" + rest)], []
     toks = []
     for i, o in enumerate(ops):
+        if encname == "DS" and o == "gds":
+            continue  # a modifier after no operands
         clean = o.strip("|-")
         tok = operand_token(clean, rolemap)
         if tok is None:
@@ -331,7 +343,7 @@ def main():
             r2 = sweep_enc(procs, encs, encname, keyvals, extra=fv)
             for key, per in r2.items():
                 for proc, txt in per.items():
-                    if re.search(pat, txt):
+                    if re.search(pat, txt) and (flag != "glcrtn" or "atomic" in txt):
                         mn = txt.split(" ")[0]
                         base = re.sub(r"_(e32|e64)$", "", mn)
                         flags.setdefault((base, encname), set()).add(flag)
