@@ -251,6 +251,16 @@ impl Decoder {
             }
             *slot = o;
         }
+        // tfe: a load also writes a status dword after its data
+        if enc.field(Field::Tfe).is_some_and(|t| t.get(raw) != 0) && op.mnemonic.contains("_load") {
+            for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+                if let (Role::Field(Field::Vdata | Field::Vdst), Operand::Vgpr { count, .. }) =
+                    (od.role, o)
+                {
+                    *count += 1;
+                }
+            }
+        }
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
         }
@@ -258,6 +268,14 @@ impl Decoder {
             && enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
         {
             rtn(&mut inst, enc, op, raw)?;
+        }
+        // gfx7 SMRD: an SGPR offset of 255 means a 32-bit literal offset follows.
+        if enc.form == crate::desc::Form::Smem
+            && enc.words == 1
+            && enc.field(Field::Imm).is_some_and(|f| f.get(raw) == 0)
+            && enc.field(Field::Offset).is_some_and(|f| f.get(raw) == 0xff)
+        {
+            literal = true;
         }
         if literal {
             let n = usize::from(enc.words);
@@ -431,14 +449,9 @@ impl Decoder {
                     }
                 }
             }
-            FieldKind::Sbase => Operand::Sgpr {
-                first: (v * 2) as u8,
-                count,
-            },
-            FieldKind::Srsrc => Operand::Sgpr {
-                first: (v * 4) as u8,
-                count,
-            },
+            // SGPR pairs / quads; trap temporaries too (ttmp[8:11])
+            FieldKind::Sbase => scalar_in(self.isa, v * 2, ty),
+            FieldKind::Srsrc => scalar_in(self.isa, v * 4, ty),
             FieldKind::Imm | FieldKind::Flag | FieldKind::Op => Operand::Imm(v as u16),
         })
     }

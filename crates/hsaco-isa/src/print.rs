@@ -233,6 +233,38 @@ fn swizzle(out: &mut String, o: u32) {
     }
 }
 
+/// `hwreg(NAME[, offset, size])` of s_getreg/s_setreg: register id in bits 0-5, bit
+/// offset in 6-10, size - 1 in 11-15; offset and size are omitted for the whole register.
+/// Names as llvm-objdump prints them (ids 1-7; gfx9 adds 15-19).
+fn hwreg(out: &mut String, v: u32, old: bool) {
+    let (id, offset, size) = (v & 0x3f, (v >> 6) & 0x1f, (v >> 11) + 1);
+    let name = match id {
+        1 => "HW_REG_MODE",
+        2 => "HW_REG_STATUS",
+        3 => "HW_REG_TRAPSTS",
+        4 => "HW_REG_HW_ID",
+        5 => "HW_REG_GPR_ALLOC",
+        6 => "HW_REG_LDS_ALLOC",
+        7 => "HW_REG_IB_STS",
+        15 if !old => "HW_REG_SH_MEM_BASES",
+        16 if !old => "HW_REG_TBA_LO",
+        17 if !old => "HW_REG_TBA_HI",
+        18 if !old => "HW_REG_TMA_LO",
+        19 if !old => "HW_REG_TMA_HI",
+        _ => "",
+    };
+    out.push_str("hwreg(");
+    if name.is_empty() {
+        dec(out, id);
+    } else {
+        out.push_str(name);
+    }
+    if offset != 0 || size != 32 {
+        let _ = write!(out, ", {offset}, {size}");
+    }
+    out.push(')');
+}
+
 /// Whether the decoder is for a generation before gfx9 (gfx6, gfx7, gfx8), whose
 /// waitcnt, SMEM and FLAT fields are narrower.
 fn old_gcn(dec: &Decoder) -> bool {
@@ -322,7 +354,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 _ => {}
             }
         }
-        if neg {
+        // A negated constant without abs is `neg(c)`: `-c` would read as another constant.
+        let neg_fn =
+            neg && !abs && matches!(o, Operand::Int(_) | Operand::Float(_) | Operand::Literal);
+        if neg_fn {
+            out.push_str("neg(");
+        } else if neg {
             out.push('-');
         }
         if abs {
@@ -337,6 +374,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     waitcnt(out, u32::from(v), !old_gcn(dec));
                 }
             }
+            (Form::Sopk, _) if od.ty == Ty::Hwreg => {
+                if let Operand::Imm(v) = *o {
+                    hwreg(out, u32::from(v), old_gcn(dec));
+                }
+            }
             (Form::Smem, Some(Field::Offset)) => {
                 if f(Field::Imm) != 0 {
                     let _ = write!(out, "0x{:x}", f(Field::Offset));
@@ -345,7 +387,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                         out,
                         crate::decode::scalar_in(dec.isa(), f(Field::Offset) & 0xff, Ty::B32),
                         Ty::B32,
-                        0,
+                        inst.literal,
                     );
                 }
             }
@@ -383,11 +425,30 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
             (Form::Mubuf, Some(Field::Vaddr)) => {
-                let n = f(Field::Offen) + f(Field::Idxen);
+                // gfx6/7 addr64: a 64-bit address pair
+                let n = f(Field::Offen) + f(Field::Idxen) + 2 * f(Field::Addr64);
                 match (*o, n) {
                     (_, 0) => out.push_str("off"),
                     (Operand::Vgpr { first, .. }, n) => reg(out, "v", first, n as u8),
                     _ => {}
+                }
+            }
+            // gfx7: flat_scratch is 104-105 (102-103 from gfx8)
+            _ if dec.isa().generation == "gfx7"
+                && matches!(
+                    o,
+                    Operand::Special {
+                        code: 104 | 105,
+                        ..
+                    }
+                ) =>
+            {
+                if let Operand::Special { code, count } = *o {
+                    out.push_str(match (code, count) {
+                        (104, 2..) => "flat_scratch",
+                        (104, _) => "flat_scratch_lo",
+                        _ => "flat_scratch_hi",
+                    });
                 }
             }
             _ => operand(out, *o, od.ty, inst.literal),
@@ -397,6 +458,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
         if abs {
             out.push('|');
+        }
+        if neg_fn {
+            out.push(')');
         }
     }
     let flag = |out: &mut String, name: &str, field: Field| {
@@ -590,8 +654,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
         }
         Form::Mubuf => {
-            flag(out, "offen", Field::Offen);
             flag(out, "idxen", Field::Idxen);
+            flag(out, "offen", Field::Offen);
+            flag(out, "addr64", Field::Addr64);
             if f(Field::Offset) != 0 {
                 let _ = write!(out, " offset:{}", f(Field::Offset));
             }
