@@ -282,6 +282,7 @@ fn form(name: &str) -> Result<&'static str> {
         "SOPC" => "Sopc",
         "SOPP" => "Sopp",
         "SMEM" => "Smem",
+        "SMRD" => "Smem",
         "VOP1" => "Vop1",
         "VOP2" => "Vop2",
         "VOPC" => "Vopc",

@@ -109,5 +109,31 @@ def assemble(texts, mcpu):
     return res
 
 
+def assemble_text(texts, mcpu):
+    """As assemble, but per line (LLVM's printed text, encoding bytes) or None: the text
+    is LLVM's instruction printer's, i.e. what its disassembler would print."""
+    src = "\n".join(texts) + "\n"
+    p = subprocess.run(
+        [LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "-show-encoding"],
+        input=src, capture_output=True, text=True,
+    )
+    bad = set()
+    for l in p.stderr.splitlines():
+        m = re.match(r"^<stdin>:(\d+):\d+: error", l)
+        if m:
+            bad.add(int(m.group(1)) - 1)
+    outs = [m for m in (_ENC.match(l) for l in p.stdout.splitlines()) if m]
+    res = []
+    k = 0
+    for i in range(len(texts)):
+        if i in bad:
+            res.append(None)
+        else:
+            m = outs[k]
+            res.append((m.group(1), bytes(int(x, 16) for x in m.group(2).split(","))))
+            k += 1
+    return res
+
+
 if __name__ == "__main__":
     print(disassemble([[0x80000000], [0xFFFFFFFF], [0x68000006], [0xC0020002, 0x2C]], "gfx900"))
