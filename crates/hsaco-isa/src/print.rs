@@ -321,6 +321,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if od.ty == Ty::Opt16 && *o == Operand::Imm(0) {
             continue;
         }
+        // MUBUF loads to LDS have no data register
+        if enc.form == Form::Mubuf && od.role == Role::Field(Field::Vdata) && f(Field::Lds) != 0 {
+            continue;
+        }
         out.push_str(if first { " " } else { ", " });
         first = false;
         let field = match od.role {

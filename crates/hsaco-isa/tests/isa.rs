@@ -227,3 +227,27 @@ fn gfx8_vectors() {
         5000,
     );
 }
+
+/// gfx6 (tahiti): LLVM's printed text of every instruction scripts/gcn_roundtrip.py
+/// assembled with llvm-mc-22 (LLVM cannot disassemble gfx6; the round trip through
+/// llvm-mc is checked by that script).
+#[test]
+fn gfx6_vectors() {
+    check_vectors(
+        include_str!("data/gfx6.txt"),
+        include_str!("data/gfx6.known-gaps"),
+        "gfx6.known-gaps",
+        4000,
+    );
+}
+
+/// gfx7 (bonaire, hawaii): as gfx6.
+#[test]
+fn gfx7_vectors() {
+    check_vectors(
+        include_str!("data/gfx7.txt"),
+        include_str!("data/gfx7.known-gaps"),
+        "gfx7.known-gaps",
+        4000,
+    );
+}
