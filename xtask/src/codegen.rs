@@ -292,6 +292,10 @@ fn form(name: &str) -> Result<&'static str> {
         "DS" => "Ds",
         "FLAT" => "Flat",
         "MUBUF" => "Mubuf",
+        "MTBUF" => "Mtbuf",
+        "MIMG" => "Mimg",
+        "EXP" => "Exp",
+        "VINTRP" => "Vintrp",
         _ => bail!("no family for encoding {name}"),
     })
 }

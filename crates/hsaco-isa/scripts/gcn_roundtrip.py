@@ -25,7 +25,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from llvm_mc import assemble, assemble_text  # noqa: E402
-from sweep_asm import MARK, analogs, gfx8_probes, op_lines, read_defs  # noqa: E402
+from sweep_asm import (MARK, analogs, gfx8_probes, op_lines, read_defs,  # noqa: E402
+                       spec_probes)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "../../.."))
@@ -52,6 +53,30 @@ def candidate_texts(gen):
                     texts.append(other + suffix + " " + rest)
         for other in analogs(mn):
             texts.append(other + " " + rest)
+    # MTBUF, MIMG, EXP, VINTRP: the spec's instructions with modifier variants
+    for mn, enc, _, _, cands in spec_probes():
+        t = cands[0]
+        texts.append(t)
+        if enc == "MIMG":
+            for m in (" unorm", " glc", " slc", " da", " lwe", " unorm glc slc da"):
+                texts.append(t + m)
+            texts.append(t.replace("v10", "v[10:11]").replace("dmask:0x1", "dmask:0x1 tfe"))
+            texts.append(t.replace("s[40:47]", "ttmp[4:11]").replace("v20", "v255"))
+        elif enc == "MTBUF":
+            for a, b in (("format:22", "format:1"), ("format:22", "format:127"),
+                         (" idxen", " offen"), (" idxen", " idxen offen"),
+                         ("v20", "v[20:21]"), (" idxen", " addr64"),
+                         ("offset:4", "offset:4095 glc slc tfe"), ("s50", "0")):
+                texts.append(t.replace(a, b))
+        elif enc == "EXP":
+            for tgt in ("mrt7", "mrtz", "null", "pos0", "pos3", "param0", "param31"):
+                texts.append(t.replace("mrt0", tgt))
+            texts += ["exp mrt0 v10, off, v30, off done", "exp pos0 v1, v1, v3, v3 compr vm",
+                      "exp param5 off, off, off, off done vm", "exp mrt1 off, off, off, v255"]
+        elif enc == "VINTRP":
+            for a, b in (("attr3.y", "attr0.x"), ("attr3.y", "attr31.w"), ("v10", "v255"),
+                         ("p20", "p10"), ("p20", "p0"), ("v20", "v0")):
+                texts.append(t.replace(a, b))
     seen = set()
     out = []
     for t in texts:

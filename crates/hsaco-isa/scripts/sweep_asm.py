@@ -173,6 +173,9 @@ def gfx8_probes(encs, encs8, ops8):
             mn, enc, opc, toks, flags = item
             if r and r[0].split(" ")[0].startswith(mn):
                 probes_text.append((mn, enc, toks, flags, r[0]))
+                if enc == "VOP3" and "v[40:41]" in r[0]:
+                    # LLVM's disassembler prints a VGPR carry-in the assembler rejects
+                    probes_text.append((mn, enc, toks, flags, r[0].replace("v[40:41]", "s[40:41]")))
                 m0, _, rest = r[0].partition(" ")
                 if m0 == mn and enc == "VOP3":
                     # VOP3-only on gfx8; may have a VOP2/VOP1/VOPC form here
@@ -190,6 +193,55 @@ def gfx8_probes(encs, encs8, ops8):
     return probes_text
 
 
+def reg(prefix, first, n):
+    return "%s%d" % (prefix, first) if n == 1 else "%s[%d:%d]" % (prefix, first, first + n - 1)
+
+
+def spec_probes():
+    """(mnemonic, encoding, tokens, flags, [candidate texts, preferred first]) for the
+    spec's MTBUF, MIMG, EXP and VINTRP instructions (no gfx8 description to start from);
+    register widths that LLVM accepts are found by trying candidates."""
+    out = []
+    for sec, rows in spec_instructions().items():
+        for mn, ops, mods in rows:
+            names = [n for n, _ in ops]
+            if sec == "MTBUF":
+                n = len(mn.rsplit("_", 1)[1])
+                toks = ["vdata:b%d" % (32 * n), "vaddr:b32", "srsrc:b128", "soffset:b32"]
+                out.append((mn, "MTBUF", toks, [], [
+                    "%s %s, v20, s[40:43], s50 format:22 idxen offset:4" % (mn, reg("v", 10, n))]))
+            elif sec == "VINTRP":
+                if "mov" in mn:
+                    out.append((mn, "VINTRP", ["vdst:f32"], [],
+                                ["%s v10, p20, attr3.y" % mn]))
+                else:
+                    out.append((mn, "VINTRP", ["vdst:f32", "vsrc:f32"], [],
+                                ["%s v10, v20, attr3.y" % mn]))
+            elif sec == "EXP":
+                out.append((mn, "EXP", ["vsrc0:b32", "vsrc1:b32", "vsrc2:b32", "vsrc3:b32"], [],
+                            ["exp mrt0 v10, v20, v30, v40"]))
+            elif sec == "MIMG":
+                samp = "ssamp" in names
+                cands = []
+                datas = [4, 1, 2, 3] if "gather4" not in mn else [4]
+                for nd in datas:
+                    dmask = (1 << nd) - 1 if "gather4" not in mn else 1
+                    for na in [4, 1, 2, 3, 5, 6, 7, 8]:
+                        t = "%s %s, %s, s[40:47]" % (mn, reg("v", 10, nd), reg("v", 20, na))
+                        if samp:
+                            t += ", s[52:55]"
+                        t += " dmask:0x%x" % dmask
+                        if "atomic" in mn:
+                            t += " unorm glc"
+                        cands.append((nd, na, t))
+                for nd, na, t in cands:
+                    toks = ["vdata:b%d" % (32 * nd), "vaddr:b%d" % (32 * na), "srsrc:b256"]
+                    if samp:
+                        toks.append("ssamp:b128")
+                    out.append((mn, "MIMG", toks, [], [t]))
+    return out
+
+
 def main():
     gen = sys.argv[1]
     check = "--check" in sys.argv
@@ -199,6 +251,14 @@ def main():
     ops8 = op_lines(t8)
 
     probes_text = gfx8_probes(encs, encs8, ops8)
+    # spec-only encodings: the first accepted candidate per instruction
+    spec = spec_probes()
+    got = assemble([c[4][0] for c in spec], mcpu)
+    taken = set()
+    for c, bs in zip(spec, got):
+        if bs is not None and c[0] not in taken:
+            taken.add(c[0])
+            probes_text.append((c[0], c[1], c[2], c[3], c[4][0]))
     res = assemble([p[4] for p in probes_text], mcpu)
     variants = OrderedDict()  # (mnemonic, tokens) -> [flags, {encoding: opcode}]
     for (mn, enc, toks, flags, txt), bs in zip(probes_text, res):

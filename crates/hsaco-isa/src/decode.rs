@@ -261,6 +261,9 @@ impl Decoder {
                 }
             }
         }
+        if enc.form == crate::desc::Form::Mimg {
+            mimg(&mut inst, enc, op);
+        }
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
         }
@@ -316,6 +319,30 @@ impl Decoder {
             if let (true, Operand::Vgpr { first, count }) = (agpr, *o) {
                 *o = Operand::Agpr { first, count };
             }
+        }
+    }
+}
+
+/// Image data and resource widths come from the modifiers: one data register per
+/// `dmask` bit (gather4: four), one more with `tfe`; a 128-bit resource with `r128`.
+fn mimg(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc) {
+    let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
+    let data = if op.mnemonic.starts_with("image_gather4") {
+        4
+    } else {
+        get(Field::Dmask).count_ones().max(1)
+    } + get(Field::Tfe);
+    for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+        match (od.role, o) {
+            (Role::Field(Field::Vdata), Operand::Vgpr { count, .. }) => *count = data as u8,
+            // the address width is not encoded; keep the range inside v0-v255
+            (Role::Field(Field::Vaddr), Operand::Vgpr { first, count }) => {
+                *count = u16::from(*count).min(256 - u16::from(*first)) as u8
+            }
+            (Role::Field(Field::Srsrc), Operand::Sgpr { count, .. }) if get(Field::R128) != 0 => {
+                *count = 4
+            }
+            _ => {}
         }
     }
 }

@@ -304,6 +304,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         "gfx90a" => ("glc", "slc", Some("scc")),
         _ => ("glc", "slc", None),
     };
+    if matches!(enc.form, Form::Exp | Form::Vintrp) {
+        exp_or_interp(out, enc.form, &f);
+        return;
+    }
     let mut first = true;
     let mut operands = &inst.operands[..];
     if op.flags & flags::GLC_RTN != 0 && f(Field::Glc) != 0 {
@@ -428,7 +432,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     }
                 }
             }
-            (Form::Mubuf, Some(Field::Vaddr)) => {
+            (Form::Mubuf | Form::Mtbuf, Some(Field::Vaddr)) => {
                 // gfx6/7 addr64: a 64-bit address pair
                 let n = f(Field::Offen) + f(Field::Idxen) + 2 * f(Field::Addr64);
                 match (*o, n) {
@@ -496,7 +500,18 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
         }
         Form::Vop3 => {
-            if op.flags & flags::CLAMP != 0 {
+            // gfx6/7 VOP3b: bit 11 (clamp elsewhere) belongs to sdst; no clamp there
+            let clamp_in_sdst = vop3b && {
+                let e = usize::from(inst.encoding);
+                match (
+                    dec.field_desc(e, Field::Clamp),
+                    dec.field_desc(e, Field::Sdst),
+                ) {
+                    (Some(c), Some(s)) => c.lo >= s.lo && c.lo < s.lo + s.width,
+                    _ => false,
+                }
+            };
+            if op.flags & flags::CLAMP != 0 && !clamp_in_sdst {
                 flag(out, "clamp", Field::Clamp);
             }
             if op.flags & flags::OMOD != 0 {
@@ -672,6 +687,107 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "lds", Field::Lds);
             flag(out, "tfe", Field::Tfe);
         }
+        Form::Mtbuf => {
+            // unified format = dfmt | nfmt << 4; 1 (BUF_DATA_FORMAT_8, UNORM) is the default
+            let format = f(Field::Dfmt) | f(Field::Nfmt) << 4;
+            if format != 1 {
+                let _ = write!(out, " format:{format}");
+            }
+            flag(out, "idxen", Field::Idxen);
+            flag(out, "offen", Field::Offen);
+            flag(out, "addr64", Field::Addr64);
+            if f(Field::Offset) != 0 {
+                let _ = write!(out, " offset:{}", f(Field::Offset));
+            }
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+            flag(out, "tfe", Field::Tfe);
+        }
+        Form::Mimg => {
+            if f(Field::Dmask) != 0 {
+                let _ = write!(out, " dmask:0x{:x}", f(Field::Dmask));
+            }
+            flag(out, "unorm", Field::Unorm);
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+            flag(out, "r128", Field::R128);
+            flag(out, "tfe", Field::Tfe);
+            flag(out, "lwe", Field::Lwe);
+            flag(out, "da", Field::Da);
+        }
         _ => {}
+    }
+}
+
+/// The operands of `exp` (target, four sources or `off`, done/compr/vm) and of the
+/// VINTRP `v_interp_*` (vdst, vsrc or p10/p20/p0, attrN.c).
+fn exp_or_interp(out: &mut String, form: Form, f: &dyn Fn(Field) -> u32) {
+    if form == Form::Vintrp {
+        out.push_str(" v");
+        dec(out, f(Field::Vdst));
+        out.push_str(", ");
+        if f(Field::Op) == 2 {
+            // v_interp_mov_f32: the parameter slot
+            out.push_str(match f(Field::Vsrc) {
+                0 => "p10",
+                1 => "p20",
+                2 => "p0",
+                _ => "invalid_param",
+            });
+        } else {
+            out.push('v');
+            dec(out, f(Field::Vsrc));
+        }
+        let _ = write!(
+            out,
+            ", attr{}.{}",
+            f(Field::Attr),
+            ["x", "y", "z", "w"][f(Field::Attrchan) as usize & 3]
+        );
+        return;
+    }
+    let tgt = f(Field::Tgt);
+    out.push(' ');
+    match tgt {
+        0..=7 => {
+            out.push_str("mrt");
+            dec(out, tgt);
+        }
+        8 => out.push_str("mrtz"),
+        9 => out.push_str("null"),
+        12..=15 => {
+            out.push_str("pos");
+            dec(out, tgt - 12);
+        }
+        32..=63 => {
+            out.push_str("param");
+            dec(out, tgt - 32);
+        }
+        _ => {
+            let _ = write!(out, "invalid_target_{tgt}");
+        }
+    }
+    let compr = f(Field::Compr) != 0;
+    let srcs = [Field::Vsrc0, Field::Vsrc1, Field::Vsrc2, Field::Vsrc3];
+    for i in 0..4 {
+        out.push_str(if i == 0 { " " } else { ", " });
+        if f(Field::En) >> i & 1 == 0 {
+            out.push_str("off");
+        } else {
+            // compressed: two 16-bit halves per register, vsrc0 and vsrc1
+            let src = if compr { srcs[i / 2] } else { srcs[i] };
+            out.push('v');
+            dec(out, f(src));
+        }
+    }
+    for (name, field) in [
+        ("done", Field::Done),
+        ("compr", Field::Compr),
+        ("vm", Field::Vm),
+    ] {
+        if f(field) != 0 {
+            out.push(' ');
+            out.push_str(name);
+        }
     }
 }
