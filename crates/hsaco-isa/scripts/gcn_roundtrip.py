@@ -77,6 +77,9 @@ def candidate_texts(gen):
             for a, b in (("attr3.y", "attr0.x"), ("attr3.y", "attr31.w"), ("v10", "v255"),
                          ("p20", "p10"), ("p20", "p0"), ("v20", "v0")):
                 texts.append(t.replace(a, b))
+    texts += ["v_readlane_b32 s10, v20, s30", "v_readlane_b32 ttmp0, v255, m0",
+              "v_readlane_b32 vcc_lo, v0, 63", "v_writelane_b32 v10, s20, 5",
+              "v_writelane_b32 v255, exec_hi, s101", "v_writelane_b32 v0, 0x1234, s7"]
     seen = set()
     out = []
     for t in texts:

@@ -36,10 +36,20 @@ MCPU = {"gfx6": "gfx600", "gfx7": "gfx700"}
 VOP = ("VOP1", "VOP2", "VOPC", "VOP3")
 # (mnemonic, tokens, probe text) for gfx6/7 instructions without a gfx8 analog of the
 # same operand widths
+VOP3_FLAGS = ["clamp", "fpmods", "omod"]
 EXTRA = [
-    ("v_lshl_b64", ["vdst:b64", "src0:b64", "src1:b32"], "v_lshl_b64 v[10:11], v[20:21], v30"),
-    ("v_lshr_b64", ["vdst:b64", "src0:b64", "src1:b32"], "v_lshr_b64 v[10:11], v[20:21], v30"),
-    ("v_ashr_i64", ["vdst:i64", "src0:i64", "src1:b32"], "v_ashr_i64 v[10:11], v[20:21], v30"),
+    ("v_lshl_b64", "VOP3", ["vdst:b64", "src0:b64", "src1:b32"], VOP3_FLAGS,
+     "v_lshl_b64 v[10:11], v[20:21], v30"),
+    ("v_lshr_b64", "VOP3", ["vdst:b64", "src0:b64", "src1:b32"], VOP3_FLAGS,
+     "v_lshr_b64 v[10:11], v[20:21], v30"),
+    ("v_ashr_i64", "VOP3", ["vdst:i64", "src0:i64", "src1:b32"], VOP3_FLAGS,
+     "v_ashr_i64 v[10:11], v[20:21], v30"),
+    ("v_readlane_b32", "VOP2", ["sdst8:b32", "src0:b32", "ssrc1:b32"], [],
+     "v_readlane_b32 s10, v20, s30"),
+    # gfx6 only (not in the GFX7 list nor in gfx8)
+    ("buffer_wbinvl1_sc", "MUBUF", [], [], "buffer_wbinvl1_sc"),
+    ("v_writelane_b32", "VOP2", ["vdst:b32", "src0:b32", "ssrc1:b32"], [],
+     "v_writelane_b32 v10, s20, 5"),
 ]
 
 
@@ -136,7 +146,7 @@ def spec_instructions():
             sec = l
             continue
         m = re.match(r"^    ([a-z][a-z0-9_]+)\s*(.*)$", l)
-        if m and sec:
+        if m and sec and not m.group(1).startswith("gfx7_"):  # not the operand toctree
             parts = re.split(r"\s{2,}", m.group(2).strip())
             ops, mods = [], []
             for p in parts:
@@ -188,8 +198,8 @@ def gfx8_probes(encs, encs8, ops8):
                 again.append(item)
         todo = again
     # hand probes for instructions whose operand widths differ from their gfx8 analog
-    for mn, toks, txt in EXTRA:
-        probes_text.append((mn, "VOP3", toks, ["clamp", "fpmods", "omod"], txt))
+    for mn, enc, toks, flags, txt in EXTRA:
+        probes_text.append((mn, enc, toks, flags, txt))
     return probes_text
 
 
