@@ -160,10 +160,38 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
                 let _ = write!(out, "{v}");
             }
             Ty::Waitcnt => waitcnt(out, u32::from(v), true),
+            // as an inline constant would print: decimal up to 64, else hex
+            Ty::Dec16 if v > 64 => {
+                let _ = write!(out, "0x{v:x}");
+            }
             _ => {
                 let _ = write!(out, "{v}");
             }
         },
+    }
+}
+
+/// The literal operand of v_madmk/v_madak (float: always hex) and s_setreg_imm32
+/// (integer: as the inline constant it equals, else hex).
+fn fixed_literal(out: &mut String, v: u32, ty: Ty, old: bool) {
+    let i = v as i32;
+    if ty.is_float() || !is_inline(v, Ty::B32) || (old && v == 0x3e22f983) {
+        let _ = write!(out, "0x{v:x}");
+    } else if (-16..=64).contains(&i) {
+        let _ = write!(out, "{i}");
+    } else {
+        let code = match v {
+            0x3f000000 => 240,
+            0xbf000000 => 241,
+            0x3f800000 => 242,
+            0xbf800000 => 243,
+            0x40000000 => 244,
+            0xc0000000 => 245,
+            0x40800000 => 246,
+            0xc0800000 => 247,
+            _ => 248,
+        };
+        out.push_str(float(code));
     }
 }
 
@@ -458,6 +486,16 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                         _ => "flat_scratch_hi",
                     });
                 }
+            }
+            _ if od.role == Role::Literal => fixed_literal(out, inst.literal, od.ty, old_gcn(dec)),
+            // gfx6/7 have no 1/(2*pi) inline constant: that value is a plain literal
+            // (LLVM keeps lit() for SOPC sources)
+            _ if *o == Operand::Literal
+                && enc.form != Form::Sopc
+                && inst.literal == 0x3e22f983
+                && matches!(dec.isa().generation, "gfx6" | "gfx7") =>
+            {
+                out.push_str("0x3e22f983")
             }
             _ => operand(out, *o, od.ty, inst.literal),
         }
