@@ -383,11 +383,11 @@ pub(crate) fn scalar(v: u32, ty: Ty) -> Operand {
     let count = regs(ty);
     match v {
         0..=101 => Operand::Sgpr {
-            first: v as u8,
+            first: align_sgpr(v, count),
             count,
         },
         108..=123 => Operand::Ttmp {
-            first: (v - 108) as u8,
+            first: align_sgpr(v - 108, count),
             count,
         },
         128..=192 => Operand::Int((v - 128) as i8),
@@ -398,6 +398,17 @@ pub(crate) fn scalar(v: u32, ty: Ty) -> Operand {
             code: v as u8,
             count,
         },
+    }
+}
+
+/// The first register of a scalar register tuple as the hardware reads it (and LLVM
+/// prints it): pairs start at an even register, larger tuples at a multiple of 4.
+fn align_sgpr(v: u32, count: u8) -> u8 {
+    let v = v as u8;
+    match count {
+        0 | 1 => v,
+        2 => v & !1,
+        _ => v & !3,
     }
 }
 
@@ -412,7 +423,7 @@ pub(crate) fn scalar_in(isa: &IsaDesc, v: u32, ty: Ty) -> Operand {
     if (108..=123).contains(&v) && old_gcn(isa) {
         return if v >= 112 {
             Operand::Ttmp {
-                first: (v - 112) as u8,
+                first: align_sgpr(v - 112, regs(ty)),
                 count: regs(ty),
             }
         } else {
