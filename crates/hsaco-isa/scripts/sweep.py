@@ -140,6 +140,8 @@ def types_of(mn):
 def typed(role, bits, mn, is_dst):
     dt, st = types_of(mn)
     t = dt if is_dst else st
+    if mn.startswith("v_ldexp") and role == "src1":
+        t = "i32"  # the exponent
     if t is None or int(t[1:]) != bits:
         if bits == 16:
             bits = 32

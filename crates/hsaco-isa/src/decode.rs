@@ -251,8 +251,15 @@ impl Decoder {
             }
             *slot = o;
         }
-        // tfe: a load also writes a status dword after its data
-        if enc.field(Field::Tfe).is_some_and(|t| t.get(raw) != 0) && op.mnemonic.contains("_load") {
+        // tfe: a load also writes a status dword after its data (and a buffer store's
+        // data tuple is one longer too)
+        if enc.field(Field::Tfe).is_some_and(|t| t.get(raw) != 0)
+            && (op.mnemonic.contains("_load")
+                || matches!(
+                    enc.form,
+                    crate::desc::Form::Mubuf | crate::desc::Form::Mtbuf
+                ))
+        {
             for (o, od) in inst.operands.iter_mut().zip(op.operands) {
                 if let (Role::Field(Field::Vdata | Field::Vdst), Operand::Vgpr { count, .. }) =
                     (od.role, o)

@@ -46,9 +46,12 @@ fn special(out: &mut String, code: u8, count: u8) {
         106 => "vcc_lo",
         107 => "vcc_hi",
         124 => "m0",
+        125 => "null",
         126 if pair => "exec",
         126 => "exec_lo",
         127 => "exec_hi",
+        230 => "src_flat_scratch_base_lo",
+        231 => "src_flat_scratch_base_hi",
         235 => "src_shared_base",
         236 => "src_shared_limit",
         237 => "src_private_base",
@@ -144,7 +147,12 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         Operand::Int(n) => {
             let _ = write!(out, "{n}");
         }
+        Operand::Float(248) if ty.bits() == 64 => out.push_str("0.15915494309189532"),
         Operand::Float(c) => out.push_str(float(c)),
+        // a 16-bit operand reads the low half of the literal
+        Operand::Literal if ty.bits() == 16 => {
+            let _ = write!(out, "0x{:x}", literal & 0xffff);
+        }
         Operand::Literal => {
             if is_inline(literal, ty) {
                 let _ = write!(out, "lit(0x{literal:x})");
@@ -373,7 +381,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         let (mut neg, mut abs, mut sext) = (false, false, false);
         if let Some(i) = src {
             match enc.form {
-                Form::Vop3 if mods => {
+                // integer operands (v_ldexp's exponent) take no float modifiers
+                Form::Vop3 if mods && !matches!(od.ty, Ty::I16 | Ty::I32 | Ty::I64) => {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = !vop3b && f(Field::Abs) >> i & 1 != 0;
                 }
@@ -419,9 +428,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 if f(Field::Imm) != 0 {
                     let _ = write!(out, "0x{:x}", f(Field::Offset));
                 } else {
+                    // SMEM (gfx8+): an SGPR number in bits 0-6; SMRD: 8 bits, 255 = literal
+                    let mask = if enc.words == 1 { 0xff } else { 0x7f };
                     operand(
                         out,
-                        crate::decode::scalar_in(dec.isa(), f(Field::Offset) & 0xff, Ty::B32),
+                        crate::decode::scalar_in(dec.isa(), f(Field::Offset) & mask, Ty::B32),
                         Ty::B32,
                         inst.literal,
                     );
@@ -674,7 +685,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
         }
-        Form::Smem => flag(out, "glc", Field::Glc),
+        // no glc on s_dcache_*/s_memtime (no base address)
+        Form::Smem
+            if op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Sbase)) =>
+        {
+            flag(out, "glc", Field::Glc)
+        }
         Form::Ds => {
             if op.flags & flags::OFFSET2 != 0 {
                 if f(Field::Offset0) != 0 {
