@@ -142,6 +142,8 @@ def typed(role, bits, mn, is_dst):
     t = dt if is_dst else st
     if mn.startswith("v_ldexp") and role == "src1":
         t = "i32"  # the exponent
+    if mn.startswith("v_trig_preop") and role == "src1":
+        t = "u32"  # the segment select
     if t is None or int(t[1:]) != bits:
         if bits == 16:
             bits = 32

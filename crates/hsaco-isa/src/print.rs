@@ -180,7 +180,8 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
 }
 
 /// The literal operand of v_madmk/v_madak (float: always hex) and s_setreg_imm32
-/// (integer: as the inline constant it equals, else hex).
+/// (integer: as the inline constant it equals, else hex). `old`: gfx6/7, which have no
+/// 1/(2*pi) constant.
 fn fixed_literal(out: &mut String, v: u32, ty: Ty, old: bool) {
     let i = v as i32;
     if ty.is_float() || !is_inline(v, Ty::B32) || (old && v == 0x3e22f983) {
@@ -382,7 +383,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if let Some(i) = src {
             match enc.form {
                 // integer operands (v_ldexp's exponent) take no float modifiers
-                Form::Vop3 if mods && !matches!(od.ty, Ty::I16 | Ty::I32 | Ty::I64) => {
+                Form::Vop3
+                    if mods
+                        && !matches!(
+                            od.ty,
+                            Ty::I16 | Ty::I32 | Ty::I64 | Ty::U16 | Ty::U32 | Ty::U64
+                        ) =>
+                {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = !vop3b && f(Field::Abs) >> i & 1 != 0;
                 }
@@ -498,7 +505,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     });
                 }
             }
-            _ if od.role == Role::Literal => fixed_literal(out, inst.literal, od.ty, old_gcn(dec)),
+            _ if od.role == Role::Literal => fixed_literal(
+                out,
+                inst.literal,
+                od.ty,
+                matches!(dec.isa().generation, "gfx6" | "gfx7"),
+            ),
             // gfx6/7 have no 1/(2*pi) inline constant: that value is a plain literal
             // (LLVM keeps lit() for SOPC sources)
             _ if *o == Operand::Literal
