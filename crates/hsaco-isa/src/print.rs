@@ -757,10 +757,25 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "tfe", Field::Tfe);
         }
         Form::Mtbuf => {
-            // unified format = dfmt | nfmt << 4; 1 (BUF_DATA_FORMAT_8, UNORM) is the default
-            let format = f(Field::Dfmt) | f(Field::Nfmt) << 4;
-            if format != 1 {
-                let _ = write!(out, " format:{format}");
+            // format:[data format, numeric format], each omitted at its default
+            // (BUF_DATA_FORMAT_8, BUF_NUM_FORMAT_UNORM); names as llvm-mc-22 prints them
+            let (d, n) = (f(Field::Dfmt) as usize, f(Field::Nfmt) as usize);
+            let data = DATA_FORMATS.get(d).copied().unwrap_or("");
+            let num = match n {
+                6 if old_gcn(dec) && dec.isa().generation != "gfx8" => "SNORM_OGL",
+                _ => NUM_FORMATS.get(n).copied().unwrap_or(""),
+            };
+            match (d != 1, n != 0) {
+                (true, true) => {
+                    let _ = write!(out, " format:[BUF_DATA_FORMAT_{data},BUF_NUM_FORMAT_{num}]");
+                }
+                (true, false) => {
+                    let _ = write!(out, " format:[BUF_DATA_FORMAT_{data}]");
+                }
+                (false, true) => {
+                    let _ = write!(out, " format:[BUF_NUM_FORMAT_{num}]");
+                }
+                (false, false) => {}
             }
             flag(out, "idxen", Field::Idxen);
             flag(out, "offen", Field::Offen);
@@ -787,6 +802,38 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         _ => {}
     }
 }
+
+/// MTBUF data formats (dfmt) by value.
+const DATA_FORMATS: [&str; 16] = [
+    "INVALID",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
+    "RESERVED_15",
+];
+
+/// MTBUF numeric formats (nfmt) by value (6 is SNORM_OGL on gfx6/7).
+const NUM_FORMATS: [&str; 8] = [
+    "UNORM",
+    "SNORM",
+    "USCALED",
+    "SSCALED",
+    "UINT",
+    "SINT",
+    "RESERVED_6",
+    "FLOAT",
+];
 
 /// The operands of `exp` (target, four sources or `off`, done/compr/vm) and of the
 /// VINTRP `v_interp_*` (vdst, vsrc or p10/p20/p0, attrN.c).
