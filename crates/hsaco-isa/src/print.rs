@@ -270,6 +270,51 @@ fn swizzle(out: &mut String, o: u32) {
     }
 }
 
+/// `sendmsg(MSG[, OP[, stream]])` of s_sendmsg (message id bits 0-3, operation 4-6,
+/// GS stream 8-9), as llvm-objdump prints it: names where the combination is valid,
+/// else `sendmsg(id, op, stream)`, and a plain number when bits above 9 are set.
+fn sendmsg(out: &mut String, v: u32, generation: &str) {
+    if v >> 10 != 0 {
+        dec(out, v);
+        return;
+    }
+    let (id, op, stream) = (v & 0xf, (v >> 4) & 7, (v >> 8) & 3);
+    let gfx9 = generation == "gfx9";
+    let gs_op = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
+    let plain = match (id, gfx9) {
+        (1, _) => Some("MSG_INTERRUPT"),
+        (4, _) if generation != "gfx6" && generation != "gfx7" => Some("MSG_SAVEWAVE"),
+        (5, true) => Some("MSG_STALL_WAVE_GEN"),
+        (6, true) => Some("MSG_HALT_WAVES"),
+        (7, true) => Some("MSG_ORDERED_PS_DONE"),
+        (8, true) => Some("MSG_EARLY_PRIM_DEALLOC"),
+        (9, true) => Some("MSG_GS_ALLOC_REQ"),
+        _ => None,
+    };
+    match (id, op, stream, plain) {
+        (_, 0, 0, Some(name)) => {
+            let _ = write!(out, "sendmsg({name})");
+        }
+        (2, 1..=3, _, _) | (3, 1..=3, _, _) => {
+            let name = if id == 2 { "MSG_GS" } else { "MSG_GS_DONE" };
+            let _ = write!(out, "sendmsg({name}, {}, {stream})", gs_op[op as usize]);
+        }
+        (3, 0, 0, _) => out.push_str("sendmsg(MSG_GS_DONE, GS_OP_NOP)"),
+        (15, 1..=4, 0, _) => {
+            let name = [
+                "SYSMSG_OP_ECC_ERR_INTERRUPT",
+                "SYSMSG_OP_REG_RD",
+                "SYSMSG_OP_HOST_TRAP_ACK",
+                "SYSMSG_OP_TTRACE_PC",
+            ][op as usize - 1];
+            let _ = write!(out, "sendmsg(MSG_SYSMSG, {name})");
+        }
+        _ => {
+            let _ = write!(out, "sendmsg({id}, {op}, {stream})");
+        }
+    }
+}
+
 /// `hwreg(NAME[, offset, size])` of s_getreg/s_setreg: register id in bits 0-5, bit
 /// offset in 6-10, size - 1 in 11-15; offset and size are omitted for the whole register.
 /// Names as llvm-objdump prints them (ids 1-7; gfx9 adds 15-19).
@@ -315,7 +360,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let f = |field: Field| dec.field(inst, field).unwrap_or(0);
     out.push_str(op.mnemonic);
     match enc.form {
-        Form::Vop1 | Form::Vop2 | Form::Vopc if has_form(dec, inst, &[Form::Vop3]) => {
+        // (operand-less VOP1 ops such as v_nop print no suffix)
+        Form::Vop1 | Form::Vop2 | Form::Vopc
+            if !op.operands.is_empty() && has_form(dec, inst, &[Form::Vop3]) =>
+        {
             out.push_str("_e32")
         }
         Form::Vop3 if has_form(dec, inst, &[Form::Vop1, Form::Vop2, Form::Vopc]) => {
@@ -424,6 +472,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             (Form::Sopp, _) if od.ty == Ty::Waitcnt => {
                 if let Operand::Imm(v) = *o {
                     waitcnt(out, u32::from(v), !old_gcn(dec));
+                }
+            }
+            (Form::Sopp, _) if od.ty == Ty::Sendmsg => {
+                if let Operand::Imm(v) = *o {
+                    sendmsg(out, u32::from(v), dec.isa().generation);
                 }
             }
             (Form::Sopk, _) if od.ty == Ty::Hwreg => {
