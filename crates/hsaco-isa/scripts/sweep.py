@@ -97,6 +97,17 @@ def probes(encname):
     if encname == "MUBUF":
         return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1), {
             "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
+    if encname == "MTBUF":
+        return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1, dfmt=4, nfmt=7), {
+            "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
+    if encname == "MIMG":
+        return dict(vdata=10, vaddr=20, srsrc=10, ssamp=13, dmask=0xF), {
+            "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s52": "ssamp"}
+    if encname == "EXP":
+        return dict(en=0xF, vsrc0=10, vsrc1=20, vsrc2=30, vsrc3=40), {
+            "v10": "vsrc0", "v20": "vsrc1", "v30": "vsrc2", "v40": "vsrc3"}
+    if encname == "VINTRP":
+        return dict(vdst=10, vsrc=20, attr=3, attrchan=1), {"v10": "vdst", "v20": "vsrc"}
     raise KeyError(encname)
 
 
@@ -184,6 +195,9 @@ ALTERNATIVES = {
     "FLAT": [dict(data=0), dict(vdst=0), dict(saddr=50), dict(saddr=50, data=0),
              dict(saddr=50, vdst=0)],
     "MUBUF": [dict(offen=0)],
+    "VINTRP": [dict(vsrc=1)],
+    "MIMG": [dict(dmask=1), dict(dmask=3), dict(ssamp=0), dict(ssamp=0, dmask=1),
+             dict(ssamp=0, dmask=3)],
 }
 # Probes that reveal optional modifiers: (field values, flag, pattern in the text).
 MOD_PROBES = {
@@ -255,9 +269,13 @@ def tokens_for(encname, mn, rest):
         k = imm_kind(mn, rest.strip())
         return ["simm16:" + (k or "?" + rest)], []
     toks = []
+    if encname == "EXP" and ops:
+        ops[0] = ops[0].split(" ", 1)[-1]  # the target (mrt0) is not an operand
     for i, o in enumerate(ops):
         if encname == "DS" and o == "gds":
             continue  # a modifier after no operands
+        if encname == "VINTRP" and re.match(r"^(attr\d+\.[xyzw]|p10|p20|p0|invalid_param_\d+)$", o):
+            continue  # attribute and parameter slot: printed from their fields
         clean = o.strip("|-")
         tok = operand_token(clean, rolemap)
         if tok is None:
@@ -326,8 +344,11 @@ def main():
         if "base" in enc["opts"]:
             continue
         opw = enc["fields"]["op"][1]
+        lo, w, _ = enc["fields"]["op"]
         if encname == "FLAT" and "seg" in enc["fields"]:
             keyvals = [dict(seg=s, op=o) for s in range(3) for o in range(128)]
+        elif lo + w == 32:
+            keyvals = [dict(op=enc["match"] >> lo)]  # EXP: the encoding bits are the key
         else:
             keyvals = [dict(op=o) for o in range(1 << opw)]
         res = sweep_enc(procs, encs, encname, keyvals)

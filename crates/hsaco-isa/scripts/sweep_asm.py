@@ -167,8 +167,9 @@ def gfx8_probes(encs, encs8, ops8):
     every gfx8 op line whose encoding family this generation has, plus the same text
     under the names of gfx6/7 analogs, plus the hand probes (EXTRA)."""
     probes_text = []  # (mnemonic, gfx8 encoding, tokens, flags, text)
+    # MTBUF, MIMG, EXP, VINTRP come from the spec's list (spec_probes), with gfx6/7 widths
     todo = [(mn, enc, opc, toks, flags) for mn, el, toks, flags in ops8 for enc, opc in el
-            if enc in RENAME or enc in encs]
+            if (enc in RENAME or enc in encs) and enc not in ("MTBUF", "MIMG", "EXP", "VINTRP")]
     for k in range(16):
         batch = []
         for item in todo:
@@ -212,6 +213,12 @@ def spec_probes():
     spec's MTBUF, MIMG, EXP and VINTRP instructions (no gfx8 description to start from);
     register widths that LLVM accepts are found by trying candidates."""
     out = []
+    # address widths of the gfx8 description (what LLVM's gfx8 disassembler prints)
+    w8 = {}
+    for mn, _, toks, _ in op_lines(open(os.path.join(DEFS, "gfx8.txt")).read()):
+        for t in toks:
+            if t.startswith("vaddr:b"):
+                w8[mn] = int(t[7:]) // 32
     for sec, rows in spec_instructions().items():
         for mn, ops, mods in rows:
             names = [n for n, _ in ops]
@@ -236,7 +243,11 @@ def spec_probes():
                 datas = [4, 1, 2, 3] if "gather4" not in mn else [4]
                 for nd in datas:
                     dmask = (1 << nd) - 1 if "gather4" not in mn else 1
-                    for na in [4, 1, 2, 3, 5, 6, 7, 8]:
+                    widths = [4, 1, 2, 3, 5, 6, 7, 8]
+                    if mn in w8:
+                        widths.remove(w8[mn])
+                        widths.insert(0, w8[mn])
+                    for na in widths:
                         t = "%s %s, %s, s[40:47]" % (mn, reg("v", 10, nd), reg("v", 20, na))
                         if samp:
                             t += ", s[52:55]"

@@ -331,7 +331,8 @@ impl Decoder {
 }
 
 /// Image data and resource widths come from the modifiers: one data register per
-/// `dmask` bit (gather4: four), one more with `tfe`; a 128-bit resource with `r128`.
+/// `dmask` bit (gather4: four), one more with `tfe` (the resource stays 8 registers
+/// with `r128`, as LLVM reads and writes it).
 fn mimg(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc) {
     let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
     let data = if op.mnemonic.starts_with("image_gather4") {
@@ -345,9 +346,6 @@ fn mimg(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc) {
             // the address width is not encoded; keep the range inside v0-v255
             (Role::Field(Field::Vaddr), Operand::Vgpr { first, count }) => {
                 *count = u16::from(*count).min(256 - u16::from(*first)) as u8
-            }
-            (Role::Field(Field::Srsrc), Operand::Sgpr { count, .. }) if get(Field::R128) != 0 => {
-                *count = 4
             }
             _ => {}
         }
