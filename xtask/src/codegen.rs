@@ -282,6 +282,7 @@ fn form(name: &str) -> Result<&'static str> {
         "SOPC" => "Sopc",
         "SOPP" => "Sopp",
         "SMEM" => "Smem",
+        "SMRD" => "Smem",
         "VOP1" => "Vop1",
         "VOP2" => "Vop2",
         "VOPC" => "Vopc",
@@ -291,6 +292,10 @@ fn form(name: &str) -> Result<&'static str> {
         "DS" => "Ds",
         "FLAT" => "Flat",
         "MUBUF" => "Mubuf",
+        "MTBUF" => "Mtbuf",
+        "MIMG" => "Mimg",
+        "EXP" => "Exp",
+        "VINTRP" => "Vintrp",
         _ => bail!("no family for encoding {name}"),
     })
 }

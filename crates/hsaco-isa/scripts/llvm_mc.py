@@ -25,20 +25,27 @@ class CrashError(Exception):
     pass
 
 
+SENTINEL = 0xBF807E57  # s_nop 0x7e57: ends every input line in the output
+
+
 def _disassemble(lines, mcpu):
     """lines: list of lists of 32-bit words. Returns, per line, (text, nbytes) of the
     first instruction decoded at the start of the line, or None if LLVM rejects it.
-    Each line gets two `s_nop 0` words appended so a literal can always be read."""
+    Each line gets two `s_nop 0` words appended so a literal can always be read, then a
+    sentinel `s_nop 0x7e57` that splits LLVM's output into lines: LLVM's encoding column
+    is a re-encoding and can be longer than the bytes it read (an inline constant of a
+    16-bit operand printed as a literal), so sizes alone cannot keep lines in step. A
+    line whose re-encoded sizes do not add up to its length is rejected (None)."""
     pad = [0xBF800000, 0xBF800000]
     src = []
     lens = []
     for words in lines:
-        ws = list(words) + pad
+        ws = list(words) + pad + [SENTINEL]
         bs = []
         for w in ws:
             bs += [w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF, (w >> 24) & 0xFF]
         src.append(" ".join("0x%02x" % b for b in bs))
-        lens.append(len(bs))
+        lens.append(len(bs) - 4)
     p = subprocess.run(
         [LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "--disassemble", "-show-encoding"],
         input="\n".join(src) + "\n",
@@ -47,40 +54,34 @@ def _disassemble(lines, mcpu):
     )
     if p.returncode != 0:
         raise CrashError()
-    invalid = set()
+    invalid = {}
     for l in p.stderr.split("\n"):
         m = _WARN.match(l)
         if m:
-            invalid.add((int(m.group(1)) - 1, (int(m.group(2)) - 1) // 5))
-    outs = []
+            invalid.setdefault(int(m.group(1)) - 1, set()).add((int(m.group(2)) - 1) // 5)
+    groups = [[]]
     for l in p.stdout.split("\n"):
         m = _ENC.match(l)
         if not m and l.strip() and not l.strip().startswith(".text"):
             raise RuntimeError("unparsed llvm-mc output: %r" % l)
         if m:
             n = len([x for x in m.group(2).split(",") if x.strip()])
-            outs.append((m.group(1), n))
-    res = []
-    k = 0
-    for i, n in enumerate(lens):
-        off = 0
-        first = None
-        while off < n:
-            if (i, off) in invalid:
-                if off == 0:
-                    first = False
-                off += 4
-                continue
-            if k >= len(outs):
-                raise CrashError()
-            text, nb = outs[k]
-            k += 1
-            if first is None:
-                first = (text, nb)
-            off += nb
-        res.append(first if first else None)
-    if k != len(outs):
+            if m.group(1) == "s_nop 0x7e57" and n == 4:
+                groups.append([])
+            else:
+                groups[-1].append((m.group(1), n))
+    if len(groups) != len(lines) + 1 or groups[-1]:
         raise CrashError()
+    res = []
+    for i, n in enumerate(lens):
+        bad = invalid.get(i, set())
+        group = groups[i]
+        if sum(nb for _, nb in group) + 4 * len(bad) != n:
+            res.append(None)
+        elif 0 in bad or not group:
+            res.append(None)
+        else:
+            res.append(group[0])
     return res
 
 
@@ -104,6 +105,32 @@ def assemble(texts, mcpu):
             res.append(None)
         else:
             res.append(bytes(int(x, 16) for x in outs[k].split(",")))
+            k += 1
+    return res
+
+
+def assemble_text(texts, mcpu):
+    """As assemble, but per line (LLVM's printed text, encoding bytes) or None: the text
+    is LLVM's instruction printer's, i.e. what its disassembler would print."""
+    src = "\n".join(texts) + "\n"
+    p = subprocess.run(
+        [LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "-show-encoding"],
+        input=src, capture_output=True, text=True,
+    )
+    bad = set()
+    for l in p.stderr.splitlines():
+        m = re.match(r"^<stdin>:(\d+):\d+: error", l)
+        if m:
+            bad.add(int(m.group(1)) - 1)
+    outs = [m for m in (_ENC.match(l) for l in p.stdout.splitlines()) if m]
+    res = []
+    k = 0
+    for i in range(len(texts)):
+        if i in bad:
+            res.append(None)
+        else:
+            m = outs[k]
+            res.append((m.group(1), bytes(int(x, 16) for x in m.group(2).split(","))))
             k += 1
     return res
 

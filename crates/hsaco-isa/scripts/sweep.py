@@ -50,6 +50,8 @@ def parse_defs(text):
 def build(enc, vals):
     v = enc["match"]
     for name, val in vals.items():
+        if name not in enc["fields"]:
+            continue  # a probe field this generation's encoding lacks
         lo, w, _ = enc["fields"][name]
         v &= ~(((1 << w) - 1) << lo)
         v |= (val & ((1 << w) - 1)) << lo
@@ -95,6 +97,17 @@ def probes(encname):
     if encname == "MUBUF":
         return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1), {
             "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
+    if encname == "MTBUF":
+        return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1, dfmt=4, nfmt=7), {
+            "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
+    if encname == "MIMG":
+        return dict(vdata=10, vaddr=20, srsrc=10, ssamp=13, dmask=0xF), {
+            "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s52": "ssamp"}
+    if encname == "EXP":
+        return dict(en=0xF, vsrc0=10, vsrc1=20, vsrc2=30, vsrc3=40), {
+            "v10": "vsrc0", "v20": "vsrc1", "v30": "vsrc2", "v40": "vsrc3"}
+    if encname == "VINTRP":
+        return dict(vdst=10, vsrc=20, attr=3, attrchan=1), {"v10": "vdst", "v20": "vsrc"}
     raise KeyError(encname)
 
 
@@ -138,6 +151,10 @@ def types_of(mn):
 def typed(role, bits, mn, is_dst):
     dt, st = types_of(mn)
     t = dt if is_dst else st
+    if mn.startswith("v_ldexp") and role == "src1":
+        t = "i32"  # the exponent
+    if mn.startswith("v_trig_preop") and role == "src1":
+        t = "u32"  # the segment select
     if t is None or int(t[1:]) != bits:
         if bits == 16:
             bits = 32
@@ -147,7 +164,13 @@ def typed(role, bits, mn, is_dst):
 
 def split_operands(rest):
     # operands are separated by ", "; modifiers follow the last operand after spaces
-    parts = rest.split(", ")
+    parts = []
+    for p in rest.split(", "):
+        # hwreg(52, 8, 3): commas inside parentheses do not separate operands
+        if parts and parts[-1].count("(") > parts[-1].count(")"):
+            parts[-1] += ", " + p
+        else:
+            parts.append(p)
     last = parts[-1].split(" ") if parts else []
     ops = parts[:-1] + last[:1]
     mods = last[1:]
@@ -158,16 +181,23 @@ def split_operands(rest):
 # Alternative probes tried when LLVM flags an operand of the first one as invalid.
 ALTERNATIVES = {
     "VOP3": [dict(src1=30), dict(src0=20, src1=30), dict(src2=40), dict(src1=30, src2=40),
-             dict(src0=20, src1=30, src2=40)],
+             dict(src0=20, src1=30, src2=40), dict(vdst=0, src0=0, src1=0, src2=0)],
     "VOP3P": [dict(src2=40)],
-    "VOP1": [dict(src0=20)],
+    "VOP1": [dict(src0=20), dict(vdst=0, src0=0)],
+    # operand-less or fixed-operand forms (s_memtime, s_dcache_inv, ds_gws_*) reject
+    # probe registers in unused fields
+    "SMEM": [dict(sbase=0, offset=0, imm=0), dict(sdata=0, sbase=0, offset=0, imm=0)],
     "SOPP": [dict(simm16=0)],
     "DS": [dict(data1=0), dict(data0=0, data1=0), dict(vdst=0), dict(vdst=0, data1=0),
            dict(vdst=0, data0=0, data1=0), dict(addr=0, data0=0, data1=0),
-           dict(addr=0, vdst=0, data0=0, data1=0)],
+           dict(addr=0, vdst=0, data0=0, data1=0), dict(data0=0, data1=0, gds=1),
+           dict(data0=0, data1=0, vdst=0, gds=1), dict(addr=0, data0=0, data1=0, vdst=0, gds=1)],
     "FLAT": [dict(data=0), dict(vdst=0), dict(saddr=50), dict(saddr=50, data=0),
              dict(saddr=50, vdst=0)],
     "MUBUF": [dict(offen=0)],
+    "VINTRP": [dict(vsrc=1)],
+    "MIMG": [dict(dmask=1), dict(dmask=3), dict(ssamp=0), dict(ssamp=0, dmask=1),
+             dict(ssamp=0, dmask=3)],
 }
 # Probes that reveal optional modifiers: (field values, flag, pattern in the text).
 MOD_PROBES = {
@@ -239,7 +269,13 @@ def tokens_for(encname, mn, rest):
         k = imm_kind(mn, rest.strip())
         return ["simm16:" + (k or "?" + rest)], []
     toks = []
+    if encname == "EXP" and ops:
+        ops[0] = ops[0].split(" ", 1)[-1]  # the target (mrt0) is not an operand
     for i, o in enumerate(ops):
+        if encname == "DS" and o == "gds":
+            continue  # a modifier after no operands
+        if encname == "VINTRP" and re.match(r"^(attr\d+\.[xyzw]|p10|p20|p0|invalid_param_\d+)$", o):
+            continue  # attribute and parameter slot: printed from their fields
         clean = o.strip("|-")
         tok = operand_token(clean, rolemap)
         if tok is None:
@@ -308,8 +344,11 @@ def main():
         if "base" in enc["opts"]:
             continue
         opw = enc["fields"]["op"][1]
-        if encname == "FLAT":
+        lo, w, _ = enc["fields"]["op"]
+        if encname == "FLAT" and "seg" in enc["fields"]:
             keyvals = [dict(seg=s, op=o) for s in range(3) for o in range(128)]
+        elif lo + w == 32:
+            keyvals = [dict(op=enc["match"] >> lo)]  # EXP: the encoding bits are the key
         else:
             keyvals = [dict(op=o) for o in range(1 << opw)]
         res = sweep_enc(procs, encs, encname, keyvals)
@@ -329,7 +368,7 @@ def main():
             r2 = sweep_enc(procs, encs, encname, keyvals, extra=fv)
             for key, per in r2.items():
                 for proc, txt in per.items():
-                    if re.search(pat, txt):
+                    if re.search(pat, txt) and (flag != "glcrtn" or "atomic" in txt):
                         mn = txt.split(" ")[0]
                         base = re.sub(r"_(e32|e64)$", "", mn)
                         flags.setdefault((base, encname), set()).add(flag)

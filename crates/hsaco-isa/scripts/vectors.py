@@ -37,7 +37,8 @@ def main():
             opc = int(opc, 16)
             en = encs[enc]
             vals, _ = probes(enc)
-            key = dict(op=opc & 0x7F, seg=opc >> 7) if enc == "FLAT" else dict(op=opc)
+            key = (dict(op=opc & 0x7F, seg=opc >> 7) if "seg" in en["fields"]
+                   else dict(op=opc))
             cands = [build(en, dict(vals, **key))]
             for _ in range(RANDOM_PER_OPCODE):
                 v = {}

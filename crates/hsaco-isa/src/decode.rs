@@ -251,6 +251,26 @@ impl Decoder {
             }
             *slot = o;
         }
+        // tfe: a load also writes a status dword after its data (and a buffer store's
+        // data tuple is one longer too)
+        if enc.field(Field::Tfe).is_some_and(|t| t.get(raw) != 0)
+            && (op.mnemonic.contains("_load")
+                || matches!(
+                    enc.form,
+                    crate::desc::Form::Mubuf | crate::desc::Form::Mtbuf
+                ))
+        {
+            for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+                if let (Role::Field(Field::Vdata | Field::Vdst), Operand::Vgpr { count, .. }) =
+                    (od.role, o)
+                {
+                    *count += 1;
+                }
+            }
+        }
+        if enc.form == crate::desc::Form::Mimg {
+            mimg(&mut inst, enc, op);
+        }
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
         }
@@ -258,6 +278,14 @@ impl Decoder {
             && enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
         {
             rtn(&mut inst, enc, op, raw)?;
+        }
+        // gfx7 SMRD: an SGPR offset of 255 means a 32-bit literal offset follows.
+        if enc.form == crate::desc::Form::Smem
+            && enc.words == 1
+            && enc.field(Field::Imm).is_some_and(|f| f.get(raw) == 0)
+            && enc.field(Field::Offset).is_some_and(|f| f.get(raw) == 0xff)
+        {
+            literal = true;
         }
         if literal {
             let n = usize::from(enc.words);
@@ -302,6 +330,28 @@ impl Decoder {
     }
 }
 
+/// Image data and resource widths come from the modifiers: one data register per
+/// `dmask` bit (gather4: four), one more with `tfe` (the resource stays 8 registers
+/// with `r128`, as LLVM reads and writes it).
+fn mimg(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc) {
+    let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
+    let data = if op.mnemonic.starts_with("image_gather4") {
+        4
+    } else {
+        get(Field::Dmask).count_ones().max(1)
+    } + get(Field::Tfe);
+    for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+        match (od.role, o) {
+            (Role::Field(Field::Vdata), Operand::Vgpr { count, .. }) => *count = data as u8,
+            // the address width is not encoded; keep the range inside v0-v255
+            (Role::Field(Field::Vaddr), Operand::Vgpr { first, count }) => {
+                *count = u16::from(*count).min(256 - u16::from(*first)) as u8
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Insert the returned value of an atomic (`vdst`) before the other operands.
 fn rtn(
     inst: &mut Instruction,
@@ -338,11 +388,11 @@ pub(crate) fn scalar(v: u32, ty: Ty) -> Operand {
     let count = regs(ty);
     match v {
         0..=101 => Operand::Sgpr {
-            first: v as u8,
+            first: align_sgpr(v, count),
             count,
         },
         108..=123 => Operand::Ttmp {
-            first: (v - 108) as u8,
+            first: align_sgpr(v - 108, count),
             count,
         },
         128..=192 => Operand::Int((v - 128) as i8),
@@ -354,6 +404,41 @@ pub(crate) fn scalar(v: u32, ty: Ty) -> Operand {
             count,
         },
     }
+}
+
+/// The first register of a scalar register tuple as the hardware reads it (and LLVM
+/// prints it): pairs start at an even register, larger tuples at a multiple of 4.
+fn align_sgpr(v: u32, count: u8) -> u8 {
+    let v = v as u8;
+    match count {
+        0 | 1 => v,
+        2 => v & !1,
+        _ => v & !3,
+    }
+}
+
+/// Whether `isa` is a generation before gfx9 (gfx6, gfx7, gfx8).
+pub(crate) fn old_gcn(isa: &IsaDesc) -> bool {
+    matches!(isa.generation, "gfx6" | "gfx7" | "gfx8")
+}
+
+/// Decode an 8-bit scalar operand value for a generation: before gfx9, 108-111 are
+/// `tba`/`tma` and the trap temporaries start at 112.
+pub(crate) fn scalar_in(isa: &IsaDesc, v: u32, ty: Ty) -> Operand {
+    if (108..=123).contains(&v) && old_gcn(isa) {
+        return if v >= 112 {
+            Operand::Ttmp {
+                first: align_sgpr(v - 112, regs(ty)),
+                count: regs(ty),
+            }
+        } else {
+            Operand::Special {
+                code: v as u8,
+                count: regs(ty),
+            }
+        };
+    }
+    scalar(v, ty)
 }
 
 impl Decoder {
@@ -381,12 +466,12 @@ impl Decoder {
         let v = fd.get(raw);
         let count = regs(ty);
         Ok(match fd.kind {
-            FieldKind::Sdst | FieldKind::Ssrc => scalar(v, ty),
+            FieldKind::Sdst | FieldKind::Ssrc => scalar_in(self.isa, v, ty),
             FieldKind::Src9 if v >= 256 => Operand::Vgpr {
                 first: (v - 256) as u8,
                 count,
             },
-            FieldKind::Src9 => scalar(v, ty),
+            FieldKind::Src9 => scalar_in(self.isa, v, ty),
             FieldKind::Vgpr => {
                 // SDWA sources may be scalar (bit s0/s1).
                 let sgpr = match field {
@@ -399,7 +484,7 @@ impl Decoder {
                     _ => false,
                 };
                 if sgpr {
-                    scalar(v, ty)
+                    scalar_in(self.isa, v, ty)
                 } else {
                     Operand::Vgpr {
                         first: v as u8,
@@ -407,14 +492,9 @@ impl Decoder {
                     }
                 }
             }
-            FieldKind::Sbase => Operand::Sgpr {
-                first: (v * 2) as u8,
-                count,
-            },
-            FieldKind::Srsrc => Operand::Sgpr {
-                first: (v * 4) as u8,
-                count,
-            },
+            // SGPR pairs / quads; trap temporaries too (ttmp[8:11])
+            FieldKind::Sbase => scalar_in(self.isa, v * 2, ty),
+            FieldKind::Srsrc => scalar_in(self.isa, v * 4, ty),
             FieldKind::Imm | FieldKind::Flag | FieldKind::Op => Operand::Imm(v as u16),
         })
     }

@@ -72,6 +72,14 @@ pub enum Form {
     Ds,
     Flat,
     Mubuf,
+    /// Typed buffer access (`tbuffer_*`, `format:`).
+    Mtbuf,
+    /// Image instructions (gfx6-gfx9 layout).
+    Mimg,
+    /// Export (`exp TARGET ...`).
+    Exp,
+    /// Parameter interpolation (`v_interp_*`, gfx6-gfx8 VINTRP layout).
+    Vintrp,
 }
 
 /// One encoding (instruction format) of a generation.

@@ -28,7 +28,12 @@ pub const MAX_OPERANDS: usize = 6;
 
 /// Every described generation.
 pub fn generations() -> &'static [&'static IsaDesc] {
-    static ALL: [&IsaDesc; 1] = [&gen::gfx9::ISA];
+    static ALL: [&IsaDesc; 4] = [
+        &gen::gfx9::ISA,
+        &gen::gfx8::ISA,
+        &gen::gfx7::ISA,
+        &gen::gfx6::ISA,
+    ];
     &ALL
 }
 

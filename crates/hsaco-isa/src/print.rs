@@ -35,13 +35,23 @@ fn special(out: &mut String, code: u8, count: u8) {
         104 if pair => "xnack_mask",
         104 => "xnack_mask_lo",
         105 => "xnack_mask_hi",
+        // 108-111: trap base and trap memory address before gfx9 (ttmp there since).
+        108 if pair => "tba",
+        108 => "tba_lo",
+        109 => "tba_hi",
+        110 if pair => "tma",
+        110 => "tma_lo",
+        111 => "tma_hi",
         106 if pair => "vcc",
         106 => "vcc_lo",
         107 => "vcc_hi",
         124 => "m0",
+        125 => "null",
         126 if pair => "exec",
         126 => "exec_lo",
         127 => "exec_hi",
+        230 => "src_flat_scratch_base_lo",
+        231 => "src_flat_scratch_base_hi",
         235 => "src_shared_base",
         236 => "src_shared_limit",
         237 => "src_private_base",
@@ -73,12 +83,18 @@ fn float(code: u8) -> &'static str {
     }
 }
 
-fn waitcnt(out: &mut String, v: u32) {
-    let vm = (v & 0xf) | ((v >> 14) & 3) << 4;
+/// `s_waitcnt` operands; `vm_hi` says whether vmcnt has its two high bits (14-15, gfx9+).
+fn waitcnt(out: &mut String, v: u32, vm_hi: bool) {
+    let vm = if vm_hi {
+        (v & 0xf) | ((v >> 14) & 3) << 4
+    } else {
+        v & 0xf
+    };
+    let vm_max = if vm_hi { 63 } else { 15 };
     let exp = (v >> 4) & 7;
     let lgkm = (v >> 8) & 0xf;
     let mut parts = Vec::new();
-    if vm != 63 {
+    if vm != vm_max {
         parts.push(format!("vmcnt({vm})"));
     }
     if exp != 7 {
@@ -131,7 +147,12 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         Operand::Int(n) => {
             let _ = write!(out, "{n}");
         }
+        Operand::Float(248) if ty.bits() == 64 => out.push_str("0.15915494309189532"),
         Operand::Float(c) => out.push_str(float(c)),
+        // a 16-bit operand reads the low half of the literal
+        Operand::Literal if ty.bits() == 16 => {
+            let _ = write!(out, "0x{:x}", literal & 0xffff);
+        }
         Operand::Literal => {
             if is_inline(literal, ty) {
                 let _ = write!(out, "lit(0x{literal:x})");
@@ -146,11 +167,40 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
             Ty::Label => {
                 let _ = write!(out, "{v}");
             }
-            Ty::Waitcnt => waitcnt(out, u32::from(v)),
+            Ty::Waitcnt => waitcnt(out, u32::from(v), true),
+            // as an inline constant would print: decimal up to 64, else hex
+            Ty::Dec16 if v > 64 => {
+                let _ = write!(out, "0x{v:x}");
+            }
             _ => {
                 let _ = write!(out, "{v}");
             }
         },
+    }
+}
+
+/// The literal operand of v_madmk/v_madak (float: always hex) and s_setreg_imm32
+/// (integer: as the inline constant it equals, else hex). `old`: gfx6/7, which have no
+/// 1/(2*pi) constant.
+fn fixed_literal(out: &mut String, v: u32, ty: Ty, old: bool) {
+    let i = v as i32;
+    if ty.is_float() || !is_inline(v, Ty::B32) || (old && v == 0x3e22f983) {
+        let _ = write!(out, "0x{v:x}");
+    } else if (-16..=64).contains(&i) {
+        let _ = write!(out, "{i}");
+    } else {
+        let code = match v {
+            0x3f000000 => 240,
+            0xbf000000 => 241,
+            0x3f800000 => 242,
+            0xbf800000 => 243,
+            0x40000000 => 244,
+            0xc0000000 => 245,
+            0x40800000 => 246,
+            0xc0800000 => 247,
+            _ => 248,
+        };
+        out.push_str(float(code));
     }
 }
 
@@ -220,6 +270,89 @@ fn swizzle(out: &mut String, o: u32) {
     }
 }
 
+/// `sendmsg(MSG[, OP[, stream]])` of s_sendmsg (message id bits 0-3, operation 4-6,
+/// GS stream 8-9), as llvm-objdump prints it: names where the combination is valid,
+/// else `sendmsg(id, op, stream)`, and a plain number when bits above 9 are set.
+fn sendmsg(out: &mut String, v: u32, generation: &str) {
+    if v >> 10 != 0 {
+        dec(out, v);
+        return;
+    }
+    let (id, op, stream) = (v & 0xf, (v >> 4) & 7, (v >> 8) & 3);
+    let gfx9 = generation == "gfx9";
+    let gs_op = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
+    let plain = match (id, gfx9) {
+        (1, _) => Some("MSG_INTERRUPT"),
+        (4, _) if generation != "gfx6" && generation != "gfx7" => Some("MSG_SAVEWAVE"),
+        (5, true) => Some("MSG_STALL_WAVE_GEN"),
+        (6, true) => Some("MSG_HALT_WAVES"),
+        (7, true) => Some("MSG_ORDERED_PS_DONE"),
+        (8, true) => Some("MSG_EARLY_PRIM_DEALLOC"),
+        (9, true) => Some("MSG_GS_ALLOC_REQ"),
+        _ => None,
+    };
+    match (id, op, stream, plain) {
+        (_, 0, 0, Some(name)) => {
+            let _ = write!(out, "sendmsg({name})");
+        }
+        (2, 1..=3, _, _) | (3, 1..=3, _, _) => {
+            let name = if id == 2 { "MSG_GS" } else { "MSG_GS_DONE" };
+            let _ = write!(out, "sendmsg({name}, {}, {stream})", gs_op[op as usize]);
+        }
+        (3, 0, 0, _) => out.push_str("sendmsg(MSG_GS_DONE, GS_OP_NOP)"),
+        (15, 1..=4, 0, _) => {
+            let name = [
+                "SYSMSG_OP_ECC_ERR_INTERRUPT",
+                "SYSMSG_OP_REG_RD",
+                "SYSMSG_OP_HOST_TRAP_ACK",
+                "SYSMSG_OP_TTRACE_PC",
+            ][op as usize - 1];
+            let _ = write!(out, "sendmsg(MSG_SYSMSG, {name})");
+        }
+        _ => {
+            let _ = write!(out, "sendmsg({id}, {op}, {stream})");
+        }
+    }
+}
+
+/// `hwreg(NAME[, offset, size])` of s_getreg/s_setreg: register id in bits 0-5, bit
+/// offset in 6-10, size - 1 in 11-15; offset and size are omitted for the whole register.
+/// Names as llvm-objdump prints them (ids 1-7; gfx9 adds 15-19).
+fn hwreg(out: &mut String, v: u32, old: bool) {
+    let (id, offset, size) = (v & 0x3f, (v >> 6) & 0x1f, (v >> 11) + 1);
+    let name = match id {
+        1 => "HW_REG_MODE",
+        2 => "HW_REG_STATUS",
+        3 => "HW_REG_TRAPSTS",
+        4 => "HW_REG_HW_ID",
+        5 => "HW_REG_GPR_ALLOC",
+        6 => "HW_REG_LDS_ALLOC",
+        7 => "HW_REG_IB_STS",
+        15 if !old => "HW_REG_SH_MEM_BASES",
+        16 if !old => "HW_REG_TBA_LO",
+        17 if !old => "HW_REG_TBA_HI",
+        18 if !old => "HW_REG_TMA_LO",
+        19 if !old => "HW_REG_TMA_HI",
+        _ => "",
+    };
+    out.push_str("hwreg(");
+    if name.is_empty() {
+        dec(out, id);
+    } else {
+        out.push_str(name);
+    }
+    if offset != 0 || size != 32 {
+        let _ = write!(out, ", {offset}, {size}");
+    }
+    out.push(')');
+}
+
+/// Whether the decoder is for a generation before gfx9 (gfx6, gfx7, gfx8), whose
+/// waitcnt, SMEM and FLAT fields are narrower.
+fn old_gcn(dec: &Decoder) -> bool {
+    crate::decode::old_gcn(dec.isa())
+}
+
 /// Append the text of `inst` to `out`.
 pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let op = dec.op(inst);
@@ -227,7 +360,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let f = |field: Field| dec.field(inst, field).unwrap_or(0);
     out.push_str(op.mnemonic);
     match enc.form {
-        Form::Vop1 | Form::Vop2 | Form::Vopc if has_form(dec, inst, &[Form::Vop3]) => {
+        // (operand-less VOP1 ops such as v_nop print no suffix)
+        Form::Vop1 | Form::Vop2 | Form::Vopc
+            if !op.operands.is_empty() && has_form(dec, inst, &[Form::Vop3]) =>
+        {
             out.push_str("_e32")
         }
         Form::Vop3 if has_form(dec, inst, &[Form::Vop1, Form::Vop2, Form::Vopc]) => {
@@ -253,6 +389,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         "gfx90a" => ("glc", "slc", Some("scc")),
         _ => ("glc", "slc", None),
     };
+    if matches!(enc.form, Form::Exp | Form::Vintrp) {
+        exp_or_interp(out, enc.form, &f);
+        return;
+    }
     let mut first = true;
     let mut operands = &inst.operands[..];
     if op.flags & flags::GLC_RTN != 0 && f(Field::Glc) != 0 {
@@ -268,6 +408,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             break;
         }
         if od.ty == Ty::Opt16 && *o == Operand::Imm(0) {
+            continue;
+        }
+        // MUBUF loads to LDS have no data register
+        if enc.form == Form::Mubuf && od.role == Role::Field(Field::Vdata) && f(Field::Lds) != 0 {
             continue;
         }
         out.push_str(if first { " " } else { ", " });
@@ -286,7 +430,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         let (mut neg, mut abs, mut sext) = (false, false, false);
         if let Some(i) = src {
             match enc.form {
-                Form::Vop3 if mods => {
+                // integer operands (v_ldexp's exponent) take no float modifiers
+                Form::Vop3
+                    if mods
+                        && !matches!(
+                            od.ty,
+                            Ty::I16 | Ty::I32 | Ty::I64 | Ty::U16 | Ty::U32 | Ty::U64
+                        ) =>
+                {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = !vop3b && f(Field::Abs) >> i & 1 != 0;
                 }
@@ -303,7 +454,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 _ => {}
             }
         }
-        if neg {
+        // A negated constant without abs is `neg(c)`: `-c` would read as another constant.
+        let neg_fn =
+            neg && !abs && matches!(o, Operand::Int(_) | Operand::Float(_) | Operand::Literal);
+        if neg_fn {
+            out.push_str("neg(");
+        } else if neg {
             out.push('-');
         }
         if abs {
@@ -313,15 +469,32 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push_str("sext(");
         }
         match (enc.form, field) {
+            (Form::Sopp, _) if od.ty == Ty::Waitcnt => {
+                if let Operand::Imm(v) = *o {
+                    waitcnt(out, u32::from(v), !old_gcn(dec));
+                }
+            }
+            (Form::Sopp, _) if od.ty == Ty::Sendmsg => {
+                if let Operand::Imm(v) = *o {
+                    sendmsg(out, u32::from(v), dec.isa().generation);
+                }
+            }
+            (Form::Sopk, _) if od.ty == Ty::Hwreg => {
+                if let Operand::Imm(v) = *o {
+                    hwreg(out, u32::from(v), old_gcn(dec));
+                }
+            }
             (Form::Smem, Some(Field::Offset)) => {
                 if f(Field::Imm) != 0 {
                     let _ = write!(out, "0x{:x}", f(Field::Offset));
                 } else {
+                    // SMEM (gfx8+): an SGPR number in bits 0-6; SMRD: 8 bits, 255 = literal
+                    let mask = if enc.words == 1 { 0xff } else { 0x7f };
                     operand(
                         out,
-                        crate::decode::scalar(f(Field::Offset) & 0xff, Ty::B32),
+                        crate::decode::scalar_in(dec.isa(), f(Field::Offset) & mask, Ty::B32),
                         Ty::B32,
-                        0,
+                        inst.literal,
                     );
                 }
             }
@@ -358,13 +531,47 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     }
                 }
             }
-            (Form::Mubuf, Some(Field::Vaddr)) => {
-                let n = f(Field::Offen) + f(Field::Idxen);
+            (Form::Mubuf | Form::Mtbuf, Some(Field::Vaddr)) => {
+                // gfx6/7 addr64: a 64-bit address pair
+                let n = f(Field::Offen) + f(Field::Idxen) + 2 * f(Field::Addr64);
                 match (*o, n) {
                     (_, 0) => out.push_str("off"),
                     (Operand::Vgpr { first, .. }, n) => reg(out, "v", first, n as u8),
                     _ => {}
                 }
+            }
+            // gfx7: flat_scratch is 104-105 (102-103 from gfx8)
+            _ if dec.isa().generation == "gfx7"
+                && matches!(
+                    o,
+                    Operand::Special {
+                        code: 104 | 105,
+                        ..
+                    }
+                ) =>
+            {
+                if let Operand::Special { code, count } = *o {
+                    out.push_str(match (code, count) {
+                        (104, 2..) => "flat_scratch",
+                        (104, _) => "flat_scratch_lo",
+                        _ => "flat_scratch_hi",
+                    });
+                }
+            }
+            _ if od.role == Role::Literal => fixed_literal(
+                out,
+                inst.literal,
+                od.ty,
+                matches!(dec.isa().generation, "gfx6" | "gfx7"),
+            ),
+            // gfx6/7 have no 1/(2*pi) inline constant: that value is a plain literal
+            // (LLVM keeps lit() for SOPC sources)
+            _ if *o == Operand::Literal
+                && enc.form != Form::Sopc
+                && inst.literal == 0x3e22f983
+                && matches!(dec.isa().generation, "gfx6" | "gfx7") =>
+            {
+                out.push_str("0x3e22f983")
             }
             _ => operand(out, *o, od.ty, inst.literal),
         }
@@ -373,6 +580,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
         if abs {
             out.push('|');
+        }
+        if neg_fn {
+            out.push(')');
         }
     }
     let flag = |out: &mut String, name: &str, field: Field| {
@@ -404,7 +614,18 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
         }
         Form::Vop3 => {
-            if op.flags & flags::CLAMP != 0 {
+            // gfx6/7 VOP3b: bit 11 (clamp elsewhere) belongs to sdst; no clamp there
+            let clamp_in_sdst = vop3b && {
+                let e = usize::from(inst.encoding);
+                match (
+                    dec.field_desc(e, Field::Clamp),
+                    dec.field_desc(e, Field::Sdst),
+                ) {
+                    (Some(c), Some(s)) => c.lo >= s.lo && c.lo < s.lo + s.width,
+                    _ => false,
+                }
+            };
+            if op.flags & flags::CLAMP != 0 && !clamp_in_sdst {
                 flag(out, "clamp", Field::Clamp);
             }
             if op.flags & flags::OMOD != 0 {
@@ -529,7 +750,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
         }
-        Form::Smem => flag(out, "glc", Field::Glc),
+        // no glc on s_dcache_*/s_memtime (no base address)
+        Form::Smem
+            if op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Sbase)) =>
+        {
+            flag(out, "glc", Field::Glc)
+        }
         Form::Ds => {
             if op.flags & flags::OFFSET2 != 0 {
                 if f(Field::Offset0) != 0 {
@@ -566,8 +795,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
         }
         Form::Mubuf => {
-            flag(out, "offen", Field::Offen);
             flag(out, "idxen", Field::Idxen);
+            flag(out, "offen", Field::Offen);
+            flag(out, "addr64", Field::Addr64);
             if f(Field::Offset) != 0 {
                 let _ = write!(out, " offset:{}", f(Field::Offset));
             }
@@ -579,6 +809,154 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "lds", Field::Lds);
             flag(out, "tfe", Field::Tfe);
         }
+        Form::Mtbuf => {
+            // format:[data format, numeric format], each omitted at its default
+            // (BUF_DATA_FORMAT_8, BUF_NUM_FORMAT_UNORM); names as llvm-mc-22 prints them
+            let (d, n) = (f(Field::Dfmt) as usize, f(Field::Nfmt) as usize);
+            let data = DATA_FORMATS.get(d).copied().unwrap_or("");
+            let num = match n {
+                6 if old_gcn(dec) && dec.isa().generation != "gfx8" => "SNORM_OGL",
+                _ => NUM_FORMATS.get(n).copied().unwrap_or(""),
+            };
+            match (d != 1, n != 0) {
+                (true, true) => {
+                    let _ = write!(out, " format:[BUF_DATA_FORMAT_{data},BUF_NUM_FORMAT_{num}]");
+                }
+                (true, false) => {
+                    let _ = write!(out, " format:[BUF_DATA_FORMAT_{data}]");
+                }
+                (false, true) => {
+                    let _ = write!(out, " format:[BUF_NUM_FORMAT_{num}]");
+                }
+                (false, false) => {}
+            }
+            flag(out, "idxen", Field::Idxen);
+            flag(out, "offen", Field::Offen);
+            flag(out, "addr64", Field::Addr64);
+            if f(Field::Offset) != 0 {
+                let _ = write!(out, " offset:{}", f(Field::Offset));
+            }
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+            flag(out, "tfe", Field::Tfe);
+        }
+        Form::Mimg => {
+            if f(Field::Dmask) != 0 {
+                let _ = write!(out, " dmask:0x{:x}", f(Field::Dmask));
+            }
+            flag(out, "unorm", Field::Unorm);
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+            flag(out, "r128", Field::R128);
+            flag(out, "tfe", Field::Tfe);
+            flag(out, "lwe", Field::Lwe);
+            flag(out, "da", Field::Da);
+        }
         _ => {}
+    }
+}
+
+/// MTBUF data formats (dfmt) by value.
+const DATA_FORMATS: [&str; 16] = [
+    "INVALID",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
+    "RESERVED_15",
+];
+
+/// MTBUF numeric formats (nfmt) by value (6 is SNORM_OGL on gfx6/7).
+const NUM_FORMATS: [&str; 8] = [
+    "UNORM",
+    "SNORM",
+    "USCALED",
+    "SSCALED",
+    "UINT",
+    "SINT",
+    "RESERVED_6",
+    "FLOAT",
+];
+
+/// The operands of `exp` (target, four sources or `off`, done/compr/vm) and of the
+/// VINTRP `v_interp_*` (vdst, vsrc or p10/p20/p0, attrN.c).
+fn exp_or_interp(out: &mut String, form: Form, f: &dyn Fn(Field) -> u32) {
+    if form == Form::Vintrp {
+        out.push_str(" v");
+        dec(out, f(Field::Vdst));
+        out.push_str(", ");
+        if f(Field::Op) == 2 {
+            // v_interp_mov_f32: the parameter slot
+            out.push_str(match f(Field::Vsrc) {
+                0 => "p10",
+                1 => "p20",
+                2 => "p0",
+                _ => "invalid_param",
+            });
+        } else {
+            out.push('v');
+            dec(out, f(Field::Vsrc));
+        }
+        let _ = write!(
+            out,
+            ", attr{}.{}",
+            f(Field::Attr),
+            ["x", "y", "z", "w"][f(Field::Attrchan) as usize & 3]
+        );
+        return;
+    }
+    let tgt = f(Field::Tgt);
+    out.push(' ');
+    match tgt {
+        0..=7 => {
+            out.push_str("mrt");
+            dec(out, tgt);
+        }
+        8 => out.push_str("mrtz"),
+        9 => out.push_str("null"),
+        12..=15 => {
+            out.push_str("pos");
+            dec(out, tgt - 12);
+        }
+        32..=63 => {
+            out.push_str("param");
+            dec(out, tgt - 32);
+        }
+        _ => {
+            let _ = write!(out, "invalid_target_{tgt}");
+        }
+    }
+    let compr = f(Field::Compr) != 0;
+    let srcs = [Field::Vsrc0, Field::Vsrc1, Field::Vsrc2, Field::Vsrc3];
+    for i in 0..4 {
+        out.push_str(if i == 0 { " " } else { ", " });
+        if f(Field::En) >> i & 1 == 0 {
+            out.push_str("off");
+        } else {
+            // compressed: two 16-bit halves per register, vsrc0 and vsrc1
+            let src = if compr { srcs[i / 2] } else { srcs[i] };
+            out.push('v');
+            dec(out, f(src));
+        }
+    }
+    for (name, field) in [
+        ("done", Field::Done),
+        ("compr", Field::Compr),
+        ("vm", Field::Vm),
+    ] {
+        if f(field) != 0 {
+            out.push(' ');
+            out.push_str(name);
+        }
     }
 }

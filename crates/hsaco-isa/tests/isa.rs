@@ -166,3 +166,151 @@ fn listings_match_llvm_objdump() {
     }
     assert_eq!(checked, 6);
 }
+
+/// Check `hex words | llvm text | processors` vectors of one generation against the
+/// decoder and printer. `gaps_name` (in tests/data) lists vectors we do not match yet
+/// (`hex words | processor`); any other difference fails, so the list only shrinks.
+/// `BLESS=1` rewrites the list.
+fn check_vectors(data: &str, known_gaps: &str, gaps_name: &str, min_checks: usize) {
+    let known: std::collections::HashSet<&str> = known_gaps.lines().collect();
+    let mut checked = 0;
+    let mut new_failures = Vec::new();
+    let mut gaps = Vec::new();
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let mut parts = line.split(" | ");
+        let (Some(hex), Some(want), Some(procs)) = (parts.next(), parts.next(), parts.next())
+        else {
+            panic!("bad vector line {line}");
+        };
+        let bytes = words_to_bytes(hex);
+        for p in procs.split(',') {
+            let dec = Decoder::for_processor(p).expect("processor");
+            let got = match dec.decode(&bytes) {
+                Ok(i) if usize::from(i.size) == bytes.len() => dec.text(&i),
+                Ok(i) => format!("{} (size {})", dec.text(&i), i.size),
+                Err(e) => e.to_string(),
+            };
+            checked += 1;
+            if got != want {
+                let id = format!("{hex} | {p}");
+                if !known.contains(id.as_str()) {
+                    new_failures.push(format!("{hex} | {p}\n   want {want}\n   got  {got}"));
+                }
+                gaps.push(id);
+            }
+        }
+    }
+    if std::env::var_os("BLESS").is_some() {
+        let path = format!("{}/tests/data/{gaps_name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::write(path, gaps.join("\n") + "\n").expect("write known gaps");
+        return;
+    }
+    assert!(checked >= min_checks, "too few vectors: {checked}");
+    assert!(
+        new_failures.is_empty(),
+        "{} vectors differ from LLVM (of {checked}):\n{}",
+        new_failures.len(),
+        new_failures[..new_failures.len().min(40)].join("\n")
+    );
+}
+
+/// gfx8 (gfx803, gfx801, gfx810): vectors from scripts/vectors.py gfx8.
+#[test]
+fn gfx8_vectors() {
+    check_vectors(
+        include_str!("data/gfx8.txt"),
+        include_str!("data/gfx8.known-gaps"),
+        "gfx8.known-gaps",
+        5000,
+    );
+}
+
+/// gfx6 (tahiti): LLVM's printed text of every instruction scripts/gcn_roundtrip.py
+/// assembled with llvm-mc-22 (LLVM cannot disassemble gfx6; the round trip through
+/// llvm-mc is checked by that script).
+#[test]
+fn gfx6_vectors() {
+    check_vectors(
+        include_str!("data/gfx6.txt"),
+        include_str!("data/gfx6.known-gaps"),
+        "gfx6.known-gaps",
+        4000,
+    );
+}
+
+/// gfx7 (bonaire, hawaii): as gfx6.
+#[test]
+fn gfx7_vectors() {
+    check_vectors(
+        include_str!("data/gfx7.txt"),
+        include_str!("data/gfx7.known-gaps"),
+        "gfx7.known-gaps",
+        4000,
+    );
+}
+
+fn fuzz_entry_old_gcn(data: &[u8]) {
+    for p in ["gfx600", "gfx700", "gfx803", "gfx810"] {
+        let dec = Decoder::for_processor(p).expect("processor");
+        let mut out = Vec::new();
+        hsaco_isa::listing::write_code(
+            &mut out,
+            dec,
+            data,
+            0,
+            &[],
+            &hsaco_isa::listing::Options::default(),
+        )
+        .expect("write to a Vec");
+    }
+}
+
+/// Random mutations of gfx6/gfx7/gfx8 vectors never panic the decoder, printer or
+/// listing (100_000 iterations).
+#[test]
+fn mutation_smoke_old_gcn() {
+    let seeds: Vec<Vec<u8>> = [
+        include_str!("data/gfx6.txt"),
+        include_str!("data/gfx7.txt"),
+        include_str!("data/gfx8.txt"),
+    ]
+    .iter()
+    .flat_map(|d| d.lines().filter(|l| !l.starts_with('#')).step_by(61))
+    .map(|l| words_to_bytes(l.split(" | ").next().unwrap_or("")))
+    .collect();
+    let seeds: Vec<&[u8]> = seeds.iter().map(|s| s.as_slice()).collect();
+    assert!(seeds.len() > 100);
+    let n = hsaco_elf::fuzzing::mutation_smoke(fuzz_entry_old_gcn, &seeds, 100_000, 11);
+    assert!(n > 0);
+}
+
+/// A gfx803 corpus object: the processor comes from e_flags, the listing must equal
+/// `llvm-objdump-22 -d` (tests/data/listing/README.md).
+#[test]
+fn gfx803_listing_matches_llvm_objdump() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/listing");
+    let name = "gfx803-wave.co";
+    let data = std::fs::read(format!("{dir}/{name}")).expect("input");
+    let want = std::fs::read_to_string(format!("{dir}/{name}.objdump")).expect("golden");
+    let elf = hsaco_elf::elf::Elf::parse(&data).expect("ELF");
+    let proc = hsaco_isa::listing::processor_from_e_flags(elf.e_flags()).expect("processor");
+    assert_eq!(proc, "gfx803");
+    let dec = Decoder::for_processor(proc).expect("decoder");
+    let mut out = Vec::new();
+    hsaco_isa::listing::write_elf(
+        &mut out,
+        name,
+        &elf,
+        dec,
+        &hsaco_isa::listing::Options::default(),
+    )
+    .expect("listing");
+    let got = String::from_utf8(out).expect("utf-8");
+    for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+        assert_eq!(g, w, "{name} line {}", i + 1);
+    }
+    assert_eq!(got.lines().count(), want.lines().count());
+}
