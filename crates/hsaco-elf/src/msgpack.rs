@@ -311,10 +311,38 @@ impl<'a> Reader<'a> {
 /// building the tree (nothing is allocated).
 pub fn is_map_document(data: &[u8]) -> bool {
     let mut c = Cursor::new(data);
-    let Some(root @ Item::Map(_)) = c.item() else {
+    let Some(Item::Map(n)) = c.item() else {
         return false;
     };
-    c.finish(root, 0).is_some() && c.pos() == data.len()
+    // left[d]: items still to read at nesting d (the root is at 0)
+    let mut left = [0usize; MAX_DEPTH + 2];
+    let mut d = 1;
+    left[1] = n.saturating_mul(2);
+    loop {
+        while left[d] == 0 {
+            d -= 1;
+            if d == 0 {
+                return c.pos == data.len();
+            }
+        }
+        left[d] -= 1;
+        if d > MAX_DEPTH {
+            return false;
+        }
+        let count = match c.skip_scalar() {
+            Some(()) => 0,
+            None => match c.item() {
+                None => return false,
+                Some(Item::Map(m)) => m.saturating_mul(2),
+                Some(Item::Array(m)) => m,
+                Some(_) => 0,
+            },
+        };
+        if count > 0 {
+            d += 1;
+            left[d] = count;
+        }
+    }
 }
 
 /// One item header as [`Cursor`] reads it: scalars whole, containers by their length
@@ -337,6 +365,7 @@ pub(crate) enum Item<'a> {
 
 /// A bounds-checked, allocation-free reader of item headers: the same grammar and
 /// nesting limit as [`decode`], with `None` wherever `decode` gives an error.
+#[derive(Clone)]
 pub(crate) struct Cursor<'a> {
     data: &'a [u8],
     pos: usize,
@@ -345,11 +374,6 @@ pub(crate) struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     pub(crate) fn new(data: &'a [u8]) -> Self {
         Cursor { data, pos: 0 }
-    }
-
-    /// Bytes read so far.
-    pub(crate) fn pos(&self) -> usize {
-        self.pos
     }
 
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
@@ -368,9 +392,43 @@ impl<'a> Cursor<'a> {
         Some(usize::try_from(self.be(n)?).unwrap_or(usize::MAX))
     }
 
+    /// Reads the next item if it is one of the common short scalars (positive
+    /// fixint, fixstr); `None` (nothing read) otherwise.
+    #[inline(always)]
+    fn skip_scalar(&mut self) -> Option<()> {
+        let tag = *self.data.get(self.pos)?;
+        let len = match tag {
+            0x00..=0x7f => 1,
+            0xa0..=0xbf => 1 + usize::from(tag & 0x1f),
+            _ => return None,
+        };
+        let end = self.pos + len;
+        if end > self.data.len() {
+            return None;
+        }
+        self.pos = end;
+        Some(())
+    }
+
     /// The next item header.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn item(&mut self) -> Option<Item<'a>> {
+        let tag = *self.data.get(self.pos)?;
+        // the common forms first
+        if tag < 0x80 {
+            self.pos += 1;
+            return Some(Item::UInt(u64::from(tag)));
+        }
+        if tag & 0xe0 == 0xa0 {
+            let start = self.pos + 1;
+            let s = self.data.get(start..start + usize::from(tag & 0x1f))?;
+            self.pos = start + s.len();
+            return Some(Item::Str(s));
+        }
+        self.item_other()
+    }
+
+    fn item_other(&mut self) -> Option<Item<'a>> {
         let tag = *self.data.get(self.pos)?;
         self.pos += 1;
         Some(match tag {
@@ -416,29 +474,6 @@ impl<'a> Cursor<'a> {
             0xdf => Item::Map(self.len(4)?),
             0xe0..=0xff => Item::Int(i64::from(tag as i8)),
         })
-    }
-
-    /// Reads the items of a container whose header `item` (at nesting `depth`, the
-    /// root being 0) was just read; nothing for a scalar.
-    pub(crate) fn finish(&mut self, item: Item<'a>, depth: usize) -> Option<()> {
-        let count = match item {
-            Item::Map(n) => n.checked_mul(2).unwrap_or(usize::MAX),
-            Item::Array(n) => n,
-            _ => return Some(()),
-        };
-        for _ in 0..count {
-            self.skip(depth + 1)?;
-        }
-        Some(())
-    }
-
-    /// Reads one whole item at nesting `depth`.
-    pub(crate) fn skip(&mut self, depth: usize) -> Option<()> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        let item = self.item()?;
-        self.finish(item, depth)
     }
 }
 

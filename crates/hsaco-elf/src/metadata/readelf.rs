@@ -827,15 +827,27 @@ fn normalize(text: &str) -> String {
 /// The block [`metadata_block_from_readelf`] would cut out of readelf's output for a
 /// note of type `note_type` with descriptor `desc`.
 pub fn readelf_block(note_type: u32, desc: &[u8]) -> Option<String> {
-    if note_type == NT_AMDGPU_METADATA && !desc.is_empty() {
-        let mut out = Vec::with_capacity(desc.len() * 4);
-        if fast::yaml_block(desc, &mut out) {
-            // the block already ends in exactly one newline
-            return Some(fast::into_string(out));
+    let mut out = Vec::new();
+    write_readelf_block(note_type, desc, &mut out).then(|| fast::into_string(out))
+}
+
+/// [`readelf_block`] appended to `out` (UTF-8 text), without allocating a `String`
+/// for it; returns `false`, appending nothing, for note types other than the two
+/// metadata types.
+pub fn write_readelf_block(note_type: u32, desc: &[u8], out: &mut Vec<u8>) -> bool {
+    match note_type {
+        NT_AMDGPU_METADATA if desc.is_empty() => {}
+        NT_AMDGPU_METADATA => {
+            out.reserve(desc.len() * 4);
+            // the fast block already ends in exactly one newline
+            if !fast::yaml_block(desc, out) {
+                out.extend_from_slice(normalize(&readelf_yaml_tree(desc)).as_bytes());
+            }
         }
-        return Some(normalize(&readelf_yaml_tree(desc)));
+        NT_AMD_HSA_METADATA => out.extend_from_slice(normalize(&readelf_v2_text(desc)).as_bytes()),
+        _ => return false,
     }
-    readelf_note_text(note_type, desc).map(|t| normalize(&t))
+    true
 }
 
 /// Compare the metadata notes of one file (`(note type, descriptor)` in file order,

@@ -51,17 +51,28 @@ fn write_block(desc: &[u8], out: &mut Vec<u8>) -> Option<()> {
     let mut p = Printer {
         r: Cursor::new(desc),
         out,
+        accepted: true,
     };
     match p.next()? {
-        Item::Map(0) => p.out.extend_from_slice(b"{}\n"),
-        Item::Array(0) => p.out.extend_from_slice(b"[]\n"),
-        Item::Map(n) => p.map_entries(n, 0, 0)?,
-        Item::Array(n) => p.seq_items(n, 0, 0)?,
+        Item::Map(0) => {
+            p.out.extend_from_slice(b"{}\n");
+            p.accepted = false; // no amdhsa.version
+        }
+        Item::Map(n) => p.map_entries(n, 0, 0, Ctx::Root)?,
+        Item::Array(n) => {
+            p.accepted = false; // the verifier wants a map
+            if n == 0 {
+                p.out.extend_from_slice(b"[]\n");
+            } else {
+                p.seq_items(n, 0, 0, Ctx::Other)?;
+            }
+        }
         // a scalar root: LLVM prints the descriptor bytes; the tree printer does that
         _ => return None,
     }
+    let accepted = p.accepted;
     out.extend_from_slice(b"...\n");
-    if contains(desc, b"amdhsa.") && !verifier_accepts(desc)? {
+    if !accepted && contains(desc, b"amdhsa.") {
         out.splice(yaml_at..yaml_at, b"Invalid AMDGPU Metadata\n".iter().copied());
     }
     Some(())
@@ -71,9 +82,107 @@ fn deeper(depth: usize) -> Option<()> {
     (depth < MAX_FAST_DEPTH).then_some(())
 }
 
+/// Where a map or array sits, for what LLVM's verifier checks of it
+/// ([`super::llvm_verifier_accepts`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    /// Not looked at.
+    Other,
+    /// The root map.
+    Root,
+    /// The `amdhsa.kernels` array: each item must be an accepted kernel map.
+    Kernels,
+    /// A kernel map.
+    Kernel,
+    /// A kernel's `.args` array: each item must be an accepted argument map.
+    Args,
+    /// An argument map.
+    Arg,
+}
+
+/// What the verifier wants of the value of one key.
+#[derive(Clone, Copy)]
+enum Want {
+    Any,
+    Int,
+    Str,
+    Bool,
+    StrIn(&'static [&'static str]),
+    /// An array of exactly this many integers.
+    Ints(usize),
+    /// An array of strings.
+    Strs,
+    /// An array whose items are checked in the given context.
+    ArrayOf(Ctx),
+}
+
+/// What the verifier wants of `key` in a map in `ctx`, and the bit of the key among
+/// the required ones of that map (0 if optional).
+fn want(ctx: Ctx, key: &[u8]) -> (Want, u16) {
+    match ctx {
+        Ctx::Root => match key {
+            b"amdhsa.version" => (Want::Ints(2), 1),
+            b"amdhsa.kernels" => (Want::ArrayOf(Ctx::Kernels), 2),
+            b"amdhsa.printf" => (Want::Strs, 0),
+            _ => (Want::Any, 0),
+        },
+        Ctx::Kernel => {
+            match key {
+                b".name" => (Want::Str, 1 << 0),
+                b".symbol" => (Want::Str, 1 << 1),
+                b".kernarg_segment_size" => (Want::Int, 1 << 2),
+                b".group_segment_fixed_size" => (Want::Int, 1 << 3),
+                b".private_segment_fixed_size" => (Want::Int, 1 << 4),
+                b".kernarg_segment_align" => (Want::Int, 1 << 5),
+                b".wavefront_size" => (Want::Int, 1 << 6),
+                b".sgpr_count" => (Want::Int, 1 << 7),
+                b".vgpr_count" => (Want::Int, 1 << 8),
+                b".max_flat_workgroup_size" => (Want::Int, 1 << 9),
+                b".sgpr_spill_count"
+                | b".vgpr_spill_count"
+                | b".workgroup_processor_mode"
+                | b".uniform_work_group_size" => (Want::Int, 0),
+                b".vec_type_hint" | b".device_enqueue_symbol" => (Want::Str, 0),
+                b".language" => (Want::StrIn(LANGUAGES), 0),
+                b".language_version" => (Want::Ints(2), 0),
+                b".reqd_workgroup_size" | b".workgroup_size_hint" | b".cluster_dims" => {
+                    (Want::Ints(3), 0)
+                }
+                b".uses_dynamic_stack" => (Want::Bool, 0),
+                b".args" => (Want::ArrayOf(Ctx::Args), 0),
+                _ => (Want::Any, 0),
+            }
+        }
+        Ctx::Arg => match key {
+            b".size" => (Want::Int, 1 << 0),
+            b".offset" => (Want::Int, 1 << 1),
+            b".value_kind" => (Want::StrIn(LLVM_VALUE_KINDS), 1 << 2),
+            b".name" | b".type_name" => (Want::Str, 0),
+            b".pointee_align" => (Want::Int, 0),
+            b".address_space" => (Want::StrIn(ADDRESS_SPACES), 0),
+            b".access" | b".actual_access" => (Want::StrIn(ACCESSES), 0),
+            b".is_const" | b".is_restrict" | b".is_volatile" | b".is_pipe" => (Want::Bool, 0),
+            _ => (Want::Any, 0),
+        },
+        Ctx::Other | Ctx::Kernels | Ctx::Args => (Want::Any, 0),
+    }
+}
+
+/// The required keys of a map in `ctx`, as bits.
+fn required(ctx: Ctx) -> u16 {
+    match ctx {
+        Ctx::Root => 0b11,
+        Ctx::Kernel => (1 << 10) - 1,
+        Ctx::Arg => 0b111,
+        _ => 0,
+    }
+}
+
 struct Printer<'a, 'o> {
     r: Cursor<'a>,
     out: &'o mut Vec<u8>,
+    /// Whether LLVM's verifier accepts what has been read so far.
+    accepted: bool,
 }
 
 impl<'a> Printer<'a, '_> {
@@ -87,11 +196,32 @@ impl<'a> Printer<'a, '_> {
         }
     }
 
-    /// The entries of a non-empty map at column `col`; what goes before the first key
-    /// on its line is already written.
-    fn map_entries(&mut self, n: usize, col: usize, depth: usize) -> Option<()> {
+    /// Whether the value whose header is `v` (its items not read yet) is what `want`
+    /// asks for; arrays of scalars are looked into without moving the cursor.
+    fn satisfies(&self, want: Want, v: &Item<'a>) -> bool {
+        let scalars = |n: usize, f: fn(&Item<'_>) -> bool| {
+            let mut c = self.r.clone();
+            (0..n).all(|_| c.item().is_some_and(|i| f(&i)))
+        };
+        match (want, v) {
+            (Want::Any, _) => true,
+            (Want::Int, v) => is_int(v),
+            (Want::Str, v) => matches!(v, Item::Str(_)),
+            (Want::Bool, v) => matches!(v, Item::Bool(_)),
+            (Want::StrIn(list), Item::Str(s)) => list.iter().any(|a| a.as_bytes() == *s),
+            (Want::Ints(n), &Item::Array(m)) => n == m && scalars(m, is_int),
+            (Want::Strs, &Item::Array(m)) => scalars(m, |i| matches!(i, Item::Str(_))),
+            (Want::ArrayOf(_), Item::Array(_)) => true,
+            _ => false,
+        }
+    }
+
+    /// The entries of a non-empty map at column `col`, in context `ctx`; what goes
+    /// before the first key on its line is already written.
+    fn map_entries(&mut self, n: usize, col: usize, depth: usize, ctx: Ctx) -> Option<()> {
         deeper(depth)?;
         let mut prev: Option<&[u8]> = None;
+        let mut seen = 0u16;
         for i in 0..n {
             if i > 0 {
                 spaces(self.out, col);
@@ -99,52 +229,79 @@ impl<'a> Printer<'a, '_> {
             let Item::Str(key) = self.next()? else {
                 return None;
             };
-            if prev.is_some_and(|p| p >= key) {
+            if prev.is_some_and(|p| !less(p, key)) {
                 return None; // LLVM would sort, or refuse a duplicate
             }
             prev = Some(key);
             write_quoted(self.out, key, quoting(key, false));
-            self.out.push(b':');
+            // after the colon: padding to 16 characters before a scalar or empty
+            // container, a new line for a non-empty container
             let pad = 16usize.saturating_sub(key.len()).max(1);
-            match self.next()? {
+            let value = self.next()?;
+            let mut inner = Ctx::Other;
+            if ctx != Ctx::Other {
+                let (want, bit) = want(ctx, key);
+                if self.satisfies(want, &value) {
+                    seen |= bit;
+                    if let Want::ArrayOf(c) = want {
+                        inner = c;
+                    }
+                } else if bit == 0 {
+                    self.accepted = false;
+                }
+            }
+            match value {
                 Item::Map(0) => {
-                    spaces(self.out, pad);
+                    self.out.extend_from_slice(&COLON_PAD[..=pad]);
                     self.out.extend_from_slice(b"{}\n");
                 }
                 Item::Array(0) => {
-                    spaces(self.out, pad);
+                    self.out.extend_from_slice(&COLON_PAD[..=pad]);
                     self.out.extend_from_slice(b"[]\n");
                 }
                 Item::Map(m) => {
-                    self.out.push(b'\n');
+                    self.out.extend_from_slice(b":\n");
                     spaces(self.out, col + 2);
-                    self.map_entries(m, col + 2, depth + 1)?;
+                    self.map_entries(m, col + 2, depth + 1, Ctx::Other)?;
                 }
                 Item::Array(m) => {
-                    self.out.push(b'\n');
+                    self.out.extend_from_slice(b":\n");
                     spaces(self.out, col + 2);
-                    self.seq_items(m, col + 2, depth + 1)?;
+                    self.seq_items(m, col + 2, depth + 1, inner)?;
                 }
                 scalar => {
-                    spaces(self.out, pad);
+                    self.out.extend_from_slice(&COLON_PAD[..=pad]);
                     write_scalar(self.out, scalar);
                     self.out.push(b'\n');
                 }
             }
         }
+        if seen != required(ctx) {
+            self.accepted = false;
+        }
         Some(())
     }
 
-    /// The items of a non-empty array at column `col`; what goes before the first
-    /// `- ` on its line is already written.
-    fn seq_items(&mut self, n: usize, col: usize, depth: usize) -> Option<()> {
+    /// The items of a non-empty array at column `col`, in context `ctx`; what goes
+    /// before the first `- ` on its line is already written.
+    fn seq_items(&mut self, n: usize, col: usize, depth: usize, ctx: Ctx) -> Option<()> {
         deeper(depth)?;
+        // the context of the items, which must be non-empty maps
+        let items = match ctx {
+            Ctx::Kernels => Ctx::Kernel,
+            Ctx::Args => Ctx::Arg,
+            _ => Ctx::Other,
+        };
         for i in 0..n {
             if i > 0 {
                 spaces(self.out, col);
             }
             self.out.extend_from_slice(b"- ");
-            match self.next()? {
+            let item = self.next()?;
+            if items != Ctx::Other && !matches!(item, Item::Map(m) if m > 0) {
+                self.accepted = false;
+            }
+            match item {
                 Item::Map(0) => self.out.extend_from_slice(b"{}\n"),
                 Item::Array(0) => {
                     // LLVM's quirk: the `- ` marks pending on this line are lost
@@ -156,8 +313,8 @@ impl<'a> Printer<'a, '_> {
                     self.out.truncate(line);
                     self.out.extend_from_slice(b"[]\n");
                 }
-                Item::Map(m) => self.map_entries(m, col + 2, depth + 1)?,
-                Item::Array(m) => self.seq_items(m, col + 2, depth + 1)?,
+                Item::Map(m) => self.map_entries(m, col + 2, depth + 1, items)?,
+                Item::Array(m) => self.seq_items(m, col + 2, depth + 1, Ctx::Other)?,
                 scalar => {
                     write_scalar(self.out, scalar);
                     self.out.push(b'\n');
@@ -168,8 +325,36 @@ impl<'a> Printer<'a, '_> {
     }
 }
 
+/// `a < b` in byte order, comparing a leading word first.
+#[inline]
+fn less(a: &[u8], b: &[u8]) -> bool {
+    if let (Some(x), Some(y)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
+        let (x, y) = (u64::from_be_bytes(*x), u64::from_be_bytes(*y));
+        if x != y {
+            return x < y;
+        }
+    } else if let (Some(x), Some(y)) = (a.first_chunk::<4>(), b.first_chunk::<4>()) {
+        let (x, y) = (u32::from_be_bytes(*x), u32::from_be_bytes(*y));
+        if x != y {
+            return x < y;
+        }
+    }
+    a < b
+}
+
+fn is_int(item: &Item<'_>) -> bool {
+    matches!(item, Item::Int(_) | Item::UInt(_))
+}
+
+/// A colon and the most padding a key gets (16 spaces, for an empty key).
+const COLON_PAD: &[u8; 17] = b":                ";
+const SPACES: &[u8; 64] = &[b' '; 64];
+
 fn spaces(out: &mut Vec<u8>, n: usize) {
-    out.resize(out.len() + n, b' ');
+    match SPACES.get(..n) {
+        Some(s) => out.extend_from_slice(s),
+        None => out.resize(out.len() + n, b' '),
+    }
 }
 
 fn write_scalar(out: &mut Vec<u8>, item: Item<'_>) {
@@ -201,16 +386,19 @@ fn write_scalar(out: &mut Vec<u8>, item: Item<'_>) {
 }
 
 fn write_u64(out: &mut Vec<u8>, mut v: u64) {
+    if v < 10 {
+        out.push(b'0' + v as u8);
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
-    loop {
+    while v >= 10 {
         i -= 1;
         buf[i] = b'0' + (v % 10) as u8;
         v /= 10;
-        if v == 0 {
-            break;
-        }
     }
+    i -= 1;
+    buf[i] = b'0' + v as u8;
     out.extend_from_slice(&buf[i..]);
 }
 
@@ -302,190 +490,4 @@ fn write_quoted(out: &mut Vec<u8>, s: &[u8], q: Quoting) {
         }
         Quoting::Double => out.extend_from_slice(quote(s, Quoting::Double).as_bytes()),
     }
-}
-
-/// [`super::llvm_verifier_accepts`] on the document in `desc`, read without a tree.
-/// Only called on a descriptor [`Printer`] read whole, so every map has distinct
-/// string keys and the first entry with a key is the only one.
-fn verifier_accepts(desc: &[u8]) -> Option<bool> {
-    let r = &mut Cursor::new(desc);
-    let Item::Map(n) = r.item()? else {
-        return Some(false);
-    };
-    let (mut version, mut printf, mut kernels) = (false, true, false);
-    for _ in 0..n {
-        let Item::Str(key) = r.item()? else {
-            return None;
-        };
-        match key {
-            b"amdhsa.version" => version = int_array(r, 2, 1)?,
-            b"amdhsa.printf" => printf = all_items(r, 1, |r, item| value_is(r, item, 2, is_str))?,
-            b"amdhsa.kernels" => kernels = all_items(r, 1, kernel_accepted)?,
-            _ => r.skip(1)?,
-        }
-    }
-    Some(version && printf && kernels)
-}
-
-/// Reads one item at nesting `depth`; `Some(true)` if it is an array whose every
-/// item `f` accepts (`f` gets each item's header and reads the rest of it).
-fn all_items<'a>(
-    r: &mut Cursor<'a>,
-    depth: usize,
-    mut f: impl FnMut(&mut Cursor<'a>, Item<'a>) -> Option<bool>,
-) -> Option<bool> {
-    let item = r.item()?;
-    let Item::Array(n) = item else {
-        r.finish(item, depth)?;
-        return Some(false);
-    };
-    deeper(depth)?;
-    let mut ok = true;
-    for _ in 0..n {
-        let item = r.item()?;
-        ok &= f(r, item)?;
-    }
-    Some(ok)
-}
-
-/// Reads one item at nesting `depth`; whether it is an array of `n` integers.
-fn int_array(r: &mut Cursor<'_>, n: usize, depth: usize) -> Option<bool> {
-    let mut count = 0;
-    let all_int = all_items(r, depth, |r, item| {
-        count += 1;
-        value_is(r, item, depth + 1, is_int)
-    })?;
-    Some(all_int && count == n)
-}
-
-/// Reads the rest of the item whose header is `item`; whether `pred` holds for it.
-fn value_is<'a>(
-    r: &mut Cursor<'a>,
-    item: Item<'a>,
-    depth: usize,
-    pred: impl Fn(&Item<'a>) -> bool,
-) -> Option<bool> {
-    let ok = pred(&item);
-    r.finish(item, depth)?;
-    Some(ok)
-}
-
-/// Reads one item at nesting `depth`; whether `pred` holds for it.
-fn next_is<'a>(
-    r: &mut Cursor<'a>,
-    depth: usize,
-    pred: impl Fn(&Item<'a>) -> bool,
-) -> Option<bool> {
-    let item = r.item()?;
-    value_is(r, item, depth, pred)
-}
-
-fn is_int(item: &Item<'_>) -> bool {
-    matches!(item, Item::Int(_) | Item::UInt(_))
-}
-
-fn is_str(item: &Item<'_>) -> bool {
-    matches!(item, Item::Str(_))
-}
-
-fn is_bool(item: &Item<'_>) -> bool {
-    matches!(item, Item::Bool(_))
-}
-
-fn str_in(item: &Item<'_>, allowed: &[&str]) -> bool {
-    match item {
-        Item::Str(s) => allowed.iter().any(|a| a.as_bytes() == *s),
-        _ => false,
-    }
-}
-
-/// [`super::kernel_accepted`] for a kernel whose header is `item` (items of
-/// `amdhsa.kernels`, at depth 2).
-fn kernel_accepted<'a>(r: &mut Cursor<'a>, item: Item<'a>) -> Option<bool> {
-    const D: usize = 3;
-    let Item::Map(n) = item else {
-        r.finish(item, 2)?;
-        return Some(false);
-    };
-    deeper(2)?;
-    // bits of the required keys seen, each with the right type
-    let mut required = 0u16;
-    const ALL: u16 = (1 << 10) - 1;
-    let mut ok = true;
-    for _ in 0..n {
-        let Item::Str(key) = r.item()? else {
-            return None;
-        };
-        let bit = match key {
-            b".name" => 1 << 0,
-            b".symbol" => 1 << 1,
-            b".kernarg_segment_size" => 1 << 2,
-            b".group_segment_fixed_size" => 1 << 3,
-            b".private_segment_fixed_size" => 1 << 4,
-            b".kernarg_segment_align" => 1 << 5,
-            b".wavefront_size" => 1 << 6,
-            b".sgpr_count" => 1 << 7,
-            b".vgpr_count" => 1 << 8,
-            b".max_flat_workgroup_size" => 1 << 9,
-            _ => 0,
-        };
-        if bit != 0 {
-            let pred = if bit < 1 << 2 { is_str } else { is_int };
-            if next_is(r, D, pred)? {
-                required |= bit;
-            }
-            continue;
-        }
-        ok &= match key {
-            b".sgpr_spill_count"
-            | b".vgpr_spill_count"
-            | b".workgroup_processor_mode"
-            | b".uniform_work_group_size" => next_is(r, D, is_int)?,
-            b".vec_type_hint" | b".device_enqueue_symbol" => next_is(r, D, is_str)?,
-            b".language" => next_is(r, D, |v| str_in(v, LANGUAGES))?,
-            b".language_version" => int_array(r, 2, D)?,
-            b".reqd_workgroup_size" | b".workgroup_size_hint" | b".cluster_dims" => {
-                int_array(r, 3, D)?
-            }
-            b".uses_dynamic_stack" => next_is(r, D, is_bool)?,
-            b".args" => all_items(r, D, arg_accepted)?,
-            _ => {
-                r.skip(D)?;
-                true
-            }
-        };
-    }
-    Some(ok && required == ALL)
-}
-
-/// [`super::arg_accepted`] for an argument whose header is `item` (items of
-/// `.args`, at depth 4).
-fn arg_accepted<'a>(r: &mut Cursor<'a>, item: Item<'a>) -> Option<bool> {
-    const D: usize = 5;
-    let Item::Map(n) = item else {
-        r.finish(item, 4)?;
-        return Some(false);
-    };
-    deeper(4)?;
-    let (mut size, mut offset, mut value_kind) = (false, false, false);
-    let mut ok = true;
-    for _ in 0..n {
-        let Item::Str(key) = r.item()? else {
-            return None;
-        };
-        match key {
-            b".size" => size = next_is(r, D, is_int)?,
-            b".offset" => offset = next_is(r, D, is_int)?,
-            b".value_kind" => value_kind = next_is(r, D, |v| str_in(v, LLVM_VALUE_KINDS))?,
-            b".name" | b".type_name" => ok &= next_is(r, D, is_str)?,
-            b".pointee_align" => ok &= next_is(r, D, is_int)?,
-            b".address_space" => ok &= next_is(r, D, |v| str_in(v, ADDRESS_SPACES))?,
-            b".access" | b".actual_access" => ok &= next_is(r, D, |v| str_in(v, ACCESSES))?,
-            b".is_const" | b".is_restrict" | b".is_volatile" | b".is_pipe" => {
-                ok &= next_is(r, D, is_bool)?
-            }
-            _ => r.skip(D)?,
-        }
-    }
-    Some(ok && size && offset && value_kind)
 }
