@@ -1,6 +1,8 @@
 //! One module per subcommand: an `Opts` struct (its doc comment is the `--help`) and
 //! `run`.
 
+pub mod check;
 pub mod demo;
+pub mod dis;
 pub mod extract;
 pub mod read;

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod fast;
-mod view;
+pub mod view;
 
 use view::ObjectView;
 
@@ -157,6 +157,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                     let _ = writeln!(text, "==> {} <==", f.label);
                 }
                 view.summary(&mut text, opts.kernargs);
+                text.push_str(&check_line(&f.embedded.bytes));
                 if opts.notes {
                     view.notes_text(&mut text);
                 }
@@ -188,6 +189,36 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// One line with what `hsaco check` (no device or runtime named) finds in the
+/// object: conformance of notes, metadata, descriptors and symbols.
+fn check_line(bytes: &[u8]) -> String {
+    match hsaco_check::check(bytes, &hsaco_check::CheckOptions::default()) {
+        Ok(report) => {
+            let problems: Vec<_> = report.problems().collect();
+            if problems.is_empty() {
+                "check: no problems (run `hsaco check --device ... --runtime ...` for a GPU and runtime)\n".to_string()
+            } else {
+                // one entry per problem code, in first-seen order, with its count
+                let mut codes: Vec<(String, usize)> = Vec::new();
+                for p in &problems {
+                    let key = format!("{} {}", p.severity, p.code);
+                    match codes.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, n)) => *n += 1,
+                        None => codes.push((key, 1)),
+                    }
+                }
+                let list: Vec<String> = codes.iter().map(|(k, n)| format!("{k} x{n}")).collect();
+                format!(
+                    "check: {} problem(s): {} (details: hsaco check FILE)\n",
+                    problems.len(),
+                    list.join(", ")
+                )
+            }
+        }
+        Err(e) => format!("check: could not check: {e}\n"),
+    }
 }
 
 /// `SHF_*` flag names without the prefix, for the section list.

@@ -30,10 +30,7 @@ pub fn run(opts: &Options) -> Result<()> {
         time(Command::new(&hsaco).args(["read", "--metadata"]), &objects)
     })?;
     let llvm = best_of(5, || {
-        time(
-            &mut Command::new("llvm-readelf-22").arg("--notes"),
-            &objects,
-        )
+        time(Command::new("llvm-readelf-22").arg("--notes"), &objects)
     })?;
     println!(
         "hsaco {:.3} s   llvm-readelf-22 {:.3} s   ratio {:.1}x",
@@ -41,6 +38,18 @@ pub fn run(opts: &Options) -> Result<()> {
         llvm.as_secs_f64(),
         llvm.as_secs_f64() / ours.as_secs_f64().max(1e-9)
     );
+    println!("\ndis vs llvm-objdump-22 -d on one large gfx90a code object (crates/hsaco-isa/scripts/dis_bench.py):");
+    let script = crate::root().join("crates/hsaco-isa/scripts/dis_bench.py");
+    let status = Command::new("python3")
+        .arg(&script)
+        .arg("--hsaco")
+        .arg(&hsaco)
+        .env("HSACO_CORPUS", &dir)
+        .status()
+        .with_context(|| format!("{}", script.display()))?;
+    if !status.success() {
+        bail!("{} failed: {status}", script.display());
+    }
     Ok(())
 }
 

@@ -287,6 +287,7 @@ fn form(name: &str) -> Result<&'static str> {
         "VOPC" => "Vopc",
         "VOP3" => "Vop3",
         "VOP3P" => "Vop3p",
+        "MAI" => "Mai",
         "DS" => "Ds",
         "FLAT" => "Flat",
         "MUBUF" => "Mubuf",

@@ -44,6 +44,7 @@ pub fn run(opts: &Options) -> Result<()> {
     failed |= !kernel_descriptors(&hsaco, &objects)?
         .report("kernel descriptors (read --kernel-descriptors vs llvm-objdump-22)");
     failed |= !extract(&hsaco, &dir)?.report("extract (vs clang-offload-bundler-22 --unbundle)");
+    failed |= !disassembly(&hsaco, &dir)?;
     failed |= !target_ids()?
         .report("target IDs and e_flags (vs clang-22 / llvm-mc-22 / llvm-readelf-22)");
     if failed {
@@ -255,7 +256,7 @@ fn extract(hsaco: &Path, corpus: &Path) -> Result<Tally> {
         }
         let want = std::fs::read(work.join("expected").join(sha))?;
         t.compared += 1;
-        if !outputs[input].iter().any(|o| *o == want) {
+        if !outputs[input].contains(&want) {
             t.mismatches.push(format!(
                 "{input} {container} {id}: no extracted file equals the bundler's"
             ));
@@ -293,4 +294,40 @@ fn target_ids() -> Result<Tally> {
             .extend(problems.into_iter().map(|p| format!("{file}: {p}")));
     }
     Ok(t)
+}
+
+/// `hsaco dis` against `llvm-objdump-22 -d` on every corpus code object whose
+/// processor hsaco-isa describes (crates/hsaco-isa/scripts/dis_diff.py prints the
+/// percentage of identical instruction lines per processor and fails on any
+/// difference). Returns whether everything was identical.
+fn disassembly(hsaco: &Path, corpus: &Path) -> Result<bool> {
+    let mut dirs = Vec::new();
+    let mut skipped = Vec::new();
+    for config in std::fs::read_dir(corpus)?.filter_map(|e| e.ok()) {
+        if !config.path().is_dir() {
+            continue;
+        }
+        for target in std::fs::read_dir(config.path())?.filter_map(|e| e.ok()) {
+            let name = target.file_name().to_string_lossy().into_owned();
+            let processor = name.split('_').next().unwrap_or("");
+            if hsaco_isa::Decoder::for_processor(processor).is_some() {
+                dirs.push(target.path());
+            } else {
+                skipped.push(name);
+            }
+        }
+    }
+    dirs.sort();
+    skipped.sort();
+    skipped.dedup();
+    println!("disassembly (dis vs llvm-objdump-22 -d): processors without an ISA description yet, not compared: {}", skipped.join(" "));
+    let script = crate::root().join("crates/hsaco-isa/scripts/dis_diff.py");
+    let status = Command::new("python3")
+        .arg(&script)
+        .arg("--hsaco")
+        .arg(hsaco)
+        .args(&dirs)
+        .status()
+        .with_context(|| format!("{}", script.display()))?;
+    Ok(status.success())
 }

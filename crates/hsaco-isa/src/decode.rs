@@ -28,6 +28,98 @@ impl std::error::Error for DecodeError {}
 pub struct Decoder {
     isa: &'static IsaDesc,
     proc_bit: u32,
+    buckets: &'static Buckets,
+}
+
+/// The encodings (indices, in the generation's priority order) that can match a first
+/// word, by its top 9 bits: decoding tries only those.
+#[derive(Debug)]
+struct Buckets {
+    start: Vec<u16>,
+    list: Vec<u8>,
+    /// Per encoding: opcode key -> index of its first row in the encoding's opcode
+    /// table (`u16::MAX`: no row), so decoding needs no search.
+    rows: Vec<Vec<u16>>,
+    /// Per encoding: field (as index) -> 1 + its index in the encoding's field list, or 0.
+    slots: Vec<[u8; FIELD_SLOTS]>,
+}
+
+/// More than the number of distinct field names of all generations.
+const FIELD_SLOTS: usize = 128;
+
+const TOP_SHIFT: u32 = 23;
+
+impl Buckets {
+    fn new(isa: &IsaDesc) -> Buckets {
+        let top = u32::MAX << TOP_SHIFT;
+        let mut start = Vec::with_capacity(513);
+        let mut list = Vec::new();
+        for t in 0u32..512 {
+            start.push(list.len() as u16);
+            let w = t << TOP_SHIFT;
+            for (i, e) in isa.encodings.iter().enumerate() {
+                if w & e.mask & top == e.match_bits & e.mask & top {
+                    list.push(i as u8);
+                }
+            }
+        }
+        start.push(list.len() as u16);
+        let rows = isa
+            .encodings
+            .iter()
+            .map(|e| {
+                let bits: u32 = e
+                    .key
+                    .iter()
+                    .filter_map(|k| e.field(*k))
+                    .map(|f| u32::from(f.width))
+                    .sum();
+                let mut rows = vec![u16::MAX; if bits <= 12 { 1 << bits } else { 0 }];
+                for (i, r) in e.opcodes.iter().enumerate().rev() {
+                    if let Some(slot) = rows.get_mut(usize::from(r.key)) {
+                        *slot = i as u16;
+                    }
+                }
+                rows
+            })
+            .collect();
+        let slots = isa
+            .encodings
+            .iter()
+            .map(|e| {
+                let mut slots = [0u8; FIELD_SLOTS];
+                for (i, f) in e.fields.iter().enumerate() {
+                    if let Some(s) = slots.get_mut(f.field as usize) {
+                        *s = i as u8 + 1;
+                    }
+                }
+                slots
+            })
+            .collect();
+        Buckets {
+            start,
+            list,
+            rows,
+            slots,
+        }
+    }
+
+    fn candidates(&self, w0: u32) -> &[u8] {
+        let t = (w0 >> TOP_SHIFT) as usize;
+        let (a, b) = (self.start[t], self.start[t + 1]);
+        &self.list[usize::from(a)..usize::from(b)]
+    }
+}
+
+fn buckets(generation: usize) -> &'static Buckets {
+    static ALL: std::sync::OnceLock<Vec<Buckets>> = std::sync::OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        crate::generations()
+            .iter()
+            .map(|g| Buckets::new(g))
+            .collect()
+    });
+    &all[generation]
 }
 
 fn word(bytes: &[u8], i: usize) -> Option<u32> {
@@ -39,7 +131,7 @@ impl Decoder {
     /// The decoder for a processor name (`gfx906`, `gfx90a`, `gfx9-generic`), if its
     /// generation is described.
     pub fn for_processor(name: &str) -> Option<Decoder> {
-        for isa in crate::generations() {
+        for (gi, isa) in crate::generations().iter().enumerate() {
             let name = isa
                 .aliases
                 .iter()
@@ -50,10 +142,33 @@ impl Decoder {
                 return Some(Decoder {
                     isa,
                     proc_bit: 1 << i,
+                    buckets: buckets(gi),
                 });
             }
         }
         None
+    }
+
+    /// The processor whose instruction set this decoder decodes (the canonical one for
+    /// an alias: `gfx900` for `gfx9-generic`).
+    pub fn processor(&self) -> &'static str {
+        let i = self.proc_bit.trailing_zeros() as usize;
+        self.isa.processors.get(i).copied().unwrap_or("")
+    }
+
+    /// The description of `field` in encoding `encoding` (an index), by table lookup.
+    #[inline]
+    pub(crate) fn field_desc(
+        &self,
+        encoding: usize,
+        field: Field,
+    ) -> Option<&'static crate::desc::FieldDesc> {
+        let slot = *self.buckets.slots.get(encoding)?.get(field as usize)?;
+        self.isa
+            .encodings
+            .get(encoding)?
+            .fields
+            .get(usize::from(slot).checked_sub(1)?)
     }
 
     /// The generation's description.
@@ -65,10 +180,10 @@ impl Decoder {
     pub fn decode(&self, bytes: &[u8]) -> Result<Instruction, DecodeError> {
         let w0 = word(bytes, 0).ok_or(DecodeError::Truncated)?;
         let (ei, enc) = self
-            .isa
-            .encodings
+            .buckets
+            .candidates(w0)
             .iter()
-            .enumerate()
+            .filter_map(|&i| Some((usize::from(i), self.isa.encodings.get(usize::from(i))?)))
             .find(|(_, e)| w0 & e.mask == e.match_bits)
             .ok_or(DecodeError::Invalid)?;
         let w1 = if enc.words > 1 {
@@ -90,8 +205,18 @@ impl Decoder {
                 .ok_or(DecodeError::Invalid)?,
             None => enc,
         };
-        let start = table.opcodes.partition_point(|r| u32::from(r.key) < key);
-        let row = table.opcodes[start..]
+        let table_index = enc.base.map_or(ei, usize::from);
+        let start = match self.buckets.rows.get(table_index) {
+            Some(rows) if !rows.is_empty() => match rows.get(key as usize) {
+                Some(&i) if i != u16::MAX => usize::from(i),
+                _ => return Err(DecodeError::Invalid),
+            },
+            _ => table.opcodes.partition_point(|r| u32::from(r.key) < key),
+        };
+        let row = table
+            .opcodes
+            .get(start..)
+            .unwrap_or_default()
             .iter()
             .take_while(|r| u32::from(r.key) == key)
             .find(|r| r.procs & self.proc_bit != 0)
@@ -120,11 +245,14 @@ impl Decoder {
         };
         let mut literal = false;
         for (slot, od) in inst.operands.iter_mut().zip(op.operands) {
-            let o = operand(enc, op, od.role, od.ty, raw, self.isa)?;
+            let o = self.operand(ei, od.role, od.ty, raw)?;
             if o == Operand::Literal {
                 literal = true;
             }
             *slot = o;
+        }
+        if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
+            self.accumulators(&mut inst, enc, op);
         }
         if op.flags & crate::desc::flags::GLC_RTN != 0
             && enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
@@ -137,6 +265,40 @@ impl Decoder {
             inst.size += 4;
         }
         Ok(inst)
+    }
+}
+
+impl Decoder {
+    /// Turn the VGPR operands of matrix and accumulator-move instructions that name
+    /// AGPRs into [`Operand::Agpr`]: vdst and (MFMA) src2 on gfx908 or with `acc_cd`,
+    /// src0/src1 with their `acc` bit; v_accvgpr_* by their mnemonic.
+    fn accumulators(&self, inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc) {
+        let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
+        let (dst, srcs) = match op.mnemonic {
+            "v_accvgpr_read_b32" => (false, 1),
+            "v_accvgpr_write_b32" => (true, 0),
+            "v_accvgpr_mov_b32" => (true, 1),
+            m => {
+                let cd = self.processor() == "gfx908" || get(Field::AccCd) != 0;
+                let mut srcs = get(Field::Acc);
+                if cd && m.starts_with("v_mfma") {
+                    srcs |= 4;
+                }
+                (cd, srcs)
+            }
+        };
+        for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+            let agpr = match od.role {
+                Role::Field(Field::Vdst) => dst,
+                Role::Field(Field::Src0) => srcs & 1 != 0,
+                Role::Field(Field::Src1) => srcs & 2 != 0,
+                Role::Field(Field::Src2) => srcs & 4 != 0,
+                _ => false,
+            };
+            if let (true, Operand::Vgpr { first, count }) = (agpr, *o) {
+                *o = Operand::Agpr { first, count };
+            }
+        }
     }
 }
 
@@ -194,69 +356,68 @@ pub(crate) fn scalar(v: u32, ty: Ty) -> Operand {
     }
 }
 
-fn operand(
-    enc: &EncodingDesc,
-    _op: &OpDesc,
-    role: Role,
-    ty: Ty,
-    raw: u64,
-    _isa: &IsaDesc,
-) -> Result<Operand, DecodeError> {
-    let field = match role {
-        Role::Literal => return Ok(Operand::Literal),
-        Role::Fixed(code) => {
-            return Ok(Operand::Special {
-                code,
-                count: regs(ty),
-            })
-        }
-        Role::Field(f) => f,
-        Role::FieldOr(f, code) => match enc.field(f) {
-            Some(_) => f,
-            None => {
+impl Decoder {
+    fn operand(&self, ei: usize, role: Role, ty: Ty, raw: u64) -> Result<Operand, DecodeError> {
+        let field = match role {
+            Role::Literal => return Ok(Operand::Literal),
+            Role::Fixed(code) => {
                 return Ok(Operand::Special {
                     code,
                     count: regs(ty),
                 })
             }
-        },
-    };
-    let fd = enc.field(field).ok_or(DecodeError::Invalid)?;
-    let v = fd.get(raw);
-    let count = regs(ty);
-    Ok(match fd.kind {
-        FieldKind::Sdst | FieldKind::Ssrc => scalar(v, ty),
-        FieldKind::Src9 if v >= 256 => Operand::Vgpr {
-            first: (v - 256) as u8,
-            count,
-        },
-        FieldKind::Src9 => scalar(v, ty),
-        FieldKind::Vgpr => {
-            // SDWA sources may be scalar (bit s0/s1).
-            let sgpr = match field {
-                Field::Src0 => enc.field(Field::S0).is_some_and(|s| s.get(raw) != 0),
-                Field::Src1 => enc.field(Field::S1).is_some_and(|s| s.get(raw) != 0),
-                _ => false,
-            };
-            if sgpr {
-                scalar(v, ty)
-            } else {
-                Operand::Vgpr {
-                    first: v as u8,
-                    count,
+            Role::Field(f) => f,
+            Role::FieldOr(f, code) => match self.field_desc(ei, f) {
+                Some(_) => f,
+                None => {
+                    return Ok(Operand::Special {
+                        code,
+                        count: regs(ty),
+                    })
+                }
+            },
+        };
+        let fd = self.field_desc(ei, field).ok_or(DecodeError::Invalid)?;
+        let v = fd.get(raw);
+        let count = regs(ty);
+        Ok(match fd.kind {
+            FieldKind::Sdst | FieldKind::Ssrc => scalar(v, ty),
+            FieldKind::Src9 if v >= 256 => Operand::Vgpr {
+                first: (v - 256) as u8,
+                count,
+            },
+            FieldKind::Src9 => scalar(v, ty),
+            FieldKind::Vgpr => {
+                // SDWA sources may be scalar (bit s0/s1).
+                let sgpr = match field {
+                    Field::Src0 => self
+                        .field_desc(ei, Field::S0)
+                        .is_some_and(|s| s.get(raw) != 0),
+                    Field::Src1 => self
+                        .field_desc(ei, Field::S1)
+                        .is_some_and(|s| s.get(raw) != 0),
+                    _ => false,
+                };
+                if sgpr {
+                    scalar(v, ty)
+                } else {
+                    Operand::Vgpr {
+                        first: v as u8,
+                        count,
+                    }
                 }
             }
-        }
-        FieldKind::Sbase => Operand::Sgpr {
-            first: (v * 2) as u8,
-            count,
-        },
-        FieldKind::Srsrc => Operand::Sgpr {
-            first: (v * 4) as u8,
-            count,
-        },
-        FieldKind::Imm | FieldKind::Flag | FieldKind::Op => Operand::Imm(v as u16),
-    })
+            FieldKind::Sbase => Operand::Sgpr {
+                first: (v * 2) as u8,
+                count,
+            },
+            FieldKind::Srsrc => Operand::Sgpr {
+                first: (v * 4) as u8,
+                count,
+            },
+            FieldKind::Imm | FieldKind::Flag | FieldKind::Op => Operand::Imm(v as u16),
+        })
+    }
 }
 
 /// Decoded instructions of a byte stream, with their byte offsets.

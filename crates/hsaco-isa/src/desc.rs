@@ -65,6 +65,8 @@ pub enum Form {
     Vopc,
     Vop3,
     Vop3p,
+    /// Matrix (MFMA/SMFMAC) and accumulator-move instructions of gfx908+.
+    Mai,
     Sdwa,
     Dpp,
     Ds,

@@ -16,6 +16,7 @@ pub mod decode;
 pub mod desc;
 #[rustfmt::skip]
 pub mod gen;
+pub mod listing;
 pub mod print;
 
 pub use decode::{DecodeError, Decoder, Instructions};
@@ -114,7 +115,8 @@ impl Decoder {
     /// Value of a modifier field of the instruction's encoding (None if the encoding has
     /// no such field).
     pub fn field(&self, inst: &Instruction, field: Field) -> Option<u32> {
-        self.encoding(inst).field(field).map(|f| f.get(inst.raw))
+        self.field_desc(usize::from(inst.encoding), field)
+            .map(|f| f.get(inst.raw))
     }
 
     /// The instruction as llvm-objdump prints it.

@@ -4,12 +4,25 @@ use crate::desc::{flags, Form, Role, Ty};
 use crate::{Decoder, Field, Instruction, Operand};
 use std::fmt::Write;
 
+/// Append a decimal number (the hot path of register names; no formatter).
+pub(crate) fn dec(out: &mut String, v: u32) {
+    if v >= 10 {
+        dec(out, v / 10);
+    }
+    out.push(char::from(b'0' + (v % 10) as u8));
+}
+
 fn reg(out: &mut String, prefix: &str, first: u8, count: u8) {
+    out.push_str(prefix);
     if count <= 1 {
-        let _ = write!(out, "{prefix}{first}");
+        dec(out, u32::from(first));
     } else {
         let last = u32::from(first) + u32::from(count) - 1;
-        let _ = write!(out, "{prefix}[{first}:{last}]");
+        out.push('[');
+        dec(out, u32::from(first));
+        out.push(':');
+        dec(out, last);
+        out.push(']');
     }
 }
 
@@ -155,6 +168,58 @@ fn has_form(dec: &Decoder, inst: &Instruction, forms: &[Form]) -> bool {
     })
 }
 
+/// The `swizzle(...)` form of a `ds_swizzle_b32` offset (non-zero).
+fn swizzle(out: &mut String, o: u32) {
+    if o & 0xff00 == 0x8000 {
+        let _ = write!(
+            out,
+            "swizzle(QUAD_PERM,{},{},{},{})",
+            o & 3,
+            o >> 2 & 3,
+            o >> 4 & 3,
+            o >> 6 & 3
+        );
+        return;
+    }
+    match o & 0xe000 {
+        0xe000 => {
+            let _ = write!(out, "swizzle(FFT,{})", o & 0x1f);
+            return;
+        }
+        0xc000 => {
+            let _ = write!(out, "swizzle(ROTATE,{},{})", o >> 10 & 1, o >> 5 & 0x1f);
+            return;
+        }
+        0x8000 | 0xa000 => {
+            let _ = write!(out, "{o}");
+            return;
+        }
+        _ => {}
+    }
+    // Bit-mask mode: lane bit = ((lane & and) | or) ^ xor.
+    let (and, or, xor) = (o & 0x1f, o >> 5 & 0x1f, o >> 10 & 0x1f);
+    if and == 0x1f && or == 0 && xor.is_power_of_two() {
+        let _ = write!(out, "swizzle(SWAP,{xor})");
+    } else if and == 0x1f && or == 0 && xor > 1 && (xor + 1).is_power_of_two() {
+        let _ = write!(out, "swizzle(REVERSE,{})", xor + 1);
+    } else if xor == 0 && and != 0x1f && ((!and & 0x1f) + 1).is_power_of_two() && or <= !and & 0x1f
+    {
+        let _ = write!(out, "swizzle(BROADCAST,{},{or})", (!and & 0x1f) + 1);
+    } else {
+        out.push_str("swizzle(BITMASK_PERM,\"");
+        for bit in (0..5).rev() {
+            let (a, r, x) = (and >> bit & 1, or >> bit & 1, xor >> bit & 1);
+            out.push(match (a, r, x) {
+                (1, 0, 0) => 'p',
+                (1, 0, _) => 'i',
+                (_, r, x) if r ^ x != 0 => '1',
+                _ => '0',
+            });
+        }
+        out.push_str("\")");
+    }
+}
+
 /// Append the text of `inst` to `out`.
 pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let op = dec.op(inst);
@@ -181,6 +246,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let mods = op.flags & flags::FPMODS != 0;
     let is_global = enc.form == Form::Flat && f(Field::Seg) == 2;
     let is_scratch = enc.form == Form::Flat && f(Field::Seg) == 1;
+    let gfx940 = matches!(dec.processor(), "gfx942" | "gfx950");
+    // Cache-policy bits: glc, slc and (gfx90a) scc; sc0, nt and sc1 on gfx940+.
+    let (glc, slc, sc1) = match dec.processor() {
+        "gfx942" | "gfx950" => ("sc0", "nt", Some("sc1")),
+        "gfx90a" => ("glc", "slc", Some("scc")),
+        _ => ("glc", "slc", None),
+    };
     let mut first = true;
     let mut operands = &inst.operands[..];
     if op.flags & flags::GLC_RTN != 0 && f(Field::Glc) != 0 {
@@ -254,7 +326,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
             (Form::Flat, Some(Field::Addr)) => {
-                if is_scratch && f(Field::Saddr) != 0x7f {
+                // gfx940+ scratch has a VGPR address only with sve (bit 13); earlier
+                // processors only without saddr.
+                let no_vaddr = if gfx940 {
+                    f(Field::Lds) == 0
+                } else {
+                    f(Field::Saddr) != 0x7f
+                };
+                if is_scratch && no_vaddr {
                     out.push_str("off");
                 } else if let Operand::Vgpr { first, .. } = *o {
                     let count = if is_global && f(Field::Saddr) != 0x7f {
@@ -303,6 +382,27 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
     };
     match enc.form {
+        Form::Vop3 if op.mnemonic.starts_with("v_bitop3") => {
+            // gfx950: the 8-bit truth table is spread over neg (bits 0-2), abs (3-5) and
+            // omod (6-7).
+            let t = f(Field::Neg) | f(Field::Abs) << 3 | f(Field::Omod) << 6;
+            if t > 10 {
+                let _ = write!(out, " bitop3:0x{t:x}");
+            } else if t != 0 {
+                let _ = write!(out, " bitop3:{t}");
+            }
+            let sel = f(Field::Opsel);
+            if op.mnemonic.ends_with("b16") && sel != 0 {
+                let _ = write!(
+                    out,
+                    " op_sel:[{},{},{},{}]",
+                    sel & 1,
+                    sel >> 1 & 1,
+                    sel >> 2 & 1,
+                    sel >> 3 & 1
+                );
+            }
+        }
         Form::Vop3 => {
             if op.flags & flags::CLAMP != 0 {
                 flag(out, "clamp", Field::Clamp);
@@ -418,6 +518,17 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 out.push_str(" bound_ctrl:1");
             }
         }
+        Form::Mai if !op.mnemonic.starts_with("v_accvgpr") => {
+            for (name, field) in [
+                ("cbsz", Field::Cbsz),
+                ("abid", Field::Abid),
+                ("blgp", Field::Blgp),
+            ] {
+                if f(field) != 0 {
+                    let _ = write!(out, " {name}:{}", f(field));
+                }
+            }
+        }
         Form::Smem => flag(out, "glc", Field::Glc),
         Form::Ds => {
             if op.flags & flags::OFFSET2 != 0 {
@@ -429,7 +540,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             } else {
                 let o = f(Field::Offset0) | f(Field::Offset1) << 8;
-                if o != 0 {
+                if o != 0 && op.mnemonic == "ds_swizzle_b32" {
+                    out.push_str(" offset:");
+                    swizzle(out, o);
+                } else if o != 0 {
                     let _ = write!(out, " offset:{o}");
                 }
             }
@@ -445,8 +559,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if off != 0 {
                 let _ = write!(out, " offset:{off}");
             }
-            flag(out, "glc", Field::Glc);
-            flag(out, "slc", Field::Slc);
+            flag(out, glc, Field::Glc);
+            flag(out, slc, Field::Slc);
+            if let Some(sc1) = sc1 {
+                flag(out, sc1, Field::Sc1);
+            }
         }
         Form::Mubuf => {
             flag(out, "offen", Field::Offen);
@@ -454,8 +571,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if f(Field::Offset) != 0 {
                 let _ = write!(out, " offset:{}", f(Field::Offset));
             }
-            flag(out, "glc", Field::Glc);
-            flag(out, "slc", Field::Slc);
+            flag(out, glc, Field::Glc);
+            flag(out, slc, Field::Slc);
+            if let Some(sc1) = sc1 {
+                flag(out, sc1, Field::Sc1);
+            }
             flag(out, "lds", Field::Lds);
             flag(out, "tfe", Field::Tfe);
         }

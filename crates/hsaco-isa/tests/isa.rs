@@ -58,9 +58,49 @@ fn gfx9_vectors() {
     );
 }
 
+/// Hand-picked LLVM vectors beyond the sweep (every one must match).
+#[test]
+fn gfx9_extra_vectors() {
+    let mut checked = 0;
+    for line in include_str!("data/gfx9.extra.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+    {
+        let mut parts = line.split(" | ");
+        let (Some(hex), Some(want), Some(procs)) = (parts.next(), parts.next(), parts.next())
+        else {
+            panic!("bad vector line {line}");
+        };
+        let bytes = words_to_bytes(hex);
+        for p in procs.split(',') {
+            let dec = Decoder::for_processor(p).expect("processor");
+            let inst = dec.decode(&bytes).expect(line);
+            assert_eq!(dec.text(&inst), want, "{hex} on {p}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "too few vectors: {checked}");
+}
+
 fn fuzz_entry(data: &[u8]) {
     for p in ["gfx900", "gfx90a", "gfx942"] {
         let dec = Decoder::for_processor(p).expect("processor");
+        // The listing (labels, branch targets, data words) of the same bytes.
+        let labels = [hsaco_isa::listing::Label {
+            address: 8,
+            name: "f",
+            kind: 0,
+        }];
+        let mut out = Vec::new();
+        hsaco_isa::listing::write_code(
+            &mut out,
+            dec,
+            data,
+            0,
+            &labels,
+            &hsaco_isa::listing::Options::default(),
+        )
+        .expect("write to a Vec");
         let mut text = String::new();
         for (_, r) in Instructions::new(dec, data) {
             if let Ok(i) = r {
@@ -83,4 +123,46 @@ fn mutation_smoke() {
     let seeds: Vec<&[u8]> = seeds.iter().map(|s| s.as_slice()).collect();
     let n = hsaco_elf::fuzzing::mutation_smoke(fuzz_entry, &seeds, 100_000, 7);
     assert!(n > 0 || seeds.is_empty());
+}
+
+/// `listing::write_elf` against committed `llvm-objdump-22 -d` output
+/// (tests/data/listing/README.md).
+#[test]
+fn listings_match_llvm_objdump() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/listing");
+    let mut checked = 0;
+    for name in [
+        "branches.o",
+        "labels.o",
+        "notype.o",
+        "zeros.o",
+        "gfx90a-matrix.co",
+        "gfx942-atomics.co",
+    ] {
+        let data = std::fs::read(format!("{dir}/{name}")).expect("input");
+        let want = std::fs::read_to_string(format!("{dir}/{name}.objdump")).expect("golden");
+        let elf = hsaco_elf::elf::Elf::parse(&data).expect("ELF");
+        let proc = hsaco_isa::listing::processor_from_e_flags(elf.e_flags()).expect("processor");
+        let dec = Decoder::for_processor(proc).expect("decoder");
+        let mut out = Vec::new();
+        hsaco_isa::listing::write_elf(
+            &mut out,
+            name,
+            &elf,
+            dec,
+            &hsaco_isa::listing::Options::default(),
+        )
+        .expect("listing");
+        let got = String::from_utf8(out).expect("utf-8");
+        for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+            assert_eq!(g, w, "{name} line {}", i + 1);
+        }
+        assert_eq!(
+            got.lines().count(),
+            want.lines().count(),
+            "{name}: line count"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
 }

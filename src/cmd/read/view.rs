@@ -92,6 +92,16 @@ impl<'a> ObjectView<'a> {
         })
     }
 
+    /// The names of the kernels, in address order.
+    pub fn kernel_names(&self) -> Vec<String> {
+        self.kernels.iter().map(|k| k.name.clone()).collect()
+    }
+
+    /// The kernarg layout of a kernel, from its metadata.
+    pub fn layout_of(&self, name: &str) -> Option<KernargLayout> {
+        self.kernarg_layout(name)
+    }
+
     /// The kernarg layout of a kernel, from its metadata.
     fn kernarg_layout(&self, name: &str) -> Option<KernargLayout> {
         let km = self.kernel_metadata(name)?;

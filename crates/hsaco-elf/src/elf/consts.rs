@@ -34,29 +34,14 @@ pub const ELFDATA2MSB: u8 = 2;
 /// The current ELF version.
 pub const EV_CURRENT: u8 = 1;
 
-/// Unknown OS.
-pub const ELFOSABI_NONE: u8 = 0;
-/// The `amdhsa` OS.
-pub const ELFOSABI_AMDGPU_HSA: u8 = 64;
-/// The `amdpal` OS.
-pub const ELFOSABI_AMDGPU_PAL: u8 = 65;
-/// The `mesa3d` OS.
-pub const ELFOSABI_AMDGPU_MESA3D: u8 = 66;
-
-/// HSA ABI version of code object V2.
-pub const ELFABIVERSION_AMDGPU_HSA_V2: u8 = 0;
-/// HSA ABI version of code object V3.
-pub const ELFABIVERSION_AMDGPU_HSA_V3: u8 = 1;
-/// HSA ABI version of code object V4.
-pub const ELFABIVERSION_AMDGPU_HSA_V4: u8 = 2;
-/// HSA ABI version of code object V5.
-pub const ELFABIVERSION_AMDGPU_HSA_V5: u8 = 3;
-/// HSA ABI version of code object V6.
-pub const ELFABIVERSION_AMDGPU_HSA_V6: u8 = 4;
-/// PAL ABI version.
-pub const ELFABIVERSION_AMDGPU_PAL: u8 = 0;
-/// Mesa 3D ABI version.
-pub const ELFABIVERSION_AMDGPU_MESA3D: u8 = 0;
+// The OS ABI and ABI version values select the code object version, which
+// hsaco-target models; they are defined there once.
+pub use hsaco_target::{
+    ELFABIVERSION_AMDGPU_HSA_V2, ELFABIVERSION_AMDGPU_HSA_V3, ELFABIVERSION_AMDGPU_HSA_V4,
+    ELFABIVERSION_AMDGPU_HSA_V5, ELFABIVERSION_AMDGPU_HSA_V6, ELFABIVERSION_AMDGPU_MESA3D,
+    ELFABIVERSION_AMDGPU_PAL, ELFOSABI_AMDGPU_HSA, ELFOSABI_AMDGPU_MESA3D, ELFOSABI_AMDGPU_PAL,
+    ELFOSABI_NONE,
+};
 
 // ---- header --------------------------------------------------------------------
 
@@ -71,8 +56,7 @@ pub const ET_DYN: u16 = 3;
 /// Core file.
 pub const ET_CORE: u16 = 4;
 
-/// The AMDGPU machine (r600 and amdgcn).
-pub const EM_AMDGPU: u16 = 224;
+pub use hsaco_target::EM_AMDGPU;
 
 /// Size of the ELF64 file header.
 pub const ELF64_EHDR_SIZE: usize = 64;

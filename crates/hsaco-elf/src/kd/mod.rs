@@ -3,17 +3,14 @@
 //!
 //! ```
 //! use hsaco_elf::kd::{KdTarget, KernelDescriptor, PrintOptions};
-//! use hsaco_target::{Arch, Generation, Processor};
+//! use hsaco_target::Processor;
 //!
-//! let gfx906 = Processor {
-//!     name: "gfx906", aliases: &[], mach: 0x2f, arch: Arch::Amdgcn,
-//!     generation: Generation::Gfx9, version: (9, 0, 6),
-//! };
+//! let gfx906 = Processor::by_name("gfx906").unwrap();
 //! let mut bytes = [0u8; 64];
 //! bytes[8] = 8; // kernarg_size
 //! let kd = KernelDescriptor::parse(&bytes).unwrap();
 //! assert_eq!(kd.kernarg_size(), 8);
-//! let opts = PrintOptions { target: KdTarget::new(&gfx906), code_object_version: 5 };
+//! let opts = PrintOptions { target: KdTarget::new(gfx906), code_object_version: 5 };
 //! let text = kd.to_llvm_text("my_kernel", &opts);
 //! assert!(text.starts_with(".amdhsa_kernel my_kernel\n"));
 //! assert!(text.contains("\t.amdhsa_kernarg_size 8\n"));

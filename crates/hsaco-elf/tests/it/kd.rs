@@ -35,19 +35,20 @@ const PROCESSORS: &[ProcessorRow] = &[
     ("gfx12-generic", 0x59, Generation::Gfx12, (12, 0, 0)),
 ];
 
-fn processor(name: &str) -> Processor {
+/// The processor from hsaco-target's table, checked against the conventions the
+/// descriptor decoder relies on (the rows above).
+fn processor(name: &str) -> &'static Processor {
     let &(name, mach, generation, version) = PROCESSORS
         .iter()
         .find(|p| p.0 == name)
         .unwrap_or_else(|| panic!("processor {name} not in the test table"));
-    Processor {
-        name,
-        aliases: &[],
-        mach,
-        arch: Arch::Amdgcn,
-        generation,
-        version,
-    }
+    let p = Processor::by_name(name).unwrap_or_else(|| panic!("{name} not in hsaco-target"));
+    assert_eq!(
+        (p.mach, p.arch, p.generation, p.version),
+        (mach, Arch::Amdgcn, generation, version),
+        "{name}"
+    );
+    p
 }
 
 fn data_dir(sub: &str) -> PathBuf {
@@ -96,7 +97,7 @@ fn options(text: &str) -> PrintOptions {
             .find_map(|l| l.strip_prefix(key).map(str::trim))
             .unwrap_or_else(|| panic!("no {key} line"))
     };
-    let target = KdTarget::new(&processor(value("processor ")));
+    let target = KdTarget::new(processor(value("processor ")));
     let target = match value("xnack ") {
         "default" => target,
         v => target.with_xnack(v == "1"),
@@ -274,7 +275,7 @@ fn reserved_bits_are_reported_with_range_and_value() {
     bytes[46] = 0x06; // reserved bits 17, 18 (TG_SPLIT is bit 16)
     bytes[13] = 0x80; // reserved bit 111
     let kd = KernelDescriptor::parse(&bytes).unwrap();
-    let target = KdTarget::new(&processor("gfx90a"));
+    let target = KdTarget::new(processor("gfx90a"));
     let reserved = kd.reserved_bits(&target);
     let summary: Vec<(&str, u32, u32, u32, u64)> = reserved
         .iter()
@@ -305,7 +306,7 @@ fn reserved_bits_are_reported_with_range_and_value() {
         .starts_with("; error decoding k.kd: "));
     // the same bits mean something else on gfx1100: RSRC3 bit 6 is INST_PREF_SIZE,
     // bits 21:14 are reserved (AMDGPUUsage "compute_pgm_rsrc3 for GFX10-GFX11")
-    let gfx11 = KdTarget::new(&processor("gfx1100"));
+    let gfx11 = KdTarget::new(processor("gfx1100"));
     let summary: Vec<(&str, u32, u32, u64)> = kd
         .reserved_bits(&gfx11)
         .iter()
@@ -322,7 +323,7 @@ fn reserved_bits_are_reported_with_range_and_value() {
 
 #[test]
 fn targets_follow_the_processor_tables() {
-    let family = |n: &str| KdTarget::new(&processor(n)).family;
+    let family = |n: &str| KdTarget::new(processor(n)).family;
     assert_eq!(family("gfx803"), KdFamily::Gfx6To8);
     assert_eq!(family("gfx906"), KdFamily::Gfx9);
     assert_eq!(family("gfx90c"), KdFamily::Gfx9);
@@ -333,9 +334,9 @@ fn targets_follow_the_processor_tables() {
     assert_eq!(family("gfx11-generic"), KdFamily::Gfx11);
     assert_eq!(family("gfx12-generic"), KdFamily::Gfx12);
     assert_eq!(family("gfx1250"), KdFamily::Gfx125);
-    let afs = |n: &str| KdTarget::new(&processor(n)).architected_flat_scratch;
+    let afs = |n: &str| KdTarget::new(processor(n)).architected_flat_scratch;
     assert!(!afs("gfx90a") && afs("gfx942") && !afs("gfx1030") && afs("gfx1100"));
-    let t = KdTarget::new(&processor("gfx1100"));
+    let t = KdTarget::new(processor("gfx1100"));
     assert_eq!((t.vgpr_granule(true), t.vgpr_granule(false)), (8, 4));
 }
 
@@ -471,7 +472,7 @@ fn llvm_diff() {
             .unwrap();
         let out = String::from_utf8_lossy(&out.stdout);
         let opts = PrintOptions {
-            target: KdTarget::new(&processor(&cpu)),
+            target: KdTarget::new(processor(&cpu)),
             code_object_version: cov,
         };
         let (n, bad) = compare_with_objdump(&out, &opts, |name| {

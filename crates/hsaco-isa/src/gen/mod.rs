@@ -7,11 +7,15 @@ pub mod gfx9;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum Field {
+    Abid,
     Abs,
     Acc,
+    AccCd,
     Addr,
     BankMask,
+    Blgp,
     BoundCtrl,
+    Cbsz,
     Clamp,
     Data,
     Data0,
@@ -41,6 +45,7 @@ pub enum Field {
     S1,
     Saddr,
     Sbase,
+    Sc1,
     Sd,
     Sdata,
     Sdst,
@@ -74,11 +79,15 @@ impl Field {
     /// The field's name in the description.
     pub fn name(self) -> &'static str {
         match self {
+            Field::Abid => "abid",
             Field::Abs => "abs",
             Field::Acc => "acc",
+            Field::AccCd => "acc_cd",
             Field::Addr => "addr",
             Field::BankMask => "bank_mask",
+            Field::Blgp => "blgp",
             Field::BoundCtrl => "bound_ctrl",
+            Field::Cbsz => "cbsz",
             Field::Clamp => "clamp",
             Field::Data => "data",
             Field::Data0 => "data0",
@@ -108,6 +117,7 @@ impl Field {
             Field::S1 => "s1",
             Field::Saddr => "saddr",
             Field::Sbase => "sbase",
+            Field::Sc1 => "sc1",
             Field::Sd => "sd",
             Field::Sdata => "sdata",
             Field::Sdst => "sdst",

@@ -1,0 +1,122 @@
+//! Conformance rules: LLVM's own code objects pass; each rule fires on a copy
+//! with the one field it checks broken (rules from AMDGPUUsage, see the
+//! `conformance` module).
+
+use crate::object;
+use hsaco_check::{check, CheckOptions};
+
+fn codes(data: &[u8]) -> Vec<&'static str> {
+    let r = check(data, &CheckOptions::default()).unwrap();
+    r.objects[0].problems.iter().map(|p| p.code).collect()
+}
+
+/// File offsets of every kernel descriptor, and of every `.kd` symbol record.
+fn descriptors(data: &[u8]) -> (Vec<usize>, Vec<usize>) {
+    let co = hsaco_elf::CodeObject::parse(data).unwrap();
+    let kds = co
+        .kernels()
+        .unwrap()
+        .iter()
+        .map(|k| k.descriptor.as_ref().unwrap().offset() as usize)
+        .collect();
+    let syms = co
+        .elf
+        .symtab()
+        .unwrap()
+        .unwrap()
+        .iter()
+        .flatten()
+        .filter(|s| s.name.ends_with(b".kd"))
+        .map(|s| s.offset as usize)
+        .collect();
+    (kds, syms)
+}
+
+fn mutated(file: &str, f: impl Fn(&mut Vec<u8>, usize)) -> Vec<u8> {
+    let mut data = object(file);
+    let (kds, _) = descriptors(&data);
+    f(&mut data, kds[0]);
+    data
+}
+
+#[test]
+fn llvm_objects_pass() {
+    for f in [
+        "gfx803-cov4.co",
+        "gfx803-cov5.co",
+        "gfx803-cov6.co",
+        "gfx906-cov4.co",
+        "gfx906-cov5.co",
+        "gfx906-cov6.co",
+        "gfx90a-xnack+-cov5.co",
+        "gfx9-generic-cov6.co",
+        "gfx1030-cov5.co",
+        "gfx10-3-generic-cov6.co",
+        "gfx803-cov5.o",
+    ] {
+        assert!(codes(&object(f)).is_empty(), "{f}: {:?}", codes(&object(f)));
+    }
+}
+
+#[test]
+fn descriptor_fields_against_metadata() {
+    // kernarg_size: bytes 8..12
+    let d = mutated("gfx906-cov5.co", |d, kd| d[kd + 8] ^= 0x10);
+    assert!(codes(&d).contains(&"kd-kernarg-size"));
+    // group_segment_fixed_size: bytes 0..4
+    let d = mutated("gfx906-cov5.co", |d, kd| d[kd] = d[kd].wrapping_add(64));
+    assert!(codes(&d).contains(&"kd-lds-size"));
+    // private_segment_fixed_size: bytes 4..8
+    let d = mutated("gfx906-cov5.co", |d, kd| {
+        d[kd + 4] = d[kd + 4].wrapping_add(16)
+    });
+    assert!(codes(&d).contains(&"kd-private-size"));
+    // ENABLE_WAVEFRONT_SIZE32: bit 458
+    let d = mutated("gfx1030-cov5.co", |d, kd| d[kd + 57] &= !0x04);
+    assert!(codes(&d).contains(&"kd-wave-size"));
+    // kernel_code_entry_byte_offset: bytes 16..24
+    let d = mutated("gfx906-cov5.co", |d, kd| {
+        d[kd + 16] = d[kd + 16].wrapping_add(4)
+    });
+    assert!(codes(&d).contains(&"entry-alignment"));
+    // USER_SGPR_COUNT (compute_pgm_rsrc2 bits 5:1, byte 52) set to 0
+    let d = mutated("gfx906-cov5.co", |d, kd| d[kd + 52] &= !0x3e);
+    assert!(codes(&d).contains(&"kd-user-sgpr-count"));
+    // GRANULATED_WORKITEM_VGPR_COUNT (compute_pgm_rsrc1 bits 5:0, byte 48) set to 0:
+    // 4 VGPRs, fewer than the metadata's count for these kernels
+    let d = mutated("gfx906-cov5.co", |d, kd| d[kd + 48] &= !0x3f);
+    let c = codes(&d);
+    assert!(c.contains(&"kd-vgpr-count"), "{c:?}");
+}
+
+#[test]
+fn symbols() {
+    // .kd symbol value moved by 8: not 64-byte aligned
+    let mut d = object("gfx906-cov5.co");
+    let (_, syms) = descriptors(&d);
+    // Elf64_Sym: st_value at +8
+    d[syms[0] + 8] = d[syms[0] + 8].wrapping_add(8);
+    assert!(codes(&d).contains(&"kd-alignment"));
+    // st_size at +16
+    let mut d = object("gfx906-cov5.co");
+    d[syms[0] + 16] = 32;
+    assert!(codes(&d).contains(&"kd-symbol-size"));
+    // st_info type (low nibble at +4) made STT_FUNC
+    let mut d = object("gfx906-cov5.co");
+    d[syms[0] + 4] = (d[syms[0] + 4] & 0xf0) | 2;
+    assert!(codes(&d).contains(&"kd-symbol-type"));
+    // a .kd name renamed (in .strtab and .dynstr): the metadata's kernel has no
+    // descriptor symbol
+    let mut d = object("gfx906-cov5.co");
+    let hits: Vec<usize> = d
+        .windows(12)
+        .enumerate()
+        .filter(|(_, w)| *w == b"vadd_f32.kd\0")
+        .map(|(i, _)| i)
+        .collect();
+    assert!(!hits.is_empty());
+    for pos in hits {
+        d[pos + 9] = b'x';
+    }
+    assert!(codes(&d).contains(&"kernel-symbol-missing"));
+}

@@ -1,0 +1,185 @@
+//! `hsaco dis`: disassemble code objects as `llvm-objdump -d` prints them.
+
+use crate::input;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use hsaco_elf::bundle::{code_objects, ContainerKind};
+use hsaco_elf::elf::Elf;
+use hsaco_isa::{listing, Decoder};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Disassemble AMD GPU code objects. The output has the form of `llvm-objdump -d`: a
+/// file line, `Disassembly of section .text:`, `<symbol>:` labels, one instruction per
+/// line with a `// ADDRESS: WORDS` comment and branch targets as `<symbol+0x..>`.
+/// Words that do not decode are printed as `.long 0x...`.
+///
+/// The processor comes from the ELF header's e_flags unless --mcpu is given. Fat
+/// binaries and offload bundles: every AMDGPU code object inside is disassembled, headed
+/// `FILE(ENTRY-ID):`.
+///
+/// With --raw, FILE is a bare instruction stream (addresses from 0): binary, or hex text
+/// (32-bit words such as `BF800000`, or bytes such as `0x00,0x00,0x80,0xbf`).
+///
+/// Examples:
+///   hsaco dis kernel.co
+///   hsaco dis --mcpu=gfx90a kernel.co a.out
+///   hsaco dis --no-show-raw-insn kernel.co
+///   echo 'C0020002 0000002C BF810000' | hsaco dis --raw --mcpu=gfx906 -
+#[derive(Args)]
+#[command(verbatim_doc_comment)]
+pub struct Opts {
+    /// Files to disassemble (`-` for stdin).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Processor to decode for (`gfx906`, `gfx90a`, ...), instead of the one e_flags names.
+    #[arg(long)]
+    pub mcpu: Option<String>,
+    /// The input is a bare instruction stream, not an ELF file (needs --mcpu).
+    #[arg(long, requires = "mcpu")]
+    pub raw: bool,
+    /// Leave out the `// ADDRESS: WORDS` comments (llvm-objdump accepts this option but
+    /// keeps them for amdgcn).
+    #[arg(long)]
+    pub no_show_raw_insn: bool,
+}
+
+pub fn run(opts: Opts) -> Result<ExitCode> {
+    let options = listing::Options {
+        show_raw_insn: !opts.no_show_raw_insn,
+    };
+    let forced = match &opts.mcpu {
+        Some(p) => Some(
+            Decoder::for_processor(p)
+                .with_context(|| format!("no instruction set description for processor {p}"))?,
+        ),
+        None => None,
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut failed = false;
+    for path in &opts.files {
+        let name = path.display().to_string();
+        let result = input::read_input(path).and_then(|data| {
+            if opts.raw {
+                let bytes = raw_bytes(&data);
+                let dec = forced.context("--raw needs --mcpu")?;
+                listing::write_code(&mut out, dec, &bytes, 0, &[], &options)
+                    .map_err(anyhow::Error::from)
+            } else {
+                dis_file(&mut out, &name, &data, forced, &options)
+            }
+        });
+        if let Err(e) = result {
+            if is_broken_pipe(&e) {
+                return Ok(ExitCode::SUCCESS);
+            }
+            let _ = out.flush();
+            crate::output::report_error(&e.context(format!("{name}: cannot disassemble")));
+            failed = true;
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            return Err(e).context("writing to stdout")
+        }
+        _ => {}
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn dis_file(
+    out: &mut dyn Write,
+    name: &str,
+    data: &[u8],
+    forced: Option<Decoder>,
+    options: &listing::Options,
+) -> Result<()> {
+    let objects = code_objects(data).context("malformed container")?;
+    if objects.is_empty() {
+        bail!("no AMDGPU code object found");
+    }
+    let mut first_error = None;
+    for (i, o) in objects.iter().enumerate() {
+        let label = if o.container == ContainerKind::Plain {
+            name.to_string()
+        } else if o.entry_id.is_empty() {
+            format!("{name}(#{i})")
+        } else {
+            format!("{name}({})", o.entry_id)
+        };
+        let r = dis_object(out, &label, &o.bytes, forced, options);
+        if let Err(e) = r {
+            if objects.len() == 1 || is_broken_pipe(&e) {
+                return Err(e);
+            }
+            first_error.get_or_insert(e.context(label));
+        }
+    }
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn dis_object(
+    out: &mut dyn Write,
+    label: &str,
+    bytes: &[u8],
+    forced: Option<Decoder>,
+    options: &listing::Options,
+) -> Result<()> {
+    let elf = Elf::parse(bytes).context("malformed ELF")?;
+    let dec = match forced {
+        Some(d) => d,
+        None => {
+            let flags = elf.e_flags();
+            let proc = listing::processor_from_e_flags(flags)
+                .with_context(|| format!("unknown processor in e_flags {flags:#x}; use --mcpu"))?;
+            Decoder::for_processor(proc).with_context(|| {
+                format!("no instruction set description for {proc} yet (only gfx9 is described)")
+            })?
+        }
+    };
+    listing::write_elf(out, label, &elf, dec, options)?;
+    Ok(())
+}
+
+/// The bytes of a --raw input: hex text if it is all hex digits, `0x`, commas and
+/// whitespace (8-digit tokens are little-endian 32-bit words, shorter ones bytes),
+/// else the bytes themselves.
+fn raw_bytes(data: &[u8]) -> Vec<u8> {
+    let is_text = !data.is_empty()
+        && data
+            .iter()
+            .all(|b| b.is_ascii_hexdigit() || b"xX, \t\r\n".contains(b));
+    if !is_text {
+        return data.to_vec();
+    }
+    let text = String::from_utf8_lossy(data);
+    let mut bytes = Vec::new();
+    for tok in text.split(|c: char| c == ',' || c.is_whitespace()) {
+        let t = tok.trim_start_matches("0x").trim_start_matches("0X");
+        if t.is_empty() {
+            continue;
+        }
+        match u32::from_str_radix(t, 16) {
+            Ok(w) if t.len() > 2 => bytes.extend_from_slice(&w.to_le_bytes()),
+            Ok(b) => bytes.push(b as u8),
+            Err(_) => return data.to_vec(),
+        }
+    }
+    bytes
+}
