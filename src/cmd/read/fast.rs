@@ -8,6 +8,9 @@
 //! error message from the general path (ELF, symbol tables or notes that do not
 //! read, first metadata note that does not decode); the general path then reads
 //! everything again and reports what it finds.
+//!
+//! `HSACO_NO_FAST_PATH=1` in the environment turns it off, so that tests (and
+//! anyone in doubt) can compare the two paths.
 
 use super::Opts;
 use anyhow::{Context, Result};
@@ -31,7 +34,11 @@ const MAX_THREADS: usize = 8;
 /// The `--metadata` output for `opts`, if every input is one this path can vouch for
 /// (see the module docs); `None` otherwise, with nothing printed.
 pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
-    if !opts.metadata || opts.kernel_descriptors || opts.json {
+    if !opts.metadata
+        || opts.kernel_descriptors
+        || opts.json
+        || std::env::var_os("HSACO_NO_FAST_PATH").is_some()
+    {
         return None;
     }
     let files = &opts.files[..];
@@ -87,7 +94,12 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
 /// Appends the output for one file to `out`: its header line when there are several
 /// files, then the block of every metadata note. `None` if the general path must
 /// handle the file.
-fn file_blocks(path: &Path, with_headers: bool, buf: &mut Vec<u8>, out: &mut Vec<u8>) -> Option<()> {
+fn file_blocks(
+    path: &Path,
+    with_headers: bool,
+    buf: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> Option<()> {
     let len = read_file(path, buf)?;
     let data = &buf[..len];
     let objects = code_objects(data).ok()?;

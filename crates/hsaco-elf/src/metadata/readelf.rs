@@ -942,7 +942,11 @@ mod tests {
             .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
             .collect();
         out.sort();
-        assert!(out.len() >= 10, "metadata seeds missing in {}", dir.display());
+        assert!(
+            out.len() >= 10,
+            "metadata seeds missing in {}",
+            dir.display()
+        );
         out
     }
 

@@ -73,7 +73,10 @@ fn write_block(desc: &[u8], out: &mut Vec<u8>) -> Option<()> {
     let accepted = p.accepted;
     out.extend_from_slice(b"...\n");
     if !accepted && contains(desc, b"amdhsa.") {
-        out.splice(yaml_at..yaml_at, b"Invalid AMDGPU Metadata\n".iter().copied());
+        out.splice(
+            yaml_at..yaml_at,
+            b"Invalid AMDGPU Metadata\n".iter().copied(),
+        );
     }
     Some(())
 }
@@ -126,33 +129,31 @@ fn want(ctx: Ctx, key: &[u8]) -> (Want, u16) {
             b"amdhsa.printf" => (Want::Strs, 0),
             _ => (Want::Any, 0),
         },
-        Ctx::Kernel => {
-            match key {
-                b".name" => (Want::Str, 1 << 0),
-                b".symbol" => (Want::Str, 1 << 1),
-                b".kernarg_segment_size" => (Want::Int, 1 << 2),
-                b".group_segment_fixed_size" => (Want::Int, 1 << 3),
-                b".private_segment_fixed_size" => (Want::Int, 1 << 4),
-                b".kernarg_segment_align" => (Want::Int, 1 << 5),
-                b".wavefront_size" => (Want::Int, 1 << 6),
-                b".sgpr_count" => (Want::Int, 1 << 7),
-                b".vgpr_count" => (Want::Int, 1 << 8),
-                b".max_flat_workgroup_size" => (Want::Int, 1 << 9),
-                b".sgpr_spill_count"
-                | b".vgpr_spill_count"
-                | b".workgroup_processor_mode"
-                | b".uniform_work_group_size" => (Want::Int, 0),
-                b".vec_type_hint" | b".device_enqueue_symbol" => (Want::Str, 0),
-                b".language" => (Want::StrIn(LANGUAGES), 0),
-                b".language_version" => (Want::Ints(2), 0),
-                b".reqd_workgroup_size" | b".workgroup_size_hint" | b".cluster_dims" => {
-                    (Want::Ints(3), 0)
-                }
-                b".uses_dynamic_stack" => (Want::Bool, 0),
-                b".args" => (Want::ArrayOf(Ctx::Args), 0),
-                _ => (Want::Any, 0),
+        Ctx::Kernel => match key {
+            b".name" => (Want::Str, 1 << 0),
+            b".symbol" => (Want::Str, 1 << 1),
+            b".kernarg_segment_size" => (Want::Int, 1 << 2),
+            b".group_segment_fixed_size" => (Want::Int, 1 << 3),
+            b".private_segment_fixed_size" => (Want::Int, 1 << 4),
+            b".kernarg_segment_align" => (Want::Int, 1 << 5),
+            b".wavefront_size" => (Want::Int, 1 << 6),
+            b".sgpr_count" => (Want::Int, 1 << 7),
+            b".vgpr_count" => (Want::Int, 1 << 8),
+            b".max_flat_workgroup_size" => (Want::Int, 1 << 9),
+            b".sgpr_spill_count"
+            | b".vgpr_spill_count"
+            | b".workgroup_processor_mode"
+            | b".uniform_work_group_size" => (Want::Int, 0),
+            b".vec_type_hint" | b".device_enqueue_symbol" => (Want::Str, 0),
+            b".language" => (Want::StrIn(LANGUAGES), 0),
+            b".language_version" => (Want::Ints(2), 0),
+            b".reqd_workgroup_size" | b".workgroup_size_hint" | b".cluster_dims" => {
+                (Want::Ints(3), 0)
             }
-        }
+            b".uses_dynamic_stack" => (Want::Bool, 0),
+            b".args" => (Want::ArrayOf(Ctx::Args), 0),
+            _ => (Want::Any, 0),
+        },
         Ctx::Arg => match key {
             b".size" => (Want::Int, 1 << 0),
             b".offset" => (Want::Int, 1 << 1),
