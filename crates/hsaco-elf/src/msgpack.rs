@@ -376,6 +376,16 @@ impl<'a> Cursor<'a> {
         Cursor { data, pos: 0 }
     }
 
+    /// All the bytes.
+    pub(crate) fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// Bytes read so far.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let end = self.pos.checked_add(n)?;
         let s = self.data.get(self.pos..end)?;

@@ -22,6 +22,7 @@ use hsaco_elf::note::NoteOwner;
 use hsaco_elf::CodeObject;
 use std::fs::File;
 use std::io::{Read, Write};
+use std::ops::Range;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -54,7 +55,7 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
     let next = AtomicUsize::new(0);
     let refused = AtomicBool::new(false);
     let work = || {
-        let mut buf = Vec::new();
+        let mut worker = Worker::default();
         let mut done: Vec<(usize, Vec<u8>)> = Vec::new();
         while !refused.load(Relaxed) {
             let c = next.fetch_add(1, Relaxed);
@@ -62,8 +63,9 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
                 break;
             };
             let mut out = Vec::with_capacity(chunk.len() * 8192);
+            worker.last = None; // its block was in the previous chunk's output
             for path in chunk {
-                if file_blocks(path, with_headers, &mut buf, &mut out).is_none() {
+                if worker.file_blocks(path, with_headers, &mut out).is_none() {
                     refused.store(true, Relaxed);
                     return done;
                 }
@@ -91,51 +93,87 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
     Some(print(results.iter().map(|r| &r.1[..])).map(|()| ExitCode::SUCCESS))
 }
 
-/// Appends the output for one file to `out`: its header line when there are several
-/// files, then the block of every metadata note. `None` if the general path must
-/// handle the file.
-fn file_blocks(
-    path: &Path,
-    with_headers: bool,
-    buf: &mut Vec<u8>,
-    out: &mut Vec<u8>,
-) -> Option<()> {
-    let len = read_file(path, buf)?;
-    let data = &buf[..len];
-    let objects = code_objects(data).ok()?;
-    if objects.len() != 1 || objects[0].container != ContainerKind::Plain {
-        return None;
-    }
-    let co = CodeObject::parse(data).ok()?;
-    symbols_readable(&co)?;
-    if with_headers {
-        let _ = writeln!(out, "==> {} <==", path.display());
-    }
-    let mut first = true;
-    for note in co.elf.notes() {
-        let note = note.ok()?;
-        let is_metadata = matches!(
-            (note.kind().owner, note.n_type),
-            (NoteOwner::Amdgpu, NT_AMDGPU_METADATA) | (NoteOwner::Amd, NT_AMD_HSA_METADATA)
-        );
-        if !is_metadata {
-            continue;
+/// What a thread keeps from file to file.
+#[derive(Default)]
+struct Worker {
+    /// The file being read (the allocation is reused).
+    buf: Vec<u8>,
+    /// The last metadata note printed. An object file and the code object linked
+    /// from it usually hold the same metadata, and their names sort together.
+    last: Option<LastNote>,
+}
+
+struct LastNote {
+    n_type: u32,
+    desc: Vec<u8>,
+    /// Where its block is in the current chunk's output.
+    block: Range<usize>,
+    /// Whether it decodes (see `file_blocks`), once asked.
+    decodes: Option<bool>,
+}
+
+impl Worker {
+    /// Appends the output for one file to `out`: its header line when there are
+    /// several files, then the block of every metadata note. `None` if the general
+    /// path must handle the file.
+    fn file_blocks(&mut self, path: &Path, with_headers: bool, out: &mut Vec<u8>) -> Option<()> {
+        let len = read_file(path, &mut self.buf)?;
+        let data = &self.buf[..len];
+        let objects = code_objects(data).ok()?;
+        if objects.len() != 1 || objects[0].container != ContainerKind::Plain {
+            return None;
         }
-        if first {
-            // the general path decodes the first metadata note and reports failure
-            first = false;
-            let decodes = if note.n_type == NT_AMDGPU_METADATA {
-                msgpack::is_map_document(note.desc)
+        let co = CodeObject::parse(data).ok()?;
+        symbols_readable(&co)?;
+        if with_headers {
+            let _ = writeln!(out, "==> {} <==", path.display());
+        }
+        let mut first = true;
+        for note in co.elf.notes() {
+            let note = note.ok()?;
+            let is_metadata = matches!(
+                (note.kind().owner, note.n_type),
+                (NoteOwner::Amdgpu, NT_AMDGPU_METADATA) | (NoteOwner::Amd, NT_AMD_HSA_METADATA)
+            );
+            if !is_metadata {
+                continue;
+            }
+            let hit = self
+                .last
+                .as_ref()
+                .is_some_and(|l| l.n_type == note.n_type && l.desc == note.desc);
+            if hit {
+                if let Some(l) = &self.last {
+                    out.extend_from_within(l.block.clone());
+                }
             } else {
-                CodeObjectMetadata::from_v2_yaml(note.desc).is_ok()
-            };
-            if !decodes {
-                return None;
+                let start = out.len();
+                write_readelf_block(note.n_type, note.desc, out);
+                self.last = Some(LastNote {
+                    n_type: note.n_type,
+                    desc: note.desc.to_vec(),
+                    block: start..out.len(),
+                    decodes: None,
+                });
+            }
+            if first {
+                // the general path decodes the first metadata note and reports failure
+                first = false;
+                let last = self.last.as_mut()?;
+                let decodes = *last.decodes.get_or_insert_with(|| {
+                    if note.n_type == NT_AMDGPU_METADATA {
+                        msgpack::is_map_document(note.desc)
+                    } else {
+                        CodeObjectMetadata::from_v2_yaml(note.desc).is_ok()
+                    }
+                });
+                if !decodes {
+                    return None;
+                }
             }
         }
-        write_readelf_block(note.n_type, note.desc, out);
+        Some(())
     }
-    Some(())
 }
 
 /// The whole of `path` into `buf`, which keeps its allocation (and its bytes past

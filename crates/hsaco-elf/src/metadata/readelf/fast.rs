@@ -106,7 +106,6 @@ enum Ctx {
 /// What the verifier wants of the value of one key.
 #[derive(Clone, Copy)]
 enum Want {
-    Any,
     Int,
     Str,
     Bool,
@@ -120,14 +119,15 @@ enum Want {
 }
 
 /// What the verifier wants of `key` in a map in `ctx`, and the bit of the key among
-/// the required ones of that map (0 if optional).
-fn want(ctx: Ctx, key: &[u8]) -> (Want, u16) {
-    match ctx {
+/// the required ones of that map (0 if optional); `None` for a key it does not look
+/// at. (Every key it looks at prints plain.)
+fn want(ctx: Ctx, key: &[u8]) -> Option<(Want, u16)> {
+    Some(match ctx {
         Ctx::Root => match key {
             b"amdhsa.version" => (Want::Ints(2), 1),
             b"amdhsa.kernels" => (Want::ArrayOf(Ctx::Kernels), 2),
             b"amdhsa.printf" => (Want::Strs, 0),
-            _ => (Want::Any, 0),
+            _ => return None,
         },
         Ctx::Kernel => match key {
             b".name" => (Want::Str, 1 << 0),
@@ -152,7 +152,7 @@ fn want(ctx: Ctx, key: &[u8]) -> (Want, u16) {
             }
             b".uses_dynamic_stack" => (Want::Bool, 0),
             b".args" => (Want::ArrayOf(Ctx::Args), 0),
-            _ => (Want::Any, 0),
+            _ => return None,
         },
         Ctx::Arg => match key {
             b".size" => (Want::Int, 1 << 0),
@@ -163,10 +163,10 @@ fn want(ctx: Ctx, key: &[u8]) -> (Want, u16) {
             b".address_space" => (Want::StrIn(ADDRESS_SPACES), 0),
             b".access" | b".actual_access" => (Want::StrIn(ACCESSES), 0),
             b".is_const" | b".is_restrict" | b".is_volatile" | b".is_pipe" => (Want::Bool, 0),
-            _ => (Want::Any, 0),
+            _ => return None,
         },
-        Ctx::Other | Ctx::Kernels | Ctx::Args => (Want::Any, 0),
-    }
+        Ctx::Other | Ctx::Kernels | Ctx::Args => return None,
+    })
 }
 
 /// The required keys of a map in `ctx`, as bits.
@@ -205,7 +205,6 @@ impl<'a> Printer<'a, '_> {
             (0..n).all(|_| c.item().is_some_and(|i| f(&i)))
         };
         match (want, v) {
-            (Want::Any, _) => true,
             (Want::Int, v) => is_int(v),
             (Want::Str, v) => matches!(v, Item::Str(_)),
             (Want::Bool, v) => matches!(v, Item::Bool(_)),
@@ -230,18 +229,27 @@ impl<'a> Printer<'a, '_> {
             let Item::Str(key) = self.next()? else {
                 return None;
             };
+            let key_at = self.r.pos().saturating_sub(key.len());
             if prev.is_some_and(|p| !less(p, key)) {
                 return None; // LLVM would sort, or refuse a duplicate
             }
             prev = Some(key);
-            write_quoted(self.out, key, quoting(key, false));
+            let known = if ctx == Ctx::Other {
+                None
+            } else {
+                want(ctx, key)
+            };
+            if known.is_some() {
+                put(self.out, self.r.data(), key_at, key.len());
+            } else {
+                write_quoted(self.out, key, quoting(key, false));
+            }
             // after the colon: padding to 16 characters before a scalar or empty
             // container, a new line for a non-empty container
             let pad = 16usize.saturating_sub(key.len()).max(1);
             let value = self.next()?;
             let mut inner = Ctx::Other;
-            if ctx != Ctx::Other {
-                let (want, bit) = want(ctx, key);
+            if let Some((want, bit)) = known {
                 if self.satisfies(want, &value) {
                     seen |= bit;
                     if let Want::ArrayOf(c) = want {
@@ -253,11 +261,11 @@ impl<'a> Printer<'a, '_> {
             }
             match value {
                 Item::Map(0) => {
-                    self.out.extend_from_slice(&COLON_PAD[..=pad]);
+                    colon_pad(self.out, pad);
                     self.out.extend_from_slice(b"{}\n");
                 }
                 Item::Array(0) => {
-                    self.out.extend_from_slice(&COLON_PAD[..=pad]);
+                    colon_pad(self.out, pad);
                     self.out.extend_from_slice(b"[]\n");
                 }
                 Item::Map(m) => {
@@ -270,8 +278,14 @@ impl<'a> Printer<'a, '_> {
                     spaces(self.out, col + 2);
                     self.seq_items(m, col + 2, depth + 1, inner)?;
                 }
+                Item::Str(v) => {
+                    colon_pad(self.out, pad);
+                    let at = self.r.pos().saturating_sub(v.len());
+                    write_string_value(self.out, self.r.data(), at, v);
+                    self.out.push(b'\n');
+                }
                 scalar => {
-                    self.out.extend_from_slice(&COLON_PAD[..=pad]);
+                    colon_pad(self.out, pad);
                     write_scalar(self.out, scalar);
                     self.out.push(b'\n');
                 }
@@ -349,12 +363,36 @@ fn is_int(item: &Item<'_>) -> bool {
 
 /// A colon and the most padding a key gets (16 spaces, for an empty key).
 const COLON_PAD: &[u8; 17] = b":                ";
-const SPACES: &[u8; 64] = &[b' '; 64];
+
+/// Short copies below write a fixed-size block (inline moves, no call) and cut the
+/// vector back to the length wanted.
+fn colon_pad(out: &mut Vec<u8>, pad: usize) {
+    let len = out.len();
+    out.extend_from_slice(COLON_PAD);
+    out.truncate(len + 1 + pad.min(16));
+}
 
 fn spaces(out: &mut Vec<u8>, n: usize) {
-    match SPACES.get(..n) {
-        Some(s) => out.extend_from_slice(s),
-        None => out.resize(out.len() + n, b' '),
+    if n <= 32 {
+        let len = out.len();
+        out.extend_from_slice(&[b' '; 32]);
+        out.truncate(len + n);
+    } else {
+        out.resize(out.len() + n, b' ');
+    }
+}
+
+/// Appends `data[at..at + len]`.
+#[inline]
+fn put(out: &mut Vec<u8>, data: &[u8], at: usize, len: usize) {
+    let tail = data.get(at..).unwrap_or_default();
+    match tail.first_chunk::<16>() {
+        Some(block) if len <= 16 => {
+            let start = out.len();
+            out.extend_from_slice(block);
+            out.truncate(start + len);
+        }
+        _ => out.extend_from_slice(tail.get(..len).unwrap_or_default()),
     }
 }
 
@@ -372,7 +410,7 @@ fn write_scalar(out: &mut Vec<u8>, item: Item<'_>) {
         }
         Item::Float32(f) => out.extend_from_slice(format_e(f64::from(f)).as_bytes()),
         Item::Float64(f) => out.extend_from_slice(format_e(f).as_bytes()),
-        Item::Str(s) => write_string_value(out, s),
+        Item::Str(s) => write_string_value(out, s, 0, s),
         Item::Bin(b) => {
             const HEX: &[u8; 16] = b"0123456789abcdef";
             out.extend_from_slice(b"!bin '");
@@ -403,8 +441,8 @@ fn write_u64(out: &mut Vec<u8>, mut v: u64) {
     out.extend_from_slice(&buf[i..]);
 }
 
-/// A string value as [`super::yaml_string`] prints it.
-fn write_string_value(out: &mut Vec<u8>, s: &[u8]) {
+/// A string value as [`super::yaml_string`] prints it; `s` is `data[at..]`.
+fn write_string_value(out: &mut Vec<u8>, data: &[u8], at: usize, s: &[u8]) {
     // text starting with a letter (but not one `inf` or `nan` starts with) or `_`
     // reads back as something else only if it is `true` or `false`
     let tagged = match s.first() {
@@ -419,7 +457,10 @@ fn write_string_value(out: &mut Vec<u8>, s: &[u8]) {
     if tagged {
         out.extend_from_slice(b"!str ");
     }
-    write_quoted(out, s, quoting(s, true));
+    match quoting(s, true) {
+        Quoting::Plain => put(out, data, at, s.len()),
+        q => write_quoted(out, s, q),
+    }
 }
 
 /// Class of a byte for quoting: 0 plain, [`SINGLE`], or [`DOUBLE`].
