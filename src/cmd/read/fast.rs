@@ -21,7 +21,7 @@ use hsaco_elf::msgpack;
 use hsaco_elf::note::NoteOwner;
 use hsaco_elf::CodeObject;
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{IoSlice, Read, Write};
 use std::ops::Range;
 use std::path::Path;
 use std::process::ExitCode;
@@ -56,41 +56,53 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
     let refused = AtomicBool::new(false);
     let work = || {
         let mut worker = Worker::default();
-        let mut done: Vec<(usize, Vec<u8>)> = Vec::new();
         while !refused.load(Relaxed) {
             let c = next.fetch_add(1, Relaxed);
             let Some(chunk) = files.chunks(CHUNK).nth(c) else {
                 break;
             };
-            let mut out = Vec::with_capacity(chunk.len() * 8192);
-            worker.last = None; // its block was in the previous chunk's output
+            let first_piece = worker.pieces.len();
+            worker.chunk_start = first_piece;
             for path in chunk {
-                if worker.file_blocks(path, with_headers, &mut out).is_none() {
+                if worker.file_blocks(path, with_headers).is_none() {
                     refused.store(true, Relaxed);
-                    return done;
+                    return worker;
                 }
             }
-            done.push((c, out));
+            worker.chunks.push((c, first_piece..worker.pieces.len()));
         }
-        done
+        worker
     };
-    let mut results = if threads > 1 {
+    let workers = if threads > 1 {
         std::thread::scope(|s| {
             let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-            let mut all = work();
+            let mut all = vec![work()];
             for h in helpers {
-                all.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+                all.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
             }
             all
         })
     } else {
-        work()
+        vec![work()]
     };
     if refused.load(Relaxed) {
         return None;
     }
-    results.sort_unstable_by_key(|r| r.0);
-    Some(print(results.iter().map(|r| &r.1[..])).map(|()| ExitCode::SUCCESS))
+    // every chunk's pieces, in file order
+    let mut order: Vec<(usize, &Worker, &Range<usize>)> = workers
+        .iter()
+        .flat_map(|w| w.chunks.iter().map(move |(c, pieces)| (*c, w, pieces)))
+        .collect();
+    order.sort_unstable_by_key(|o| o.0);
+    let slices: Vec<IoSlice<'_>> = order
+        .iter()
+        .flat_map(|&(_, w, pieces)| {
+            w.pieces[pieces.clone()]
+                .iter()
+                .map(|r| IoSlice::new(&w.out[r.clone()]))
+        })
+        .collect();
+    Some(print(slices).map(|()| ExitCode::SUCCESS))
 }
 
 /// What a thread keeps from file to file.
@@ -98,6 +110,16 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
 struct Worker {
     /// The file being read (the allocation is reused).
     buf: Vec<u8>,
+    /// All the text this thread printed.
+    out: Vec<u8>,
+    /// The output in order, as ranges of `out`: a block printed again is a second
+    /// range over the same text, not a copy (fresh memory costs a page fault per 4
+    /// KiB, a noticeable part of the run).
+    pieces: Vec<Range<usize>>,
+    /// The chunks done: chunk index and its ranges in `pieces`.
+    chunks: Vec<(usize, Range<usize>)>,
+    /// Where the current chunk's pieces start in `pieces`.
+    chunk_start: usize,
     /// The last metadata note printed. An object file and the code object linked
     /// from it usually hold the same metadata, and their names sort together.
     last: Option<LastNote>,
@@ -106,17 +128,29 @@ struct Worker {
 struct LastNote {
     n_type: u32,
     desc: Vec<u8>,
-    /// Where its block is in the current chunk's output.
+    /// Where its block is in `out`.
     block: Range<usize>,
     /// Whether it decodes (see `file_blocks`), once asked.
     decodes: Option<bool>,
 }
 
 impl Worker {
-    /// Appends the output for one file to `out`: its header line when there are
-    /// several files, then the block of every metadata note. `None` if the general
-    /// path must handle the file.
-    fn file_blocks(&mut self, path: &Path, with_headers: bool, out: &mut Vec<u8>) -> Option<()> {
+    /// Adds `r` (of `out`) to the output, joined to the previous piece of the
+    /// chunk if it follows it.
+    fn piece(&mut self, r: Range<usize>) {
+        if r.is_empty() {
+            return;
+        }
+        match self.pieces[self.chunk_start..].last_mut() {
+            Some(last) if last.end == r.start => last.end = r.end,
+            _ => self.pieces.push(r),
+        }
+    }
+
+    /// Adds the output for one file: its header line when there are several files,
+    /// then the block of every metadata note. `None` if the general path must
+    /// handle the file.
+    fn file_blocks(&mut self, path: &Path, with_headers: bool) -> Option<()> {
         let len = read_file(path, &mut self.buf)?;
         let data = &self.buf[..len];
         let objects = code_objects(data).ok()?;
@@ -125,8 +159,12 @@ impl Worker {
         }
         let co = CodeObject::parse(data).ok()?;
         symbols_readable(&co)?;
+        let out = &mut self.out;
+        let mut pieces = Vec::new();
         if with_headers {
+            let start = out.len();
             let _ = writeln!(out, "==> {} <==", path.display());
+            pieces.push(start..out.len());
         }
         let mut first = true;
         for note in co.elf.notes() {
@@ -142,11 +180,7 @@ impl Worker {
                 .last
                 .as_ref()
                 .is_some_and(|l| l.n_type == note.n_type && l.desc == note.desc);
-            if hit {
-                if let Some(l) = &self.last {
-                    out.extend_from_within(l.block.clone());
-                }
-            } else {
+            if !hit {
                 let start = out.len();
                 write_readelf_block(note.n_type, note.desc, out);
                 self.last = Some(LastNote {
@@ -156,10 +190,11 @@ impl Worker {
                     decodes: None,
                 });
             }
+            let last = self.last.as_mut()?;
+            pieces.push(last.block.clone());
             if first {
                 // the general path decodes the first metadata note and reports failure
                 first = false;
-                let last = self.last.as_mut()?;
                 let decodes = *last.decodes.get_or_insert_with(|| {
                     if note.n_type == NT_AMDGPU_METADATA {
                         msgpack::is_map_document(note.desc)
@@ -172,17 +207,21 @@ impl Worker {
                 }
             }
         }
+        for r in pieces {
+            self.piece(r);
+        }
         Some(())
     }
 }
 
 /// The whole of `path` into `buf`, which keeps its allocation (and its bytes past
-/// the end, so nothing is cleared) from file to file; returns the length read.
+/// the end, so nothing is cleared) from file to file; returns the length read. A
+/// regular file is read to the size it has when opened, in one `read`.
 fn read_file(path: &Path, buf: &mut Vec<u8>) -> Option<usize> {
     let mut f = File::open(path).ok()?;
-    let len = usize::try_from(f.metadata().ok()?.len()).ok()?;
-    if len == 0 {
-        // size unknown (or empty): read to the end
+    let meta = f.metadata().ok()?;
+    let len = usize::try_from(meta.len()).ok()?;
+    if !meta.is_file() || len == 0 {
         buf.clear();
         f.read_to_end(buf).ok()?;
         return Some(buf.len());
@@ -193,28 +232,13 @@ fn read_file(path: &Path, buf: &mut Vec<u8>) -> Option<usize> {
     let mut filled = 0;
     while filled < len {
         match f.read(&mut buf[filled..len]) {
-            Ok(0) => return Some(filled),
+            Ok(0) => break,
             Ok(n) => filled += n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => return None,
         }
     }
-    // the file may have grown since: read on to the end, as `fs::read` does (a
-    // small probe first: `read_to_end` would clear the whole spare capacity)
-    let mut probe = [0u8; 64];
-    loop {
-        match f.read(&mut probe) {
-            Ok(0) => return Some(len),
-            Ok(n) => {
-                buf.truncate(len);
-                buf.extend_from_slice(&probe[..n]);
-                f.read_to_end(buf).ok()?;
-                return Some(buf.len());
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
-    }
+    Some(filled)
 }
 
 /// Whether the symbol tables read without error (the general path reads them for
@@ -231,14 +255,27 @@ fn symbols_readable(co: &CodeObject<'_>) -> Option<()> {
     Some(())
 }
 
-/// Write the chunks to stdout; a closed pipe is not an error (as `output::print`).
-fn print<'a>(chunks: impl Iterator<Item = &'a [u8]>) -> Result<()> {
+/// Write `slices` to stdout, a few system calls in all; a closed pipe is not an
+/// error (as `output::print`).
+fn print(mut slices: Vec<IoSlice<'_>>) -> Result<()> {
+    /// At most this many slices per call (the usual `IOV_MAX`).
+    const MAX_SLICES: usize = 1024;
     let mut out = std::io::stdout().lock();
+    let mut rest = &mut slices[..];
     let mut result = Ok(());
-    for c in chunks {
-        result = out.write_all(c);
-        if result.is_err() {
-            break;
+    while !rest.is_empty() {
+        let n = rest.len().min(MAX_SLICES);
+        match out.write_vectored(&rest[..n]) {
+            Ok(0) => {
+                result = Err(std::io::ErrorKind::WriteZero.into());
+                break;
+            }
+            Ok(written) => IoSlice::advance_slices(&mut rest, written),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
         }
     }
     match result.and_then(|()| out.flush()) {
