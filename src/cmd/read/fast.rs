@@ -163,7 +163,10 @@ impl Worker {
         let mut pieces = Vec::new();
         if with_headers {
             let start = out.len();
-            let _ = writeln!(out, "==> {} <==", path.display());
+            // as `path.display()` shows it (invalid UTF-8 replaced the same way)
+            out.extend_from_slice(b"==> ");
+            out.extend_from_slice(path.to_string_lossy().as_bytes());
+            out.extend_from_slice(b" <==\n");
             pieces.push(start..out.len());
         }
         let mut first = true;

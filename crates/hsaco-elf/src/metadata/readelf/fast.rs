@@ -506,8 +506,7 @@ fn quoting(s: &[u8], check_type: bool) -> Quoting {
     // left: letters, digits and `_ ^ . , -` and blanks inside; only a leading digit
     // or `.` can make a number
     if check_type
-        && (is_yaml_null(s)
-            || is_yaml_bool(s)
+        && ((matches!(s.len(), 4 | 5) && (is_yaml_null(s) || is_yaml_bool(s)))
             || ((first.is_ascii_digit() || first == b'.') && is_yaml_numeric(s)))
     {
         return Quoting::Single;
