@@ -14,6 +14,11 @@
 //!   YAML ([`document_yaml`]) and a newline.
 //! * `NT_AMD_HSA_METADATA` (v2): `    AMD HSA Metadata:`, eight spaces, the descriptor
 //!   text without its last byte (taken to be the NUL terminator), a newline.
+//!
+//! Two printers give that text: one straight from the MessagePack bytes (`fast`, for
+//! documents as LLVM writes them: sorted string keys, no extensions), and one through
+//! a decoded [`Value`] tree, the reference, which does everything else. The tests
+//! hold them to the same output on real, mutated and retyped documents.
 
 use std::cmp::Ordering;
 use std::fmt::Write as _;
