@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod fast;
 pub mod view;
 
 use view::ObjectView;
@@ -65,6 +66,9 @@ struct Found<'a> {
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
+    if let Some(done) = fast::run(&opts) {
+        return done;
+    }
     let mut text = String::new();
     let mut files_json = Vec::new();
     let mut failed = false;

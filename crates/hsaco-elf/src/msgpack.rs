@@ -307,6 +307,186 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Whether [`decode`] of `data` succeeds and gives a [`Value::Map`]; checked without
+/// building the tree (nothing is allocated).
+pub fn is_map_document(data: &[u8]) -> bool {
+    let mut c = Cursor::new(data);
+    let Some(Item::Map(n)) = c.item() else {
+        return false;
+    };
+    // left[d]: items still to read at nesting d (the root is at 0)
+    let mut left = [0usize; MAX_DEPTH + 2];
+    let mut d = 1;
+    left[1] = n.saturating_mul(2);
+    loop {
+        while left[d] == 0 {
+            d -= 1;
+            if d == 0 {
+                return c.pos == data.len();
+            }
+        }
+        left[d] -= 1;
+        if d > MAX_DEPTH {
+            return false;
+        }
+        let count = match c.skip_scalar() {
+            Some(()) => 0,
+            None => match c.item() {
+                None => return false,
+                Some(Item::Map(m)) => m.saturating_mul(2),
+                Some(Item::Array(m)) => m,
+                Some(_) => 0,
+            },
+        };
+        if count > 0 {
+            d += 1;
+            left[d] = count;
+        }
+    }
+}
+
+/// One item header as [`Cursor`] reads it: scalars whole, containers by their length
+/// (their items follow).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Item<'a> {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    Float32(f32),
+    Float64(f64),
+    Str(&'a [u8]),
+    Bin(&'a [u8]),
+    /// An extension (type and data skipped).
+    Ext,
+    Array(usize),
+    Map(usize),
+}
+
+/// A bounds-checked, allocation-free reader of item headers: the same grammar and
+/// nesting limit as [`decode`], with `None` wherever `decode` gives an error.
+#[derive(Clone)]
+pub(crate) struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    pub(crate) fn new(data: &'a [u8]) -> Self {
+        Cursor { data, pos: 0 }
+    }
+
+    /// All the bytes.
+    pub(crate) fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// Bytes read so far.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let end = self.pos.checked_add(n)?;
+        let s = self.data.get(self.pos..end)?;
+        self.pos = end;
+        Some(s)
+    }
+
+    fn be(&mut self, n: usize) -> Option<u64> {
+        let bytes = self.take(n)?;
+        Some(bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)))
+    }
+
+    fn len(&mut self, n: usize) -> Option<usize> {
+        Some(usize::try_from(self.be(n)?).unwrap_or(usize::MAX))
+    }
+
+    /// Reads the next item if it is one of the common short scalars (positive
+    /// fixint, fixstr); `None` (nothing read) otherwise.
+    #[inline(always)]
+    fn skip_scalar(&mut self) -> Option<()> {
+        let tag = *self.data.get(self.pos)?;
+        let len = match tag {
+            0x00..=0x7f => 1,
+            0xa0..=0xbf => 1 + usize::from(tag & 0x1f),
+            _ => return None,
+        };
+        let end = self.pos + len;
+        if end > self.data.len() {
+            return None;
+        }
+        self.pos = end;
+        Some(())
+    }
+
+    /// The next item header.
+    #[inline(always)]
+    pub(crate) fn item(&mut self) -> Option<Item<'a>> {
+        let tag = *self.data.get(self.pos)?;
+        // the common forms first
+        if tag < 0x80 {
+            self.pos += 1;
+            return Some(Item::UInt(u64::from(tag)));
+        }
+        if tag & 0xe0 == 0xa0 {
+            let start = self.pos + 1;
+            let s = self.data.get(start..start + usize::from(tag & 0x1f))?;
+            self.pos = start + s.len();
+            return Some(Item::Str(s));
+        }
+        self.item_other()
+    }
+
+    fn item_other(&mut self) -> Option<Item<'a>> {
+        let tag = *self.data.get(self.pos)?;
+        self.pos += 1;
+        Some(match tag {
+            0x00..=0x7f => Item::UInt(u64::from(tag)),
+            0x80..=0x8f => Item::Map(usize::from(tag & 0x0f)),
+            0x90..=0x9f => Item::Array(usize::from(tag & 0x0f)),
+            0xa0..=0xbf => Item::Str(self.take(usize::from(tag & 0x1f))?),
+            0xc0 => Item::Nil,
+            0xc1 => return None,
+            0xc2 => Item::Bool(false),
+            0xc3 => Item::Bool(true),
+            0xc4..=0xc6 => {
+                let n = self.len(1 << (tag - 0xc4))?;
+                Item::Bin(self.take(n)?)
+            }
+            0xc7..=0xc9 => {
+                let n = self.len(1 << (tag - 0xc7))?;
+                self.take(1)?;
+                self.take(n)?;
+                Item::Ext
+            }
+            0xca => Item::Float32(f32::from_bits(self.be(4)? as u32)),
+            0xcb => Item::Float64(f64::from_bits(self.be(8)?)),
+            0xcc..=0xcf => Item::UInt(self.be(1 << (tag - 0xcc))?),
+            0xd0..=0xd3 => {
+                let width = 1usize << (tag - 0xd0);
+                let raw = self.be(width)?;
+                let shift = 64 - 8 * width as u32;
+                Item::Int(((raw << shift) as i64) >> shift)
+            }
+            0xd4..=0xd8 => {
+                self.take(1)?;
+                self.take(1 << (tag - 0xd4))?;
+                Item::Ext
+            }
+            0xd9..=0xdb => {
+                let n = self.len(1 << (tag - 0xd9))?;
+                Item::Str(self.take(n)?)
+            }
+            0xdc => Item::Array(self.len(2)?),
+            0xdd => Item::Array(self.len(4)?),
+            0xde => Item::Map(self.len(2)?),
+            0xdf => Item::Map(self.len(4)?),
+            0xe0..=0xff => Item::Int(i64::from(tag as i8)),
+        })
+    }
+}
+
 /// Encode `value` with the smallest encoding of every item (a non-negative `Int` is
 /// written in the unsigned forms, as the MessagePack specification recommends).
 pub fn encode(value: &Value<'_>) -> Vec<u8> {

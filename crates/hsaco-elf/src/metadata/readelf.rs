@@ -14,11 +14,18 @@
 //!   YAML ([`document_yaml`]) and a newline.
 //! * `NT_AMD_HSA_METADATA` (v2): `    AMD HSA Metadata:`, eight spaces, the descriptor
 //!   text without its last byte (taken to be the NUL terminator), a newline.
+//!
+//! Two printers give that text: one straight from the MessagePack bytes (`fast`, for
+//! documents as LLVM writes them: sorted string keys, no extensions), and one through
+//! a decoded [`Value`] tree, the reference, which does everything else. The tests
+//! hold them to the same output on real, mutated and retyped documents.
 
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 
 use crate::msgpack::{self, Value};
+
+mod fast;
 
 /// `NT_AMDGPU_METADATA`: the note type of v3+ metadata (owner `AMDGPU`).
 pub const NT_AMDGPU_METADATA: u32 = 32;
@@ -39,6 +46,21 @@ pub fn readelf_note_text(note_type: u32, desc: &[u8]) -> Option<String> {
 /// What `llvm-readelf --notes` prints under the header line of an
 /// `NT_AMDGPU_METADATA` note with descriptor `desc` (see the module docs).
 pub fn readelf_yaml(desc: &[u8]) -> String {
+    if desc.is_empty() {
+        return String::new();
+    }
+    let mut out = Vec::with_capacity(desc.len() * 4);
+    if fast::yaml_block(desc, &mut out) {
+        out.push(b'\n');
+        return fast::into_string(out);
+    }
+    readelf_yaml_tree(desc)
+}
+
+/// [`readelf_yaml`] through a decoded [`Value`] tree: the reference form, and the
+/// printer for what [`fast::yaml_block`] leaves alone (unsorted or duplicate keys,
+/// keys that are not strings, extensions, malformed data).
+fn readelf_yaml_tree(desc: &[u8]) -> String {
     if desc.is_empty() {
         return String::new();
     }
@@ -810,7 +832,27 @@ fn normalize(text: &str) -> String {
 /// The block [`metadata_block_from_readelf`] would cut out of readelf's output for a
 /// note of type `note_type` with descriptor `desc`.
 pub fn readelf_block(note_type: u32, desc: &[u8]) -> Option<String> {
-    readelf_note_text(note_type, desc).map(|t| normalize(&t))
+    let mut out = Vec::new();
+    write_readelf_block(note_type, desc, &mut out).then(|| fast::into_string(out))
+}
+
+/// [`readelf_block`] appended to `out` (UTF-8 text), without allocating a `String`
+/// for it; returns `false`, appending nothing, for note types other than the two
+/// metadata types.
+pub fn write_readelf_block(note_type: u32, desc: &[u8], out: &mut Vec<u8>) -> bool {
+    match note_type {
+        NT_AMDGPU_METADATA if desc.is_empty() => {}
+        NT_AMDGPU_METADATA => {
+            out.reserve(desc.len() * 4);
+            // the fast block already ends in exactly one newline
+            if !fast::yaml_block(desc, out) {
+                out.extend_from_slice(normalize(&readelf_yaml_tree(desc)).as_bytes());
+            }
+        }
+        NT_AMD_HSA_METADATA => out.extend_from_slice(normalize(&readelf_v2_text(desc)).as_bytes()),
+        _ => return false,
+    }
+    true
 }
 
 /// Compare the metadata notes of one file (`(note type, descriptor)` in file order,
@@ -892,6 +934,143 @@ mod tests {
             assert_eq!(yaml_string(input.as_bytes()), *expected, "{input:?}");
         }
         assert_eq!(yaml_string(b"x\xc3A\x01"), "\"x\u{fffd}\"");
+    }
+
+    /// The committed metadata descriptors (real ones from clang and LLVM-checked
+    /// edge cases).
+    fn seeds() -> Vec<(String, Vec<u8>)> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/metadata");
+        let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "msgpack"))
+            .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+            .collect();
+        out.sort();
+        assert!(
+            out.len() >= 10,
+            "metadata seeds missing in {}",
+            dir.display()
+        );
+        out
+    }
+
+    /// The fast printer against the tree printer, and the allocation-free map check
+    /// against the decoder, on one descriptor.
+    fn same_as_tree(desc: &[u8]) {
+        let tree = if desc.is_empty() {
+            String::new()
+        } else {
+            normalize(&readelf_yaml_tree(desc))
+        };
+        assert_eq!(
+            readelf_block(NT_AMDGPU_METADATA, desc).as_deref(),
+            Some(tree.as_str()),
+            "{desc:02x?}"
+        );
+        assert_eq!(readelf_yaml(desc), readelf_yaml_tree(desc));
+        assert_eq!(
+            msgpack::is_map_document(desc),
+            matches!(msgpack::decode(desc), Ok(Value::Map(_))),
+            "{desc:02x?}"
+        );
+    }
+
+    #[test]
+    fn fast_printer_takes_real_metadata() {
+        for (name, desc) in seeds() {
+            same_as_tree(&desc);
+            if name.contains("/cov") {
+                assert!(fast::yaml_block(&desc, &mut Vec::new()), "{name}");
+            }
+        }
+    }
+
+    /// 10_000 inputs, not 100_000: each runs both printers and the decoder, which
+    /// takes about a second per thousand in a debug build.
+    #[test]
+    fn fast_printer_matches_tree_on_mutations() {
+        let seeds = seeds();
+        let seeds: Vec<&[u8]> = seeds.iter().map(|(_, d)| &d[..]).collect();
+        let n = crate::fuzzing::mutation_smoke(same_as_tree, &seeds, 10_000, 0x5eed_fa57);
+        assert_eq!(n, 10_000);
+    }
+
+    /// Every node of the real documents replaced by values of other kinds, and every
+    /// map entry removed: what the verifier checks (types, required keys, lengths,
+    /// allowed strings) is exercised key by key.
+    #[test]
+    fn fast_printer_matches_tree_on_retyped_documents() {
+        let replacements = [
+            Value::UInt(3),
+            Value::Int(-1),
+            Value::Bool(true),
+            Value::Nil,
+            Value::Float64(0.5),
+            Value::str_ref("x"),
+            Value::str_ref("global_buffer"),
+            Value::str_ref("OpenCL C"),
+            Value::Array(vec![Value::UInt(1), Value::UInt(2)]),
+            Value::Array(vec![Value::UInt(1), Value::Int(2), Value::UInt(3)]),
+            Value::Array(vec![Value::str_ref("a"), Value::UInt(2)]),
+            Value::Array(vec![]),
+            Value::Map(vec![]),
+        ];
+        // paths to every node: indices into arrays, entry indices into maps
+        fn paths(v: &Value<'_>, here: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+            out.push(here.clone());
+            let children: Vec<&Value<'_>> = match v {
+                Value::Array(a) => a.iter().collect(),
+                Value::Map(m) => m.iter().map(|(_, v)| v).collect(),
+                _ => return,
+            };
+            for (i, c) in children.into_iter().enumerate() {
+                here.push(i);
+                paths(c, here, out);
+                here.pop();
+            }
+        }
+        fn node<'v, 'a>(v: &'v mut Value<'a>, path: &[usize]) -> &'v mut Value<'a> {
+            match path.split_first() {
+                None => v,
+                Some((&i, rest)) => match v {
+                    Value::Array(a) => node(&mut a[i], rest),
+                    Value::Map(m) => node(&mut m[i].1, rest),
+                    _ => unreachable!(),
+                },
+            }
+        }
+        let mut checked = 0;
+        for (name, desc) in seeds() {
+            if !name.contains("/cov") {
+                continue;
+            }
+            let root = msgpack::decode(&desc).unwrap();
+            let mut all = Vec::new();
+            paths(&root, &mut Vec::new(), &mut all);
+            // keep debug-build time small: a spread of at most 120 nodes per document
+            let step = all.len().div_ceil(120);
+            for path in all.iter().step_by(step).filter(|p| !p.is_empty()) {
+                for r in &replacements {
+                    let mut doc = root.clone();
+                    *node(&mut doc, path) = r.clone();
+                    same_as_tree(&msgpack::encode(&doc));
+                    checked += 1;
+                }
+                let mut doc = root.clone();
+                if let Value::Map(m) = node(&mut doc, path) {
+                    for i in 0..m.len() {
+                        let mut d = doc.clone();
+                        if let Value::Map(m) = node(&mut d, path) {
+                            m.remove(i);
+                        }
+                        same_as_tree(&msgpack::encode(&d));
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

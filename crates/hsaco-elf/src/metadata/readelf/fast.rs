@@ -1,0 +1,534 @@
+//! The readelf form of a metadata descriptor printed straight from the MessagePack
+//! bytes: one pass that writes the YAML as it reads, no [`Value`](crate::msgpack::Value)
+//! tree, no allocation per item, strings copied as they are stored when they need no
+//! escaping.
+//!
+//! It takes the common case only: every map key a string, the keys of every map
+//! stored in strictly increasing order (as LLVM writes them, so the sort LLVM does on
+//! reading changes nothing and there are no duplicates), no extension anywhere,
+//! nesting at most [`MAX_FAST_DEPTH`] deep, well-formed data. For anything else
+//! [`yaml_block`] returns `false` and the tree printer (the reference) does the work,
+//! so the text never differs; the tests check the two against each other on real and
+//! mutated descriptors.
+
+use crate::msgpack::{Cursor, Item};
+
+use super::{
+    contains, format_e, is_yaml_bool, is_yaml_null, is_yaml_numeric, quote, reads_as_non_string,
+    Quoting, ACCESSES, ADDRESS_SPACES, LANGUAGES, LLVM_VALUE_KINDS,
+};
+
+/// Containers nested deeper than this go to the tree printer (whose decoder allows
+/// [`crate::msgpack::MAX_DEPTH`]).
+pub(super) const MAX_FAST_DEPTH: usize = 100;
+
+/// Appends the block [`super::readelf_block`] gives for an `NT_AMDGPU_METADATA`
+/// descriptor (non-empty), ending in one newline, and returns `true`; or returns
+/// `false`, leaving `out` as it was, when the descriptor is not the common case the
+/// module docs describe.
+pub(super) fn yaml_block(desc: &[u8], out: &mut Vec<u8>) -> bool {
+    let start = out.len();
+    if write_block(desc, out).is_none() {
+        out.truncate(start);
+        return false;
+    }
+    true
+}
+
+/// Text this module wrote (always UTF-8) as a `String`.
+pub(super) fn into_string(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        // not reached: every byte written is ASCII or comes from a `str`
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+fn write_block(desc: &[u8], out: &mut Vec<u8>) -> Option<()> {
+    out.extend_from_slice(b"    AMDGPU Metadata:\n        ");
+    let yaml_at = out.len();
+    out.extend_from_slice(b"---\n");
+    let mut p = Printer {
+        r: Cursor::new(desc),
+        out,
+        accepted: true,
+    };
+    match p.next()? {
+        Item::Map(0) => {
+            p.out.extend_from_slice(b"{}\n");
+            p.accepted = false; // no amdhsa.version
+        }
+        Item::Map(n) => p.map_entries(n, 0, 0, Ctx::Root)?,
+        Item::Array(n) => {
+            p.accepted = false; // the verifier wants a map
+            if n == 0 {
+                p.out.extend_from_slice(b"[]\n");
+            } else {
+                p.seq_items(n, 0, 0, Ctx::Other)?;
+            }
+        }
+        // a scalar root: LLVM prints the descriptor bytes; the tree printer does that
+        _ => return None,
+    }
+    let accepted = p.accepted;
+    out.extend_from_slice(b"...\n");
+    if !accepted && contains(desc, b"amdhsa.") {
+        out.splice(
+            yaml_at..yaml_at,
+            b"Invalid AMDGPU Metadata\n".iter().copied(),
+        );
+    }
+    Some(())
+}
+
+fn deeper(depth: usize) -> Option<()> {
+    (depth < MAX_FAST_DEPTH).then_some(())
+}
+
+/// Where a map or array sits, for what LLVM's verifier checks of it
+/// ([`super::llvm_verifier_accepts`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    /// Not looked at.
+    Other,
+    /// The root map.
+    Root,
+    /// The `amdhsa.kernels` array: each item must be an accepted kernel map.
+    Kernels,
+    /// A kernel map.
+    Kernel,
+    /// A kernel's `.args` array: each item must be an accepted argument map.
+    Args,
+    /// An argument map.
+    Arg,
+}
+
+/// What the verifier wants of the value of one key.
+#[derive(Clone, Copy)]
+enum Want {
+    Int,
+    Str,
+    Bool,
+    StrIn(&'static [&'static str]),
+    /// An array of exactly this many integers.
+    Ints(usize),
+    /// An array of strings.
+    Strs,
+    /// An array whose items are checked in the given context.
+    ArrayOf(Ctx),
+}
+
+/// What the verifier wants of `key` in a map in `ctx`, and the bit of the key among
+/// the required ones of that map (0 if optional); `None` for a key it does not look
+/// at. (Every key it looks at prints plain.)
+fn want(ctx: Ctx, key: &[u8]) -> Option<(Want, u16)> {
+    Some(match ctx {
+        Ctx::Root => match key {
+            b"amdhsa.version" => (Want::Ints(2), 1),
+            b"amdhsa.kernels" => (Want::ArrayOf(Ctx::Kernels), 2),
+            b"amdhsa.printf" => (Want::Strs, 0),
+            _ => return None,
+        },
+        Ctx::Kernel => match key {
+            b".name" => (Want::Str, 1 << 0),
+            b".symbol" => (Want::Str, 1 << 1),
+            b".kernarg_segment_size" => (Want::Int, 1 << 2),
+            b".group_segment_fixed_size" => (Want::Int, 1 << 3),
+            b".private_segment_fixed_size" => (Want::Int, 1 << 4),
+            b".kernarg_segment_align" => (Want::Int, 1 << 5),
+            b".wavefront_size" => (Want::Int, 1 << 6),
+            b".sgpr_count" => (Want::Int, 1 << 7),
+            b".vgpr_count" => (Want::Int, 1 << 8),
+            b".max_flat_workgroup_size" => (Want::Int, 1 << 9),
+            b".sgpr_spill_count"
+            | b".vgpr_spill_count"
+            | b".workgroup_processor_mode"
+            | b".uniform_work_group_size" => (Want::Int, 0),
+            b".vec_type_hint" | b".device_enqueue_symbol" => (Want::Str, 0),
+            b".language" => (Want::StrIn(LANGUAGES), 0),
+            b".language_version" => (Want::Ints(2), 0),
+            b".reqd_workgroup_size" | b".workgroup_size_hint" | b".cluster_dims" => {
+                (Want::Ints(3), 0)
+            }
+            b".uses_dynamic_stack" => (Want::Bool, 0),
+            b".args" => (Want::ArrayOf(Ctx::Args), 0),
+            _ => return None,
+        },
+        Ctx::Arg => match key {
+            b".size" => (Want::Int, 1 << 0),
+            b".offset" => (Want::Int, 1 << 1),
+            b".value_kind" => (Want::StrIn(LLVM_VALUE_KINDS), 1 << 2),
+            b".name" | b".type_name" => (Want::Str, 0),
+            b".pointee_align" => (Want::Int, 0),
+            b".address_space" => (Want::StrIn(ADDRESS_SPACES), 0),
+            b".access" | b".actual_access" => (Want::StrIn(ACCESSES), 0),
+            b".is_const" | b".is_restrict" | b".is_volatile" | b".is_pipe" => (Want::Bool, 0),
+            _ => return None,
+        },
+        Ctx::Other | Ctx::Kernels | Ctx::Args => return None,
+    })
+}
+
+/// The required keys of a map in `ctx`, as bits.
+fn required(ctx: Ctx) -> u16 {
+    match ctx {
+        Ctx::Root => 0b11,
+        Ctx::Kernel => (1 << 10) - 1,
+        Ctx::Arg => 0b111,
+        _ => 0,
+    }
+}
+
+struct Printer<'a, 'o> {
+    r: Cursor<'a>,
+    out: &'o mut Vec<u8>,
+    /// Whether LLVM's verifier accepts what has been read so far.
+    accepted: bool,
+}
+
+impl<'a> Printer<'a, '_> {
+    /// The next item header; `None` also for an extension (LLVM refuses documents
+    /// with one).
+    #[inline]
+    fn next(&mut self) -> Option<Item<'a>> {
+        match self.r.item()? {
+            Item::Ext => None,
+            item => Some(item),
+        }
+    }
+
+    /// Whether the value whose header is `v` (its items not read yet) is what `want`
+    /// asks for; arrays of scalars are looked into without moving the cursor.
+    fn satisfies(&self, want: Want, v: &Item<'a>) -> bool {
+        let scalars = |n: usize, f: fn(&Item<'_>) -> bool| {
+            let mut c = self.r.clone();
+            (0..n).all(|_| c.item().is_some_and(|i| f(&i)))
+        };
+        match (want, v) {
+            (Want::Int, v) => is_int(v),
+            (Want::Str, v) => matches!(v, Item::Str(_)),
+            (Want::Bool, v) => matches!(v, Item::Bool(_)),
+            (Want::StrIn(list), Item::Str(s)) => list.iter().any(|a| a.as_bytes() == *s),
+            (Want::Ints(n), &Item::Array(m)) => n == m && scalars(m, is_int),
+            (Want::Strs, &Item::Array(m)) => scalars(m, |i| matches!(i, Item::Str(_))),
+            (Want::ArrayOf(_), Item::Array(_)) => true,
+            _ => false,
+        }
+    }
+
+    /// The entries of a non-empty map at column `col`, in context `ctx`; what goes
+    /// before the first key on its line is already written.
+    fn map_entries(&mut self, n: usize, col: usize, depth: usize, ctx: Ctx) -> Option<()> {
+        deeper(depth)?;
+        let mut prev: Option<&[u8]> = None;
+        let mut seen = 0u16;
+        for i in 0..n {
+            if i > 0 {
+                spaces(self.out, col);
+            }
+            let Item::Str(key) = self.next()? else {
+                return None;
+            };
+            let key_at = self.r.pos().saturating_sub(key.len());
+            if prev.is_some_and(|p| !less(p, key)) {
+                return None; // LLVM would sort, or refuse a duplicate
+            }
+            prev = Some(key);
+            let known = if ctx == Ctx::Other {
+                None
+            } else {
+                want(ctx, key)
+            };
+            if known.is_some() {
+                put(self.out, self.r.data(), key_at, key.len());
+            } else {
+                write_quoted(self.out, key, quoting(key, false));
+            }
+            // after the colon: padding to 16 characters before a scalar or empty
+            // container, a new line for a non-empty container
+            let pad = 16usize.saturating_sub(key.len()).max(1);
+            let value = self.next()?;
+            let mut inner = Ctx::Other;
+            if let Some((want, bit)) = known {
+                if self.satisfies(want, &value) {
+                    seen |= bit;
+                    if let Want::ArrayOf(c) = want {
+                        inner = c;
+                    }
+                } else if bit == 0 {
+                    self.accepted = false;
+                }
+            }
+            match value {
+                Item::Map(0) => {
+                    colon_pad(self.out, pad);
+                    self.out.extend_from_slice(b"{}\n");
+                }
+                Item::Array(0) => {
+                    colon_pad(self.out, pad);
+                    self.out.extend_from_slice(b"[]\n");
+                }
+                Item::Map(m) => {
+                    self.out.extend_from_slice(b":\n");
+                    spaces(self.out, col + 2);
+                    self.map_entries(m, col + 2, depth + 1, Ctx::Other)?;
+                }
+                Item::Array(m) => {
+                    self.out.extend_from_slice(b":\n");
+                    spaces(self.out, col + 2);
+                    self.seq_items(m, col + 2, depth + 1, inner)?;
+                }
+                Item::Str(v) => {
+                    colon_pad(self.out, pad);
+                    let at = self.r.pos().saturating_sub(v.len());
+                    write_string_value(self.out, self.r.data(), at, v);
+                    self.out.push(b'\n');
+                }
+                scalar => {
+                    colon_pad(self.out, pad);
+                    write_scalar(self.out, scalar);
+                    self.out.push(b'\n');
+                }
+            }
+        }
+        if seen != required(ctx) {
+            self.accepted = false;
+        }
+        Some(())
+    }
+
+    /// The items of a non-empty array at column `col`, in context `ctx`; what goes
+    /// before the first `- ` on its line is already written.
+    fn seq_items(&mut self, n: usize, col: usize, depth: usize, ctx: Ctx) -> Option<()> {
+        deeper(depth)?;
+        // the context of the items, which must be non-empty maps
+        let items = match ctx {
+            Ctx::Kernels => Ctx::Kernel,
+            Ctx::Args => Ctx::Arg,
+            _ => Ctx::Other,
+        };
+        for i in 0..n {
+            if i > 0 {
+                spaces(self.out, col);
+            }
+            self.out.extend_from_slice(b"- ");
+            let item = self.next()?;
+            if items != Ctx::Other && !matches!(item, Item::Map(m) if m > 0) {
+                self.accepted = false;
+            }
+            match item {
+                Item::Map(0) => self.out.extend_from_slice(b"{}\n"),
+                Item::Array(0) => {
+                    // LLVM's quirk: the `- ` marks pending on this line are lost
+                    let line = self
+                        .out
+                        .iter()
+                        .rposition(|&b| b == b'\n')
+                        .map_or(0, |p| p + 1);
+                    self.out.truncate(line);
+                    self.out.extend_from_slice(b"[]\n");
+                }
+                Item::Map(m) => self.map_entries(m, col + 2, depth + 1, items)?,
+                Item::Array(m) => self.seq_items(m, col + 2, depth + 1, Ctx::Other)?,
+                scalar => {
+                    write_scalar(self.out, scalar);
+                    self.out.push(b'\n');
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+/// `a < b` in byte order, comparing a leading word first.
+#[inline]
+fn less(a: &[u8], b: &[u8]) -> bool {
+    if let (Some(x), Some(y)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
+        let (x, y) = (u64::from_be_bytes(*x), u64::from_be_bytes(*y));
+        if x != y {
+            return x < y;
+        }
+    } else if let (Some(x), Some(y)) = (a.first_chunk::<4>(), b.first_chunk::<4>()) {
+        let (x, y) = (u32::from_be_bytes(*x), u32::from_be_bytes(*y));
+        if x != y {
+            return x < y;
+        }
+    }
+    a < b
+}
+
+fn is_int(item: &Item<'_>) -> bool {
+    matches!(item, Item::Int(_) | Item::UInt(_))
+}
+
+/// A colon and the most padding a key gets (16 spaces, for an empty key).
+const COLON_PAD: &[u8; 17] = b":                ";
+
+/// Short copies below write a fixed-size block (inline moves, no call) and cut the
+/// vector back to the length wanted.
+fn colon_pad(out: &mut Vec<u8>, pad: usize) {
+    let len = out.len();
+    out.extend_from_slice(COLON_PAD);
+    out.truncate(len + 1 + pad.min(16));
+}
+
+fn spaces(out: &mut Vec<u8>, n: usize) {
+    if n <= 32 {
+        let len = out.len();
+        out.extend_from_slice(&[b' '; 32]);
+        out.truncate(len + n);
+    } else {
+        out.resize(out.len() + n, b' ');
+    }
+}
+
+/// Appends `data[at..at + len]`.
+#[inline]
+fn put(out: &mut Vec<u8>, data: &[u8], at: usize, len: usize) {
+    let tail = data.get(at..).unwrap_or_default();
+    match tail.first_chunk::<16>() {
+        Some(block) if len <= 16 => {
+            let start = out.len();
+            out.extend_from_slice(block);
+            out.truncate(start + len);
+        }
+        _ => out.extend_from_slice(tail.get(..len).unwrap_or_default()),
+    }
+}
+
+fn write_scalar(out: &mut Vec<u8>, item: Item<'_>) {
+    match item {
+        Item::Nil => out.extend_from_slice(b"!nil ''"),
+        Item::Bool(true) => out.extend_from_slice(b"true"),
+        Item::Bool(false) => out.extend_from_slice(b"false"),
+        Item::UInt(u) => write_u64(out, u),
+        Item::Int(i) => {
+            if i < 0 {
+                out.push(b'-');
+            }
+            write_u64(out, i.unsigned_abs());
+        }
+        Item::Float32(f) => out.extend_from_slice(format_e(f64::from(f)).as_bytes()),
+        Item::Float64(f) => out.extend_from_slice(format_e(f).as_bytes()),
+        Item::Str(s) => write_string_value(out, s, 0, s),
+        Item::Bin(b) => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"!bin '");
+            for &x in b {
+                out.push(HEX[usize::from(x >> 4)]);
+                out.push(HEX[usize::from(x & 15)]);
+            }
+            out.push(b'\'');
+        }
+        Item::Array(_) | Item::Map(_) | Item::Ext => {}
+    }
+}
+
+fn write_u64(out: &mut Vec<u8>, mut v: u64) {
+    if v < 10 {
+        out.push(b'0' + v as u8);
+        return;
+    }
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    while v >= 10 {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    i -= 1;
+    buf[i] = b'0' + v as u8;
+    out.extend_from_slice(&buf[i..]);
+}
+
+/// A string value as [`super::yaml_string`] prints it; `s` is `data[at..]`.
+fn write_string_value(out: &mut Vec<u8>, data: &[u8], at: usize, s: &[u8]) {
+    // text starting with a letter (but not one `inf` or `nan` starts with) or `_`
+    // reads back as something else only if it is `true` or `false`
+    let tagged = match s.first() {
+        Some(&c)
+            if (c.is_ascii_alphabetic() && !matches!(c, b'i' | b'I' | b'n' | b'N'))
+                || c == b'_' =>
+        {
+            s == b"true" || s == b"false"
+        }
+        _ => reads_as_non_string(s),
+    };
+    if tagged {
+        out.extend_from_slice(b"!str ");
+    }
+    match quoting(s, true) {
+        Quoting::Plain => put(out, data, at, s.len()),
+        q => write_quoted(out, s, q),
+    }
+}
+
+/// Class of a byte for quoting: 0 plain, [`SINGLE`], or [`DOUBLE`].
+const SINGLE: u8 = 1;
+const DOUBLE: u8 = 2;
+static CLASS: [u8; 256] = class_table();
+
+const fn class_table() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = if c.is_ascii_alphanumeric()
+            || matches!(c, b'_' | b'-' | b'^' | b'.' | b',' | b' ' | b'\t')
+        {
+            0
+        } else if c < 0x20 || c >= 0x7f {
+            DOUBLE
+        } else {
+            SINGLE
+        };
+        i += 1;
+    }
+    t
+}
+
+/// [`super::needs_quotes`], with one table lookup per byte.
+fn quoting(s: &[u8], check_type: bool) -> Quoting {
+    let (Some(&first), Some(&last)) = (s.first(), s.last()) else {
+        return Quoting::Single;
+    };
+    let class = s.iter().fold(0u8, |acc, &c| acc | CLASS[usize::from(c)]);
+    if class & DOUBLE != 0 {
+        return Quoting::Double;
+    }
+    // of the characters LLVM otherwise leaves plain, only these matter at the ends
+    if class & SINGLE != 0
+        || matches!(first, b' ' | b'\t' | b'-' | b',')
+        || matches!(last, b' ' | b'\t')
+    {
+        return Quoting::Single;
+    }
+    // left: letters, digits and `_ ^ . , -` and blanks inside; only a leading digit
+    // or `.` can make a number
+    if check_type
+        && ((matches!(s.len(), 4 | 5) && (is_yaml_null(s) || is_yaml_bool(s)))
+            || ((first.is_ascii_digit() || first == b'.') && is_yaml_numeric(s)))
+    {
+        return Quoting::Single;
+    }
+    Quoting::Plain
+}
+
+fn write_quoted(out: &mut Vec<u8>, s: &[u8], q: Quoting) {
+    match q {
+        // plain and single-quoted text is ASCII here (see `quoting`)
+        Quoting::Plain => out.extend_from_slice(s),
+        Quoting::Single => {
+            out.push(b'\'');
+            let mut rest = s;
+            while let Some(p) = rest.iter().position(|&b| b == b'\'') {
+                out.extend_from_slice(&rest[..=p]);
+                out.push(b'\'');
+                rest = &rest[p + 1..];
+            }
+            out.extend_from_slice(rest);
+            out.push(b'\'');
+        }
+        Quoting::Double => out.extend_from_slice(quote(s, Quoting::Double).as_bytes()),
+    }
+}
