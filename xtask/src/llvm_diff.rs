@@ -45,6 +45,7 @@ pub fn run(opts: &Options) -> Result<()> {
         .report("kernel descriptors (read --kernel-descriptors vs llvm-objdump-22)");
     failed |= !extract(&hsaco, &dir)?.report("extract (vs clang-offload-bundler-22 --unbundle)");
     failed |= !disassembly(&hsaco, &dir)?;
+    failed |= !gcn_round_trip(&hsaco)?;
     failed |= !target_ids()?
         .report("target IDs and e_flags (vs clang-22 / llvm-mc-22 / llvm-readelf-22)");
     if failed {
@@ -327,6 +328,22 @@ fn disassembly(hsaco: &Path, corpus: &Path) -> Result<bool> {
         .arg("--hsaco")
         .arg(hsaco)
         .args(&dirs)
+        .status()
+        .with_context(|| format!("{}", script.display()))?;
+    Ok(status.success())
+}
+
+/// gfx6/gfx7, which llvm-objdump-22 cannot disassemble: every instruction llvm-mc-22
+/// assembles for tahiti and bonaire goes bytes -> `hsaco dis` -> llvm-mc-22 -> bytes
+/// (crates/hsaco-isa/scripts/gcn_roundtrip.py). Returns whether every round trip
+/// was the identity.
+fn gcn_round_trip(hsaco: &Path) -> Result<bool> {
+    println!("gfx6/gfx7 round trip (bytes -> hsaco dis -> llvm-mc-22 -> bytes):");
+    let script = crate::root().join("crates/hsaco-isa/scripts/gcn_roundtrip.py");
+    let status = Command::new("python3")
+        .arg(&script)
+        .arg("--hsaco")
+        .arg(hsaco)
         .status()
         .with_context(|| format!("{}", script.display()))?;
     Ok(status.success())
