@@ -46,6 +46,7 @@ pub fn run(opts: &Options) -> Result<()> {
     failed |= !extract(&hsaco, &dir)?.report("extract (vs clang-offload-bundler-22 --unbundle)");
     failed |= !disassembly(&hsaco, &dir)?;
     failed |= !gcn_round_trip(&hsaco)?;
+    failed |= !checker_on_corpus(&dir)?;
     failed |= !target_ids()?
         .report("target IDs and e_flags (vs clang-22 / llvm-mc-22 / llvm-readelf-22)");
     if failed {
@@ -346,5 +347,32 @@ fn gcn_round_trip(hsaco: &Path) -> Result<bool> {
         .arg(hsaco)
         .status()
         .with_context(|| format!("{}", script.display()))?;
+    Ok(status.success())
+}
+
+/// `hsaco check` over the whole corpus: only the true findings the gfx803 write-up
+/// explains may appear (crates/hsaco-check/tests/it/llvm.rs, ignored tests run here
+/// with the corpus), and the gfx8 scalar view of the lints must print as
+/// llvm-objdump-22 does.
+fn checker_on_corpus(corpus: &Path) -> Result<bool> {
+    println!(
+        "hsaco check on the corpus (only explained findings; gfx8 scalar view vs llvm-objdump-22):"
+    );
+    let status = Command::new(env!("CARGO"))
+        .args([
+            "test",
+            "-q",
+            "-p",
+            "hsaco-check",
+            "--test",
+            "it",
+            "--",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env("CORPUS_ROOT", corpus)
+        .env("CORPUS", corpus.join("nogpulib"))
+        .current_dir(crate::root())
+        .status()?;
     Ok(status.success())
 }
