@@ -264,6 +264,9 @@ fn ty(t: &str) -> Result<&'static str> {
         "waitcnt" => "Waitcnt",
         "gpridx" => "GprIdx",
         "smem" => "SmemOffset",
+        "delayalu" => "DelayAlu",
+        "depctr" => "Depctr",
+        "sendmsgrtn" => "SendmsgRtn",
         _ => bail!("unknown type {t}"),
     })
 }
@@ -291,6 +294,7 @@ fn form(name: &str) -> Result<&'static str> {
         "DS" => "Ds",
         "FLAT" => "Flat",
         "MUBUF" => "Mubuf",
+        "VOPD" | "VOPDY" => "Vopd",
         _ => bail!("no family for encoding {name}"),
     })
 }

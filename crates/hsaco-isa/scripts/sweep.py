@@ -50,6 +50,8 @@ def parse_defs(text):
 def build(enc, vals):
     v = enc["match"]
     for name, val in vals.items():
+        if name not in enc["fields"]:
+            continue  # a probe value for a field this generation's encoding lacks
         lo, w, _ = enc["fields"][name]
         v &= ~(((1 << w) - 1) << lo)
         v |= (val & ((1 << w) - 1)) << lo
@@ -58,6 +60,13 @@ def build(enc, vals):
 
 # Probe register numbers: each role gets a distinct first register.
 # (field values, {printed first register -> role})
+# Scalar code of `null` (no soffset/saddr): 0x7f before gfx10 (saddr "off"), 125 on
+# gfx10, 124 on gfx11+ (set by main from the generation).
+NULL = 0x7F
+# Whether 16-bit operands are VGPR halves (true16, gfx11+): `v1.l` is typed 16-bit.
+TRUE16 = False
+
+
 def probes(encname):
     S = lambda n: n  # noqa: E731
     V = lambda n: 256 + n  # noqa: E731
@@ -72,7 +81,8 @@ def probes(encname):
     if encname == "SOPP":
         return dict(simm16=0x3), {}
     if encname == "SMEM":
-        return dict(sdata=16, sbase=10, imm=1, offset=0x2C), {"s16": "sdata", "s20": "sbase"}
+        return dict(sdata=16, sbase=10, imm=1, offset=0x2C, soffset=NULL), {
+            "s16": "sdata", "s20": "sbase"}
     if encname == "VOP1":
         return dict(vdst=10, src0=V(20)), {"v10": "vdst", "v20": "src0", "s10": "sdst8"}
     if encname == "VOP2":
@@ -90,7 +100,7 @@ def probes(encname):
         return dict(vdst=10, addr=20, data0=30, data1=40), {
             "v10": "vdst", "v20": "addr", "v30": "data0", "v40": "data1"}
     if encname == "FLAT":
-        return dict(vdst=10, addr=20, data=30, saddr=0x7F), {
+        return dict(vdst=10, addr=20, data=30, saddr=NULL), {
             "v10": "vdst", "v20": "addr", "v30": "data", "off": "saddr", "s50": "saddr"}
     if encname == "MUBUF":
         return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1), {
@@ -104,6 +114,14 @@ REG = re.compile(r"^([sva])(\d+)$|^([sva])\[(\d+):(\d+)\]$")
 def operand_token(text, rolemap):
     """Map one printed operand to role:width, or a fixed register name."""
     t = text.strip()
+    half = re.match(r"^(v\d+)\.[lh]$", t)
+    if half:
+        # true16 (gfx11+): one 16-bit half of a VGPR
+        if half.group(1) in rolemap:
+            return rolemap[half.group(1)], 16
+        return None
+    if t in ("vcc_lo", "exec_lo"):
+        return "=" + t[:-3], 32
     m = REG.match(t)
     if m:
         if m.group(1):
@@ -139,7 +157,7 @@ def typed(role, bits, mn, is_dst):
     dt, st = types_of(mn)
     t = dt if is_dst else st
     if t is None or int(t[1:]) != bits:
-        if bits == 16:
+        if bits == 16 and not TRUE16:
             bits = 32
         t = "b%d" % bits
     return "%s:%s" % (role, t)
@@ -172,7 +190,7 @@ ALTERNATIVES = {
 # Probes that reveal optional modifiers: (field values, flag, pattern in the text).
 MOD_PROBES = {
     "VOP3": [(dict(neg=1), "fpmods", ", -"), (dict(clamp=1), "clamp", " clamp"),
-             (dict(omod=1), "omod", " mul:2")],
+             (dict(omod=1), "omod", " mul:2"), (dict(opsel=8), "opsel", "op_sel:")],
     "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), ")],
     "DS": [(dict(offset0=1, offset1=2), "offset2", "offset1:2"), (dict(gds=1), "gds", " gds")],
     "VOP3P": [(dict(neg=1), "neg", "neg_lo:"), (dict(clamp=1), "clamp", " clamp"),
@@ -219,6 +237,10 @@ def imm_kind(mn, text):
         return "hwreg"
     if text.startswith("sendmsg("):
         return "sendmsg"
+    if text.startswith("instid0(") or text.startswith("instskip(") or text.startswith("instid1("):
+        return "delayalu"
+    if text.startswith("depctr_"):
+        return "depctr"
     if text.startswith("gpr_idx("):
         return "gpridx"
     if "cnt(" in text:
@@ -248,6 +270,9 @@ def tokens_for(encname, mn, rest):
                 if k:
                     toks.append("simm16:" + k)
                     continue
+            if encname == "SOP1" and o.startswith("sendmsg("):
+                toks.append("ssrc0:sendmsgrtn")
+                break
             if encname == "SMEM" and o == "0x2c":
                 toks.append("offset:smem")
                 continue
@@ -276,6 +301,8 @@ def merge_tokens(a, b):
         if x == y:
             out.append(x)
             continue
+        if ":" not in x or ":" not in y:
+            return None
         rx, tx = x.split(":", 1)
         ry, ty = y.split(":", 1)
         fixed = ("vcc", "exec", "m0", "scc")
@@ -293,8 +320,43 @@ def merge_tokens(a, b):
     return out
 
 
+def vopd_lines(procs, encs, variants):
+    """Sweep opx (with opy = mov) and opy (with opx = mov) of the dual-issue encoding."""
+    enc = encs["VOPD"]
+    base = dict(src0x=256 + 20, vsrc1x=30, vdstx=10, src0y=256 + 50, vsrc1y=60, vdsty=35)
+    roles = {"x": {"v10": "vdstx", "v20": "src0x", "v30": "vsrc1x"},
+             "y": {"v71": "vdsty", "v50": "src0y", "v60": "vsrc1y"}}
+    for half, field, encname, other in (("x", "opx", "VOPD", "opy"), ("y", "opy", "VOPDY", "opx")):
+        n = 1 << enc["fields"][field][1]
+        own, oth = ("vsrc1x", "vsrc1y") if half == "x" else ("vsrc1y", "vsrc1x")
+        for proc in procs:
+            lines = [build(enc, dict(base, **{field: o, other: 8, oth: 0})) for o in range(n)]
+            alt = [build(enc, dict(base, **{field: o, other: 8, oth: 0, own: 0})) for o in range(n)]
+            for o, (r, r2) in enumerate(zip(disassemble(lines, proc), disassemble(alt, proc))):
+                if not r or "Invalid" in r[0] or " :: " not in r[0]:
+                    r = r2
+                if not r or "Invalid" in r[0] or " :: " not in r[0]:
+                    continue
+                txt = r[0].split(" :: ")[0 if half == "x" else 1]
+                mn, _, rest = txt.partition(" ")
+                toks = []
+                for t in rest.split(", "):
+                    if t in roles[half]:
+                        ty = types_of(mn)[1] or "b32"
+                        toks.append(roles[half][t] + ":" + ("b32" if ty.endswith("16") else ty))
+                    elif re.match(r"^0x[0-9a-f]+$", t):
+                        toks.append("lit:" + (types_of(mn)[1] or "b32"))
+                    else:
+                        toks.append("?" + t)
+                v = variants.setdefault((mn, encname, tuple(toks)), {})
+                v.setdefault(o, set()).add(proc)
+
+
 def main():
+    global NULL, TRUE16
     gen = sys.argv[1]
+    TRUE16 = gen in ("gfx11", "gfx12")
+    NULL = {"gfx10": 125, "gfx11": 124, "gfx12": 124}.get(gen, 0x7F)
     check = "--check" in sys.argv
     path = os.path.join(DEFS, gen + ".txt")
     text = open(path).read()
@@ -305,7 +367,7 @@ def main():
     flags = {}  # (mnemonic, encoding) -> set of flags
 
     for encname, enc in encs.items():
-        if "base" in enc["opts"]:
+        if "base" in enc["opts"] or encname in ("VOPD", "VOPDY"):
             continue
         opw = enc["fields"]["op"][1]
         if encname == "FLAT":
@@ -361,6 +423,9 @@ def main():
                     if r and r[1] == 8 and ("_" + var) in r[0].split(" ")[0]:
                         base = r[0].split(" ")[0][: -len(var) - 1]
                         flags.setdefault((base, encname), set()).add(var)
+    # VOPD (gfx11+): X and Y halves, each swept with the other half a v_dual_mov_b32
+    if "VOPD" in encs:
+        vopd_lines(procs, encs, variants)
     # merge encodings of one instruction
     ops = OrderedDict()  # mnemonic -> list of [tokens, [(enc, opc, procs)]]
     for (base, encname, toks), opcs in variants.items():

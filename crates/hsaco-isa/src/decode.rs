@@ -42,6 +42,11 @@ struct Buckets {
     rows: Vec<Vec<u16>>,
     /// Per encoding: field (as index) -> 1 + its index in the encoding's field list, or 0.
     slots: Vec<[u8; FIELD_SLOTS]>,
+    /// gfx11+: scalar codes 124 and 125 are `null` and `m0` (swapped to the gfx10
+    /// numbering when decoding).
+    swap_m0_null: bool,
+    /// Index of the VOPD Y-half opcode table (`VOPDY`), if the generation has one.
+    vopdy: Option<usize>,
 }
 
 /// More than the number of distinct field names of all generations.
@@ -101,6 +106,8 @@ impl Buckets {
             list,
             rows,
             slots,
+            swap_m0_null: !matches!(isa.generation, "gfx9" | "gfx8" | "gfx7" | "gfx6" | "gfx10"),
+            vopdy: isa.encodings.iter().position(|e| e.name == "VOPDY"),
         }
     }
 
@@ -251,13 +258,40 @@ impl Decoder {
             }
             *slot = o;
         }
+        if enc.form == crate::desc::Form::Vopd {
+            let (_, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
+            literal |= y.contains(&Operand::Literal);
+        }
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
         }
         if op.flags & crate::desc::flags::GLC_RTN != 0
             && enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
+            && !op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Vdst))
         {
             rtn(&mut inst, enc, op, raw)?;
+        }
+        if self.buckets.swap_m0_null
+            && enc.form == crate::desc::Form::Vop3
+            && enc.field(Field::Src0).is_some_and(|f| f.get(raw) == 0xfa)
+        {
+            // gfx11+ VOP3 with a DPP16 word: src0 is its VGPR; the word is kept in
+            // `literal` (see `Decoder::vop3_dpp`).
+            let w = word(bytes, 2).ok_or(DecodeError::Truncated)?;
+            for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+                if od.role == Role::Field(Field::Src0) {
+                    *o = Operand::Vgpr {
+                        first: w as u8,
+                        count: regs(od.ty),
+                    };
+                }
+            }
+            inst.literal = w;
+            inst.size += 4;
+            return Ok(inst);
         }
         if literal {
             let n = usize::from(enc.words);
@@ -269,6 +303,50 @@ impl Decoder {
 }
 
 impl Decoder {
+    /// The DPP16 control word of a gfx11+ VOP3 instruction in its DPP form
+    /// (`v_add3_u32_e64_dpp`), if it is one.
+    pub fn vop3_dpp(&self, inst: &Instruction) -> Option<u32> {
+        let enc = self.isa.encodings.get(usize::from(inst.encoding))?;
+        (self.buckets.swap_m0_null
+            && enc.form == crate::desc::Form::Vop3
+            && enc.field(Field::Src0)?.get(inst.raw) == 0xfa
+            && inst.size == 12)
+            .then_some(inst.literal)
+    }
+
+    /// The Y half of a VOPD (dual-issue) instruction: its operation and operands
+    /// (`vdsty`, `src0y`, `vsrc1y` and a literal, in printing order). None for other
+    /// instructions or an undefined Y opcode.
+    pub fn vopd_y(&self, inst: &Instruction) -> Option<(&'static OpDesc, [Operand; 4])> {
+        let yi = self.buckets.vopdy?;
+        let enc = self.isa.encodings.get(usize::from(inst.encoding))?;
+        if enc.form != crate::desc::Form::Vopd || usize::from(inst.encoding) == yi {
+            return None;
+        }
+        let ytab = self.isa.encodings.get(yi)?;
+        let key = ytab.field(Field::Opy)?.get(inst.raw);
+        let row = ytab
+            .opcodes
+            .iter()
+            .find(|r| u32::from(r.key) == key && r.procs & self.proc_bit != 0)?;
+        let op = self.isa.ops.get(usize::from(row.op))?;
+        let mut out = [Operand::None; 4];
+        for (slot, od) in out.iter_mut().zip(op.operands) {
+            *slot = match od.role {
+                Role::Field(Field::Vdsty) => {
+                    let x = enc.field(Field::Vdstx)?.get(inst.raw);
+                    let y = ytab.field(Field::Vdsty)?.get(inst.raw);
+                    Operand::Vgpr {
+                        first: ((y << 1) | ((x & 1) ^ 1)) as u8,
+                        count: 1,
+                    }
+                }
+                r => self.operand(yi, r, od.ty, inst.raw).ok()?,
+            };
+        }
+        Some((op, out))
+    }
+
     /// Turn the VGPR operands of matrix and accumulator-move instructions that name
     /// AGPRs into [`Operand::Agpr`]: vdst and (MFMA) src2 on gfx908 or with `acc_cd`,
     /// src0/src1 with their `acc` bit; v_accvgpr_* by their mnemonic.
@@ -379,8 +457,54 @@ impl Decoder {
         };
         let fd = self.field_desc(ei, field).ok_or(DecodeError::Invalid)?;
         let v = fd.get(raw);
+        let o = self.field_operand(ei, field, fd.kind, ty, v, raw);
+        Ok(match o {
+            Operand::Special { code, count } if self.buckets.swap_m0_null && code & !1 == 124 => {
+                Operand::Special {
+                    code: code ^ 1,
+                    count,
+                }
+            }
+            Operand::Vgpr { first, .. } if ty.bits() == 16 => self.half(ei, field, first, raw),
+            o => o,
+        })
+    }
+
+    /// A true16 operand (gfx11+): in VOP3 forms the register is the whole field and
+    /// `op_sel` picks the half (bits 0-2 sources, 3 destination); elsewhere bit 7 of the
+    /// register number picks it.
+    fn half(&self, ei: usize, field: Field, v: u8, raw: u64) -> Operand {
+        match self.field_desc(ei, Field::Opsel) {
+            Some(sel) => {
+                let bit = match field {
+                    Field::Src0 => 0,
+                    Field::Src1 => 1,
+                    Field::Src2 => 2,
+                    _ => 3,
+                };
+                Operand::VgprHalf {
+                    reg: v,
+                    hi: sel.get(raw) >> bit & 1 != 0,
+                }
+            }
+            None => Operand::VgprHalf {
+                reg: v & 0x7f,
+                hi: v & 0x80 != 0,
+            },
+        }
+    }
+
+    fn field_operand(
+        &self,
+        ei: usize,
+        field: Field,
+        kind: FieldKind,
+        ty: Ty,
+        v: u32,
+        raw: u64,
+    ) -> Operand {
         let count = regs(ty);
-        Ok(match fd.kind {
+        match kind {
             FieldKind::Sdst | FieldKind::Ssrc => scalar(v, ty),
             FieldKind::Src9 if v >= 256 => Operand::Vgpr {
                 first: (v - 256) as u8,
@@ -416,7 +540,7 @@ impl Decoder {
                 count,
             },
             FieldKind::Imm | FieldKind::Flag | FieldKind::Op => Operand::Imm(v as u16),
-        })
+        }
     }
 }
 

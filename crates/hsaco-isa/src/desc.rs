@@ -72,6 +72,9 @@ pub enum Form {
     Ds,
     Flat,
     Mubuf,
+    /// gfx11+ dual-issue VALU (`v_dual_X ... :: v_dual_Y ...`): the X half; `VOPDY` (the
+    /// Y half's opcode table) has this form too.
+    Vopd,
 }
 
 /// One encoding (instruction format) of a generation.
@@ -158,6 +161,12 @@ pub enum Ty {
     GprIdx,
     /// SMEM offset: immediate or SGPR.
     SmemOffset,
+    /// gfx11+ `s_delay_alu` operand: `instid0(...) | instskip(...) | instid1(...)`.
+    DelayAlu,
+    /// gfx10+ `s_waitcnt_depctr` operand: `depctr_va_vdst(0)` ...
+    Depctr,
+    /// `s_sendmsg_rtn_*` message: `sendmsg(MSG_RTN_...)`.
+    SendmsgRtn,
 }
 
 impl Ty {

@@ -18,6 +18,7 @@ pub mod desc;
 pub mod gen;
 pub mod listing;
 pub mod print;
+mod rdna;
 
 pub use decode::{DecodeError, Decoder, Instructions};
 pub use desc::{IsaDesc, OpDesc};
@@ -28,7 +29,7 @@ pub const MAX_OPERANDS: usize = 6;
 
 /// Every described generation.
 pub fn generations() -> &'static [&'static IsaDesc] {
-    static ALL: [&IsaDesc; 1] = [&gen::gfx9::ISA];
+    static ALL: [&IsaDesc; 2] = [&gen::gfx9::ISA, &gen::gfx11::ISA];
     &ALL
 }
 
@@ -50,6 +51,13 @@ pub enum Operand {
         first: u8,
         /// Number of 32-bit registers.
         count: u8,
+    },
+    /// One 16-bit half of a VGPR (true16 operands of gfx11+: `v1.l`, `v1.h`).
+    VgprHalf {
+        /// Register.
+        reg: u8,
+        /// The high half.
+        hi: bool,
     },
     /// Accumulation VGPRs.
     Agpr {

@@ -39,6 +39,7 @@ fn special(out: &mut String, code: u8, count: u8) {
         106 => "vcc_lo",
         107 => "vcc_hi",
         124 => "m0",
+        125 => "null",
         126 if pair => "exec",
         126 => "exec_lo",
         127 => "exec_hi",
@@ -125,6 +126,10 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         Operand::None => {}
         Operand::Sgpr { first, count } => reg(out, "s", first, count),
         Operand::Vgpr { first, count } => reg(out, "v", first, count),
+        Operand::VgprHalf { reg: r, hi } => {
+            reg(out, "v", r, 1);
+            out.push_str(if hi { ".h" } else { ".l" });
+        }
         Operand::Agpr { first, count } => reg(out, "a", first, count),
         Operand::Ttmp { first, count } => reg(out, "ttmp", first, count),
         Operand::Special { code, count } => special(out, code, count),
@@ -225,6 +230,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let op = dec.op(inst);
     let enc = dec.encoding(inst);
     let f = |field: Field| dec.field(inst, field).unwrap_or(0);
+    if enc.form == Form::Vopd {
+        vopd(dec, inst, out);
+        return;
+    }
+    let rdna = crate::rdna::is_rdna(dec.isa().generation);
     out.push_str(op.mnemonic);
     match enc.form {
         Form::Vop1 | Form::Vop2 | Form::Vopc if has_form(dec, inst, &[Form::Vop3]) => {
@@ -233,6 +243,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         Form::Vop3 if has_form(dec, inst, &[Form::Vop1, Form::Vop2, Form::Vopc]) => {
             out.push_str("_e64")
         }
+        Form::Vop3 if dec.vop3_dpp(inst).is_some() => out.push_str("_e64_dpp"),
         Form::Sdwa => out.push_str("_sdwa"),
         Form::Dpp => out.push_str("_dpp"),
         _ => {}
@@ -313,6 +324,75 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push_str("sext(");
         }
         match (enc.form, field) {
+            (_, _)
+                if rdna && matches!(*o, Operand::Imm(_)) && {
+                    let Operand::Imm(v) = *o else { unreachable!() };
+                    crate::rdna::imm(out, dec.isa().generation, od.ty, u32::from(v))
+                } => {}
+            (Form::Sop1, Some(Field::Ssrc0)) if od.ty == Ty::SendmsgRtn => {
+                let v = f(Field::Ssrc0);
+                crate::rdna::imm(out, dec.isa().generation, od.ty, v);
+            }
+            (Form::Smem, Some(Field::Offset)) if rdna => {
+                // soffset (null = none), then the signed 21-bit offset
+                let so = crate::decode::scalar(f(Field::Soffset), Ty::B32);
+                let off = ((f(Field::Offset) << 11) as i32) >> 11;
+                let null = if dec.isa().generation == "gfx10" {
+                    125
+                } else {
+                    124
+                };
+                if f(Field::Soffset) != null {
+                    operand(out, so, Ty::B32, 0);
+                    if off != 0 {
+                        let _ = write!(out, " offset:{}", hex_signed(off));
+                    }
+                } else if off != 0 {
+                    out.push_str(&hex_signed(off));
+                } else {
+                    out.push_str("null");
+                }
+            }
+            (Form::Flat, Some(Field::Addr)) if rdna => {
+                let null = if dec.isa().generation == "gfx10" {
+                    125
+                } else {
+                    124
+                };
+                let no_vaddr = if dec.field(inst, Field::Sve).is_some() {
+                    f(Field::Sve) == 0
+                } else {
+                    f(Field::Saddr) != null
+                };
+                if is_scratch && no_vaddr {
+                    out.push_str("off");
+                } else if let Operand::Vgpr { first, .. } = *o {
+                    let count = if is_scratch || (is_global && f(Field::Saddr) != null) {
+                        1
+                    } else {
+                        od.ty.regs()
+                    };
+                    reg(out, "v", first, count);
+                }
+            }
+            (Form::Flat, Some(Field::Saddr)) if rdna => {
+                let s = f(Field::Saddr);
+                let null = if dec.isa().generation == "gfx10" {
+                    125
+                } else {
+                    124
+                };
+                if s == null || s == 0x7f {
+                    out.push_str("off");
+                } else {
+                    let count = if is_scratch { 1 } else { 2 };
+                    match crate::decode::scalar(s, Ty::B32) {
+                        Operand::Sgpr { first, .. } => reg(out, "s", first, count),
+                        Operand::Ttmp { first, .. } => reg(out, "ttmp", first, count),
+                        o => operand(out, o, Ty::B32, 0),
+                    }
+                }
+            }
             (Form::Smem, Some(Field::Offset)) => {
                 if f(Field::Imm) != 0 {
                     let _ = write!(out, "0x{:x}", f(Field::Offset));
@@ -382,6 +462,96 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
     };
     match enc.form {
+        Form::Vop3 if rdna => {
+            if op.flags & flags::CLAMP != 0 {
+                flag(out, "clamp", Field::Clamp);
+            }
+            if op.flags & flags::OMOD != 0 {
+                match f(Field::Omod) {
+                    1 => out.push_str(" mul:2"),
+                    2 => out.push_str(" mul:4"),
+                    3 => out.push_str(" div:2"),
+                    _ => {}
+                }
+            }
+            if let Some(w) = dec.vop3_dpp(inst) {
+                dpp16(
+                    out,
+                    w >> 8 & 0x1ff,
+                    w >> 28,
+                    w >> 24 & 0xf,
+                    w >> 19 & 1,
+                    w >> 18 & 1,
+                );
+            }
+            if op.flags & flags::OPSEL != 0 {
+                let srcs = op
+                    .operands
+                    .iter()
+                    .filter(|o| {
+                        matches!(o.role, Role::Field(Field::Src0 | Field::Src1 | Field::Src2))
+                    })
+                    .count();
+                let sel = f(Field::Opsel);
+                let bits: Vec<u32> = (0..srcs as u32)
+                    .map(|i| sel >> i & 1)
+                    .chain(std::iter::once(sel >> 3 & 1))
+                    .collect();
+                if bits.iter().any(|b| *b != 0) {
+                    out.push_str(" op_sel:[");
+                    for (i, b) in bits.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        out.push(if *b != 0 { '1' } else { '0' });
+                    }
+                    out.push(']');
+                }
+            }
+        }
+        Form::Dpp if rdna => {
+            dpp16(
+                out,
+                f(Field::DppCtrl),
+                f(Field::RowMask),
+                f(Field::BankMask),
+                f(Field::BoundCtrl),
+                f(Field::Fi),
+            );
+        }
+        Form::Smem if rdna => {
+            flag(out, "glc", Field::Glc);
+            flag(out, "dlc", Field::Dlc);
+        }
+        Form::Flat if rdna => {
+            let w = dec
+                .field_desc(usize::from(inst.encoding), Field::Offset)
+                .map_or(12, |d| d.width);
+            let off = ((f(Field::Offset) << (32 - u32::from(w))) as i32) >> (32 - u32::from(w));
+            let off = if f(Field::Seg) == 0 && dec.isa().generation == "gfx10" {
+                f(Field::Offset) as i32 & 0x7ff
+            } else {
+                off
+            };
+            if off != 0 {
+                let _ = write!(out, " offset:{off}");
+            }
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+            flag(out, "dlc", Field::Dlc);
+        }
+        Form::Mubuf if rdna => {
+            flag(out, "offen", Field::Offen);
+            flag(out, "idxen", Field::Idxen);
+            if f(Field::Offset) != 0 {
+                let _ = write!(out, " offset:{}", f(Field::Offset));
+            }
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+            flag(out, "dlc", Field::Dlc);
+            flag(out, "lds", Field::Lds);
+            flag(out, "tfe", Field::Tfe);
+        }
         Form::Vop3 if op.mnemonic.starts_with("v_bitop3") => {
             // gfx950: the 8-bit truth table is spread over neg (bits 0-2), abs (3-5) and
             // omod (6-7).
@@ -580,5 +750,62 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "tfe", Field::Tfe);
         }
         _ => {}
+    }
+}
+
+/// A signed offset in LLVM's hex form (`0x2c`, `-0x10`).
+fn hex_signed(v: i32) -> String {
+    if v < 0 {
+        format!("-0x{:x}", v.unsigned_abs())
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+/// `v_dual_X vdstx, src0x, vsrc1x :: v_dual_Y vdsty, src0y, vsrc1y` (gfx11+).
+fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
+    let op = dec.op(inst);
+    let half =
+        |out: &mut String, mnemonic: &str, ops: &[Operand], descs: &[crate::desc::OperandDesc]| {
+            out.push_str(mnemonic);
+            for (i, (o, od)) in ops.iter().zip(descs).enumerate() {
+                out.push_str(if i == 0 { " " } else { ", " });
+                operand(out, *o, od.ty, inst.literal);
+            }
+        };
+    half(out, op.mnemonic, &inst.operands, op.operands);
+    if let Some((y, ops)) = dec.vopd_y(inst) {
+        out.push_str(" :: ");
+        half(out, y.mnemonic, &ops, y.operands);
+    }
+}
+
+/// DPP16 controls of gfx10+ (`quad_perm`, `row_shl`, ..., `row_share`, `row_xmask`),
+/// masks, `bound_ctrl:1` and `fi:1`.
+fn dpp16(out: &mut String, c: u32, row_mask: u32, bank_mask: u32, bound: u32, fi: u32) {
+    let _ = match c {
+        0..=0xff => write!(
+            out,
+            " quad_perm:[{},{},{},{}]",
+            c & 3,
+            c >> 2 & 3,
+            c >> 4 & 3,
+            c >> 6 & 3
+        ),
+        0x101..=0x10f => write!(out, " row_shl:{}", c & 0xf),
+        0x111..=0x11f => write!(out, " row_shr:{}", c & 0xf),
+        0x121..=0x12f => write!(out, " row_ror:{}", c & 0xf),
+        0x140 => write!(out, " row_mirror"),
+        0x141 => write!(out, " row_half_mirror"),
+        0x150..=0x15f => write!(out, " row_share:{}", c & 0xf),
+        0x160..=0x16f => write!(out, " row_xmask:{}", c & 0xf),
+        _ => Ok(()),
+    };
+    let _ = write!(out, " row_mask:0x{row_mask:x} bank_mask:0x{bank_mask:x}");
+    if bound != 0 {
+        out.push_str(" bound_ctrl:1");
+    }
+    if fi != 0 {
+        out.push_str(" fi:1");
     }
 }

@@ -1,0 +1,144 @@
+//! Printing rules of the RDNA generations (gfx10, gfx11, gfx12) that the gfx9 printer
+//! does not have: special immediates (`s_waitcnt`, `s_delay_alu`, `s_waitcnt_depctr`,
+//! `s_sendmsg`), learned from llvm-mc-22 used as a black box (see scripts/sweep.py).
+
+use crate::desc::Ty;
+use std::fmt::Write;
+
+/// Whether a generation name is RDNA (gfx10+).
+pub(crate) fn is_rdna(generation: &str) -> bool {
+    matches!(generation, "gfx10" | "gfx11" | "gfx12")
+}
+
+/// Print an immediate of a special syntax for an RDNA generation; false if `ty` is not
+/// one of them.
+pub(crate) fn imm(out: &mut String, generation: &str, ty: Ty, v: u32) -> bool {
+    match ty {
+        Ty::Waitcnt => waitcnt(out, generation, v),
+        Ty::DelayAlu => delay_alu(out, v),
+        Ty::Depctr => depctr(out, generation, v),
+        Ty::Sendmsg | Ty::SendmsgRtn => sendmsg(out, v),
+        _ => return false,
+    }
+    true
+}
+
+fn waitcnt(out: &mut String, generation: &str, v: u32) {
+    // (vmcnt, expcnt, lgkmcnt) and their all-ones values
+    let (vm, exp, lgkm) = if generation == "gfx10" {
+        (
+            (v & 0xf) | ((v >> 14) & 3) << 4,
+            (v >> 4) & 7,
+            (v >> 8) & 0x3f,
+        )
+    } else {
+        ((v >> 10) & 0x3f, v & 7, (v >> 4) & 0x3f)
+    };
+    let all = vm == 63 && exp == 7 && lgkm == 63;
+    let mut sep = "";
+    for (name, val, max) in [("vmcnt", vm, 63), ("expcnt", exp, 7), ("lgkmcnt", lgkm, 63)] {
+        if val != max || all {
+            let _ = write!(out, "{sep}{name}({val})");
+            sep = " ";
+        }
+    }
+}
+
+fn delay_alu(out: &mut String, v: u32) {
+    const ID: [&str; 12] = [
+        "NO_DEP",
+        "VALU_DEP_1",
+        "VALU_DEP_2",
+        "VALU_DEP_3",
+        "VALU_DEP_4",
+        "TRANS32_DEP_1",
+        "TRANS32_DEP_2",
+        "TRANS32_DEP_3",
+        "FMA_ACCUM_CYCLE_1",
+        "SALU_CYCLE_1",
+        "SALU_CYCLE_2",
+        "SALU_CYCLE_3",
+    ];
+    const SKIP: [&str; 7] = [
+        "SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4", "SKIP_5",
+    ];
+    let parts = [
+        ("instid0", v & 0xf, &ID[..], "instid"),
+        ("instskip", (v >> 4) & 7, &SKIP[..], "instskip"),
+        ("instid1", (v >> 7) & 0xf, &ID[..], "instid"),
+    ];
+    let mut sep = "";
+    for (name, val, names, what) in parts {
+        if val == 0 {
+            continue;
+        }
+        let _ = write!(out, "{sep}{name}(");
+        match names.get(val as usize) {
+            Some(n) => out.push_str(n),
+            None => {
+                let _ = write!(out, "/* invalid {what} value */");
+            }
+        }
+        out.push(')');
+        sep = " | ";
+    }
+    if sep.is_empty() {
+        out.push('0');
+    }
+}
+
+fn depctr(out: &mut String, generation: &str, v: u32) {
+    // (name, lowest bit, width); all-ones is the default that is not printed
+    let mut fields: &[(&str, u32, u32)] = &[
+        ("hold_cnt", 7, 1),
+        ("sa_sdst", 0, 1),
+        ("va_vdst", 12, 4),
+        ("va_sdst", 9, 3),
+        ("va_ssrc", 8, 1),
+        ("va_vcc", 1, 1),
+        ("vm_vsrc", 2, 3),
+    ];
+    if generation == "gfx10" {
+        fields = &fields[1..];
+    }
+    let mut sep = "";
+    for (name, lo, w) in fields {
+        let x = (v >> lo) & ((1 << w) - 1);
+        if x != (1 << w) - 1 {
+            let _ = write!(out, "{sep}depctr_{name}({x})");
+            sep = " ";
+        }
+    }
+    if sep.is_empty() {
+        let _ = write!(out, "0x{v:x}");
+    }
+}
+
+fn sendmsg(out: &mut String, v: u32) {
+    let name = match v {
+        1 => "MSG_INTERRUPT",
+        2 => "MSG_HS_TESSFACTOR",
+        3 => "MSG_DEALLOC_VGPRS",
+        5 => "MSG_STALL_WAVE_GEN",
+        6 => "MSG_HALT_WAVES",
+        9 => "MSG_GS_ALLOC_REQ",
+        0x80 => "MSG_RTN_GET_DOORBELL",
+        0x81 => "MSG_RTN_GET_DDID",
+        0x82 => "MSG_RTN_GET_TMA",
+        0x83 => "MSG_RTN_GET_REALTIME",
+        0x84 => "MSG_RTN_SAVE_WAVE",
+        0x85 => "MSG_RTN_GET_TBA",
+        0x86 => "MSG_RTN_GET_TBA_TO_PC",
+        _ => {
+            let _ = write!(
+                out,
+                "sendmsg({}, {}, {})",
+                v & 0xff,
+                (v >> 4) & 7,
+                (v >> 8) & 3
+            );
+            return;
+        }
+    };
+    let _ = write!(out, "sendmsg({name})");
+}
