@@ -29,7 +29,7 @@ pub const MAX_OPERANDS: usize = 6;
 
 /// Every described generation.
 pub fn generations() -> &'static [&'static IsaDesc] {
-    static ALL: [&IsaDesc; 2] = [&gen::gfx9::ISA, &gen::gfx11::ISA];
+    static ALL: [&IsaDesc; 3] = [&gen::gfx9::ISA, &gen::gfx10::ISA, &gen::gfx11::ISA];
     &ALL
 }
 
