@@ -105,6 +105,9 @@ def probes(encname):
     if encname == "MUBUF":
         return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1), {
             "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
+    if encname == "VOPD":
+        return dict(src0x=256 + 20, vsrc1x=0, vdstx=10, src0y=256 + 50, vsrc1y=0, vdsty=35,
+                    opy=8), {}
     raise KeyError(encname)
 
 
@@ -352,11 +355,16 @@ def vopd_lines(procs, encs, variants):
                 v.setdefault(o, set()).add(proc)
 
 
-def main():
+def set_generation(gen):
+    """Per-generation probe facts: the code of `null`, true16 operands."""
     global NULL, TRUE16
-    gen = sys.argv[1]
-    TRUE16 = gen in ("gfx11", "gfx12")
     NULL = {"gfx10": 125, "gfx11": 124, "gfx12": 124}.get(gen, 0x7F)
+    TRUE16 = gen in ("gfx11", "gfx12")
+
+
+def main():
+    gen = sys.argv[1]
+    set_generation(gen)
     check = "--check" in sys.argv
     path = os.path.join(DEFS, gen + ".txt")
     text = open(path).read()

@@ -166,3 +166,70 @@ fn listings_match_llvm_objdump() {
     }
     assert_eq!(checked, 6);
 }
+
+/// Check the LLVM vectors of one generation (`tests/data/<gen>.txt`) against its
+/// known-gaps list (`BLESS=1` rewrites the list; review that it only shrinks).
+fn generation_vectors(gen: &str, data: &str, known_gaps: &str, min_checks: usize) {
+    let known: std::collections::HashSet<&str> = known_gaps.lines().collect();
+    let mut checked = 0;
+    let mut new_failures = Vec::new();
+    let mut gaps = Vec::new();
+    for line in data.lines().filter(|l| !l.starts_with('#')) {
+        // the text may contain " | " itself (s_delay_alu)
+        let Some((hex, rest)) = line.split_once(" | ") else {
+            panic!("bad vector line {line}");
+        };
+        let Some((want, procs)) = rest.rsplit_once(" | ") else {
+            panic!("bad vector line {line}");
+        };
+        let bytes = words_to_bytes(hex);
+        for p in procs.split(',') {
+            let dec = Decoder::for_processor(p).expect("processor");
+            let got = match dec.decode(&bytes) {
+                Ok(i) if usize::from(i.size) == bytes.len() => dec.text(&i),
+                Ok(i) => format!("{} (size {})", dec.text(&i), i.size),
+                Err(e) => e.to_string(),
+            };
+            checked += 1;
+            if got != want {
+                let id = format!("{hex} | {p}");
+                if !known.contains(id.as_str()) {
+                    new_failures.push(format!("{hex} | {p}\n   want {want}\n   got  {got}"));
+                }
+                gaps.push(id);
+            }
+        }
+    }
+    if std::env::var_os("BLESS").is_some() {
+        let path = format!("{}/tests/data/{gen}.known-gaps", env!("CARGO_MANIFEST_DIR"));
+        std::fs::write(path, gaps.join("\n") + "\n").expect("write known gaps");
+        return;
+    }
+    assert!(checked > min_checks, "too few vectors: {checked}");
+    assert!(
+        new_failures.is_empty(),
+        "{} {gen} vectors differ from LLVM (of {checked}):\n{}",
+        new_failures.len(),
+        new_failures[..new_failures.len().min(40)].join("\n")
+    );
+}
+
+#[test]
+fn gfx10_vectors() {
+    generation_vectors(
+        "gfx10",
+        include_str!("data/gfx10.txt"),
+        include_str!("data/gfx10.known-gaps"),
+        3000,
+    );
+}
+
+#[test]
+fn gfx11_vectors() {
+    generation_vectors(
+        "gfx11",
+        include_str!("data/gfx11.txt"),
+        include_str!("data/gfx11.known-gaps"),
+        3000,
+    );
+}
