@@ -55,7 +55,7 @@ def build(enc, vals):
         lo, w, _ = enc["fields"][name]
         v &= ~(((1 << w) - 1) << lo)
         v |= (val & ((1 << w) - 1)) << lo
-    return [v & 0xFFFFFFFF, v >> 32][: enc["words"]]
+    return [(v >> (32 * i)) & 0xFFFFFFFF for i in range(enc["words"])]
 
 
 # Probe register numbers: each role gets a distinct first register.
@@ -65,6 +65,8 @@ def build(enc, vals):
 NULL = 0x7F
 # Whether 16-bit operands are VGPR halves (true16, gfx11+): `v1.l` is typed 16-bit.
 TRUE16 = False
+# Generations whose buffer resource field is an SGPR number (gfx12), not number / 4.
+GEN_SGPR_RSRC = set()
 
 
 def probes(encname):
@@ -103,7 +105,8 @@ def probes(encname):
         return dict(vdst=10, addr=20, data=30, saddr=NULL), {
             "v10": "vdst", "v20": "addr", "v30": "data", "off": "saddr", "s50": "saddr"}
     if encname == "MUBUF":
-        return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1), {
+        rsrc = 40 if "srsrc" in GEN_SGPR_RSRC else 10
+        return dict(vdata=10, vaddr=20, srsrc=rsrc, soffset=50, offen=1), {
             "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
     if encname == "VOPD":
         return dict(src0x=256 + 20, vsrc1x=0, vdstx=10, src0y=256 + 50, vsrc1y=0, vdsty=35,
@@ -194,7 +197,8 @@ ALTERNATIVES = {
 MOD_PROBES = {
     "VOP3": [(dict(neg=1), "fpmods", ", -"), (dict(clamp=1), "clamp", " clamp"),
              (dict(omod=1), "omod", " mul:2"), (dict(opsel=8), "opsel", "op_sel:")],
-    "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), ")],
+    "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), "),
+             (dict(th=1), "glcrtn", r" v(10|\[10:\d+\]), .*TH_ATOMIC_RETURN")],
     "DS": [(dict(offset0=1, offset1=2), "offset2", "offset1:2"), (dict(gds=1), "gds", " gds")],
     "VOP3P": [(dict(neg=1), "neg", "neg_lo:"), (dict(clamp=1), "clamp", " clamp"),
               (dict(opsel=1), "opsel", "op_sel:")],
@@ -357,7 +361,8 @@ def vopd_lines(procs, encs, variants):
 
 def set_generation(gen):
     """Per-generation probe facts: the code of `null`, true16 operands."""
-    global NULL, TRUE16
+    global NULL, TRUE16, GEN_SGPR_RSRC
+    GEN_SGPR_RSRC = {"srsrc"} if gen == "gfx12" else set()
     NULL = {"gfx10": 125, "gfx11": 124, "gfx12": 124}.get(gen, 0x7F)
     TRUE16 = gen in ("gfx11", "gfx12")
 

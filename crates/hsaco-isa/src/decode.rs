@@ -250,9 +250,14 @@ impl Decoder {
             literal: 0,
             raw,
         };
+        if enc.words > 2 {
+            // gfx12 three-word encodings: the third word is kept in `literal`.
+            inst.literal = word(bytes, 2).ok_or(DecodeError::Truncated)?;
+        }
+        let w2 = inst.literal;
         let mut literal = false;
         for (slot, od) in inst.operands.iter_mut().zip(op.operands) {
-            let o = self.operand(ei, od.role, od.ty, raw)?;
+            let o = self.operand(ei, od.role, od.ty, raw, w2)?;
             if o == Operand::Literal {
                 literal = true;
             }
@@ -266,7 +271,8 @@ impl Decoder {
             self.accumulators(&mut inst, enc, op);
         }
         if op.flags & crate::desc::flags::GLC_RTN != 0
-            && enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
+            && (enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
+                || enc.field(Field::Th).is_some_and(|t| t.get(raw) & 1 != 0))
             && !op
                 .operands
                 .iter()
@@ -341,7 +347,7 @@ impl Decoder {
                         count: 1,
                     }
                 }
-                r => self.operand(yi, r, od.ty, inst.raw).ok()?,
+                r => self.operand(yi, r, od.ty, inst.raw, 0).ok()?,
             };
         }
         Some((op, out))
@@ -435,7 +441,14 @@ pub(crate) fn scalar(v: u32, ty: Ty) -> Operand {
 }
 
 impl Decoder {
-    fn operand(&self, ei: usize, role: Role, ty: Ty, raw: u64) -> Result<Operand, DecodeError> {
+    fn operand(
+        &self,
+        ei: usize,
+        role: Role,
+        ty: Ty,
+        raw: u64,
+        w2: u32,
+    ) -> Result<Operand, DecodeError> {
         let field = match role {
             Role::Literal => return Ok(Operand::Literal),
             Role::Fixed(code) => {
@@ -456,7 +469,7 @@ impl Decoder {
             },
         };
         let fd = self.field_desc(ei, field).ok_or(DecodeError::Invalid)?;
-        let v = fd.get(raw);
+        let v = fd.get_wide(raw, w2);
         let o = self.field_operand(ei, field, fd.kind, ty, v, raw);
         Ok(match o {
             Operand::Special { code, count } if self.buckets.swap_m0_null && code & !1 == 124 => {

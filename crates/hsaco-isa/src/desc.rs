@@ -46,7 +46,21 @@ impl FieldDesc {
     /// The field's value in `raw` (first two instruction words).
     #[inline]
     pub fn get(&self, raw: u64) -> u32 {
+        if self.lo >= 64 {
+            return 0;
+        }
         ((raw >> self.lo) & ((1u64 << self.width) - 1)) as u32
+    }
+
+    /// The field's value in a three-word instruction (gfx12 VFLAT/VBUFFER): bits 64-95
+    /// are in `w2`, the third word.
+    #[inline]
+    pub fn get_wide(&self, raw: u64, w2: u32) -> u32 {
+        match self.lo.checked_sub(64) {
+            Some(lo) if lo < 32 => ((u64::from(w2) >> lo) & ((1u64 << self.width) - 1)) as u32,
+            Some(_) => 0,
+            None => self.get(raw),
+        }
     }
 }
 

@@ -29,7 +29,12 @@ pub const MAX_OPERANDS: usize = 6;
 
 /// Every described generation.
 pub fn generations() -> &'static [&'static IsaDesc] {
-    static ALL: [&IsaDesc; 3] = [&gen::gfx9::ISA, &gen::gfx10::ISA, &gen::gfx11::ISA];
+    static ALL: [&IsaDesc; 4] = [
+        &gen::gfx9::ISA,
+        &gen::gfx10::ISA,
+        &gen::gfx11::ISA,
+        &gen::gfx12::ISA,
+    ];
     &ALL
 }
 
@@ -124,7 +129,7 @@ impl Decoder {
     /// no such field).
     pub fn field(&self, inst: &Instruction, field: Field) -> Option<u32> {
         self.field_desc(usize::from(inst.encoding), field)
-            .map(|f| f.get(inst.raw))
+            .map(|f| f.get_wide(inst.raw, inst.literal))
     }
 
     /// The instruction as llvm-objdump prints it.

@@ -266,7 +266,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     };
     let mut first = true;
     let mut operands = &inst.operands[..];
-    if op.flags & flags::GLC_RTN != 0 && f(Field::Glc) != 0 {
+    if op.flags & flags::GLC_RTN != 0
+        && (f(Field::Glc) != 0 || f(Field::Th) & 1 != 0)
+        && !op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Vdst))
+    {
         if let Some((o, rest)) = operands.split_first() {
             out.push(' ');
             operand(out, *o, Ty::B32, 0);
@@ -324,11 +330,24 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push_str("sext(");
         }
         match (enc.form, field) {
+            // gfx12 s_barrier_wait: decimal up to 64, else hex (observed)
+            (Form::Sopp, _) if rdna && op.mnemonic == "s_barrier_wait" => {
+                if let Operand::Imm(v) = *o {
+                    if v <= 64 {
+                        let _ = write!(out, "{v}");
+                    } else {
+                        let _ = write!(out, "0x{v:x}");
+                    }
+                }
+            }
             (_, _)
-                if rdna && matches!(*o, Operand::Imm(_)) && {
-                    let Operand::Imm(v) = *o else { unreachable!() };
-                    crate::rdna::imm(out, dec.isa().generation, od.ty, u32::from(v))
-                } => {}
+                if rdna
+                    && match *o {
+                        Operand::Imm(v) => {
+                            crate::rdna::imm(out, dec.isa().generation, od.ty, u32::from(v))
+                        }
+                        _ => false,
+                    } => {}
             (Form::Sop1, Some(Field::Ssrc0)) if od.ty == Ty::SendmsgRtn => {
                 let v = f(Field::Ssrc0);
                 crate::rdna::imm(out, dec.isa().generation, od.ty, v);
@@ -336,7 +355,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             (Form::Smem, Some(Field::Offset)) if rdna => {
                 // soffset (null = none), then the signed 21-bit offset
                 let so = crate::decode::scalar(f(Field::Soffset), Ty::B32);
-                let off = ((f(Field::Offset) << 11) as i32) >> 11;
+                let w = dec
+                    .field_desc(usize::from(inst.encoding), Field::Offset)
+                    .map_or(21, |d| u32::from(d.width));
+                let off = ((f(Field::Offset) << (32 - w)) as i32) >> (32 - w);
                 let null = if dec.isa().generation == "gfx10" {
                     125
                 } else {
@@ -347,7 +369,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     if off != 0 {
                         let _ = write!(out, " offset:{}", hex_signed(off));
                     }
-                } else if off != 0 {
+                } else if off != 0 || dec.isa().generation == "gfx12" {
                     out.push_str(&hex_signed(off));
                 } else {
                     out.push_str("null");
@@ -522,6 +544,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         Form::Smem if rdna => {
             flag(out, "glc", Field::Glc);
             flag(out, "dlc", Field::Dlc);
+            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
         }
         Form::Flat if rdna => {
             let w = dec
@@ -539,6 +562,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "glc", Field::Glc);
             flag(out, "slc", Field::Slc);
             flag(out, "dlc", Field::Dlc);
+            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
         }
         Form::Mubuf if rdna => {
             flag(out, "offen", Field::Offen);
@@ -549,6 +573,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "glc", Field::Glc);
             flag(out, "slc", Field::Slc);
             flag(out, "dlc", Field::Dlc);
+            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
             flag(out, "lds", Field::Lds);
             flag(out, "tfe", Field::Tfe);
         }
@@ -807,5 +832,53 @@ fn dpp16(out: &mut String, c: u32, row_mask: u32, bank_mask: u32, bound: u32, fi
     }
     if fi != 0 {
         out.push_str(" fi:1");
+    }
+}
+
+/// gfx12 cache policy: ` th:TH_...` (by loads, stores and atomics) and ` scope:SCOPE_...`.
+fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
+    let sys = scope == 3;
+    if th != 0 {
+        let name = if mnemonic.contains("atomic") {
+            match (th, sys) {
+                (1, _) => "TH_ATOMIC_RETURN",
+                (2, _) => "TH_ATOMIC_NT",
+                (3, _) => "TH_ATOMIC_NT_RETURN",
+                (4 | 5, true) => "TH_ATOMIC_CASCADE_RT",
+                (6 | 7, true) => "TH_ATOMIC_CASCADE_NT",
+                _ => "",
+            }
+        } else {
+            let store = mnemonic.contains("store");
+            match (th, store, sys) {
+                (1, false, _) => "TH_LOAD_NT",
+                (2, false, _) => "TH_LOAD_HT",
+                (3, false, false) => "TH_LOAD_LU",
+                (3, false, true) => "TH_LOAD_BYPASS",
+                (4, false, _) => "TH_LOAD_NT_RT",
+                (5, false, _) => "TH_LOAD_RT_NT",
+                (6, false, _) => "TH_LOAD_NT_HT",
+                (1, true, _) => "TH_STORE_NT",
+                (2, true, _) => "TH_STORE_HT",
+                (3, true, false) => "TH_STORE_WB",
+                (3, true, true) => "TH_STORE_BYPASS",
+                (4, true, _) => "TH_STORE_NT_RT",
+                (5, true, _) => "TH_STORE_RT_NT",
+                (6, true, _) => "TH_STORE_NT_HT",
+                (7, true, _) => "TH_STORE_NT_WB",
+                _ => "",
+            }
+        };
+        if !name.is_empty() {
+            let _ = write!(out, " th:{name}");
+        } else if mnemonic.contains("atomic") {
+            let _ = write!(out, " th:TH_ATOMIC_0x{th:x}");
+        } else {
+            let _ = write!(out, " th:0x{th:x}");
+        }
+    }
+    const SCOPE: [&str; 4] = ["", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS"];
+    if let Some(s) = SCOPE.get(scope as usize).filter(|s| !s.is_empty()) {
+        let _ = write!(out, " scope:{s}");
     }
 }

@@ -233,3 +233,13 @@ fn gfx11_vectors() {
         3000,
     );
 }
+
+#[test]
+fn gfx12_vectors() {
+    generation_vectors(
+        "gfx12",
+        include_str!("data/gfx12.txt"),
+        include_str!("data/gfx12.known-gaps"),
+        3000,
+    );
+}

@@ -3,6 +3,7 @@
 
 pub mod gfx10;
 pub mod gfx11;
+pub mod gfx12;
 pub mod gfx9;
 
 /// Every field name used by any encoding of any generation.
@@ -52,6 +53,7 @@ pub enum Field {
     Saddr,
     Sbase,
     Sc1,
+    Scope,
     Sd,
     Sdata,
     Sdst,
@@ -79,6 +81,7 @@ pub enum Field {
     Ssrc1,
     Sve,
     Tfe,
+    Th,
     Vaddr,
     Vdata,
     Vdst,
@@ -135,6 +138,7 @@ impl Field {
             Field::Saddr => "saddr",
             Field::Sbase => "sbase",
             Field::Sc1 => "sc1",
+            Field::Scope => "scope",
             Field::Sd => "sd",
             Field::Sdata => "sdata",
             Field::Sdst => "sdst",
@@ -162,6 +166,7 @@ impl Field {
             Field::Ssrc1 => "ssrc1",
             Field::Sve => "sve",
             Field::Tfe => "tfe",
+            Field::Th => "th",
             Field::Vaddr => "vaddr",
             Field::Vdata => "vdata",
             Field::Vdst => "vdst",
