@@ -149,7 +149,7 @@ fn dis_object(
             let proc = listing::processor_from_e_flags(flags)
                 .with_context(|| format!("unknown processor in e_flags {flags:#x}; use --mcpu"))?;
             Decoder::for_processor(proc).with_context(|| {
-                format!("no instruction set description for {proc} yet (only gfx9 is described)")
+                format!("no instruction set description for {proc} yet (gfx9, gfx10, gfx11 and gfx12 are described)")
             })?
         }
     };
