@@ -263,6 +263,8 @@ def imm_kind(mn, text):
 
 def tokens_for(encname, mn, rest):
     _, rolemap = probes(encname)
+    # hwreg(A, B, C) and sendmsg(A, B, C) are one operand
+    rest = re.sub(r"\(([^)]*)\)", lambda m: "(" + m.group(1).replace(", ", ",") + ")", rest)
     ops, mods = split_operands(rest.strip())
     if encname in ("SOPP",) and rest:
         k = imm_kind(mn, rest.strip())

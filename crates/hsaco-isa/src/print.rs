@@ -330,6 +330,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push_str("sext(");
         }
         match (enc.form, field) {
+            // s_setreg_imm32_b32's literal: decimal in -16..=64, else hex (observed)
+            (Form::Sopk, None) if rdna && od.role == Role::Literal => {
+                let v = inst.literal as i32;
+                if (-16..=64).contains(&v) {
+                    let _ = write!(out, "{v}");
+                } else {
+                    let _ = write!(out, "0x{:x}", inst.literal);
+                }
+            }
             // gfx12 s_barrier_wait: decimal up to 64, else hex (observed)
             (Form::Sopp, _) if rdna && op.mnemonic == "s_barrier_wait" => {
                 if let Operand::Imm(v) = *o {
@@ -343,18 +352,22 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             (_, _)
                 if rdna
                     && match *o {
-                        Operand::Imm(v) => {
-                            crate::rdna::imm(out, dec.isa().generation, od.ty, u32::from(v))
-                        }
+                        Operand::Imm(v) => crate::rdna::imm(
+                            out,
+                            dec.isa().generation,
+                            dec.processor(),
+                            od.ty,
+                            u32::from(v),
+                        ),
                         _ => false,
                     } => {}
             (Form::Sop1, Some(Field::Ssrc0)) if od.ty == Ty::SendmsgRtn => {
                 let v = f(Field::Ssrc0);
-                crate::rdna::imm(out, dec.isa().generation, od.ty, v);
+                crate::rdna::imm(out, dec.isa().generation, dec.processor(), od.ty, v);
             }
             (Form::Smem, Some(Field::Offset)) if rdna => {
                 // soffset (null = none), then the signed 21-bit offset
-                let so = crate::decode::scalar(f(Field::Soffset), Ty::B32);
+                let so = rdna_scalar(dec, f(Field::Soffset));
                 let w = dec
                     .field_desc(usize::from(inst.encoding), Field::Offset)
                     .map_or(21, |d| u32::from(d.width));
@@ -408,7 +421,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push_str("off");
                 } else {
                     let count = if is_scratch { 1 } else { 2 };
-                    match crate::decode::scalar(s, Ty::B32) {
+                    match rdna_scalar(dec, s) {
                         Operand::Sgpr { first, .. } => reg(out, "s", first, count),
                         Operand::Ttmp { first, .. } => reg(out, "ttmp", first, count),
                         o => operand(out, o, Ty::B32, 0),
@@ -559,6 +572,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if off != 0 {
                 let _ = write!(out, " offset:{off}");
             }
+            flag(out, "scale_offset", Field::ScaleOffset);
             flag(out, "glc", Field::Glc);
             flag(out, "slc", Field::Slc);
             flag(out, "dlc", Field::Dlc);
@@ -881,4 +895,15 @@ fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
     if let Some(s) = SCOPE.get(scope as usize).filter(|s| !s.is_empty()) {
         let _ = write!(out, " scope:{s}");
     }
+}
+
+/// A raw scalar operand code of an RDNA encoding, with gfx11+'s m0/null swapped to the
+/// decoder's numbering (m0 = 124, null = 125).
+fn rdna_scalar(dec: &Decoder, v: u32) -> Operand {
+    let v = if dec.isa().generation != "gfx10" && v & !1 == 124 {
+        v ^ 1
+    } else {
+        v
+    };
+    crate::decode::scalar(v, Ty::B32)
 }

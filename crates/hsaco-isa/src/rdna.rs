@@ -12,8 +12,9 @@ pub(crate) fn is_rdna(generation: &str) -> bool {
 
 /// Print an immediate of a special syntax for an RDNA generation; false if `ty` is not
 /// one of them.
-pub(crate) fn imm(out: &mut String, generation: &str, ty: Ty, v: u32) -> bool {
+pub(crate) fn imm(out: &mut String, generation: &str, processor: &str, ty: Ty, v: u32) -> bool {
     match ty {
+        Ty::Hwreg => hwreg(out, processor, v),
         Ty::Waitcnt => waitcnt(out, generation, v),
         Ty::DelayAlu => delay_alu(out, v),
         Ty::Depctr => depctr(out, generation, v),
@@ -21,6 +22,78 @@ pub(crate) fn imm(out: &mut String, generation: &str, ty: Ty, v: u32) -> bool {
         _ => return false,
     }
     true
+}
+
+/// `hwreg(NAME)` or `hwreg(NAME, offset, size)`; the register names per processor as
+/// llvm-mc-22 prints them (ids without a name print as numbers).
+fn hwreg(out: &mut String, processor: &str, v: u32) {
+    let (id, offset, size) = (v & 0x3f, (v >> 6) & 0x1f, ((v >> 11) & 0x1f) + 1);
+    let name = match (id, processor) {
+        (1, "gfx1201" | "gfx1250") => "HW_REG_WAVE_MODE",
+        (2, "gfx1201" | "gfx1250") => "HW_REG_WAVE_STATUS",
+        (4, "gfx1201" | "gfx1250") => "HW_REG_WAVE_STATE_PRIV",
+        (5, "gfx1201" | "gfx1250") => "HW_REG_WAVE_GPR_ALLOC",
+        (6, "gfx1201" | "gfx1250") => "HW_REG_WAVE_LDS_ALLOC",
+        (10, "gfx1201" | "gfx1250") => "HW_REG_PERF_SNAPSHOT_DATA",
+        (11, "gfx1201" | "gfx1250") => "HW_REG_PERF_SNAPSHOT_PC_LO",
+        (12, "gfx1201" | "gfx1250") => "HW_REG_PERF_SNAPSHOT_PC_HI",
+        (15, "gfx1201" | "gfx1250") => "HW_REG_PERF_SNAPSHOT_DATA1",
+        (16, "gfx1201" | "gfx1250") => "HW_REG_PERF_SNAPSHOT_DATA2",
+        (17, "gfx1201" | "gfx1250") => "HW_REG_WAVE_EXCP_FLAG_PRIV",
+        (18, "gfx1201" | "gfx1250") => "HW_REG_WAVE_EXCP_FLAG_USER",
+        (19, "gfx1201" | "gfx1250") => "HW_REG_WAVE_TRAP_CTRL",
+        (20, "gfx1201" | "gfx1250") => "HW_REG_WAVE_SCRATCH_BASE_LO",
+        (21, "gfx1201" | "gfx1250") => "HW_REG_WAVE_SCRATCH_BASE_HI",
+        (23, "gfx1201" | "gfx1250") => "HW_REG_WAVE_HW_ID1",
+        (24, "gfx1201" | "gfx1250") => "HW_REG_WAVE_HW_ID2",
+        (26, "gfx1201" | "gfx1250") => "HW_REG_WAVE_SCHED_MODE",
+        (28, "gfx1250") => "HW_REG_IB_STS2",
+        (29, "gfx1201" | "gfx1250") => "HW_REG_SHADER_CYCLES_LO",
+        (30, "gfx1201" | "gfx1250") => "HW_REG_SHADER_CYCLES_HI",
+        (31, "gfx1201" | "gfx1250") => "HW_REG_WAVE_DVGPR_ALLOC_LO",
+        (32, "gfx1201" | "gfx1250") => "HW_REG_WAVE_DVGPR_ALLOC_HI",
+        (33, "gfx1250") => "HW_REG_XNACK_STATE_PRIV",
+        (34, "gfx1250") => "HW_REG_XNACK_MASK",
+        (_, "gfx1201" | "gfx1250") => "",
+        (1, _) => "HW_REG_MODE",
+        (2, _) => "HW_REG_STATUS",
+        (3, _) => "HW_REG_TRAPSTS",
+        (5, _) => "HW_REG_GPR_ALLOC",
+        (6, _) => "HW_REG_LDS_ALLOC",
+        (7, _) => "HW_REG_IB_STS",
+        (15, _) => "HW_REG_SH_MEM_BASES",
+        (16, "gfx1010" | "gfx1030") => "HW_REG_TBA_LO",
+        (17, "gfx1010" | "gfx1030") => "HW_REG_TBA_HI",
+        (18, "gfx1010" | "gfx1030") => "HW_REG_TMA_LO",
+        (19, "gfx1010" | "gfx1030") => "HW_REG_TMA_HI",
+        (18, _) => "HW_REG_PERF_SNAPSHOT_PC_LO",
+        (19, _) => "HW_REG_PERF_SNAPSHOT_PC_HI",
+        (20, _) => "HW_REG_FLAT_SCR_LO",
+        (21, _) => "HW_REG_FLAT_SCR_HI",
+        (22, "gfx1010") => "HW_REG_XNACK_MASK",
+        (23, _) => "HW_REG_HW_ID1",
+        (24, _) => "HW_REG_HW_ID2",
+        (25, "gfx1010" | "gfx1030") => "HW_REG_POPS_PACKER",
+        (27, "gfx1100") => "HW_REG_PERF_SNAPSHOT_DATA",
+        (29, "gfx1030" | "gfx1100") => "HW_REG_SHADER_CYCLES",
+        _ => "",
+    };
+    // (gfx1201 and gfx1250 share the first arms; id 7 is HW_REG_IB_STS there too)
+    let name = if name.is_empty() && id == 7 && matches!(processor, "gfx1201" | "gfx1250") {
+        "HW_REG_IB_STS"
+    } else {
+        name
+    };
+    out.push_str("hwreg(");
+    if name.is_empty() {
+        let _ = write!(out, "{id}");
+    } else {
+        out.push_str(name);
+    }
+    if offset != 0 || size != 32 {
+        let _ = write!(out, ", {offset}, {size}");
+    }
+    out.push(')');
 }
 
 fn waitcnt(out: &mut String, generation: &str, v: u32) {
