@@ -294,7 +294,7 @@ fn form(name: &str) -> Result<&'static str> {
         "DS" => "Ds",
         "FLAT" => "Flat",
         "MUBUF" => "Mubuf",
-        "VOPD" | "VOPDY" => "Vopd",
+        "VOPD" | "VOPDY" | "VOPD3" | "VOPD3Y" => "Vopd",
         _ => bail!("no family for encoding {name}"),
     })
 }

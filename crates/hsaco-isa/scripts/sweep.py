@@ -329,28 +329,46 @@ def merge_tokens(a, b):
     return out
 
 
-def vopd_lines(procs, encs, variants):
-    """Sweep opx (with opy = mov) and opy (with opx = mov) of the dual-issue encoding."""
-    enc = encs["VOPD"]
-    base = dict(src0x=256 + 20, vsrc1x=30, vdstx=10, src0y=256 + 50, vsrc1y=60, vdsty=35)
-    roles = {"x": {"v10": "vdstx", "v20": "src0x", "v30": "vsrc1x"},
-             "y": {"v71": "vdsty", "v50": "src0y", "v60": "vsrc1y"}}
-    for half, field, encname, other in (("x", "opx", "VOPD", "opy"), ("y", "opy", "VOPDY", "opx")):
+def vopd_lines(procs, encs, variants, name="VOPD"):
+    """Sweep opx (with opy = mov) and opy (with opx = mov) of the dual-issue encoding
+    (VOPD, or gfx1250's three-word VOPD3 with third sources and a plain vdsty)."""
+    enc = encs[name]
+    three = name == "VOPD3"
+    base = dict(src0x=256 + 20, vsrc1x=30, vdstx=10, src0y=256 + 50, vsrc1y=60,
+                vdsty=71 if three else 35, src2x=0, src2y=0)
+    roles = {"x": {"v10": "vdstx", "v20": "src0x", "v30": "vsrc1x", "v40": "src2x",
+                   "s40": "ssrc2x"},
+             "y": {"v71": "vdsty", "v50": "src0y", "v60": "vsrc1y", "v80": "src2y",
+                   "s80": "ssrc2y"}}
+    for half, field, encname, other in (("x", "opx", name, "opy"), ("y", "opy", name + "Y", "opx")):
         n = 1 << enc["fields"][field][1]
         own, oth = ("vsrc1x", "vsrc1y") if half == "x" else ("vsrc1y", "vsrc1x")
+        src2 = dict(src2x=40) if half == "x" else dict(src2y=80)
         for proc in procs:
-            lines = [build(enc, dict(base, **{field: o, other: 8, oth: 0})) for o in range(n)]
-            alt = [build(enc, dict(base, **{field: o, other: 8, oth: 0, own: 0})) for o in range(n)]
-            for o, (r, r2) in enumerate(zip(disassemble(lines, proc), disassemble(alt, proc))):
+            tries = [dict(src2), dict(src2, **{own: 0}), {}, {own: 0}] if three else [{}, {own: 0}]
+            res = None
+            for t in tries:
+                lines = [build(enc, dict(base, **t, **{field: o, other: 8, oth: 0}))
+                         for o in range(n)]
+                got = disassemble(lines, proc)
+                res = got if res is None else [a if a and " :: " in a[0] else b
+                                               for a, b in zip(res, got)]
+            for o, r in enumerate(res):
                 if not r or "Invalid" in r[0] or " :: " not in r[0]:
-                    r = r2
+                    r = None
                 if not r or "Invalid" in r[0] or " :: " not in r[0]:
                     continue
                 txt = r[0].split(" :: ")[0 if half == "x" else 1]
                 mn, _, rest = txt.partition(" ")
                 toks = []
                 for t in rest.split(", "):
-                    if t in roles[half]:
+                    rng = re.match(r"^([vs])\[(\d+):(\d+)\]$", t)
+                    if rng and rng.group(1) + rng.group(2) in roles[half]:
+                        n = int(rng.group(3)) - int(rng.group(2)) + 1
+                        ty = types_of(mn)[1] or "b32"
+                        ty = ty if ty.endswith(str(32 * n)) else "b%d" % (32 * n)
+                        toks.append(roles[half][rng.group(1) + rng.group(2)] + ":" + ty)
+                    elif t in roles[half]:
                         ty = types_of(mn)[1] or "b32"
                         toks.append(roles[half][t] + ":" + ("b32" if ty.endswith("16") else ty))
                     elif re.match(r"^0x[0-9a-f]+$", t):
@@ -382,7 +400,7 @@ def main():
     flags = {}  # (mnemonic, encoding) -> set of flags
 
     for encname, enc in encs.items():
-        if "base" in enc["opts"] or encname in ("VOPD", "VOPDY"):
+        if "base" in enc["opts"] or encname in ("VOPD", "VOPDY", "VOPD3", "VOPD3Y"):
             continue
         opw = enc["fields"]["op"][1]
         if encname == "FLAT":
@@ -441,6 +459,8 @@ def main():
     # VOPD (gfx11+): X and Y halves, each swept with the other half a v_dual_mov_b32
     if "VOPD" in encs:
         vopd_lines(procs, encs, variants)
+    if "VOPD3" in encs:
+        vopd_lines(procs, encs, variants, "VOPD3")
     # merge encodings of one instruction
     ops = OrderedDict()  # mnemonic -> list of [tokens, [(enc, opc, procs)]]
     for (base, encname, toks), opcs in variants.items():

@@ -324,11 +324,17 @@ impl Decoder {
     /// (`vdsty`, `src0y`, `vsrc1y` and a literal, in printing order). None for other
     /// instructions or an undefined Y opcode.
     pub fn vopd_y(&self, inst: &Instruction) -> Option<(&'static OpDesc, [Operand; 4])> {
-        let yi = self.buckets.vopdy?;
         let enc = self.isa.encodings.get(usize::from(inst.encoding))?;
-        if enc.form != crate::desc::Form::Vopd || usize::from(inst.encoding) == yi {
+        if enc.form != crate::desc::Form::Vopd || enc.name.ends_with('Y') {
             return None;
         }
+        // The Y table of VOPD is VOPDY, of gfx1250's VOPD3 VOPD3Y.
+        let yi = match enc.name {
+            "VOPD" => self.buckets.vopdy?,
+            name => self.isa.encodings.iter().position(|e| {
+                e.name.len() == name.len() + 1 && e.name.starts_with(name) && e.name.ends_with('Y')
+            })?,
+        };
         let ytab = self.isa.encodings.get(yi)?;
         let key = ytab.field(Field::Opy)?.get(inst.raw);
         let row = ytab
@@ -339,7 +345,7 @@ impl Decoder {
         let mut out = [Operand::None; 4];
         for (slot, od) in out.iter_mut().zip(op.operands) {
             *slot = match od.role {
-                Role::Field(Field::Vdsty) => {
+                Role::Field(Field::Vdsty) if ytab.field(Field::Vdsty)?.width == 7 => {
                     let x = enc.field(Field::Vdstx)?.get(inst.raw);
                     let y = ytab.field(Field::Vdsty)?.get(inst.raw);
                     Operand::Vgpr {
@@ -347,7 +353,7 @@ impl Decoder {
                         count: 1,
                     }
                 }
-                r => self.operand(yi, r, od.ty, inst.raw, 0).ok()?,
+                r => self.operand(yi, r, od.ty, inst.raw, inst.literal).ok()?,
             };
         }
         Some((op, out))
