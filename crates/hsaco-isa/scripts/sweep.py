@@ -111,6 +111,9 @@ def probes(encname):
     if encname == "VOPD":
         return dict(src0x=256 + 20, vsrc1x=0, vdstx=10, src0y=256 + 50, vsrc1y=0, vdsty=35,
                     opy=8), {}
+    if encname == "VOPD3":
+        return dict(src0x=256 + 20, vsrc1x=0, vdstx=10, src0y=256 + 50, vsrc1y=0, vdsty=71,
+                    opy=8, src2x=0, src2y=0), {}
     raise KeyError(encname)
 
 

@@ -37,7 +37,7 @@ def main():
         for e in t[2].split(","):
             enc, opc = e.split("@")[0].split("=")
             opc = int(opc, 16)
-            if enc == "VOPDY":
+            if enc in ("VOPDY", "VOPD3Y"):
                 continue  # Y halves are covered by random opy values of VOPD
             en = encs[enc]
             vals, _ = probes(enc)
