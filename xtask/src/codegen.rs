@@ -267,6 +267,7 @@ fn ty(t: &str) -> Result<&'static str> {
         "delayalu" => "DelayAlu",
         "depctr" => "Depctr",
         "sendmsgrtn" => "SendmsgRtn",
+        "bitop3" => "Bitop3",
         _ => bail!("unknown type {t}"),
     })
 }

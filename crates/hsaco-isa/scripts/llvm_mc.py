@@ -32,6 +32,7 @@ def _disassemble(lines, mcpu):
     pad = [0xBF800000, 0xBF800000]
     src = []
     lens = []
+    raw = []
     for words in lines:
         ws = list(words) + pad
         bs = []
@@ -39,6 +40,7 @@ def _disassemble(lines, mcpu):
             bs += [w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF, (w >> 24) & 0xFF]
         src.append(" ".join("0x%02x" % b for b in bs))
         lens.append(len(bs))
+        raw.append(bs)
     p = subprocess.run(
         [LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "--disassemble", "-show-encoding"],
         input="\n".join(src) + "\n",
@@ -58,8 +60,8 @@ def _disassemble(lines, mcpu):
         if not m and l.strip() and not l.strip().startswith(".text"):
             raise RuntimeError("unparsed llvm-mc output: %r" % l)
         if m:
-            n = len([x for x in m.group(2).split(",") if x.strip()])
-            outs.append((m.group(1), n))
+            enc = [int(x, 16) for x in m.group(2).split(",") if x.strip()]
+            outs.append((m.group(1), len(enc), enc))
     res = []
     k = 0
     for i, n in enumerate(lens):
@@ -73,8 +75,12 @@ def _disassemble(lines, mcpu):
                 continue
             if k >= len(outs):
                 raise CrashError()
-            text, nb = outs[k]
+            text, nb, enc = outs[k]
             k += 1
+            if raw[i][off:off + nb] != enc:
+                # out of step with LLVM's output (it skipped bytes differently): let
+                # the caller split the batch
+                raise CrashError()
             if first is None:
                 first = (text, nb)
             off += nb

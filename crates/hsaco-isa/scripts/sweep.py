@@ -187,7 +187,7 @@ ALTERNATIVES = {
     "VOP3": [dict(src1=30), dict(src0=20, src1=30), dict(src2=40), dict(src1=30, src2=40),
              dict(src0=20, src1=30, src2=40)],
     "VOP3P": [dict(src2=40)],
-    "VOP1": [dict(src0=20)],
+    "VOP1": [dict(src0=20), dict(vdst=0, src0=0)],
     "SOPP": [dict(simm16=0)],
     "DS": [dict(data1=0), dict(data0=0, data1=0), dict(vdst=0), dict(vdst=0, data1=0),
            dict(vdst=0, data0=0, data1=0), dict(addr=0, data0=0, data1=0),
@@ -364,6 +364,13 @@ def vopd_lines(procs, encs, variants, name="VOPD"):
                 txt = r[0].split(" :: ")[0 if half == "x" else 1]
                 mn, _, rest = txt.partition(" ")
                 toks = []
+                # gfx1250 v_dual_bitop2_b32: the truth table (src2 bits) as a modifier
+                m = re.match(r"^(.*) bitop3:\S+$", rest)
+                if m:
+                    rest = m.group(1)
+                    toks_tail = ["src2" + half + ":bitop3"]
+                else:
+                    toks_tail = []
                 for t in rest.split(", "):
                     rng = re.match(r"^([vs])\[(\d+):(\d+)\]$", t)
                     if rng and rng.group(1) + rng.group(2) in roles[half]:
@@ -378,6 +385,7 @@ def vopd_lines(procs, encs, variants, name="VOPD"):
                         toks.append("lit:" + (types_of(mn)[1] or "b32"))
                     else:
                         toks.append("?" + t)
+                toks += toks_tail
                 v = variants.setdefault((mn, encname, tuple(toks)), {})
                 v.setdefault(o, set()).add(proc)
 

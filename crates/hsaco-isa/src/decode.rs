@@ -256,11 +256,13 @@ impl Decoder {
         }
         let w2 = inst.literal;
         let mut literal = false;
+        let mut literal64 = false;
         for (slot, od) in inst.operands.iter_mut().zip(op.operands) {
             let o = self.operand(ei, od.role, od.ty, raw, w2)?;
             if o == Operand::Literal {
                 literal = true;
             }
+            literal64 |= o == Operand::Literal64;
             *slot = o;
         }
         if enc.form == crate::desc::Form::Vopd {
@@ -297,6 +299,17 @@ impl Decoder {
             }
             inst.literal = w;
             inst.size += 4;
+            return Ok(inst);
+        }
+        if literal64 {
+            // two literal words; the high one goes to the unused upper half of `raw`
+            if enc.words != 1 {
+                return Err(DecodeError::Invalid);
+            }
+            inst.literal = word(bytes, 1).ok_or(DecodeError::Truncated)?;
+            let hi = word(bytes, 2).ok_or(DecodeError::Truncated)?;
+            inst.raw |= u64::from(hi) << 32;
+            inst.size += 8;
             return Ok(inst);
         }
         if literal {
@@ -456,6 +469,9 @@ impl Decoder {
         w2: u32,
     ) -> Result<Operand, DecodeError> {
         let field = match role {
+            Role::Literal if ty.bits() == 64 && self.processor() == "gfx1250" => {
+                return Ok(Operand::Literal64)
+            }
             Role::Literal => return Ok(Operand::Literal),
             Role::Fixed(code) => {
                 return Ok(Operand::Special {
@@ -485,6 +501,11 @@ impl Decoder {
                 }
             }
             Operand::Vgpr { first, .. } if ty.bits() == 16 => self.half(ei, field, first, raw),
+            Operand::Special { code: 254, .. }
+                if ty.bits() == 64 && self.processor() == "gfx1250" =>
+            {
+                Operand::Literal64
+            }
             o => o,
         })
     }

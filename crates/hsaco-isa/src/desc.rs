@@ -181,6 +181,8 @@ pub enum Ty {
     Depctr,
     /// `s_sendmsg_rtn_*` message: `sendmsg(MSG_RTN_...)`.
     SendmsgRtn,
+    /// gfx1250 `v_dual_bitop2_b32` truth table, printed as the modifier ` bitop3:0x..`.
+    Bitop3,
 }
 
 impl Ty {

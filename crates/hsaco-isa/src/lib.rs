@@ -92,6 +92,10 @@ pub enum Operand {
     Float(u8),
     /// The literal constant ([`Instruction::literal`]).
     Literal,
+    /// A 64-bit literal constant (gfx1250, operand code 254 or a 64-bit `K` of
+    /// one-word encodings): low word in [`Instruction::literal`], high word in the
+    /// upper half of [`Instruction::raw`].
+    Literal64,
     /// Immediate field value (offsets, `simm16`).
     Imm(u16),
 }

@@ -137,6 +137,9 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
             let _ = write!(out, "{n}");
         }
         Operand::Float(c) => out.push_str(float(c)),
+        Operand::Literal64 => {
+            let _ = write!(out, "0x{literal:x}");
+        }
         Operand::Literal => {
             if is_inline(literal, ty) {
                 let _ = write!(out, "lit(0x{literal:x})");
@@ -337,6 +340,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     let _ = write!(out, "{v}");
                 } else {
                     let _ = write!(out, "0x{:x}", inst.literal);
+                }
+            }
+            // gfx1250 64-bit literal: a double with a zero low word prints its high word
+            (_, _) if *o == Operand::Literal64 => {
+                let hi = (inst.raw >> 32) as u32;
+                if od.ty == Ty::F64 && inst.literal == 0 {
+                    let _ = write!(out, "0x{hi:x}");
+                } else {
+                    let _ = write!(out, "0x{:x}", u64::from(hi) << 32 | u64::from(inst.literal));
                 }
             }
             // gfx12 s_barrier_wait: decimal up to 64, else hex (observed)
@@ -808,6 +820,15 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
         |out: &mut String, mnemonic: &str, ops: &[Operand], descs: &[crate::desc::OperandDesc]| {
             out.push_str(mnemonic);
             for (i, (o, od)) in ops.iter().zip(descs).enumerate() {
+                if let (Ty::Bitop3, Operand::Vgpr { first, .. }) = (od.ty, *o) {
+                    // gfx1250 v_dual_bitop2_b32: the truth table is a modifier
+                    if first > 10 {
+                        let _ = write!(out, " bitop3:0x{first:x}");
+                    } else if first != 0 {
+                        let _ = write!(out, " bitop3:{first}");
+                    }
+                    continue;
+                }
                 out.push_str(if i == 0 { " " } else { ", " });
                 operand(out, *o, od.ty, inst.literal);
             }
