@@ -243,3 +243,48 @@ fn gfx12_vectors() {
         3000,
     );
 }
+
+/// The decoder, printer and listing of the RDNA processors on mutated bytes.
+fn fuzz_entry_rdna(data: &[u8]) {
+    for p in ["gfx1010", "gfx1030", "gfx1100", "gfx1201", "gfx1250"] {
+        let dec = Decoder::for_processor(p).expect("processor");
+        let mut out = Vec::new();
+        hsaco_isa::listing::write_code(
+            &mut out,
+            dec,
+            data,
+            0,
+            &[],
+            &hsaco_isa::listing::Options::default(),
+        )
+        .expect("write to a Vec");
+        let mut text = String::new();
+        for (_, r) in Instructions::new(dec, data) {
+            if let Ok(i) = r {
+                text.clear();
+                hsaco_isa::print::print(&dec, &i, &mut text);
+                let _ = dec.vopd_y(&i);
+            }
+        }
+    }
+}
+
+#[test]
+fn mutation_smoke_rdna() {
+    let mut seeds: Vec<Vec<u8>> = Vec::new();
+    for data in [
+        include_str!("data/gfx10.txt"),
+        include_str!("data/gfx11.txt"),
+        include_str!("data/gfx12.txt"),
+    ] {
+        seeds.extend(
+            data.lines()
+                .filter(|l| !l.starts_with('#'))
+                .step_by(61)
+                .map(|l| words_to_bytes(l.split(" | ").next().unwrap_or(""))),
+        );
+    }
+    let seeds: Vec<&[u8]> = seeds.iter().map(|s| s.as_slice()).collect();
+    let n = hsaco_elf::fuzzing::mutation_smoke(fuzz_entry_rdna, &seeds, 100_000, 11);
+    assert!(n > 0);
+}
