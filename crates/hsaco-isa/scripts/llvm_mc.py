@@ -13,7 +13,7 @@ _ENC = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]")
 def disassemble(lines, mcpu):
     """As _disassemble, but isolates inputs that crash llvm-mc (result None)."""
     try:
-        return _disassemble(lines, mcpu)
+        return _disassemble(lines, mcpu, strict=len(lines) > 1)
     except CrashError:
         if len(lines) == 1:
             return [None]
@@ -25,7 +25,7 @@ class CrashError(Exception):
     pass
 
 
-def _disassemble(lines, mcpu):
+def _disassemble(lines, mcpu, strict=True):
     """lines: list of lists of 32-bit words. Returns, per line, (text, nbytes) of the
     first instruction decoded at the start of the line, or None if LLVM rejects it.
     Each line gets two `s_nop 0` words appended so a literal can always be read."""
@@ -77,15 +77,21 @@ def _disassemble(lines, mcpu):
                 raise CrashError()
             text, nb, enc = outs[k]
             k += 1
-            if raw[i][off:off + nb] != enc:
-                # out of step with LLVM's output (it skipped bytes differently): let
-                # the caller split the batch
+            if off == 0 and raw[i][3:4] != enc[3:4]:
+                # Out of step with LLVM's output (an instruction ran into the next
+                # line, or LLVM skipped bytes differently): let the caller split the
+                # batch. (LLVM prints the canonical encoding, which may differ from the
+                # input in ignored bits, so only the first word's top byte, which
+                # selects the encoding, is compared.)
                 raise CrashError()
             if first is None:
                 first = (text, nb)
             off += nb
+        if off != n and strict:
+            # the last instruction ran into the next line
+            raise CrashError()
         res.append(first if first else None)
-    if k != len(outs):
+    if k != len(outs) and strict:
         raise CrashError()
     return res
 
