@@ -47,6 +47,9 @@ struct Buckets {
     swap_m0_null: bool,
     /// Index of the VOPD Y-half opcode table (`VOPDY`), if the generation has one.
     vopdy: Option<usize>,
+    /// gfx10+: codes 102-105 are SGPRs, SGPR/TTMP tuples are aligned (pairs to 2,
+    /// larger to 4), SMEM base and buffer resources may be trap temporaries.
+    rdna: bool,
 }
 
 /// More than the number of distinct field names of all generations.
@@ -108,6 +111,7 @@ impl Buckets {
             slots,
             swap_m0_null: !matches!(isa.generation, "gfx9" | "gfx8" | "gfx7" | "gfx6" | "gfx10"),
             vopdy: isa.encodings.iter().position(|e| e.name == "VOPDY"),
+            rdna: matches!(isa.generation, "gfx10" | "gfx11" | "gfx12"),
         }
     }
 
@@ -436,6 +440,37 @@ fn regs(ty: Ty) -> u8 {
     ty.regs().max(1)
 }
 
+/// gfx10+ scalar operand rules (observed with llvm-mc-22): codes 102-105 are `s102` to
+/// `s105`; register tuples are aligned (a pair to 2, four or more to 4); an SMEM base or
+/// buffer resource field names trap temporaries like any scalar operand.
+fn rdna_scalar_fixup(o: Operand, kind: FieldKind, v: u32, ty: Ty) -> Operand {
+    let o = match kind {
+        FieldKind::Sbase => scalar(v * 2, ty),
+        FieldKind::Srsrc => scalar(v * 4, ty),
+        _ => o,
+    };
+    let align = |first: u8, count: u8| match count {
+        0 | 1 => first,
+        2 => first & !1,
+        _ => first & !3,
+    };
+    match o {
+        Operand::Special { code, count } if (102..=105).contains(&code) => Operand::Sgpr {
+            first: align(code, count),
+            count,
+        },
+        Operand::Sgpr { first, count } => Operand::Sgpr {
+            first: align(first, count),
+            count,
+        },
+        Operand::Ttmp { first, count } => Operand::Ttmp {
+            first: align(first, count),
+            count,
+        },
+        o => o,
+    }
+}
+
 /// Decode an 8-bit scalar operand value.
 pub(crate) fn scalar(v: u32, ty: Ty) -> Operand {
     let count = regs(ty);
@@ -493,6 +528,11 @@ impl Decoder {
         let fd = self.field_desc(ei, field).ok_or(DecodeError::Invalid)?;
         let v = fd.get_wide(raw, w2);
         let o = self.field_operand(ei, field, fd.kind, ty, v, raw);
+        let o = if self.buckets.rdna {
+            rdna_scalar_fixup(o, fd.kind, v, ty)
+        } else {
+            o
+        };
         Ok(match o {
             Operand::Special { code, count } if self.buckets.swap_m0_null && code & !1 == 124 => {
                 Operand::Special {

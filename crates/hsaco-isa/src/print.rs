@@ -591,8 +591,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
         }
         Form::Mubuf if rdna => {
-            flag(out, "offen", Field::Offen);
             flag(out, "idxen", Field::Idxen);
+            flag(out, "offen", Field::Offen);
             if f(Field::Offset) != 0 {
                 let _ = write!(out, " offset:{}", f(Field::Offset));
             }

@@ -1457,7 +1457,6 @@ pub static ISA: IsaDesc = IsaDesc {
                 FieldDesc { field: Field::Slc, lo: 12, width: 1, kind: FieldKind::Flag },
                 FieldDesc { field: Field::Dlc, lo: 13, width: 1, kind: FieldKind::Flag },
                 FieldDesc { field: Field::Glc, lo: 14, width: 1, kind: FieldKind::Flag },
-                FieldDesc { field: Field::Lds, lo: 16, width: 1, kind: FieldKind::Flag },
                 FieldDesc { field: Field::Vaddr, lo: 32, width: 8, kind: FieldKind::Vgpr },
                 FieldDesc { field: Field::Vdata, lo: 40, width: 8, kind: FieldKind::Vgpr },
                 FieldDesc { field: Field::Srsrc, lo: 48, width: 5, kind: FieldKind::Srsrc },
