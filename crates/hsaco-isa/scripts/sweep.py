@@ -198,7 +198,7 @@ ALTERNATIVES = {
 }
 # Probes that reveal optional modifiers: (field values, flag, pattern in the text).
 MOD_PROBES = {
-    "VOP3": [(dict(neg=1), "fpmods", ", -"), (dict(clamp=1), "clamp", " clamp"),
+    "VOP3": [(dict(neg=1), "fpmods", r", -| -[v|]"), (dict(clamp=1), "clamp", " clamp"),
              (dict(omod=1), "omod", " mul:2"), (dict(opsel=8), "opsel", "op_sel:")],
     "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), "),
              (dict(th=1), "glcrtn", r" v(10|\[10:\d+\]), .*TH_ATOMIC_RETURN")],

@@ -259,6 +259,12 @@ impl Decoder {
             inst.literal = word(bytes, 2).ok_or(DecodeError::Truncated)?;
         }
         let w2 = inst.literal;
+        // gfx10+ buffer loads with tfe return one more register (the status)
+        let tfe = self.buckets.rdna
+            && enc.form == crate::desc::Form::Mubuf
+            && self
+                .field_desc(ei, Field::Tfe)
+                .is_some_and(|f| f.get_wide(raw, w2) != 0);
         let mut literal = false;
         let mut literal64 = false;
         for (slot, od) in inst.operands.iter_mut().zip(op.operands) {
@@ -267,7 +273,15 @@ impl Decoder {
                 literal = true;
             }
             literal64 |= o == Operand::Literal64;
-            *slot = o;
+            *slot = match (tfe, od.role, o) {
+                (true, Role::Field(Field::Vdata), Operand::Vgpr { first, count }) => {
+                    Operand::Vgpr {
+                        first,
+                        count: count + 1,
+                    }
+                }
+                _ => o,
+            };
         }
         if enc.form == crate::desc::Form::Vopd {
             let (_, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;

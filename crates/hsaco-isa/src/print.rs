@@ -433,9 +433,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push_str("off");
                 } else {
                     let count = if is_scratch { 1 } else { 2 };
+                    // tuples are aligned like every gfx10+ scalar tuple
+                    let align = |first: u8| if count == 2 { first & !1 } else { first };
                     match rdna_scalar(dec, s) {
-                        Operand::Sgpr { first, .. } => reg(out, "s", first, count),
-                        Operand::Ttmp { first, .. } => reg(out, "ttmp", first, count),
+                        Operand::Sgpr { first, .. } => reg(out, "s", align(first), count),
+                        Operand::Ttmp { first, .. } => reg(out, "ttmp", align(first), count),
                         o => operand(out, o, Ty::B32, 0),
                     }
                 }
@@ -926,5 +928,11 @@ fn rdna_scalar(dec: &Decoder, v: u32) -> Operand {
     } else {
         v
     };
-    crate::decode::scalar(v, Ty::B32)
+    match crate::decode::scalar(v, Ty::B32) {
+        // gfx10+ has no flat_scratch/xnack_mask operands: 102-105 are SGPRs
+        Operand::Special { code, count } if (102..=105).contains(&code) => {
+            Operand::Sgpr { first: code, count }
+        }
+        o => o,
+    }
 }

@@ -203,13 +203,8 @@ fn sendmsg(out: &mut String, v: u32) {
         0x85 => "MSG_RTN_GET_TBA",
         0x86 => "MSG_RTN_GET_TBA_TO_PC",
         _ => {
-            let _ = write!(
-                out,
-                "sendmsg({}, {}, {})",
-                v & 0xff,
-                (v >> 4) & 7,
-                (v >> 8) & 3
-            );
+            // (gfx11+: an unnamed message prints its whole value as the id)
+            let _ = write!(out, "sendmsg({v}, 0, 0)");
             return;
         }
     };
