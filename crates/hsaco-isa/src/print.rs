@@ -351,8 +351,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     let _ = write!(out, "0x{:x}", u64::from(hi) << 32 | u64::from(inst.literal));
                 }
             }
-            // gfx12 s_barrier_wait: decimal up to 64, else hex (observed)
-            (Form::Sopp, _) if rdna && op.mnemonic == "s_barrier_wait" => {
+            // gfx10+ SOPP decimal immediates: decimal up to 64, else hex (observed)
+            (Form::Sopp, _) if rdna && od.ty == Ty::Dec16 => {
                 if let Operand::Imm(v) = *o {
                     if v <= 64 {
                         let _ = write!(out, "{v}");

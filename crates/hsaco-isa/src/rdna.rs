@@ -171,19 +171,26 @@ fn depctr(out: &mut String, generation: &str, v: u32) {
         ("va_vcc", 1, 1),
         ("vm_vsrc", 2, 3),
     ];
+    // bits no field covers must be zero for the symbolic form (observed)
+    let mut unused = 0x60;
     if generation == "gfx10" {
         fields = &fields[1..];
+        unused |= 0x80;
     }
+    if v & unused != 0 || v > 0xffff {
+        let _ = write!(out, "0x{v:x}");
+        return;
+    }
+    let all = fields
+        .iter()
+        .all(|(_, lo, w)| (v >> lo) & ((1 << w) - 1) == (1 << w) - 1);
     let mut sep = "";
     for (name, lo, w) in fields {
         let x = (v >> lo) & ((1 << w) - 1);
-        if x != (1 << w) - 1 {
+        if x != (1 << w) - 1 || all {
             let _ = write!(out, "{sep}depctr_{name}({x})");
             sep = " ";
         }
-    }
-    if sep.is_empty() {
-        let _ = write!(out, "0x{v:x}");
     }
 }
 
