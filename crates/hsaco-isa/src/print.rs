@@ -334,13 +334,30 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
         match (enc.form, field) {
             // s_setreg_imm32_b32's literal: decimal in -16..=64, else hex (observed)
+            // (and inline-float bit patterns by their value)
             (Form::Sopk, None) if rdna && od.role == Role::Literal => {
                 let v = inst.literal as i32;
+                let float = (240u8..=248).find(|c| inline_float_bits(*c) == inst.literal);
                 if (-16..=64).contains(&v) {
                     let _ = write!(out, "{v}");
+                } else if let Some(c) = float {
+                    out.push_str(self::float(c));
                 } else {
                     let _ = write!(out, "0x{:x}", inst.literal);
                 }
+            }
+            // gfx10+ constant operands (`K` of fmaak/fmamk): plain hex, never lit()
+            (_, None) if rdna && od.role == Role::Literal && *o == Operand::Literal => {
+                let _ = write!(out, "0x{:x}", inst.literal);
+            }
+            // gfx11+ 16-bit literal sources print their low half
+            (_, _)
+                if rdna
+                    && *o == Operand::Literal
+                    && od.ty.bits() == 16
+                    && dec.isa().generation != "gfx10" =>
+            {
+                let _ = write!(out, "0x{:x}", inst.literal & 0xffff);
             }
             // gfx1250 64-bit literal: a double with a zero low word prints its high word
             (_, _) if *o == Operand::Literal64 => {
@@ -438,6 +455,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     match rdna_scalar(dec, s) {
                         Operand::Sgpr { first, .. } => reg(out, "s", align(first), count),
                         Operand::Ttmp { first, .. } => reg(out, "ttmp", align(first), count),
+                        Operand::Special { code, .. } => operand(
+                            out,
+                            Operand::Special {
+                                code,
+                                count: count as u8,
+                            },
+                            Ty::B32,
+                            0,
+                        ),
                         o => operand(out, o, Ty::B32, 0),
                     }
                 }
@@ -934,5 +960,20 @@ fn rdna_scalar(dec: &Decoder, v: u32) -> Operand {
             Operand::Sgpr { first: code, count }
         }
         o => o,
+    }
+}
+
+/// The 32-bit pattern of an inline float constant (240 = 0.5 ... 248 = 1/(2*pi)).
+fn inline_float_bits(code: u8) -> u32 {
+    match code {
+        240 => 0x3f000000,
+        241 => 0xbf000000,
+        242 => 0x3f800000,
+        243 => 0xbf800000,
+        244 => 0x40000000,
+        245 => 0xc0000000,
+        246 => 0x40800000,
+        247 => 0xc0800000,
+        _ => 0x3e22f983,
     }
 }
