@@ -455,15 +455,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     match rdna_scalar(dec, s) {
                         Operand::Sgpr { first, .. } => reg(out, "s", align(first), count),
                         Operand::Ttmp { first, .. } => reg(out, "ttmp", align(first), count),
-                        Operand::Special { code, .. } => operand(
-                            out,
-                            Operand::Special {
-                                code,
-                                count: count as u8,
-                            },
-                            Ty::B32,
-                            0,
-                        ),
+                        Operand::Special { code, .. } => {
+                            operand(out, Operand::Special { code, count }, Ty::B32, 0)
+                        }
                         o => operand(out, o, Ty::B32, 0),
                     }
                 }
