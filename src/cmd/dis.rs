@@ -149,7 +149,9 @@ fn dis_object(
             let proc = listing::processor_from_e_flags(flags)
                 .with_context(|| format!("unknown processor in e_flags {flags:#x}; use --mcpu"))?;
             Decoder::for_processor(proc).with_context(|| {
-                format!("no instruction set description for {proc} yet (described: gfx8, gfx9)")
+                format!(
+                    "no instruction set description for {proc} yet (gfx6 to gfx12 are described)"
+                )
             })?
         }
     };

@@ -264,6 +264,10 @@ fn ty(t: &str) -> Result<&'static str> {
         "waitcnt" => "Waitcnt",
         "gpridx" => "GprIdx",
         "smem" => "SmemOffset",
+        "delayalu" => "DelayAlu",
+        "depctr" => "Depctr",
+        "sendmsgrtn" => "SendmsgRtn",
+        "bitop3" => "Bitop3",
         _ => bail!("unknown type {t}"),
     })
 }
@@ -296,6 +300,7 @@ fn form(name: &str) -> Result<&'static str> {
         "MIMG" => "Mimg",
         "EXP" => "Exp",
         "VINTRP" => "Vintrp",
+        "VOPD" | "VOPDY" | "VOPD3" | "VOPD3Y" => "Vopd",
         _ => bail!("no family for encoding {name}"),
     })
 }
@@ -453,7 +458,13 @@ fn emit(g: &GenDef) -> Result<String> {
         let e = &g.encodings[i];
         let mut fields = Vec::new();
         for f in &e.fields {
-            if f.lo + f.width > 64 || f.width == 0 || f.width > 32 {
+            // Fields lie in the first two words, or (three-word encodings) in bits 64-95.
+            let limit = if f.lo >= 64 { 96 } else { 64 };
+            if f.lo + f.width > limit
+                || f.width == 0
+                || f.width > 32
+                || f.lo + f.width > e.words * 32
+            {
                 bail!("{}: field {} out of range", e.name, f.name);
             }
             fields.push(format!(

@@ -13,7 +13,7 @@ _ENC = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]")
 def disassemble(lines, mcpu):
     """As _disassemble, but isolates inputs that crash llvm-mc (result None)."""
     try:
-        return _disassemble(lines, mcpu)
+        return _disassemble(lines, mcpu, strict=len(lines) > 1)
     except CrashError:
         if len(lines) == 1:
             return [None]
@@ -25,27 +25,22 @@ class CrashError(Exception):
     pass
 
 
-SENTINEL = 0xBF807E57  # s_nop 0x7e57: ends every input line in the output
-
-
-def _disassemble(lines, mcpu):
+def _disassemble(lines, mcpu, strict=True):
     """lines: list of lists of 32-bit words. Returns, per line, (text, nbytes) of the
     first instruction decoded at the start of the line, or None if LLVM rejects it.
-    Each line gets two `s_nop 0` words appended so a literal can always be read, then a
-    sentinel `s_nop 0x7e57` that splits LLVM's output into lines: LLVM's encoding column
-    is a re-encoding and can be longer than the bytes it read (an inline constant of a
-    16-bit operand printed as a literal), so sizes alone cannot keep lines in step. A
-    line whose re-encoded sizes do not add up to its length is rejected (None)."""
+    Each line gets two `s_nop 0` words appended so a literal can always be read."""
     pad = [0xBF800000, 0xBF800000]
     src = []
     lens = []
+    raw = []
     for words in lines:
-        ws = list(words) + pad + [SENTINEL]
+        ws = list(words) + pad
         bs = []
         for w in ws:
             bs += [w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF, (w >> 24) & 0xFF]
         src.append(" ".join("0x%02x" % b for b in bs))
-        lens.append(len(bs) - 4)
+        lens.append(len(bs))
+        raw.append(bs)
     p = subprocess.run(
         [LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "--disassemble", "-show-encoding"],
         input="\n".join(src) + "\n",
@@ -54,34 +49,50 @@ def _disassemble(lines, mcpu):
     )
     if p.returncode != 0:
         raise CrashError()
-    invalid = {}
+    invalid = set()
     for l in p.stderr.split("\n"):
         m = _WARN.match(l)
         if m:
-            invalid.setdefault(int(m.group(1)) - 1, set()).add((int(m.group(2)) - 1) // 5)
-    groups = [[]]
+            invalid.add((int(m.group(1)) - 1, (int(m.group(2)) - 1) // 5))
+    outs = []
     for l in p.stdout.split("\n"):
         m = _ENC.match(l)
         if not m and l.strip() and not l.strip().startswith(".text"):
             raise RuntimeError("unparsed llvm-mc output: %r" % l)
         if m:
-            n = len([x for x in m.group(2).split(",") if x.strip()])
-            if m.group(1) == "s_nop 0x7e57" and n == 4:
-                groups.append([])
-            else:
-                groups[-1].append((m.group(1), n))
-    if len(groups) != len(lines) + 1 or groups[-1]:
-        raise CrashError()
+            enc = [int(x, 16) for x in m.group(2).split(",") if x.strip()]
+            outs.append((m.group(1), len(enc), enc))
     res = []
+    k = 0
     for i, n in enumerate(lens):
-        bad = invalid.get(i, set())
-        group = groups[i]
-        if sum(nb for _, nb in group) + 4 * len(bad) != n:
-            res.append(None)
-        elif 0 in bad or not group:
-            res.append(None)
-        else:
-            res.append(group[0])
+        off = 0
+        first = None
+        while off < n:
+            if (i, off) in invalid:
+                if off == 0:
+                    first = False
+                off += 4
+                continue
+            if k >= len(outs):
+                raise CrashError()
+            text, nb, enc = outs[k]
+            k += 1
+            if off == 0 and raw[i][3:4] != enc[3:4]:
+                # Out of step with LLVM's output (an instruction ran into the next
+                # line, or LLVM skipped bytes differently): let the caller split the
+                # batch. (LLVM prints the canonical encoding, which may differ from the
+                # input in ignored bits, so only the first word's top byte, which
+                # selects the encoding, is compared.)
+                raise CrashError()
+            if first is None:
+                first = (text, nb)
+            off += nb
+        if off != n and strict:
+            # the last instruction ran into the next line
+            raise CrashError()
+        res.append(first if first else None)
+    if k != len(outs) and strict:
+        raise CrashError()
     return res
 
 

@@ -51,15 +51,24 @@ def build(enc, vals):
     v = enc["match"]
     for name, val in vals.items():
         if name not in enc["fields"]:
-            continue  # a probe field this generation's encoding lacks
+            continue  # a probe value for a field this generation's encoding lacks
         lo, w, _ = enc["fields"][name]
         v &= ~(((1 << w) - 1) << lo)
         v |= (val & ((1 << w) - 1)) << lo
-    return [v & 0xFFFFFFFF, v >> 32][: enc["words"]]
+    return [(v >> (32 * i)) & 0xFFFFFFFF for i in range(enc["words"])]
 
 
 # Probe register numbers: each role gets a distinct first register.
 # (field values, {printed first register -> role})
+# Scalar code of `null` (no soffset/saddr): 0x7f before gfx10 (saddr "off"), 125 on
+# gfx10, 124 on gfx11+ (set by main from the generation).
+NULL = 0x7F
+# Whether 16-bit operands are VGPR halves (true16, gfx11+): `v1.l` is typed 16-bit.
+TRUE16 = False
+# Generations whose buffer resource field is an SGPR number (gfx12), not number / 4.
+GEN_SGPR_RSRC = set()
+
+
 def probes(encname):
     S = lambda n: n  # noqa: E731
     V = lambda n: 256 + n  # noqa: E731
@@ -74,7 +83,8 @@ def probes(encname):
     if encname == "SOPP":
         return dict(simm16=0x3), {}
     if encname == "SMEM":
-        return dict(sdata=16, sbase=10, imm=1, offset=0x2C), {"s16": "sdata", "s20": "sbase"}
+        return dict(sdata=16, sbase=10, imm=1, offset=0x2C, soffset=NULL), {
+            "s16": "sdata", "s20": "sbase"}
     if encname == "VOP1":
         return dict(vdst=10, src0=V(20)), {"v10": "vdst", "v20": "src0", "s10": "sdst8"}
     if encname == "VOP2":
@@ -92,10 +102,11 @@ def probes(encname):
         return dict(vdst=10, addr=20, data0=30, data1=40), {
             "v10": "vdst", "v20": "addr", "v30": "data0", "v40": "data1"}
     if encname == "FLAT":
-        return dict(vdst=10, addr=20, data=30, saddr=0x7F), {
+        return dict(vdst=10, addr=20, data=30, saddr=NULL), {
             "v10": "vdst", "v20": "addr", "v30": "data", "off": "saddr", "s50": "saddr"}
     if encname == "MUBUF":
-        return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1), {
+        rsrc = 40 if "srsrc" in GEN_SGPR_RSRC else 10
+        return dict(vdata=10, vaddr=20, srsrc=rsrc, soffset=50, offen=1), {
             "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
     if encname == "MTBUF":
         return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1, dfmt=4, nfmt=7), {
@@ -108,6 +119,12 @@ def probes(encname):
             "v10": "vsrc0", "v20": "vsrc1", "v30": "vsrc2", "v40": "vsrc3"}
     if encname == "VINTRP":
         return dict(vdst=10, vsrc=20, attr=3, attrchan=1), {"v10": "vdst", "v20": "vsrc"}
+    if encname == "VOPD":
+        return dict(src0x=256 + 20, vsrc1x=0, vdstx=10, src0y=256 + 50, vsrc1y=0, vdsty=35,
+                    opy=8), {}
+    if encname == "VOPD3":
+        return dict(src0x=256 + 20, vsrc1x=0, vdstx=10, src0y=256 + 50, vsrc1y=0, vdsty=71,
+                    opy=8, src2x=0, src2y=0), {}
     raise KeyError(encname)
 
 
@@ -117,6 +134,14 @@ REG = re.compile(r"^([sva])(\d+)$|^([sva])\[(\d+):(\d+)\]$")
 def operand_token(text, rolemap):
     """Map one printed operand to role:width, or a fixed register name."""
     t = text.strip()
+    half = re.match(r"^(v\d+)\.[lh]$", t)
+    if half:
+        # true16 (gfx11+): one 16-bit half of a VGPR
+        if half.group(1) in rolemap:
+            return rolemap[half.group(1)], 16
+        return None
+    if t in ("vcc_lo", "exec_lo"):
+        return "=" + t[:-3], 32
     m = REG.match(t)
     if m:
         if m.group(1):
@@ -156,7 +181,7 @@ def typed(role, bits, mn, is_dst):
     if mn.startswith("v_trig_preop") and role == "src1":
         t = "u32"  # the segment select
     if t is None or int(t[1:]) != bits:
-        if bits == 16:
+        if bits == 16 and not TRUE16:
             bits = 32
         t = "b%d" % bits
     return "%s:%s" % (role, t)
@@ -201,9 +226,10 @@ ALTERNATIVES = {
 }
 # Probes that reveal optional modifiers: (field values, flag, pattern in the text).
 MOD_PROBES = {
-    "VOP3": [(dict(neg=1), "fpmods", ", -"), (dict(clamp=1), "clamp", " clamp"),
-             (dict(omod=1), "omod", " mul:2")],
-    "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), ")],
+    "VOP3": [(dict(neg=1), "fpmods", r", -| -[v|]"), (dict(clamp=1), "clamp", " clamp"),
+             (dict(omod=1), "omod", " mul:2"), (dict(opsel=8), "opsel", "op_sel:")],
+    "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), "),
+             (dict(th=1), "glcrtn", r" v(10|\[10:\d+\]), .*TH_ATOMIC_RETURN")],
     "DS": [(dict(offset0=1, offset1=2), "offset2", "offset1:2"), (dict(gds=1), "gds", " gds")],
     "VOP3P": [(dict(neg=1), "neg", "neg_lo:"), (dict(clamp=1), "clamp", " clamp"),
               (dict(opsel=1), "opsel", "op_sel:")],
@@ -249,6 +275,10 @@ def imm_kind(mn, text):
         return "hwreg"
     if text.startswith("sendmsg("):
         return "sendmsg"
+    if text.startswith("instid0(") or text.startswith("instskip(") or text.startswith("instid1("):
+        return "delayalu"
+    if text.startswith("depctr_"):
+        return "depctr"
     if text.startswith("gpr_idx("):
         return "gpridx"
     if "cnt(" in text:
@@ -264,6 +294,8 @@ def imm_kind(mn, text):
 
 def tokens_for(encname, mn, rest):
     _, rolemap = probes(encname)
+    # hwreg(A, B, C) and sendmsg(A, B, C) are one operand
+    rest = re.sub(r"\(([^)]*)\)", lambda m: "(" + m.group(1).replace(", ", ",") + ")", rest)
     ops, mods = split_operands(rest.strip())
     if encname in ("SOPP",) and rest:
         k = imm_kind(mn, rest.strip())
@@ -284,6 +316,9 @@ def tokens_for(encname, mn, rest):
                 if k:
                     toks.append("simm16:" + k)
                     continue
+            if encname == "SOP1" and o.startswith("sendmsg("):
+                toks.append("ssrc0:sendmsgrtn")
+                break
             if encname == "SMEM" and o == "0x2c":
                 toks.append("offset:smem")
                 continue
@@ -312,6 +347,8 @@ def merge_tokens(a, b):
         if x == y:
             out.append(x)
             continue
+        if ":" not in x or ":" not in y:
+            return None
         rx, tx = x.split(":", 1)
         ry, ty = y.split(":", 1)
         fixed = ("vcc", "exec", "m0", "scc")
@@ -329,8 +366,75 @@ def merge_tokens(a, b):
     return out
 
 
+def vopd_lines(procs, encs, variants, name="VOPD"):
+    """Sweep opx (with opy = mov) and opy (with opx = mov) of the dual-issue encoding
+    (VOPD, or gfx1250's three-word VOPD3 with third sources and a plain vdsty)."""
+    enc = encs[name]
+    three = name == "VOPD3"
+    base = dict(src0x=256 + 20, vsrc1x=30, vdstx=10, src0y=256 + 50, vsrc1y=60,
+                vdsty=71 if three else 35, src2x=0, src2y=0)
+    roles = {"x": {"v10": "vdstx", "v20": "src0x", "v30": "vsrc1x", "v40": "src2x",
+                   "s40": "ssrc2x"},
+             "y": {"v71": "vdsty", "v50": "src0y", "v60": "vsrc1y", "v80": "src2y",
+                   "s80": "ssrc2y"}}
+    for half, field, encname, other in (("x", "opx", name, "opy"), ("y", "opy", name + "Y", "opx")):
+        n = 1 << enc["fields"][field][1]
+        own, oth = ("vsrc1x", "vsrc1y") if half == "x" else ("vsrc1y", "vsrc1x")
+        src2 = dict(src2x=40) if half == "x" else dict(src2y=80)
+        for proc in procs:
+            tries = [dict(src2), dict(src2, **{own: 0}), {}, {own: 0}] if three else [{}, {own: 0}]
+            res = None
+            for t in tries:
+                lines = [build(enc, dict(base, **t, **{field: o, other: 8, oth: 0}))
+                         for o in range(n)]
+                got = disassemble(lines, proc)
+                res = got if res is None else [a if a and " :: " in a[0] else b
+                                               for a, b in zip(res, got)]
+            for o, r in enumerate(res):
+                if not r or "Invalid" in r[0] or " :: " not in r[0]:
+                    r = None
+                if not r or "Invalid" in r[0] or " :: " not in r[0]:
+                    continue
+                txt = r[0].split(" :: ")[0 if half == "x" else 1]
+                mn, _, rest = txt.partition(" ")
+                toks = []
+                # gfx1250 v_dual_bitop2_b32: the truth table (src2 bits) as a modifier
+                m = re.match(r"^(.*) bitop3:\S+$", rest)
+                if m:
+                    rest = m.group(1)
+                    toks_tail = ["src2" + half + ":bitop3"]
+                else:
+                    toks_tail = []
+                for t in rest.split(", "):
+                    rng = re.match(r"^([vs])\[(\d+):(\d+)\]$", t)
+                    if rng and rng.group(1) + rng.group(2) in roles[half]:
+                        n = int(rng.group(3)) - int(rng.group(2)) + 1
+                        ty = types_of(mn)[1] or "b32"
+                        ty = ty if ty.endswith(str(32 * n)) else "b%d" % (32 * n)
+                        toks.append(roles[half][rng.group(1) + rng.group(2)] + ":" + ty)
+                    elif t in roles[half]:
+                        ty = types_of(mn)[1] or "b32"
+                        toks.append(roles[half][t] + ":" + ("b32" if ty.endswith("16") else ty))
+                    elif re.match(r"^0x[0-9a-f]+$", t):
+                        toks.append("lit:" + (types_of(mn)[1] or "b32"))
+                    else:
+                        toks.append("?" + t)
+                toks += toks_tail
+                v = variants.setdefault((mn, encname, tuple(toks)), {})
+                v.setdefault(o, set()).add(proc)
+
+
+def set_generation(gen):
+    """Per-generation probe facts: the code of `null`, true16 operands."""
+    global NULL, TRUE16, GEN_SGPR_RSRC
+    GEN_SGPR_RSRC = {"srsrc"} if gen == "gfx12" else set()
+    NULL = {"gfx10": 125, "gfx11": 124, "gfx12": 124}.get(gen, 0x7F)
+    TRUE16 = gen in ("gfx11", "gfx12")
+
+
 def main():
     gen = sys.argv[1]
+    set_generation(gen)
     check = "--check" in sys.argv
     path = os.path.join(DEFS, gen + ".txt")
     text = open(path).read()
@@ -341,7 +445,7 @@ def main():
     flags = {}  # (mnemonic, encoding) -> set of flags
 
     for encname, enc in encs.items():
-        if "base" in enc["opts"]:
+        if "base" in enc["opts"] or encname in ("VOPD", "VOPDY", "VOPD3", "VOPD3Y"):
             continue
         opw = enc["fields"]["op"][1]
         lo, w, _ = enc["fields"]["op"]
@@ -400,6 +504,11 @@ def main():
                     if r and r[1] == 8 and ("_" + var) in r[0].split(" ")[0]:
                         base = r[0].split(" ")[0][: -len(var) - 1]
                         flags.setdefault((base, encname), set()).add(var)
+    # VOPD (gfx11+): X and Y halves, each swept with the other half a v_dual_mov_b32
+    if "VOPD" in encs:
+        vopd_lines(procs, encs, variants)
+    if "VOPD3" in encs:
+        vopd_lines(procs, encs, variants, "VOPD3")
     # merge encodings of one instruction
     ops = OrderedDict()  # mnemonic -> list of [tokens, [(enc, opc, procs)]]
     for (base, encname, toks), opcs in variants.items():

@@ -42,6 +42,14 @@ struct Buckets {
     rows: Vec<Vec<u16>>,
     /// Per encoding: field (as index) -> 1 + its index in the encoding's field list, or 0.
     slots: Vec<[u8; FIELD_SLOTS]>,
+    /// gfx11+: scalar codes 124 and 125 are `null` and `m0` (swapped to the gfx10
+    /// numbering when decoding).
+    swap_m0_null: bool,
+    /// Index of the VOPD Y-half opcode table (`VOPDY`), if the generation has one.
+    vopdy: Option<usize>,
+    /// gfx10+: codes 102-105 are SGPRs, SGPR/TTMP tuples are aligned (pairs to 2,
+    /// larger to 4), SMEM base and buffer resources may be trap temporaries.
+    rdna: bool,
 }
 
 /// More than the number of distinct field names of all generations.
@@ -101,6 +109,9 @@ impl Buckets {
             list,
             rows,
             slots,
+            swap_m0_null: !matches!(isa.generation, "gfx9" | "gfx8" | "gfx7" | "gfx6" | "gfx10"),
+            vopdy: isa.encodings.iter().position(|e| e.name == "VOPDY"),
+            rdna: matches!(isa.generation, "gfx10" | "gfx11" | "gfx12"),
         }
     }
 
@@ -243,17 +254,43 @@ impl Decoder {
             literal: 0,
             raw,
         };
+        if enc.words > 2 {
+            // gfx12 three-word encodings: the third word is kept in `literal`.
+            inst.literal = word(bytes, 2).ok_or(DecodeError::Truncated)?;
+        }
+        let w2 = inst.literal;
+        // gfx10+ buffer loads with tfe return one more register (the status)
+        let tfe = self.buckets.rdna
+            && enc.form == crate::desc::Form::Mubuf
+            && self
+                .field_desc(ei, Field::Tfe)
+                .is_some_and(|f| f.get_wide(raw, w2) != 0);
         let mut literal = false;
+        let mut literal64 = false;
         for (slot, od) in inst.operands.iter_mut().zip(op.operands) {
-            let o = self.operand(ei, od.role, od.ty, raw)?;
+            let o = self.operand(ei, od.role, od.ty, raw, w2)?;
             if o == Operand::Literal {
                 literal = true;
             }
-            *slot = o;
+            literal64 |= o == Operand::Literal64;
+            *slot = match (tfe, od.role, o) {
+                (true, Role::Field(Field::Vdata), Operand::Vgpr { first, count }) => {
+                    Operand::Vgpr {
+                        first,
+                        count: count + 1,
+                    }
+                }
+                _ => o,
+            };
         }
-        // tfe: a load also writes a status dword after its data (and a buffer store's
-        // data tuple is one longer too)
-        if enc.field(Field::Tfe).is_some_and(|t| t.get(raw) != 0)
+        if enc.form == crate::desc::Form::Vopd {
+            let (_, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
+            literal |= y.contains(&Operand::Literal);
+        }
+        // tfe (gfx6-gfx9; gfx10+ is handled above): a load also writes a status dword
+        // after its data (and a buffer store's data tuple is one longer too)
+        if !self.buckets.rdna
+            && enc.field(Field::Tfe).is_some_and(|t| t.get(raw) != 0)
             && (op.mnemonic.contains("_load")
                 || matches!(
                     enc.form,
@@ -275,7 +312,12 @@ impl Decoder {
             self.accumulators(&mut inst, enc, op);
         }
         if op.flags & crate::desc::flags::GLC_RTN != 0
-            && enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
+            && (enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
+                || enc.field(Field::Th).is_some_and(|t| t.get(raw) & 1 != 0))
+            && !op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Vdst))
         {
             rtn(&mut inst, enc, op, raw)?;
         }
@@ -287,6 +329,36 @@ impl Decoder {
         {
             literal = true;
         }
+        if self.buckets.swap_m0_null
+            && enc.form == crate::desc::Form::Vop3
+            && enc.field(Field::Src0).is_some_and(|f| f.get(raw) == 0xfa)
+        {
+            // gfx11+ VOP3 with a DPP16 word: src0 is its VGPR; the word is kept in
+            // `literal` (see `Decoder::vop3_dpp`).
+            let w = word(bytes, 2).ok_or(DecodeError::Truncated)?;
+            for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+                if od.role == Role::Field(Field::Src0) {
+                    *o = Operand::Vgpr {
+                        first: w as u8,
+                        count: regs(od.ty),
+                    };
+                }
+            }
+            inst.literal = w;
+            inst.size += 4;
+            return Ok(inst);
+        }
+        if literal64 {
+            // two literal words; the high one goes to the unused upper half of `raw`
+            if enc.words != 1 {
+                return Err(DecodeError::Invalid);
+            }
+            inst.literal = word(bytes, 1).ok_or(DecodeError::Truncated)?;
+            let hi = word(bytes, 2).ok_or(DecodeError::Truncated)?;
+            inst.raw |= u64::from(hi) << 32;
+            inst.size += 8;
+            return Ok(inst);
+        }
         if literal {
             let n = usize::from(enc.words);
             inst.literal = word(bytes, n).ok_or(DecodeError::Truncated)?;
@@ -297,6 +369,56 @@ impl Decoder {
 }
 
 impl Decoder {
+    /// The DPP16 control word of a gfx11+ VOP3 instruction in its DPP form
+    /// (`v_add3_u32_e64_dpp`), if it is one.
+    pub fn vop3_dpp(&self, inst: &Instruction) -> Option<u32> {
+        let enc = self.isa.encodings.get(usize::from(inst.encoding))?;
+        (self.buckets.swap_m0_null
+            && enc.form == crate::desc::Form::Vop3
+            && enc.field(Field::Src0)?.get(inst.raw) == 0xfa
+            && inst.size == 12)
+            .then_some(inst.literal)
+    }
+
+    /// The Y half of a VOPD (dual-issue) instruction: its operation and operands
+    /// (`vdsty`, `src0y`, `vsrc1y` and a literal, in printing order). None for other
+    /// instructions or an undefined Y opcode.
+    pub fn vopd_y(&self, inst: &Instruction) -> Option<(&'static OpDesc, [Operand; 4])> {
+        let enc = self.isa.encodings.get(usize::from(inst.encoding))?;
+        if enc.form != crate::desc::Form::Vopd || enc.name.ends_with('Y') {
+            return None;
+        }
+        // The Y table of VOPD is VOPDY, of gfx1250's VOPD3 VOPD3Y.
+        let yi = match enc.name {
+            "VOPD" => self.buckets.vopdy?,
+            name => self.isa.encodings.iter().position(|e| {
+                e.name.len() == name.len() + 1 && e.name.starts_with(name) && e.name.ends_with('Y')
+            })?,
+        };
+        let ytab = self.isa.encodings.get(yi)?;
+        let key = ytab.field(Field::Opy)?.get(inst.raw);
+        let row = ytab
+            .opcodes
+            .iter()
+            .find(|r| u32::from(r.key) == key && r.procs & self.proc_bit != 0)?;
+        let op = self.isa.ops.get(usize::from(row.op))?;
+        let mut out = [Operand::None; 4];
+        for (slot, od) in out.iter_mut().zip(op.operands) {
+            *slot = match od.role {
+                Role::Field(Field::Vdsty) if ytab.field(Field::Vdsty)?.width == 7 => {
+                    let x = enc.field(Field::Vdstx)?.get(inst.raw);
+                    let y = ytab.field(Field::Vdsty)?.get(inst.raw);
+                    Operand::Vgpr {
+                        first: ((y << 1) | ((x & 1) ^ 1)) as u8,
+                        count: 1,
+                    }
+                }
+                r => self.operand(yi, r, od.ty, inst.raw, inst.literal).ok()?,
+            };
+        }
+        Some((op, out))
+    }
+
     /// Turn the VGPR operands of matrix and accumulator-move instructions that name
     /// AGPRs into [`Operand::Agpr`]: vdst and (MFMA) src2 on gfx908 or with `acc_cd`,
     /// src0/src1 with their `acc` bit; v_accvgpr_* by their mnemonic.
@@ -383,6 +505,37 @@ fn regs(ty: Ty) -> u8 {
     ty.regs().max(1)
 }
 
+/// gfx10+ scalar operand rules (observed with llvm-mc-22): codes 102-105 are `s102` to
+/// `s105`; register tuples are aligned (a pair to 2, four or more to 4); an SMEM base or
+/// buffer resource field names trap temporaries like any scalar operand.
+fn rdna_scalar_fixup(o: Operand, kind: FieldKind, v: u32, ty: Ty) -> Operand {
+    let o = match kind {
+        FieldKind::Sbase => scalar(v * 2, ty),
+        FieldKind::Srsrc => scalar(v * 4, ty),
+        _ => o,
+    };
+    let align = |first: u8, count: u8| match count {
+        0 | 1 => first,
+        2 => first & !1,
+        _ => first & !3,
+    };
+    match o {
+        Operand::Special { code, count } if (102..=105).contains(&code) => Operand::Sgpr {
+            first: align(code, count),
+            count,
+        },
+        Operand::Sgpr { first, count } => Operand::Sgpr {
+            first: align(first, count),
+            count,
+        },
+        Operand::Ttmp { first, count } => Operand::Ttmp {
+            first: align(first, count),
+            count,
+        },
+        o => o,
+    }
+}
+
 /// Decode an 8-bit scalar operand value.
 pub(crate) fn scalar(v: u32, ty: Ty) -> Operand {
     let count = regs(ty);
@@ -442,8 +595,18 @@ pub(crate) fn scalar_in(isa: &IsaDesc, v: u32, ty: Ty) -> Operand {
 }
 
 impl Decoder {
-    fn operand(&self, ei: usize, role: Role, ty: Ty, raw: u64) -> Result<Operand, DecodeError> {
+    fn operand(
+        &self,
+        ei: usize,
+        role: Role,
+        ty: Ty,
+        raw: u64,
+        w2: u32,
+    ) -> Result<Operand, DecodeError> {
         let field = match role {
+            Role::Literal if ty.bits() == 64 && self.processor() == "gfx1250" => {
+                return Ok(Operand::Literal64)
+            }
             Role::Literal => return Ok(Operand::Literal),
             Role::Fixed(code) => {
                 return Ok(Operand::Special {
@@ -463,9 +626,65 @@ impl Decoder {
             },
         };
         let fd = self.field_desc(ei, field).ok_or(DecodeError::Invalid)?;
-        let v = fd.get(raw);
+        let v = fd.get_wide(raw, w2);
+        let o = self.field_operand(ei, field, fd.kind, ty, v, raw);
+        let o = if self.buckets.rdna {
+            rdna_scalar_fixup(o, fd.kind, v, ty)
+        } else {
+            o
+        };
+        Ok(match o {
+            Operand::Special { code, count } if self.buckets.swap_m0_null && code & !1 == 124 => {
+                Operand::Special {
+                    code: code ^ 1,
+                    count,
+                }
+            }
+            Operand::Vgpr { first, .. } if ty.bits() == 16 => self.half(ei, field, first, raw),
+            Operand::Special { code: 254, .. }
+                if ty.bits() == 64 && self.processor() == "gfx1250" =>
+            {
+                Operand::Literal64
+            }
+            o => o,
+        })
+    }
+
+    /// A true16 operand (gfx11+): in VOP3 forms the register is the whole field and
+    /// `op_sel` picks the half (bits 0-2 sources, 3 destination); elsewhere bit 7 of the
+    /// register number picks it.
+    fn half(&self, ei: usize, field: Field, v: u8, raw: u64) -> Operand {
+        match self.field_desc(ei, Field::Opsel) {
+            Some(sel) => {
+                let bit = match field {
+                    Field::Src0 => 0,
+                    Field::Src1 => 1,
+                    Field::Src2 => 2,
+                    _ => 3,
+                };
+                Operand::VgprHalf {
+                    reg: v,
+                    hi: sel.get(raw) >> bit & 1 != 0,
+                }
+            }
+            None => Operand::VgprHalf {
+                reg: v & 0x7f,
+                hi: v & 0x80 != 0,
+            },
+        }
+    }
+
+    fn field_operand(
+        &self,
+        ei: usize,
+        field: Field,
+        kind: FieldKind,
+        ty: Ty,
+        v: u32,
+        raw: u64,
+    ) -> Operand {
         let count = regs(ty);
-        Ok(match fd.kind {
+        match kind {
             FieldKind::Sdst | FieldKind::Ssrc => scalar_in(self.isa, v, ty),
             FieldKind::Src9 if v >= 256 => Operand::Vgpr {
                 first: (v - 256) as u8,
@@ -496,7 +715,7 @@ impl Decoder {
             FieldKind::Sbase => scalar_in(self.isa, v * 2, ty),
             FieldKind::Srsrc => scalar_in(self.isa, v * 4, ty),
             FieldKind::Imm | FieldKind::Flag | FieldKind::Op => Operand::Imm(v as u16),
-        })
+        }
     }
 }
 

@@ -46,7 +46,21 @@ impl FieldDesc {
     /// The field's value in `raw` (first two instruction words).
     #[inline]
     pub fn get(&self, raw: u64) -> u32 {
+        if self.lo >= 64 {
+            return 0;
+        }
         ((raw >> self.lo) & ((1u64 << self.width) - 1)) as u32
+    }
+
+    /// The field's value in a three-word instruction (gfx12 VFLAT/VBUFFER): bits 64-95
+    /// are in `w2`, the third word.
+    #[inline]
+    pub fn get_wide(&self, raw: u64, w2: u32) -> u32 {
+        match self.lo.checked_sub(64) {
+            Some(lo) if lo < 32 => ((u64::from(w2) >> lo) & ((1u64 << self.width) - 1)) as u32,
+            Some(_) => 0,
+            None => self.get(raw),
+        }
     }
 }
 
@@ -80,6 +94,9 @@ pub enum Form {
     Exp,
     /// Parameter interpolation (`v_interp_*`, gfx6-gfx8 VINTRP layout).
     Vintrp,
+    /// gfx11+ dual-issue VALU (`v_dual_X ... :: v_dual_Y ...`): the X half; `VOPDY` (the
+    /// Y half's opcode table) has this form too.
+    Vopd,
 }
 
 /// One encoding (instruction format) of a generation.
@@ -166,6 +183,14 @@ pub enum Ty {
     GprIdx,
     /// SMEM offset: immediate or SGPR.
     SmemOffset,
+    /// gfx11+ `s_delay_alu` operand: `instid0(...) | instskip(...) | instid1(...)`.
+    DelayAlu,
+    /// gfx10+ `s_waitcnt_depctr` operand: `depctr_va_vdst(0)` ...
+    Depctr,
+    /// `s_sendmsg_rtn_*` message: `sendmsg(MSG_RTN_...)`.
+    SendmsgRtn,
+    /// gfx1250 `v_dual_bitop2_b32` truth table, printed as the modifier ` bitop3:0x..`.
+    Bitop3,
 }
 
 impl Ty {

@@ -18,6 +18,7 @@ pub mod desc;
 pub mod gen;
 pub mod listing;
 pub mod print;
+mod rdna;
 
 pub use decode::{DecodeError, Decoder, Instructions};
 pub use desc::{IsaDesc, OpDesc};
@@ -28,11 +29,14 @@ pub const MAX_OPERANDS: usize = 6;
 
 /// Every described generation.
 pub fn generations() -> &'static [&'static IsaDesc] {
-    static ALL: [&IsaDesc; 4] = [
+    static ALL: [&IsaDesc; 7] = [
         &gen::gfx9::ISA,
         &gen::gfx8::ISA,
         &gen::gfx7::ISA,
         &gen::gfx6::ISA,
+        &gen::gfx10::ISA,
+        &gen::gfx11::ISA,
+        &gen::gfx12::ISA,
     ];
     &ALL
 }
@@ -55,6 +59,13 @@ pub enum Operand {
         first: u8,
         /// Number of 32-bit registers.
         count: u8,
+    },
+    /// One 16-bit half of a VGPR (true16 operands of gfx11+: `v1.l`, `v1.h`).
+    VgprHalf {
+        /// Register.
+        reg: u8,
+        /// The high half.
+        hi: bool,
     },
     /// Accumulation VGPRs.
     Agpr {
@@ -84,6 +95,10 @@ pub enum Operand {
     Float(u8),
     /// The literal constant ([`Instruction::literal`]).
     Literal,
+    /// A 64-bit literal constant (gfx1250, operand code 254 or a 64-bit `K` of
+    /// one-word encodings): low word in [`Instruction::literal`], high word in the
+    /// upper half of [`Instruction::raw`].
+    Literal64,
     /// Immediate field value (offsets, `simm16`).
     Imm(u16),
 }
@@ -121,7 +136,7 @@ impl Decoder {
     /// no such field).
     pub fn field(&self, inst: &Instruction, field: Field) -> Option<u32> {
         self.field_desc(usize::from(inst.encoding), field)
-            .map(|f| f.get(inst.raw))
+            .map(|f| f.get_wide(inst.raw, inst.literal))
     }
 
     /// The instruction as llvm-objdump prints it.

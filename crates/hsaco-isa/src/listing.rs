@@ -319,15 +319,24 @@ fn instruction_line(
         pad(line);
         let words = usize::from(inst.size) / 4;
         // The literal follows the encoding's words.
-        let literal = has_literal(inst);
+        // (A third word of a two-word encoding, the DPP word of a gfx11+ VOP3 DPP
+        // form, is kept in the literal too.)
+        let literal = has_literal(inst) || words > 2;
         let enc_words = words.saturating_sub(usize::from(literal)).min(2);
         let all = [inst.raw as u32, (inst.raw >> 32) as u32];
         let mut c = Comment::new(at);
-        for w in &all[..enc_words] {
-            c.word(*w);
-        }
-        if literal {
+        if inst.operands.contains(&Operand::Literal64) {
+            // gfx1250: one word, the literal's low word, its high word (kept in raw)
+            c.word(all[0]);
             c.word(inst.literal);
+            c.word(all[1]);
+        } else {
+            for w in &all[..enc_words] {
+                c.word(*w);
+            }
+            if literal {
+                c.word(inst.literal);
+            }
         }
         line.push_str(c.as_str());
     } else if annotation.is_some() {

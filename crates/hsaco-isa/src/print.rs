@@ -141,6 +141,10 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         Operand::None => {}
         Operand::Sgpr { first, count } => reg(out, "s", first, count),
         Operand::Vgpr { first, count } => reg(out, "v", first, count),
+        Operand::VgprHalf { reg: r, hi } => {
+            reg(out, "v", r, 1);
+            out.push_str(if hi { ".h" } else { ".l" });
+        }
         Operand::Agpr { first, count } => reg(out, "a", first, count),
         Operand::Ttmp { first, count } => reg(out, "ttmp", first, count),
         Operand::Special { code, count } => special(out, code, count),
@@ -152,6 +156,9 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         // a 16-bit operand reads the low half of the literal
         Operand::Literal if ty.bits() == 16 => {
             let _ = write!(out, "0x{:x}", literal & 0xffff);
+        }
+        Operand::Literal64 => {
+            let _ = write!(out, "0x{literal:x}");
         }
         Operand::Literal => {
             if is_inline(literal, ty) {
@@ -358,6 +365,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let op = dec.op(inst);
     let enc = dec.encoding(inst);
     let f = |field: Field| dec.field(inst, field).unwrap_or(0);
+    if enc.form == Form::Vopd {
+        vopd(dec, inst, out);
+        return;
+    }
+    let rdna = crate::rdna::is_rdna(dec.isa().generation);
     out.push_str(op.mnemonic);
     match enc.form {
         // (operand-less VOP1 ops such as v_nop print no suffix)
@@ -369,6 +381,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         Form::Vop3 if has_form(dec, inst, &[Form::Vop1, Form::Vop2, Form::Vopc]) => {
             out.push_str("_e64")
         }
+        Form::Vop3 if dec.vop3_dpp(inst).is_some() => out.push_str("_e64_dpp"),
         Form::Sdwa => out.push_str("_sdwa"),
         Form::Dpp => out.push_str("_dpp"),
         _ => {}
@@ -395,7 +408,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     }
     let mut first = true;
     let mut operands = &inst.operands[..];
-    if op.flags & flags::GLC_RTN != 0 && f(Field::Glc) != 0 {
+    if op.flags & flags::GLC_RTN != 0
+        && (f(Field::Glc) != 0 || f(Field::Th) & 1 != 0)
+        && !op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Vdst))
+    {
         if let Some((o, rest)) = operands.split_first() {
             out.push(' ');
             operand(out, *o, Ty::B32, 0);
@@ -469,17 +488,146 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push_str("sext(");
         }
         match (enc.form, field) {
-            (Form::Sopp, _) if od.ty == Ty::Waitcnt => {
+            // s_setreg_imm32_b32's literal: decimal in -16..=64, else hex (observed)
+            // (and inline-float bit patterns by their value)
+            (Form::Sopk, None) if rdna && od.role == Role::Literal => {
+                let v = inst.literal as i32;
+                let float = (240u8..=248).find(|c| inline_float_bits(*c) == inst.literal);
+                if (-16..=64).contains(&v) {
+                    let _ = write!(out, "{v}");
+                } else if let Some(c) = float {
+                    out.push_str(self::float(c));
+                } else {
+                    let _ = write!(out, "0x{:x}", inst.literal);
+                }
+            }
+            // gfx10+ constant operands (`K` of fmaak/fmamk): plain hex, never lit()
+            (_, None) if rdna && od.role == Role::Literal && *o == Operand::Literal => {
+                let _ = write!(out, "0x{:x}", inst.literal);
+            }
+            // gfx11+ 16-bit literal sources print their low half
+            (_, _)
+                if rdna
+                    && *o == Operand::Literal
+                    && od.ty.bits() == 16
+                    && dec.isa().generation != "gfx10" =>
+            {
+                let _ = write!(out, "0x{:x}", inst.literal & 0xffff);
+            }
+            // gfx1250 64-bit literal: a double with a zero low word prints its high word
+            (_, _) if *o == Operand::Literal64 => {
+                let hi = (inst.raw >> 32) as u32;
+                if od.ty == Ty::F64 && inst.literal == 0 {
+                    let _ = write!(out, "0x{hi:x}");
+                } else {
+                    let _ = write!(out, "0x{:x}", u64::from(hi) << 32 | u64::from(inst.literal));
+                }
+            }
+            // gfx10+ SOPP decimal immediates: decimal up to 64, else hex (observed)
+            (Form::Sopp, _) if rdna && od.ty == Ty::Dec16 => {
+                if let Operand::Imm(v) = *o {
+                    if v <= 64 {
+                        let _ = write!(out, "{v}");
+                    } else {
+                        let _ = write!(out, "0x{v:x}");
+                    }
+                }
+            }
+            (_, _)
+                if rdna
+                    && match *o {
+                        Operand::Imm(v) => crate::rdna::imm(
+                            out,
+                            dec.isa().generation,
+                            dec.processor(),
+                            od.ty,
+                            u32::from(v),
+                        ),
+                        _ => false,
+                    } => {}
+            (Form::Sop1, Some(Field::Ssrc0)) if od.ty == Ty::SendmsgRtn => {
+                let v = f(Field::Ssrc0);
+                crate::rdna::imm(out, dec.isa().generation, dec.processor(), od.ty, v);
+            }
+            (Form::Smem, Some(Field::Offset)) if rdna => {
+                // soffset (null = none), then the signed 21-bit offset
+                let so = rdna_scalar(dec, f(Field::Soffset));
+                let w = dec
+                    .field_desc(usize::from(inst.encoding), Field::Offset)
+                    .map_or(21, |d| u32::from(d.width));
+                let off = ((f(Field::Offset) << (32 - w)) as i32) >> (32 - w);
+                let null = if dec.isa().generation == "gfx10" {
+                    125
+                } else {
+                    124
+                };
+                if f(Field::Soffset) != null {
+                    operand(out, so, Ty::B32, 0);
+                    if off != 0 {
+                        let _ = write!(out, " offset:{}", hex_signed(off));
+                    }
+                } else if off != 0 || dec.isa().generation == "gfx12" {
+                    out.push_str(&hex_signed(off));
+                } else {
+                    out.push_str("null");
+                }
+            }
+            (Form::Flat, Some(Field::Addr)) if rdna => {
+                let null = if dec.isa().generation == "gfx10" {
+                    125
+                } else {
+                    124
+                };
+                let no_vaddr = if dec.field(inst, Field::Sve).is_some() {
+                    f(Field::Sve) == 0
+                } else {
+                    f(Field::Saddr) != null
+                };
+                if is_scratch && no_vaddr {
+                    out.push_str("off");
+                } else if let Operand::Vgpr { first, .. } = *o {
+                    let count = if is_scratch || (is_global && f(Field::Saddr) != null) {
+                        1
+                    } else {
+                        od.ty.regs()
+                    };
+                    reg(out, "v", first, count);
+                }
+            }
+            (Form::Flat, Some(Field::Saddr)) if rdna => {
+                let s = f(Field::Saddr);
+                let null = if dec.isa().generation == "gfx10" {
+                    125
+                } else {
+                    124
+                };
+                if s == null || s == 0x7f {
+                    out.push_str("off");
+                } else {
+                    let count = if is_scratch { 1 } else { 2 };
+                    // tuples are aligned like every gfx10+ scalar tuple
+                    let align = |first: u8| if count == 2 { first & !1 } else { first };
+                    match rdna_scalar(dec, s) {
+                        Operand::Sgpr { first, .. } => reg(out, "s", align(first), count),
+                        Operand::Ttmp { first, .. } => reg(out, "ttmp", align(first), count),
+                        Operand::Special { code, .. } => {
+                            operand(out, Operand::Special { code, count }, Ty::B32, 0)
+                        }
+                        o => operand(out, o, Ty::B32, 0),
+                    }
+                }
+            }
+            (Form::Sopp, _) if !rdna && od.ty == Ty::Waitcnt => {
                 if let Operand::Imm(v) = *o {
                     waitcnt(out, u32::from(v), !old_gcn(dec));
                 }
             }
-            (Form::Sopp, _) if od.ty == Ty::Sendmsg => {
+            (Form::Sopp, _) if !rdna && od.ty == Ty::Sendmsg => {
                 if let Operand::Imm(v) = *o {
                     sendmsg(out, u32::from(v), dec.isa().generation);
                 }
             }
-            (Form::Sopk, _) if od.ty == Ty::Hwreg => {
+            (Form::Sopk, _) if !rdna && od.ty == Ty::Hwreg => {
                 if let Operand::Imm(v) = *o {
                     hwreg(out, u32::from(v), old_gcn(dec));
                 }
@@ -573,6 +721,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             {
                 out.push_str("0x3e22f983")
             }
+            // gfx10+ prints other decimal immediates (s_subvector_loop_*) in decimal
+            // whatever their size; the "hex above 64" rule of `operand` is gfx6-gfx9's
+            (_, _) if rdna && od.ty == Ty::Dec16 && matches!(*o, Operand::Imm(_)) => {
+                if let Operand::Imm(v) = *o {
+                    let _ = write!(out, "{v}");
+                }
+            }
             _ => operand(out, *o, od.ty, inst.literal),
         }
         if sext {
@@ -592,6 +747,100 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
     };
     match enc.form {
+        Form::Vop3 if rdna => {
+            if op.flags & flags::CLAMP != 0 {
+                flag(out, "clamp", Field::Clamp);
+            }
+            if op.flags & flags::OMOD != 0 {
+                match f(Field::Omod) {
+                    1 => out.push_str(" mul:2"),
+                    2 => out.push_str(" mul:4"),
+                    3 => out.push_str(" div:2"),
+                    _ => {}
+                }
+            }
+            if let Some(w) = dec.vop3_dpp(inst) {
+                dpp16(
+                    out,
+                    w >> 8 & 0x1ff,
+                    w >> 28,
+                    w >> 24 & 0xf,
+                    w >> 19 & 1,
+                    w >> 18 & 1,
+                );
+            }
+            if op.flags & flags::OPSEL != 0 {
+                let srcs = op
+                    .operands
+                    .iter()
+                    .filter(|o| {
+                        matches!(o.role, Role::Field(Field::Src0 | Field::Src1 | Field::Src2))
+                    })
+                    .count();
+                let sel = f(Field::Opsel);
+                let bits: Vec<u32> = (0..srcs as u32)
+                    .map(|i| sel >> i & 1)
+                    .chain(std::iter::once(sel >> 3 & 1))
+                    .collect();
+                if bits.iter().any(|b| *b != 0) {
+                    out.push_str(" op_sel:[");
+                    for (i, b) in bits.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        out.push(if *b != 0 { '1' } else { '0' });
+                    }
+                    out.push(']');
+                }
+            }
+        }
+        Form::Dpp if rdna => {
+            dpp16(
+                out,
+                f(Field::DppCtrl),
+                f(Field::RowMask),
+                f(Field::BankMask),
+                f(Field::BoundCtrl),
+                f(Field::Fi),
+            );
+        }
+        Form::Smem if rdna => {
+            flag(out, "glc", Field::Glc);
+            flag(out, "dlc", Field::Dlc);
+            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
+        }
+        Form::Flat if rdna => {
+            let w = dec
+                .field_desc(usize::from(inst.encoding), Field::Offset)
+                .map_or(12, |d| d.width);
+            let off = ((f(Field::Offset) << (32 - u32::from(w))) as i32) >> (32 - u32::from(w));
+            let off = if f(Field::Seg) == 0 && dec.isa().generation == "gfx10" {
+                f(Field::Offset) as i32 & 0x7ff
+            } else {
+                off
+            };
+            if off != 0 {
+                let _ = write!(out, " offset:{off}");
+            }
+            flag(out, "scale_offset", Field::ScaleOffset);
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+            flag(out, "dlc", Field::Dlc);
+            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
+        }
+        Form::Mubuf if rdna => {
+            flag(out, "idxen", Field::Idxen);
+            flag(out, "offen", Field::Offen);
+            if f(Field::Offset) != 0 {
+                let _ = write!(out, " offset:{}", f(Field::Offset));
+            }
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+            flag(out, "dlc", Field::Dlc);
+            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
+            flag(out, "lds", Field::Lds);
+            flag(out, "tfe", Field::Tfe);
+        }
         Form::Vop3 if op.mnemonic.starts_with("v_bitop3") => {
             // gfx950: the 8-bit truth table is spread over neg (bits 0-2), abs (3-5) and
             // omod (6-7).
@@ -958,5 +1207,151 @@ fn exp_or_interp(out: &mut String, form: Form, f: &dyn Fn(Field) -> u32) {
             out.push(' ');
             out.push_str(name);
         }
+    }
+}
+
+/// A signed offset in LLVM's hex form (`0x2c`, `-0x10`).
+fn hex_signed(v: i32) -> String {
+    if v < 0 {
+        format!("-0x{:x}", v.unsigned_abs())
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+/// `v_dual_X vdstx, src0x, vsrc1x :: v_dual_Y vdsty, src0y, vsrc1y` (gfx11+).
+fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
+    let op = dec.op(inst);
+    let half =
+        |out: &mut String, mnemonic: &str, ops: &[Operand], descs: &[crate::desc::OperandDesc]| {
+            out.push_str(mnemonic);
+            for (i, (o, od)) in ops.iter().zip(descs).enumerate() {
+                if let (Ty::Bitop3, Operand::Vgpr { first, .. }) = (od.ty, *o) {
+                    // gfx1250 v_dual_bitop2_b32: the truth table is a modifier
+                    if first > 10 {
+                        let _ = write!(out, " bitop3:0x{first:x}");
+                    } else if first != 0 {
+                        let _ = write!(out, " bitop3:{first}");
+                    }
+                    continue;
+                }
+                out.push_str(if i == 0 { " " } else { ", " });
+                operand(out, *o, od.ty, inst.literal);
+            }
+        };
+    half(out, op.mnemonic, &inst.operands, op.operands);
+    if let Some((y, ops)) = dec.vopd_y(inst) {
+        out.push_str(" :: ");
+        half(out, y.mnemonic, &ops, y.operands);
+    }
+}
+
+/// DPP16 controls of gfx10+ (`quad_perm`, `row_shl`, ..., `row_share`, `row_xmask`),
+/// masks, `bound_ctrl:1` and `fi:1`.
+fn dpp16(out: &mut String, c: u32, row_mask: u32, bank_mask: u32, bound: u32, fi: u32) {
+    let _ = match c {
+        0..=0xff => write!(
+            out,
+            " quad_perm:[{},{},{},{}]",
+            c & 3,
+            c >> 2 & 3,
+            c >> 4 & 3,
+            c >> 6 & 3
+        ),
+        0x101..=0x10f => write!(out, " row_shl:{}", c & 0xf),
+        0x111..=0x11f => write!(out, " row_shr:{}", c & 0xf),
+        0x121..=0x12f => write!(out, " row_ror:{}", c & 0xf),
+        0x140 => write!(out, " row_mirror"),
+        0x141 => write!(out, " row_half_mirror"),
+        0x150..=0x15f => write!(out, " row_share:{}", c & 0xf),
+        0x160..=0x16f => write!(out, " row_xmask:{}", c & 0xf),
+        _ => Ok(()),
+    };
+    let _ = write!(out, " row_mask:0x{row_mask:x} bank_mask:0x{bank_mask:x}");
+    if bound != 0 {
+        out.push_str(" bound_ctrl:1");
+    }
+    if fi != 0 {
+        out.push_str(" fi:1");
+    }
+}
+
+/// gfx12 cache policy: ` th:TH_...` (by loads, stores and atomics) and ` scope:SCOPE_...`.
+fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
+    let sys = scope == 3;
+    if th != 0 {
+        let name = if mnemonic.contains("atomic") {
+            match (th, sys) {
+                (1, _) => "TH_ATOMIC_RETURN",
+                (2, _) => "TH_ATOMIC_NT",
+                (3, _) => "TH_ATOMIC_NT_RETURN",
+                (4 | 5, true) => "TH_ATOMIC_CASCADE_RT",
+                (6 | 7, true) => "TH_ATOMIC_CASCADE_NT",
+                _ => "",
+            }
+        } else {
+            let store = mnemonic.contains("store");
+            match (th, store, sys) {
+                (1, false, _) => "TH_LOAD_NT",
+                (2, false, _) => "TH_LOAD_HT",
+                (3, false, false) => "TH_LOAD_LU",
+                (3, false, true) => "TH_LOAD_BYPASS",
+                (4, false, _) => "TH_LOAD_NT_RT",
+                (5, false, _) => "TH_LOAD_RT_NT",
+                (6, false, _) => "TH_LOAD_NT_HT",
+                (1, true, _) => "TH_STORE_NT",
+                (2, true, _) => "TH_STORE_HT",
+                (3, true, false) => "TH_STORE_WB",
+                (3, true, true) => "TH_STORE_BYPASS",
+                (4, true, _) => "TH_STORE_NT_RT",
+                (5, true, _) => "TH_STORE_RT_NT",
+                (6, true, _) => "TH_STORE_NT_HT",
+                (7, true, _) => "TH_STORE_NT_WB",
+                _ => "",
+            }
+        };
+        if !name.is_empty() {
+            let _ = write!(out, " th:{name}");
+        } else if mnemonic.contains("atomic") {
+            let _ = write!(out, " th:TH_ATOMIC_0x{th:x}");
+        } else {
+            let _ = write!(out, " th:0x{th:x}");
+        }
+    }
+    const SCOPE: [&str; 4] = ["", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS"];
+    if let Some(s) = SCOPE.get(scope as usize).filter(|s| !s.is_empty()) {
+        let _ = write!(out, " scope:{s}");
+    }
+}
+
+/// A raw scalar operand code of an RDNA encoding, with gfx11+'s m0/null swapped to the
+/// decoder's numbering (m0 = 124, null = 125).
+fn rdna_scalar(dec: &Decoder, v: u32) -> Operand {
+    let v = if dec.isa().generation != "gfx10" && v & !1 == 124 {
+        v ^ 1
+    } else {
+        v
+    };
+    match crate::decode::scalar(v, Ty::B32) {
+        // gfx10+ has no flat_scratch/xnack_mask operands: 102-105 are SGPRs
+        Operand::Special { code, count } if (102..=105).contains(&code) => {
+            Operand::Sgpr { first: code, count }
+        }
+        o => o,
+    }
+}
+
+/// The 32-bit pattern of an inline float constant (240 = 0.5 ... 248 = 1/(2*pi)).
+fn inline_float_bits(code: u8) -> u32 {
+    match code {
+        240 => 0x3f000000,
+        241 => 0xbf000000,
+        242 => 0x3f800000,
+        243 => 0xbf800000,
+        244 => 0x40000000,
+        245 => 0xc0000000,
+        246 => 0x40800000,
+        247 => 0xc0800000,
+        _ => 0x3e22f983,
     }
 }
