@@ -118,6 +118,8 @@ struct Worker {
     pieces: Vec<Range<usize>>,
     /// The chunks done: chunk index and its ranges in `pieces`.
     chunks: Vec<(usize, Range<usize>)>,
+    /// The current file's ranges of `out` (the allocation is reused).
+    file_pieces: Vec<Range<usize>>,
     /// Where the current chunk's pieces start in `pieces`.
     chunk_start: usize,
     /// The last metadata note printed. An object file and the code object linked
@@ -160,7 +162,8 @@ impl Worker {
         let co = CodeObject::parse(data).ok()?;
         symbols_readable(&co)?;
         let out = &mut self.out;
-        let mut pieces = Vec::new();
+        let mut pieces = std::mem::take(&mut self.file_pieces);
+        pieces.clear();
         if with_headers {
             let start = out.len();
             // as `path.display()` shows it (invalid UTF-8 replaced the same way)
@@ -186,9 +189,13 @@ impl Worker {
             if !hit {
                 let start = out.len();
                 write_readelf_block(note.n_type, note.desc, out);
+                // the descriptor's copy keeps its allocation from note to note
+                let mut desc = self.last.take().map(|l| l.desc).unwrap_or_default();
+                desc.clear();
+                desc.extend_from_slice(note.desc);
                 self.last = Some(LastNote {
                     n_type: note.n_type,
-                    desc: note.desc.to_vec(),
+                    desc,
                     block: start..out.len(),
                     decodes: None,
                 });
@@ -210,9 +217,10 @@ impl Worker {
                 }
             }
         }
-        for r in pieces {
+        for r in pieces.drain(..) {
             self.piece(r);
         }
+        self.file_pieces = pieces;
         Some(())
     }
 }
@@ -251,11 +259,33 @@ fn symbols_readable(co: &CodeObject<'_>) -> Option<()> {
         .into_iter()
         .flatten()
     {
-        if table.iter().any(|s| s.is_err()) {
+        if !names_end_in_table(co, &table) && table.iter().any(|s| s.is_err()) {
             return None;
         }
     }
     Some(())
+}
+
+/// Whether every symbol of `table` certainly has a readable name, known without
+/// looking for the end of each name: the string table ends in a NUL, so a name that
+/// starts inside it ends inside it. `false` means "don't know" (then every symbol is
+/// read as the general path reads it).
+fn names_end_in_table(co: &CodeObject<'_>, table: &hsaco_elf::elf::SymbolTable<'_>) -> bool {
+    let strtab = table.strtab();
+    if strtab.last() != Some(&0) {
+        return false;
+    }
+    let size = if co.elf.is_64() { 24 } else { 16 };
+    let Ok(bytes) = table.section().data() else {
+        return false;
+    };
+    let Some(bytes) = bytes.get(..table.len().saturating_mul(size)) else {
+        return false;
+    };
+    bytes.chunks_exact(size).all(|sym| {
+        let st_name = u32::from_le_bytes([sym[0], sym[1], sym[2], sym[3]]);
+        (st_name as usize) < strtab.len()
+    })
 }
 
 /// Write `slices` to stdout, a few system calls in all; a closed pipe is not an

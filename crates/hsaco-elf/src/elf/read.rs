@@ -443,6 +443,19 @@ impl<'data> Elf<'data> {
         }
     }
 
+    /// The `sh_type` of the section header at `index` (< section_count), as
+    /// [`Self::raw_section`] reads it, without decoding the other fields.
+    #[inline]
+    fn raw_section_type(&self, index: usize) -> u32 {
+        let shdr_size = if self.is_64() {
+            ELF64_SHDR_SIZE
+        } else {
+            ELF32_SHDR_SIZE
+        };
+        let offset = (self.header.shoff as usize).saturating_add(index.saturating_mul(shdr_size));
+        u32_at(self.data.get(offset..).unwrap_or(&[]), 4)
+    }
+
     /// The section at `index`, with its name resolved.
     pub fn section(&self, index: usize) -> Result<Section<'data>> {
         if index >= self.section_count {
@@ -591,8 +604,8 @@ impl<'data> Elf<'data> {
     /// The first section of type `sh_type`.
     fn first_of_type(&self, sh_type: u32) -> Option<Section<'data>> {
         (0..self.section_count)
+            .find(|&i| self.raw_section_type(i) == sh_type)
             .map(|i| self.raw_section(i))
-            .find(|s| s.sh_type.0 == sh_type)
     }
 
     /// The static symbol table (`SHT_SYMTAB`), if the file has one.
@@ -1109,10 +1122,10 @@ impl<'data> AllNotes<'data> {
     fn next_source(&mut self) -> Option<Result<Notes<'data>>> {
         if self.from_sections {
             while self.next_source < self.elf.section_count {
-                let section = self.elf.raw_section(self.next_source);
+                let index = self.next_source;
                 self.next_source += 1;
-                if section.sh_type.0 == SHT_NOTE {
-                    return Some(section.notes());
+                if self.elf.raw_section_type(index) == SHT_NOTE {
+                    return Some(self.elf.raw_section(index).notes());
                 }
             }
         } else {
