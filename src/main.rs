@@ -18,7 +18,7 @@ use std::process::ExitCode;
 ///   hsaco read kernel.co               header, target, notes, kernels, kernargs
 ///   hsaco read --metadata kernel.co    the metadata as llvm-readelf prints it
 ///   hsaco extract app -o out/          every code object inside a fat binary
-///   hsaco dis kernel.co                disassemble as llvm-objdump -d does (gfx9 today)
+///   hsaco dis kernel.co                disassemble as llvm-objdump -d does (gfx6-gfx12)
 ///   hsaco check app --device mi50 --runtime rocm-6.4
 ///                                      will it load and run there, and if not, why
 #[derive(Parser)]
