@@ -38,10 +38,10 @@ fn explain(co: &CodeObject<'_>, view: &ObjectView<'_>) -> String {
         let products = t.processor.products.join(", ");
         let _ = writeln!(
             s,
-            "- An AMDGPU code object, version {v} (ELF ABI version {}), for {}{}. The\n  processor and the xnack/sramecc settings are encoded in e_flags ({:#x});\n  `hsaco check` (coming) tells which GPUs and runtimes accept it.",
+            "- An AMDGPU code object, version {v} (ELF ABI version {}), for {}{}.\n  The processor and the xnack/sramecc settings are encoded in e_flags ({:#x});\n  `hsaco check FILE --device mi50 --runtime rocm-6.4` tells whether a GPU and a\n  runtime accept it, and `hsaco dis FILE` disassembles it.",
             co.elf.abi_version(),
             t.processor.name,
-            if products.is_empty() { String::new() } else { format!(" ({products})") },
+            if products.is_empty() { String::new() } else { format!("\n  ({products})") },
             co.elf.e_flags()
         );
     }
@@ -63,13 +63,13 @@ fn explain(co: &CodeObject<'_>, view: &ObjectView<'_>) -> String {
             .sum();
         let _ = writeln!(
             s,
-            "- The kernarg segment of {name} is {} bytes: {explicit} bytes of explicit\n  arguments, then{} the hidden arguments the runtime fills. From code object v5\n  they sit in a 256-byte block at fixed offsets; the ones marked \"not in the\n  metadata\" are unused by this kernel but still part of the block.",
+            "- The kernarg segment of {name} is {} bytes: {explicit} bytes of explicit\n  arguments, then{} the hidden arguments the runtime fills.\n  From code object v5 they sit in a 256-byte block at fixed offsets; the ones\n  marked \"not in the metadata\" are unused by this kernel but still part of the block.",
             layout.segment_size,
             layout.implicit_base.map(|b| format!(" from offset {b}")).unwrap_or_default()
         );
     }
     s.push_str(
-        "- The metadata (a MessagePack note) describes all of this for the runtime;\n  `hsaco read --metadata` prints it exactly as llvm-readelf --notes does.\n\nTry: hsaco read --help, hsaco extract --help\n",
+        "- The metadata (a MessagePack note) describes all of this for the runtime;\n  `hsaco read --metadata` prints it exactly as llvm-readelf --notes does.\n\nTry: hsaco read --help, hsaco dis --help, hsaco check --help, hsaco extract --help\n",
     );
     s
 }
