@@ -15,47 +15,7 @@ fn words_to_bytes(hex: &str) -> Vec<u8> {
 
 #[test]
 fn gfx9_vectors() {
-    let data = include_str!("data/gfx9.txt");
-    let known: std::collections::HashSet<&str> = KNOWN_GAPS.lines().collect();
-    let mut checked = 0;
-    let mut new_failures = Vec::new();
-    let mut gaps = Vec::new();
-    for line in data.lines().filter(|l| !l.starts_with('#')) {
-        let mut parts = line.split(" | ");
-        let (Some(hex), Some(want), Some(procs)) = (parts.next(), parts.next(), parts.next())
-        else {
-            panic!("bad vector line {line}");
-        };
-        let bytes = words_to_bytes(hex);
-        for p in procs.split(',') {
-            let dec = Decoder::for_processor(p).expect("processor");
-            let got = match dec.decode(&bytes) {
-                Ok(i) if usize::from(i.size) == bytes.len() => dec.text(&i),
-                Ok(i) => format!("{} (size {})", dec.text(&i), i.size),
-                Err(e) => e.to_string(),
-            };
-            checked += 1;
-            if got != want {
-                let id = format!("{hex} | {p}");
-                if !known.contains(id.as_str()) {
-                    new_failures.push(format!("{hex} | {p}\n   want {want}\n   got  {got}"));
-                }
-                gaps.push(id);
-            }
-        }
-    }
-    if std::env::var_os("BLESS").is_some() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gfx9.known-gaps");
-        std::fs::write(path, gaps.join("\n") + "\n").expect("write known gaps");
-        return;
-    }
-    assert!(checked > 3000, "too few vectors: {checked}");
-    assert!(
-        new_failures.is_empty(),
-        "{} vectors differ from LLVM (of {checked}):\n{}",
-        new_failures.len(),
-        new_failures[..new_failures.len().min(40)].join("\n")
-    );
+    generation_vectors("gfx9", include_str!("data/gfx9.txt"), KNOWN_GAPS, 3000);
 }
 
 /// Hand-picked LLVM vectors beyond the sweep (every one must match).
