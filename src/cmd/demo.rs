@@ -53,7 +53,7 @@ fn explain(co: &CodeObject<'_>, view: &ObjectView<'_>) -> String {
     );
     if let Some((name, layout)) = kernels
         .first()
-        .and_then(|k| view.layout_of(k).map(|l| (k, l)))
+        .and_then(|k| view.kernarg_layout(k).map(|l| (k, l)))
     {
         let explicit: u64 = layout
             .slots

@@ -65,29 +65,7 @@ pub struct Label<'a> {
 
 /// The processor an `e_flags` value names (its `EF_AMDGPU_MACH_*` byte), if known.
 pub fn processor_from_e_flags(e_flags: u32) -> Option<&'static str> {
-    let mach = e_flags & 0xff;
-    if let Some(p) = hsaco_target::Processor::by_mach(mach) {
-        return Some(p.name);
-    }
-    // The EF_AMDGPU_MACH_* values of AMDGPUUsage for the described generations, used
-    // while hsaco-target's table does not list them.
-    Some(match mach {
-        0x02c => "gfx900",
-        0x02d => "gfx902",
-        0x02e => "gfx904",
-        0x02f => "gfx906",
-        0x030 => "gfx908",
-        0x031 => "gfx909",
-        0x032 => "gfx90c",
-        0x03f => "gfx90a",
-        0x040 => "gfx940",
-        0x04b => "gfx941",
-        0x04c => "gfx942",
-        0x04f => "gfx950",
-        0x051 => "gfx9-generic",
-        0x05f => "gfx9-4-generic",
-        _ => return None,
-    })
+    hsaco_target::Processor::by_mach(e_flags & 0xff).map(|p| p.name)
 }
 
 /// Why an ELF file could not be listed.

@@ -98,12 +98,7 @@ impl<'a> ObjectView<'a> {
     }
 
     /// The kernarg layout of a kernel, from its metadata.
-    pub fn layout_of(&self, name: &str) -> Option<KernargLayout> {
-        self.kernarg_layout(name)
-    }
-
-    /// The kernarg layout of a kernel, from its metadata.
-    fn kernarg_layout(&self, name: &str) -> Option<KernargLayout> {
+    pub fn kernarg_layout(&self, name: &str) -> Option<KernargLayout> {
         let km = self.kernel_metadata(name)?;
         let version = self.co.version().unwrap_or(4);
         let v2_kinds: Vec<String>;

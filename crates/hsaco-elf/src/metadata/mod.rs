@@ -63,7 +63,9 @@ pub use readelf::{
     metadata_block_from_readelf, readelf_block, readelf_note_text, readelf_v2_text, readelf_yaml,
     write_readelf_block, yaml_string, NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA,
 };
-pub use validate::{expected_metadata_version, validate, Finding, VALUE_KINDS_V3, VALUE_KINDS_V5};
+pub use validate::{
+    expected_metadata_version, validate, Finding, VALUE_KINDS, VALUE_KINDS_V3, VALUE_KINDS_V5,
+};
 
 /// Fuzz entry: MessagePack decode, print (readelf form and JSON), validate, typed
 /// model, re-encode. Panics only if an internal invariant breaks (a bug).

@@ -183,39 +183,7 @@ const LANGUAGES: &[&str] = &[
     "Assembler",
 ];
 /// `.value_kind` values LLVM's verifier accepts (any code object version).
-pub(crate) const LLVM_VALUE_KINDS: &[&str] = &[
-    "by_value",
-    "global_buffer",
-    "dynamic_shared_pointer",
-    "sampler",
-    "image",
-    "pipe",
-    "queue",
-    "hidden_global_offset_x",
-    "hidden_global_offset_y",
-    "hidden_global_offset_z",
-    "hidden_none",
-    "hidden_printf_buffer",
-    "hidden_hostcall_buffer",
-    "hidden_default_queue",
-    "hidden_completion_action",
-    "hidden_multigrid_sync_arg",
-    "hidden_block_count_x",
-    "hidden_block_count_y",
-    "hidden_block_count_z",
-    "hidden_group_size_x",
-    "hidden_group_size_y",
-    "hidden_group_size_z",
-    "hidden_remainder_x",
-    "hidden_remainder_y",
-    "hidden_remainder_z",
-    "hidden_grid_dims",
-    "hidden_heap_v1",
-    "hidden_dynamic_lds_size",
-    "hidden_private_base",
-    "hidden_shared_base",
-    "hidden_queue_ptr",
-];
+pub(crate) const LLVM_VALUE_KINDS: &[&str] = super::validate::VALUE_KINDS;
 const ADDRESS_SPACES: &[&str] = &[
     "private", "global", "constant", "local", "generic", "region",
 ];

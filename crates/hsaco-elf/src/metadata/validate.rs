@@ -86,8 +86,9 @@ const VALUE_TYPES: &[&str] = &[
     "struct", "i8", "u8", "i16", "u16", "f16", "i32", "u32", "f32", "i64", "u64", "f64",
 ];
 
-/// `.value_kind` values of code object v3 and v4.
-pub const VALUE_KINDS_V3: &[&str] = &[
+/// Every `.value_kind` of code object v3 onwards: the v3/v4 kinds, then the ones
+/// code object v5 added (LLVM's verifier accepts all of them whatever the version).
+pub const VALUE_KINDS: &[&str] = &[
     "by_value",
     "global_buffer",
     "dynamic_shared_pointer",
@@ -104,10 +105,6 @@ pub const VALUE_KINDS_V3: &[&str] = &[
     "hidden_default_queue",
     "hidden_completion_action",
     "hidden_multigrid_sync_arg",
-];
-
-/// `.value_kind` values added by code object v5 (also valid in v6).
-pub const VALUE_KINDS_V5: &[&str] = &[
     "hidden_block_count_x",
     "hidden_block_count_y",
     "hidden_block_count_z",
@@ -124,6 +121,15 @@ pub const VALUE_KINDS_V5: &[&str] = &[
     "hidden_shared_base",
     "hidden_queue_ptr",
 ];
+
+/// How many of [`VALUE_KINDS`] code object v3 and v4 have.
+const VALUE_KINDS_V3_COUNT: usize = 16;
+
+/// `.value_kind` values of code object v3 and v4.
+pub const VALUE_KINDS_V3: &[&str] = VALUE_KINDS.split_at(VALUE_KINDS_V3_COUNT).0;
+
+/// `.value_kind` values added by code object v5 (also valid in v6).
+pub const VALUE_KINDS_V5: &[&str] = VALUE_KINDS.split_at(VALUE_KINDS_V3_COUNT).1;
 
 const ARG_KEYS: &[Key] = &[
     key(".name", Ty::Str, false, 3),
@@ -468,5 +474,24 @@ impl Checker {
                 None => self.add(path.to_string(), expected("a sequence of maps")),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The split of [`VALUE_KINDS`]: AMDGPUUsage's v3 table ends with
+    /// `hidden_multigrid_sync_arg`; the v5 additions start with `hidden_block_count_x`.
+    #[test]
+    fn value_kinds_split_at_the_v5_additions() {
+        assert_eq!(VALUE_KINDS_V3.first(), Some(&"by_value"));
+        assert_eq!(VALUE_KINDS_V3.last(), Some(&"hidden_multigrid_sync_arg"));
+        assert_eq!(VALUE_KINDS_V5.first(), Some(&"hidden_block_count_x"));
+        assert!(VALUE_KINDS_V5.iter().all(|k| k.starts_with("hidden_")));
+        assert_eq!(
+            VALUE_KINDS_V3.len() + VALUE_KINDS_V5.len(),
+            VALUE_KINDS.len()
+        );
     }
 }
