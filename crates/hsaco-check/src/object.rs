@@ -3,7 +3,7 @@
 use hsaco_abi::HiddenArg;
 use hsaco_elf::bundle::{ContainerKind, EmbeddedObject};
 use hsaco_elf::{CodeObject, DescriptorBytes};
-use hsaco_target::{CodeObjectVersion, TargetId};
+use hsaco_target::TargetId;
 
 use crate::code::{self, HiddenRead};
 use crate::{conformance, Problem};
@@ -182,29 +182,15 @@ impl ObjectInfo {
     }
 }
 
-/// The target from `e_flags` (or, for code object v2, from the ISA version note).
+/// The target of an HSA code object: from `e_flags`, or for a code object v2 whose
+/// `e_flags` name no processor, from its ISA version note ([`CodeObject::target_id`]).
 fn target_of(co: &CodeObject<'_>, version: Option<u32>) -> Result<TargetId, String> {
-    let v = version.ok_or_else(|| {
-        format!(
+    if version.is_none() {
+        return Err(format!(
             "not an AMDGPU HSA code object (OS/ABI {}, ABI version {})",
             co.elf.os_abi().0,
             co.elf.abi_version()
-        )
-    })?;
-    let cov = CodeObjectVersion::from_number(v).ok_or_else(|| format!("code object v{v}"))?;
-    match TargetId::from_e_flags(co.elf.e_flags(), cov) {
-        Ok(t) => Ok(t),
-        Err(e) => {
-            if let Some(isa) = co.isa_version_note() {
-                let (ma, mi, st) = (isa.major, isa.minor, isa.stepping);
-                let narrow = |x: u32| u8::try_from(x).ok();
-                if let (Some(a), Some(b), Some(c)) = (narrow(ma), narrow(mi), narrow(st)) {
-                    if let Some(t) = TargetId::from_isa_version(a, b, c) {
-                        return Ok(t);
-                    }
-                }
-            }
-            Err(e.to_string())
-        }
+        ));
     }
+    co.target_id()
 }
