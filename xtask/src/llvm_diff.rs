@@ -198,15 +198,17 @@ fn kd_symbols(obj: &Path) -> Result<Vec<String>> {
 /// The processor of an object for `--mcpu`, from its e_flags via hsaco-target.
 fn mcpu_of(obj: &Path) -> Result<String> {
     let data = std::fs::read(obj)?;
-    let e_flags = u32::from_le_bytes(data.get(48..52).context("short ELF")?.try_into()?);
-    let p = hsaco_target::Processor::by_mach(e_flags & 0xff).with_context(|| {
+    let e_flags = hsaco_elf::elf::Elf::parse(&data)
+        .with_context(|| obj.display().to_string())?
+        .e_flags();
+    let name = hsaco_isa::listing::processor_from_e_flags(e_flags).with_context(|| {
         format!(
             "{}: unknown EF_AMDGPU_MACH {:#x}",
             obj.display(),
             e_flags & 0xff
         )
     })?;
-    Ok(p.name.to_string())
+    Ok(name.to_string())
 }
 
 /// Build bundles, compressed bundles (CCOB v1-v3, zlib and zstd), HIP host objects,
