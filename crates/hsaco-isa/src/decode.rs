@@ -306,7 +306,13 @@ impl Decoder {
             }
         }
         if enc.form == crate::desc::Form::Mimg {
-            mimg(&mut inst, enc, op);
+            mimg(
+                &mut inst,
+                enc,
+                op,
+                self.processor() == "gfx90a",
+                matches!(self.isa.generation, "gfx6" | "gfx7"),
+            );
         }
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
@@ -453,25 +459,82 @@ impl Decoder {
 }
 
 /// Image data and resource widths come from the modifiers: one data register per
-/// `dmask` bit (gather4: four), one more with `tfe` (the resource stays 8 registers
-/// with `r128`, as LLVM reads and writes it).
-fn mimg(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc) {
+/// `dmask` bit (gather4: four), two channels per register with `d16` (packed, as on
+/// gfx9), one more with `tfe` (the resource stays 8 registers with `r128`, as LLVM
+/// reads and writes it). On gfx90a the tfe bit is `acc`: the data are AGPRs.
+fn mimg(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx90a: bool, old: bool) {
     let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
-    let data = if op.mnemonic.starts_with("image_gather4") {
-        4
+    let d16 = get(Field::D16) != 0;
+    // gfx90a: the tfe bit is acc
+    let (tfe, acc) = if gfx90a {
+        (0, get(Field::Tfe) != 0)
     } else {
-        get(Field::Dmask).count_ones().max(1)
-    } + get(Field::Tfe);
+        (get(Field::Tfe), false)
+    };
+    let channels = get(Field::Dmask).count_ones().max(1);
+    // The data width LLVM shows: one register per channel (two channels per register
+    // with d16; gather4 always has four) plus the status with tfe, when the
+    // instruction has a variant of that width and the registers fit below v256;
+    // otherwise the width it starts from (2 for gather4 and cmpswap, else 1).
+    let gather = op.mnemonic.starts_with("image_gather4");
+    let cmpswap = op.mnemonic.starts_with("image_atomic") && op.mnemonic.contains("cmpswap");
+    let atomic = op.mnemonic.starts_with("image_atomic");
+    let (n, widths) = match (gather, d16) {
+        (true, true) => (2 + tfe, 2..=2),
+        (true, false) => (4 + tfe, 4..=5),
+        _ if cmpswap => (channels + tfe, 2..=5),
+        _ if atomic => (channels + tfe, 1..=3),
+        (false, true) => (channels.div_ceil(2) + tfe, 1..=5),
+        (false, false) => (channels + tfe, 1..=5),
+    };
+    let first = u32::from(inst_vdata_first(inst, op));
+    let fallback = if gather || cmpswap { 2 } else { 1 };
+    let data = if widths.contains(&n) && first + n <= 256 {
+        n
+    } else {
+        fallback
+    };
+    // gfx90a: a tuple must start at an even register; LLVM shows a misaligned one as
+    // its first register
+    let data = if gfx90a && data > 1 && first % 2 == 1 {
+        1
+    } else {
+        data
+    };
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
-        match (od.role, o) {
-            (Role::Field(Field::Vdata), Operand::Vgpr { count, .. }) => *count = data as u8,
-            // the address width is not encoded; keep the range inside v0-v255
-            (Role::Field(Field::Vaddr), Operand::Vgpr { first, count }) => {
-                *count = u16::from(*count).min(256 - u16::from(*first)) as u8
+        match (od.role, *o) {
+            (Role::Field(Field::Vdata), Operand::Vgpr { first, .. }) => {
+                let count = data as u8;
+                *o = if acc {
+                    Operand::Agpr { first, count }
+                } else {
+                    Operand::Vgpr { first, count }
+                };
+            }
+            // gfx6/gfx7 (text for llvm-mc to assemble, which LLVM cannot disassemble):
+            // the address width is not encoded; keep the range inside v0-v255. gfx8+
+            // prints what LLVM prints, v[255:256] included.
+            (Role::Field(Field::Vaddr), Operand::Vgpr { first, count }) if old => {
+                *o = Operand::Vgpr {
+                    first,
+                    count: (u16::from(count).min(256 - u16::from(first))) as u8,
+                }
             }
             _ => {}
         }
     }
+}
+
+/// The first register of an instruction's `vdata` operand (0 if it has none).
+fn inst_vdata_first(inst: &Instruction, op: &OpDesc) -> u8 {
+    inst.operands
+        .iter()
+        .zip(op.operands)
+        .find_map(|(o, od)| match (od.role, *o) {
+            (Role::Field(Field::Vdata), Operand::Vgpr { first, .. }) => Some(first),
+            _ => None,
+        })
+        .unwrap_or(0)
 }
 
 /// Insert the returned value of an atomic (`vdst`) before the other operands.

@@ -1097,9 +1097,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "glc", Field::Glc);
             flag(out, "slc", Field::Slc);
             flag(out, "r128", Field::R128);
-            flag(out, "tfe", Field::Tfe);
+            flag(out, "a16", Field::A16);
+            // gfx90a reads the tfe bit as acc (AGPR data)
+            if dec.processor() != "gfx90a" {
+                flag(out, "tfe", Field::Tfe);
+            }
             flag(out, "lwe", Field::Lwe);
             flag(out, "da", Field::Da);
+            flag(out, "d16", Field::D16);
         }
         _ => {}
     }

@@ -13,6 +13,7 @@ pub mod gfx9;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum Field {
+    A16,
     Abid,
     Abs,
     Acc,
@@ -27,6 +28,7 @@ pub enum Field {
     Cbsz,
     Clamp,
     Compr,
+    D16,
     Da,
     Data,
     Data0,
@@ -124,6 +126,7 @@ impl Field {
     /// The field's name in the description.
     pub fn name(self) -> &'static str {
         match self {
+            Field::A16 => "a16",
             Field::Abid => "abid",
             Field::Abs => "abs",
             Field::Acc => "acc",
@@ -138,6 +141,7 @@ impl Field {
             Field::Cbsz => "cbsz",
             Field::Clamp => "clamp",
             Field::Compr => "compr",
+            Field::D16 => "d16",
             Field::Da => "da",
             Field::Data => "data",
             Field::Data0 => "data0",
