@@ -18,7 +18,7 @@ use super::Opts;
 use anyhow::{Context, Result};
 use hsaco_elf::bundle::{code_objects, ContainerKind};
 use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA};
-use hsaco_elf::metadata::{write_readelf_block, CodeObjectMetadata};
+use hsaco_elf::metadata::{write_amdgpu_metadata_block, write_readelf_block, CodeObjectMetadata};
 use hsaco_elf::msgpack;
 use hsaco_elf::note::NoteOwner;
 use hsaco_elf::CodeObject;
@@ -34,6 +34,8 @@ use std::sync::Mutex;
 const CHUNK: usize = 16;
 /// A chunk's text buffer starts this large (growing a buffer faults in fresh pages).
 const OUTPUT_CAPACITY: usize = 1 << 18;
+/// Bytes asked of a file's first `read` (most code objects are smaller).
+const FIRST_READ: usize = 1 << 16;
 /// At most this many threads.
 const MAX_THREADS: usize = 8;
 
@@ -261,12 +263,18 @@ impl Worker {
                 desc.clear();
                 desc.extend_from_slice(note.desc);
                 block.clear();
-                write_readelf_block(note.n_type, note.desc, &mut block);
+                let decodes = if note.n_type == NT_AMDGPU_METADATA {
+                    // known from the printing, most of the time
+                    Some(write_amdgpu_metadata_block(note.desc, &mut block))
+                } else {
+                    write_readelf_block(note.n_type, note.desc, &mut block);
+                    None
+                };
                 self.last = Some(LastNote {
                     n_type: note.n_type,
                     desc,
                     block,
-                    decodes: None,
+                    decodes,
                 });
             }
             let last = self.last.as_mut()?;
@@ -290,31 +298,37 @@ impl Worker {
     }
 }
 
-/// The whole of `path` into `buf`, which keeps its allocation (and its bytes past
-/// the end, so nothing is cleared) from file to file; returns the length read. A
-/// regular file is read to the size it has when opened, in one `read`.
+/// `path`'s bytes into `buf` (which keeps its allocation, and its bytes past the end,
+/// so nothing is cleared, from file to file); returns the length read.
+///
+/// No `stat`: the first `read` asks for [`FIRST_READ`] bytes, and when it gets fewer,
+/// they are what is parsed, without the `read` that would return 0 at the end of
+/// the file. A regular file's `read` stops short only at its end; and should it
+/// stop short anyway, the object still reads the same unless something it refers to
+/// lies past what was read, and then parsing fails and the general path, which
+/// reads the whole file, reports the file.
 fn read_file(path: &Path, buf: &mut Vec<u8>) -> Option<usize> {
     let mut f = File::open(path).ok()?;
-    let meta = f.metadata().ok()?;
-    let len = usize::try_from(meta.len()).ok()?;
-    if !meta.is_file() || len == 0 {
-        buf.clear();
-        f.read_to_end(buf).ok()?;
-        return Some(buf.len());
-    }
-    if buf.len() < len {
-        buf.resize(len, 0);
+    if buf.len() < FIRST_READ {
+        buf.resize(FIRST_READ, 0);
     }
     let mut filled = 0;
-    while filled < len {
-        match f.read(&mut buf[filled..len]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
+    loop {
+        if filled == buf.len() {
+            buf.resize(buf.len() * 2, 0);
+        }
+        match f.read(&mut buf[filled..]) {
+            Ok(0) => return Some(filled),
+            Ok(n) => {
+                filled += n;
+                if filled < FIRST_READ {
+                    return Some(filled);
+                }
+            }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => return None,
         }
     }
-    Some(filled)
 }
 
 /// Whether the symbol tables read without error (the general path reads them for
