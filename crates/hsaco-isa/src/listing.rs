@@ -18,7 +18,6 @@
 //! assert!(text.contains("// 000000000104: BF82FFFE <main>\n"));
 //! ```
 
-use crate::desc::Ty;
 use crate::{DecodeError, Decoder, Instruction, Operand};
 use hsaco_elf::elf::Elf;
 use std::fmt::Write as _;
@@ -297,12 +296,12 @@ impl Section<'_, '_> {
         }
         .min(pieces.len())
         .max(1);
-        let mut buf = String::new();
+        let mut buf = Vec::new();
         if threads == 1 {
             for piece in &pieces {
                 buf.clear();
                 self.list(&mut buf, piece);
-                out.write_all(buf.as_bytes())?;
+                out.write_all(&buf)?;
             }
             return Ok(());
         }
@@ -312,8 +311,8 @@ impl Section<'_, '_> {
         std::thread::scope(|scope| {
             let mut helpers = Vec::new();
             for t in 1..threads {
-                let (done_tx, done_rx) = std::sync::mpsc::sync_channel::<String>(2);
-                let (free_tx, free_rx) = std::sync::mpsc::channel::<String>();
+                let (done_tx, done_rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
+                let (free_tx, free_rx) = std::sync::mpsc::channel::<Vec<u8>>();
                 let pieces = &pieces;
                 scope.spawn(move || {
                     for piece in pieces.iter().skip(t).step_by(threads) {
@@ -332,14 +331,14 @@ impl Section<'_, '_> {
                     0 => {
                         buf.clear();
                         self.list(&mut buf, piece);
-                        out.write_all(buf.as_bytes())?;
+                        out.write_all(&buf)?;
                     }
                     t => {
                         let (done, free) = &helpers[t - 1];
                         let Ok(b) = done.recv() else {
                             return Err(io::Error::other("listing thread failed"));
                         };
-                        out.write_all(b.as_bytes())?;
+                        out.write_all(&b)?;
                         let _ = free.send(b);
                     }
                 }
@@ -349,17 +348,19 @@ impl Section<'_, '_> {
     }
 
     /// Append the lines of `blocks` to `buf`.
-    fn list(&self, buf: &mut String, blocks: &[Block<'_>]) {
+    fn list(&self, buf: &mut Vec<u8>, blocks: &[Block<'_>]) {
+        // (the instruction text is printed here, then copied to `buf`)
+        let mut text = String::with_capacity(128);
         for b in blocks {
             let _ = writeln!(buf, "\n{:016x} <{}>:", b.label.address, b.label.name);
             let Some(code) = self.bytes.get(b.start..b.stop) else {
                 continue;
             };
-            self.list_code(buf, code, b.label.address);
+            self.list_code(buf, &mut text, code, b.label.address);
         }
     }
 
-    fn list_code(&self, buf: &mut String, code: &[u8], address: u64) {
+    fn list_code(&self, buf: &mut Vec<u8>, text: &mut String, code: &[u8], address: u64) {
         let mut off = 0usize;
         while off < code.len() {
             let at = address + off as u64;
@@ -367,16 +368,16 @@ impl Section<'_, '_> {
             // Runs of 8 or more zero bytes are skipped (in whole words) as "...".
             if rest.len() >= 8 && rest[..8] == [0; 8] {
                 let zeros = rest.iter().take_while(|b| **b == 0).count();
-                buf.push_str("\t\t...\n");
+                buf.extend_from_slice(b"\t\t...\n");
                 off += zeros & !3;
                 continue;
             }
-            let line_start = buf.len();
+            text.clear();
             let size = match self.decoder.decode(rest) {
                 Ok(inst) if usize::from(inst.size) <= rest.len() => {
                     instruction_line(
                         buf,
-                        line_start,
+                        text,
                         self.decoder,
                         &inst,
                         at,
@@ -386,32 +387,33 @@ impl Section<'_, '_> {
                     usize::from(inst.size)
                 }
                 Ok(_) | Err(DecodeError::Invalid | DecodeError::Truncated) => {
-                    data_line(buf, line_start, rest, at, self.options)
+                    data_line(buf, text, rest, at, self.options)
                 }
             };
-            buf.push('\n');
+            buf.push(b'\n');
             off += size.max(1);
         }
     }
 }
 
-/// The text column is 60 characters wide including the leading tab.
-fn pad(line: &mut String, line_start: usize) {
-    const SPACES: &str = "                                                            ";
-    line.push_str(SPACES.get(line.len() - line_start..).unwrap_or_default());
+/// The text column is 60 characters wide including the leading tab: spaces after a
+/// text of `len` characters.
+fn pad(buf: &mut Vec<u8>, len: usize) {
+    const SPACES: &[u8; 60] = &[b' '; 60];
+    buf.extend_from_slice(SPACES.get(len..).unwrap_or_default());
 }
 
 fn instruction_line(
-    line: &mut String,
-    line_start: usize,
+    buf: &mut Vec<u8>,
+    text: &mut String,
     decoder: Decoder,
     inst: &Instruction,
     at: u64,
     labels: &[Label<'_>],
     options: &Options,
 ) {
-    line.push('\t');
-    crate::print::print(&decoder, inst, line);
+    text.push('\t');
+    crate::print::print(&decoder, inst, text);
     let target = decoder.branch_target(inst, at);
     let mut annotation = None;
     if let Some(t) = target {
@@ -425,9 +427,9 @@ fn instruction_line(
             .take_while(|l| l.address == t)
             .find(|l| l.kind == STT_NOTYPE);
         if let Some(l) = symbolic {
-            if let Some(sp) = line[line_start..].rfind(' ') {
-                line.truncate(line_start + sp + 1);
-                line.push_str(l.name);
+            if let Some(sp) = text.rfind(' ') {
+                text.truncate(sp + 1);
+                text.push_str(l.name);
             }
         } else {
             let after = labels.partition_point(|l| l.address <= t);
@@ -436,117 +438,135 @@ fn instruction_line(
             }
         }
     }
+    buf.extend_from_slice(text.as_bytes());
     if options.show_raw_insn {
-        pad(line, line_start);
+        pad(buf, text.len());
         let words = usize::from(inst.size) / 4;
+        // (only an instruction longer than its encoding can have a literal operand)
+        let longer = words > usize::from(decoder.encoding(inst).words);
         // The literal follows the encoding's words.
         // (A third word of a two-word encoding, the DPP word of a gfx11+ VOP3 DPP
         // form, is kept in the literal too.)
-        let literal = has_literal(inst) || words > 2;
+        let literal = (longer && has_literal(inst)) || words > 2;
         let enc_words = words.saturating_sub(usize::from(literal)).min(2);
         let all = [inst.raw as u32, (inst.raw >> 32) as u32];
-        comment_address(line, at);
-        if inst.operands.contains(&Operand::Literal64) {
+        comment_address(buf, at);
+        if longer && inst.operands.contains(&Operand::Literal64) {
             // gfx1250: one word, the literal's low word, its high word (kept in raw)
-            comment_word(line, all[0]);
-            comment_word(line, inst.literal);
-            comment_word(line, all[1]);
+            comment_word(buf, all[0]);
+            comment_word(buf, inst.literal);
+            comment_word(buf, all[1]);
         } else {
             for w in &all[..enc_words] {
-                comment_word(line, *w);
+                comment_word(buf, *w);
             }
             if literal {
-                comment_word(line, inst.literal);
+                comment_word(buf, inst.literal);
             }
         }
     } else if annotation.is_some() {
-        pad(line, line_start);
-        line.push_str("//");
+        pad(buf, text.len());
+        buf.extend_from_slice(b"//");
     }
     if let Some(l) = annotation {
         let off = target.unwrap_or(0).wrapping_sub(l.address);
-        if off == 0 {
-            let _ = write!(line, " <{}>", l.name);
-        } else {
-            let _ = write!(line, " <{}+0x{off:x}>", l.name);
+        buf.extend_from_slice(b" <");
+        buf.extend_from_slice(l.name.as_bytes());
+        if off != 0 {
+            let _ = write!(buf, "+0x{off:x}");
         }
+        buf.push(b'>');
     }
 }
 
-const HEX: &[u8; 16] = b"0123456789ABCDEF";
-
-/// `digits` upper-case hex digits of `v` (the hot path of listings: no formatter).
-fn hex(line: &mut String, v: u64, digits: u32) {
-    for i in (0..digits).rev() {
-        line.push(char::from(HEX[(v >> (4 * i) & 0xf) as usize]));
-    }
+/// The 8 upper-case hex digits of `w`, most significant first, computed for all
+/// digits at once (the hot path of listings).
+fn hex8(w: u32) -> [u8; 8] {
+    // Spread the nibbles so that byte i holds nibble i ...
+    let mut x = u64::from(w);
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    // ... then '0' + n, and 7 more ('A' - '0' - 10) where n >= 10 (n + 6 carries into
+    // bit 4).
+    let ten_up = (x + 0x0606_0606_0606_0606) >> 4 & 0x0101_0101_0101_0101;
+    (x + 0x3030_3030_3030_3030 + ten_up * 7).to_be_bytes()
 }
 
 /// `// ADDRESS:` with at least 12 hex digits.
-fn comment_address(line: &mut String, at: u64) {
-    line.push_str("// ");
-    let digits = (64 - at.leading_zeros()).div_ceil(4).max(12);
-    hex(line, at, digits);
-    line.push(':');
+fn comment_address(buf: &mut Vec<u8>, at: u64) {
+    buf.extend_from_slice(b"// ");
+    let digits = (64 - at.leading_zeros()).div_ceil(4).max(12) as usize;
+    let mut all = [0u8; 16];
+    all[..8].copy_from_slice(&hex8((at >> 32) as u32));
+    all[8..].copy_from_slice(&hex8(at as u32));
+    buf.extend_from_slice(&all[16 - digits..]);
+    buf.push(b':');
 }
 
 /// ` WORD` of the comment.
-fn comment_word(line: &mut String, w: u32) {
-    line.push(' ');
-    hex(line, u64::from(w), 8);
+fn comment_word(buf: &mut Vec<u8>, w: u32) {
+    let mut b = [b' '; 9];
+    b[1..].copy_from_slice(&hex8(w));
+    buf.extend_from_slice(&b);
 }
 
 fn has_literal(inst: &Instruction) -> bool {
     inst.operands.contains(&Operand::Literal)
 }
 
-/// `.long` for a word that does not decode, `.byte` for a short tail. Returns the
-/// bytes consumed.
+/// `.long` for a word that does not decode, `.byte` for a short tail (built in
+/// `text`, then appended to `buf`). Returns the bytes consumed.
 fn data_line(
-    line: &mut String,
-    line_start: usize,
+    buf: &mut Vec<u8>,
+    text: &mut String,
     rest: &[u8],
     at: u64,
     options: &Options,
 ) -> usize {
-    if let Some(w) = rest.get(..4) {
+    let consumed = if let Some(w) = rest.get(..4) {
         let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-        let _ = write!(line, "\t.long 0x{w:08x}");
+        let _ = write!(text, "\t.long 0x{w:08x}");
+        let len = text.len();
         if options.show_raw_insn {
-            pad(line, line_start);
-            let _ = write!(line, "// {at:012X}: {w:08X}");
+            text.push_str(&" ".repeat(60usize.saturating_sub(len)));
+            let _ = write!(text, "// {at:012X}: {w:08X}");
         }
         4
     } else {
-        line.push_str("\t.byte ");
+        text.push_str("\t.byte ");
         for (k, b) in rest.iter().enumerate() {
             if k > 0 {
-                line.push_str(", ");
+                text.push_str(", ");
             }
-            let _ = write!(line, "0x{b:02x}");
+            let _ = write!(text, "0x{b:02x}");
         }
+        let len = text.len();
         if options.show_raw_insn {
-            pad(line, line_start);
-            let _ = write!(line, "// {at:012X}:");
+            text.push_str(&" ".repeat(60usize.saturating_sub(len)));
+            let _ = write!(text, "// {at:012X}:");
             for b in rest {
-                let _ = write!(line, " {b:02X}");
+                let _ = write!(text, " {b:02X}");
             }
         }
         rest.len()
-    }
+    };
+    buf.extend_from_slice(text.as_bytes());
+    consumed
 }
 
 impl Decoder {
     /// The address a branch instruction at `address` jumps to (`s_branch`,
     /// `s_cbranch_*`, `s_call_b64`: next instruction + 4 * signed offset).
     pub fn branch_target(&self, inst: &Instruction, address: u64) -> Option<u64> {
-        let op = self.op(inst);
-        let (o, _) = inst
-            .operands
-            .iter()
-            .zip(op.operands)
-            .find(|(_, d)| d.ty == Ty::Label)?;
-        let Operand::Imm(v) = *o else { return None };
+        // (the operand index of the label is found once per operation)
+        let i = self.plan(inst).label;
+        if i == u8::MAX {
+            return None;
+        }
+        let Operand::Imm(v) = *inst.operands.get(usize::from(i))? else {
+            return None;
+        };
         let delta = i64::from(v as i16) * 4;
         Some(address.wrapping_add(4).wrapping_add(delta as u64))
     }
