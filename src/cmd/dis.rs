@@ -43,11 +43,16 @@ pub struct Opts {
     /// keeps them for amdgcn).
     #[arg(long)]
     pub no_show_raw_insn: bool,
+    /// Threads that list large sections in pieces (default: one per core, at most 8; the
+    /// output is the same with any number).
+    #[arg(long, default_value_t = 0, hide_default_value = true)]
+    pub threads: usize,
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
     let options = listing::Options {
         show_raw_insn: !opts.no_show_raw_insn,
+        threads: opts.threads,
     };
     let forced = match &opts.mcpu {
         Some(p) => Some(

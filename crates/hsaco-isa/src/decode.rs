@@ -29,6 +29,108 @@ pub struct Decoder {
     isa: &'static IsaDesc,
     proc_bit: u32,
     buckets: &'static Buckets,
+    /// [`traits`] of the processor, asked per instruction (so no name comparisons).
+    pub(crate) traits: u16,
+}
+
+/// Facts about a decoder's processor and generation, as bits of `Decoder::traits`.
+pub(crate) mod traits {
+    /// gfx10, gfx11, gfx12.
+    pub const RDNA: u16 = 1;
+    /// gfx6, gfx7, gfx8.
+    pub const OLD_GCN: u16 = 2;
+    /// gfx6, gfx7.
+    pub const GFX6_7: u16 = 4;
+    /// gfx7.
+    pub const GFX7: u16 = 8;
+    /// gfx10.
+    pub const GFX10: u16 = 16;
+    /// gfx12.
+    pub const GFX12: u16 = 32;
+    /// gfx942, gfx950.
+    pub const GFX940: u16 = 64;
+    /// gfx90a.
+    pub const GFX90A: u16 = 128;
+    /// gfx908.
+    pub const GFX908: u16 = 256;
+    /// gfx1250.
+    pub const GFX1250: u16 = 512;
+    /// gfx9.
+    pub const GFX9: u16 = 1024;
+    /// gfx8.
+    pub const GFX8: u16 = 2048;
+
+    /// The traits of a processor of a generation.
+    pub fn of(generation: &str, processor: &str) -> u16 {
+        let mut t = match generation {
+            "gfx6" => OLD_GCN | GFX6_7,
+            "gfx7" => OLD_GCN | GFX6_7 | GFX7,
+            "gfx8" => OLD_GCN | GFX8,
+            "gfx9" => GFX9,
+            "gfx10" => RDNA | GFX10,
+            "gfx11" => RDNA,
+            "gfx12" => RDNA | GFX12,
+            _ => 0,
+        };
+        t |= match processor {
+            "gfx942" | "gfx950" => GFX940,
+            "gfx90a" => GFX90A,
+            "gfx908" => GFX908,
+            "gfx1250" => GFX1250,
+            _ => 0,
+        };
+        t
+    }
+}
+
+/// What the printer and listing need to know of an operation, worked out once per
+/// generation instead of per instruction.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct OpPlan {
+    /// It also has a VOP3 encoding (its VOP1/VOP2/VOPC form prints `_e32`).
+    pub has_vop3: bool,
+    /// It also has a VOP1/VOP2/VOPC encoding (its VOP3 form prints `_e64`).
+    pub has_vop12c: bool,
+    /// VOP3b: it has a scalar destination (`sdst`).
+    pub vop3b: bool,
+    /// It has no `vdst` operand (a returning atomic inserts one).
+    pub no_vdst: bool,
+    /// It has an `sbase` operand.
+    pub sbase: bool,
+    /// Index of its branch-target (label) operand, or `u8::MAX`.
+    pub label: u8,
+    /// Number of src0/src1/src2 operands.
+    pub srcs: u8,
+}
+
+impl OpPlan {
+    fn new(isa: &IsaDesc, op: &OpDesc) -> OpPlan {
+        use crate::desc::Form;
+        let has_form = |forms: &[Form]| {
+            op.encodings.iter().any(|(e, _)| {
+                isa.encodings
+                    .get(usize::from(*e))
+                    .is_some_and(|e| forms.contains(&e.form))
+            })
+        };
+        let roles = || op.operands.iter().map(|o| o.role);
+        OpPlan {
+            has_vop3: has_form(&[Form::Vop3]),
+            has_vop12c: has_form(&[Form::Vop1, Form::Vop2, Form::Vopc]),
+            vop3b: roles()
+                .any(|r| matches!(r, Role::Field(Field::Sdst) | Role::FieldOr(Field::Sdst, _))),
+            no_vdst: !roles().any(|r| r == Role::Field(Field::Vdst)),
+            sbase: roles().any(|r| r == Role::Field(Field::Sbase)),
+            label: op
+                .operands
+                .iter()
+                .position(|o| o.ty == Ty::Label)
+                .map_or(u8::MAX, |i| i as u8),
+            srcs: roles()
+                .filter(|r| matches!(r, Role::Field(Field::Src0 | Field::Src1 | Field::Src2)))
+                .count() as u8,
+        }
+    }
 }
 
 /// The encodings (indices, in the generation's priority order) that can match a first
@@ -50,6 +152,8 @@ struct Buckets {
     /// gfx10+: codes 102-105 are SGPRs, SGPR/TTMP tuples are aligned (pairs to 2,
     /// larger to 4), SMEM base and buffer resources may be trap temporaries.
     rdna: bool,
+    /// Per operation ([`IsaDesc::ops`] index).
+    plans: Vec<OpPlan>,
 }
 
 /// More than the number of distinct field names of all generations.
@@ -112,6 +216,7 @@ impl Buckets {
             swap_m0_null: !matches!(isa.generation, "gfx9" | "gfx8" | "gfx7" | "gfx6" | "gfx10"),
             vopdy: isa.encodings.iter().position(|e| e.name == "VOPDY"),
             rdna: matches!(isa.generation, "gfx10" | "gfx11" | "gfx12"),
+            plans: isa.ops.iter().map(|op| OpPlan::new(isa, op)).collect(),
         }
     }
 
@@ -154,6 +259,7 @@ impl Decoder {
                     isa,
                     proc_bit: 1 << i,
                     buckets: buckets(gi),
+                    traits: traits::of(isa.generation, name),
                 });
             }
         }
@@ -182,6 +288,16 @@ impl Decoder {
             .get(usize::from(slot).checked_sub(1)?)
     }
 
+    /// The precomputed facts about an instruction's operation.
+    #[inline]
+    pub(crate) fn plan(&self, inst: &Instruction) -> OpPlan {
+        self.buckets
+            .plans
+            .get(usize::from(inst.op))
+            .copied()
+            .unwrap_or_default()
+    }
+
     /// The generation's description.
     pub fn isa(&self) -> &'static IsaDesc {
         self.isa
@@ -205,7 +321,7 @@ impl Decoder {
         let raw = u64::from(w0) | (u64::from(w1) << 32);
         let mut key: u32 = 0;
         for k in enc.key {
-            let f = enc.field(*k).ok_or(DecodeError::Invalid)?;
+            let f = self.field_desc(ei, *k).ok_or(DecodeError::Invalid)?;
             key = (key << f.width) | f.get(raw);
         }
         let table = match enc.base {
@@ -290,7 +406,9 @@ impl Decoder {
         // tfe (gfx6-gfx9; gfx10+ is handled above): a load also writes a status dword
         // after its data (and a buffer store's data tuple is one longer too)
         if !self.buckets.rdna
-            && enc.field(Field::Tfe).is_some_and(|t| t.get(raw) != 0)
+            && self
+                .field_desc(ei, Field::Tfe)
+                .is_some_and(|t| t.get(raw) != 0)
             && (op.mnemonic.contains("_load")
                 || matches!(
                     enc.form,
@@ -318,8 +436,12 @@ impl Decoder {
             self.accumulators(&mut inst, enc, op);
         }
         if op.flags & crate::desc::flags::GLC_RTN != 0
-            && (enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
-                || enc.field(Field::Th).is_some_and(|t| t.get(raw) & 1 != 0))
+            && (self
+                .field_desc(ei, Field::Glc)
+                .is_some_and(|g| g.get(raw) != 0)
+                || self
+                    .field_desc(ei, Field::Th)
+                    .is_some_and(|t| t.get(raw) & 1 != 0))
             && !op
                 .operands
                 .iter()
@@ -330,14 +452,20 @@ impl Decoder {
         // gfx7 SMRD: an SGPR offset of 255 means a 32-bit literal offset follows.
         if enc.form == crate::desc::Form::Smem
             && enc.words == 1
-            && enc.field(Field::Imm).is_some_and(|f| f.get(raw) == 0)
-            && enc.field(Field::Offset).is_some_and(|f| f.get(raw) == 0xff)
+            && self
+                .field_desc(ei, Field::Imm)
+                .is_some_and(|f| f.get(raw) == 0)
+            && self
+                .field_desc(ei, Field::Offset)
+                .is_some_and(|f| f.get(raw) == 0xff)
         {
             literal = true;
         }
         if self.buckets.swap_m0_null
             && enc.form == crate::desc::Form::Vop3
-            && enc.field(Field::Src0).is_some_and(|f| f.get(raw) == 0xfa)
+            && self
+                .field_desc(ei, Field::Src0)
+                .is_some_and(|f| f.get(raw) == 0xfa)
         {
             // gfx11+ VOP3 with a DPP16 word: src0 is its VGPR; the word is kept in
             // `literal` (see `Decoder::vop3_dpp`).
@@ -435,7 +563,7 @@ impl Decoder {
             "v_accvgpr_write_b32" => (true, 0),
             "v_accvgpr_mov_b32" => (true, 1),
             m => {
-                let cd = self.processor() == "gfx908" || get(Field::AccCd) != 0;
+                let cd = self.traits & traits::GFX908 != 0 || get(Field::AccCd) != 0;
                 let mut srcs = get(Field::Acc);
                 if cd && m.starts_with("v_mfma") {
                     srcs |= 4;
@@ -667,7 +795,7 @@ impl Decoder {
         w2: u32,
     ) -> Result<Operand, DecodeError> {
         let field = match role {
-            Role::Literal if ty.bits() == 64 && self.processor() == "gfx1250" => {
+            Role::Literal if ty.bits() == 64 && self.traits & traits::GFX1250 != 0 => {
                 return Ok(Operand::Literal64)
             }
             Role::Literal => return Ok(Operand::Literal),
@@ -705,7 +833,7 @@ impl Decoder {
             }
             Operand::Vgpr { first, .. } if ty.bits() == 16 => self.half(ei, field, first, raw),
             Operand::Special { code: 254, .. }
-                if ty.bits() == 64 && self.processor() == "gfx1250" =>
+                if ty.bits() == 64 && self.traits & traits::GFX1250 != 0 =>
             {
                 Operand::Literal64
             }

@@ -18,7 +18,6 @@
 //! assert!(text.contains("// 000000000104: BF82FFFE <main>\n"));
 //! ```
 
-use crate::desc::Ty;
 use crate::{DecodeError, Decoder, Instruction, Operand};
 use hsaco_elf::elf::Elf;
 use std::fmt::Write as _;
@@ -40,12 +39,16 @@ const SHF_EXECINSTR: u64 = 0x4;
 pub struct Options {
     /// Print the `// ADDRESS: WORDS` comment (llvm-objdump always does for amdgcn).
     pub show_raw_insn: bool,
+    /// Threads that list a large section in pieces (0: as many as there are cores, at
+    /// most 8). The output does not depend on it.
+    pub threads: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             show_raw_insn: true,
+            threads: 0,
         }
     }
 }
@@ -159,6 +162,7 @@ pub fn write_elf(
             &sname,
             &mut labels,
             options,
+            CHUNK_BYTES,
         )?;
     }
     Ok(())
@@ -176,9 +180,20 @@ pub fn write_code(
     options: &Options,
 ) -> io::Result<()> {
     let mut labels = labels.to_vec();
-    write_section(out, decoder, bytes, address, ".text", &mut labels, options)
+    write_section(
+        out,
+        decoder,
+        bytes,
+        address,
+        ".text",
+        &mut labels,
+        options,
+        CHUNK_BYTES,
+    )
 }
 
+// (private; `chunk` is a parameter only so a test can cut tiny pieces)
+#[allow(clippy::too_many_arguments)]
 fn write_section<'a>(
     out: &mut dyn Write,
     decoder: Decoder,
@@ -187,6 +202,7 @@ fn write_section<'a>(
     section_name: &'a str,
     labels: &mut Vec<Label<'a>>,
     options: &Options,
+    chunk: usize,
 ) -> io::Result<()> {
     // The section start is labelled by its name unless a symbol is there; sorted by
     // (address, type, name), the last symbol at an address is the one shown.
@@ -204,7 +220,8 @@ fn write_section<'a>(
         (a.address, pa, a.kind, a.name).cmp(&(b.address, pb, b.kind, b.name))
     });
     labels.dedup();
-    let mut line = String::with_capacity(160);
+    // The shown labels and the code each one heads (decoding restarts at each).
+    let mut blocks = Vec::new();
     let mut i = 0;
     while i < labels.len() {
         // The last label at this address.
@@ -218,57 +235,185 @@ fn write_section<'a>(
         if label.address >= end {
             break;
         }
-        writeln!(out, "\n{:016x} <{}>:", label.address, label.name)?;
-        let start = (label.address - address) as usize;
-        let stop = (next - address) as usize;
-        let Some(code) = bytes.get(start..stop) else {
-            continue;
-        };
+        blocks.push(Block {
+            label,
+            start: (label.address - address) as usize,
+            stop: (next - address) as usize,
+        });
+    }
+    let section = Section {
+        decoder,
+        bytes,
+        labels,
+        options,
+    };
+    section.write(out, &blocks, chunk)
+}
+
+/// Code bytes a thread lists in one piece (about ten times as many bytes of text).
+const CHUNK_BYTES: usize = 32 << 10;
+
+/// A shown label and the byte range of the section it heads.
+#[derive(Clone, Copy)]
+struct Block<'a> {
+    label: Label<'a>,
+    start: usize,
+    stop: usize,
+}
+
+/// What the lines of a section are made from.
+struct Section<'s, 'a> {
+    decoder: Decoder,
+    bytes: &'s [u8],
+    /// Every label of the section, sorted (branch targets are annotated with them).
+    labels: &'s [Label<'a>],
+    options: &'s Options,
+}
+
+impl Section<'_, '_> {
+    /// Write the listing of `blocks`: cut into pieces of about `chunk` code bytes at
+    /// label boundaries, listed by several threads (each piece into its own buffer) and
+    /// written in order, so the output is the same as one thread's and memory stays
+    /// bounded by a few pieces whatever the input size.
+    fn write(&self, out: &mut dyn Write, blocks: &[Block<'_>], chunk: usize) -> io::Result<()> {
+        let mut pieces: Vec<&[Block<'_>]> = Vec::new();
+        let mut first = 0;
+        let mut size = 0;
+        for (k, b) in blocks.iter().enumerate() {
+            size += b.stop.saturating_sub(b.start);
+            if size >= chunk {
+                pieces.push(&blocks[first..=k]);
+                first = k + 1;
+                size = 0;
+            }
+        }
+        if first < blocks.len() {
+            pieces.push(&blocks[first..]);
+        }
+        let threads = match self.options.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
+            n => n,
+        }
+        .min(pieces.len())
+        .max(1);
+        let mut buf = Vec::new();
+        if threads == 1 {
+            for piece in &pieces {
+                buf.clear();
+                self.list(&mut buf, piece);
+                out.write_all(&buf)?;
+            }
+            return Ok(());
+        }
+        // Piece k is listed by thread k % threads (thread 0 is this one, which also
+        // writes); each helper sends its buffers in order through a bounded channel and
+        // gets them back for reuse.
+        std::thread::scope(|scope| {
+            let mut helpers = Vec::new();
+            for t in 1..threads {
+                let (done_tx, done_rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
+                let (free_tx, free_rx) = std::sync::mpsc::channel::<Vec<u8>>();
+                let pieces = &pieces;
+                scope.spawn(move || {
+                    for piece in pieces.iter().skip(t).step_by(threads) {
+                        let mut buf = free_rx.try_recv().unwrap_or_default();
+                        buf.clear();
+                        self.list(&mut buf, piece);
+                        if done_tx.send(buf).is_err() {
+                            return; // the writer stopped (write error)
+                        }
+                    }
+                });
+                helpers.push((done_rx, free_tx));
+            }
+            for (k, piece) in pieces.iter().enumerate() {
+                match k % threads {
+                    0 => {
+                        buf.clear();
+                        self.list(&mut buf, piece);
+                        out.write_all(&buf)?;
+                    }
+                    t => {
+                        let (done, free) = &helpers[t - 1];
+                        let Ok(b) = done.recv() else {
+                            return Err(io::Error::other("listing thread failed"));
+                        };
+                        out.write_all(&b)?;
+                        let _ = free.send(b);
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Append the lines of `blocks` to `buf`.
+    fn list(&self, buf: &mut Vec<u8>, blocks: &[Block<'_>]) {
+        // (the instruction text is printed here, then copied to `buf`)
+        let mut text = String::with_capacity(128);
+        for b in blocks {
+            let _ = writeln!(buf, "\n{:016x} <{}>:", b.label.address, b.label.name);
+            let Some(code) = self.bytes.get(b.start..b.stop) else {
+                continue;
+            };
+            self.list_code(buf, &mut text, code, b.label.address);
+        }
+    }
+
+    fn list_code(&self, buf: &mut Vec<u8>, text: &mut String, code: &[u8], address: u64) {
         let mut off = 0usize;
         while off < code.len() {
-            let at = label.address + off as u64;
+            let at = address + off as u64;
             let rest = &code[off..];
-            line.clear();
             // Runs of 8 or more zero bytes are skipped (in whole words) as "...".
-            let zeros = rest.iter().take_while(|b| **b == 0).count();
-            if zeros >= 8 {
-                out.write_all(b"\t\t...\n")?;
+            if rest.len() >= 8 && rest[..8] == [0; 8] {
+                let zeros = rest.iter().take_while(|b| **b == 0).count();
+                buf.extend_from_slice(b"\t\t...\n");
                 off += zeros & !3;
                 continue;
             }
-            let size = match decoder.decode(rest) {
+            text.clear();
+            let size = match self.decoder.decode(rest) {
                 Ok(inst) if usize::from(inst.size) <= rest.len() => {
-                    instruction_line(&mut line, decoder, &inst, at, labels, options);
+                    instruction_line(
+                        buf,
+                        text,
+                        self.decoder,
+                        &inst,
+                        at,
+                        self.labels,
+                        self.options,
+                    );
                     usize::from(inst.size)
                 }
                 Ok(_) | Err(DecodeError::Invalid | DecodeError::Truncated) => {
-                    data_line(&mut line, rest, at, options)
+                    data_line(buf, text, rest, at, self.options)
                 }
             };
-            line.push('\n');
-            out.write_all(line.as_bytes())?;
+            buf.push(b'\n');
             off += size.max(1);
         }
     }
-    Ok(())
 }
 
-/// The text column is 60 characters wide including the leading tab.
-fn pad(line: &mut String) {
-    const SPACES: &str = "                                                            ";
-    line.push_str(SPACES.get(line.len()..).unwrap_or_default());
+/// The text column is 60 characters wide including the leading tab: spaces after a
+/// text of `len` characters.
+fn pad(buf: &mut Vec<u8>, len: usize) {
+    const SPACES: &[u8; 60] = &[b' '; 60];
+    buf.extend_from_slice(SPACES.get(len..).unwrap_or_default());
 }
 
 fn instruction_line(
-    line: &mut String,
+    buf: &mut Vec<u8>,
+    text: &mut String,
     decoder: Decoder,
     inst: &Instruction,
     at: u64,
     labels: &[Label<'_>],
     options: &Options,
 ) {
-    line.push('\t');
-    crate::print::print(&decoder, inst, line);
+    text.push('\t');
+    crate::print::print(&decoder, inst, text);
     let target = decoder.branch_target(inst, at);
     let mut annotation = None;
     if let Some(t) = target {
@@ -282,9 +427,9 @@ fn instruction_line(
             .take_while(|l| l.address == t)
             .find(|l| l.kind == STT_NOTYPE);
         if let Some(l) = symbolic {
-            if let Some(sp) = line.rfind(' ') {
-                line.truncate(sp + 1);
-                line.push_str(l.name);
+            if let Some(sp) = text.rfind(' ') {
+                text.truncate(sp + 1);
+                text.push_str(l.name);
             }
         } else {
             let after = labels.partition_point(|l| l.address <= t);
@@ -293,131 +438,210 @@ fn instruction_line(
             }
         }
     }
+    buf.extend_from_slice(text.as_bytes());
     if options.show_raw_insn {
-        pad(line);
+        pad(buf, text.len());
         let words = usize::from(inst.size) / 4;
+        // (only an instruction longer than its encoding can have a literal operand)
+        let longer = words > usize::from(decoder.encoding(inst).words);
         // The literal follows the encoding's words.
         // (A third word of a two-word encoding, the DPP word of a gfx11+ VOP3 DPP
         // form, is kept in the literal too.)
-        let literal = has_literal(inst) || words > 2;
+        let literal = (longer && has_literal(inst)) || words > 2;
         let enc_words = words.saturating_sub(usize::from(literal)).min(2);
         let all = [inst.raw as u32, (inst.raw >> 32) as u32];
-        let mut c = Comment::new(at);
-        if inst.operands.contains(&Operand::Literal64) {
+        comment_address(buf, at);
+        if longer && inst.operands.contains(&Operand::Literal64) {
             // gfx1250: one word, the literal's low word, its high word (kept in raw)
-            c.word(all[0]);
-            c.word(inst.literal);
-            c.word(all[1]);
+            comment_word(buf, all[0]);
+            comment_word(buf, inst.literal);
+            comment_word(buf, all[1]);
         } else {
             for w in &all[..enc_words] {
-                c.word(*w);
+                comment_word(buf, *w);
             }
             if literal {
-                c.word(inst.literal);
+                comment_word(buf, inst.literal);
             }
         }
-        line.push_str(c.as_str());
     } else if annotation.is_some() {
-        pad(line);
-        line.push_str("//");
+        pad(buf, text.len());
+        buf.extend_from_slice(b"//");
     }
     if let Some(l) = annotation {
         let off = target.unwrap_or(0).wrapping_sub(l.address);
-        if off == 0 {
-            let _ = write!(line, " <{}>", l.name);
-        } else {
-            let _ = write!(line, " <{}+0x{off:x}>", l.name);
+        buf.extend_from_slice(b" <");
+        buf.extend_from_slice(l.name.as_bytes());
+        if off != 0 {
+            let _ = write!(buf, "+0x{off:x}");
         }
+        buf.push(b'>');
     }
 }
 
-const HEX: &[u8; 16] = b"0123456789ABCDEF";
-
-/// The `// ADDRESS: WORDS` comment, built in a fixed buffer (the hot path of listings).
-struct Comment {
-    buf: [u8; 64],
-    len: usize,
+/// The 8 upper-case hex digits of `w`, most significant first, computed for all
+/// digits at once (the hot path of listings).
+fn hex8(w: u32) -> [u8; 8] {
+    // Spread the nibbles so that byte i holds nibble i ...
+    let mut x = u64::from(w);
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    // ... then '0' + n, and 7 more ('A' - '0' - 10) where n >= 10 (n + 6 carries into
+    // bit 4).
+    let ten_up = (x + 0x0606_0606_0606_0606) >> 4 & 0x0101_0101_0101_0101;
+    (x + 0x3030_3030_3030_3030 + ten_up * 7).to_be_bytes()
 }
 
-impl Comment {
-    fn new(at: u64) -> Comment {
-        let mut c = Comment {
-            buf: [b' '; 64],
-            len: 3,
-        };
-        c.buf[..3].copy_from_slice(b"// ");
-        let digits = ((64 - at.leading_zeros() as usize).div_ceil(4)).max(12);
-        c.hex(at, digits);
-        c.buf[c.len] = b':';
-        c.len += 1;
-        c
-    }
+/// `// ADDRESS:` with at least 12 hex digits.
+fn comment_address(buf: &mut Vec<u8>, at: u64) {
+    buf.extend_from_slice(b"// ");
+    let digits = (64 - at.leading_zeros()).div_ceil(4).max(12) as usize;
+    let mut all = [0u8; 16];
+    all[..8].copy_from_slice(&hex8((at >> 32) as u32));
+    all[8..].copy_from_slice(&hex8(at as u32));
+    buf.extend_from_slice(&all[16 - digits..]);
+    buf.push(b':');
+}
 
-    fn hex(&mut self, v: u64, digits: usize) {
-        for i in (0..digits).rev() {
-            if let Some(b) = self.buf.get_mut(self.len) {
-                *b = HEX[(v >> (4 * i) & 0xf) as usize];
-                self.len += 1;
-            }
-        }
-    }
-
-    fn word(&mut self, w: u32) {
-        self.len += 1; // the space
-        self.hex(u64::from(w), 8);
-    }
-
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.buf[..self.len.min(64)]).unwrap_or_default()
-    }
+/// ` WORD` of the comment.
+fn comment_word(buf: &mut Vec<u8>, w: u32) {
+    let mut b = [b' '; 9];
+    b[1..].copy_from_slice(&hex8(w));
+    buf.extend_from_slice(&b);
 }
 
 fn has_literal(inst: &Instruction) -> bool {
     inst.operands.contains(&Operand::Literal)
 }
 
-/// `.long` for a word that does not decode, `.byte` for a short tail. Returns the
-/// bytes consumed.
-fn data_line(line: &mut String, rest: &[u8], at: u64, options: &Options) -> usize {
-    if let Some(w) = rest.get(..4) {
+/// `.long` for a word that does not decode, `.byte` for a short tail (built in
+/// `text`, then appended to `buf`). Returns the bytes consumed.
+fn data_line(
+    buf: &mut Vec<u8>,
+    text: &mut String,
+    rest: &[u8],
+    at: u64,
+    options: &Options,
+) -> usize {
+    let consumed = if let Some(w) = rest.get(..4) {
         let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-        let _ = write!(line, "\t.long 0x{w:08x}");
+        let _ = write!(text, "\t.long 0x{w:08x}");
+        let len = text.len();
         if options.show_raw_insn {
-            pad(line);
-            let _ = write!(line, "// {at:012X}: {w:08X}");
+            text.push_str(&" ".repeat(60usize.saturating_sub(len)));
+            let _ = write!(text, "// {at:012X}: {w:08X}");
         }
         4
     } else {
-        line.push_str("\t.byte ");
+        text.push_str("\t.byte ");
         for (k, b) in rest.iter().enumerate() {
             if k > 0 {
-                line.push_str(", ");
+                text.push_str(", ");
             }
-            let _ = write!(line, "0x{b:02x}");
+            let _ = write!(text, "0x{b:02x}");
         }
+        let len = text.len();
         if options.show_raw_insn {
-            pad(line);
-            let _ = write!(line, "// {at:012X}:");
+            text.push_str(&" ".repeat(60usize.saturating_sub(len)));
+            let _ = write!(text, "// {at:012X}:");
             for b in rest {
-                let _ = write!(line, " {b:02X}");
+                let _ = write!(text, " {b:02X}");
             }
         }
         rest.len()
-    }
+    };
+    buf.extend_from_slice(text.as_bytes());
+    consumed
 }
 
 impl Decoder {
     /// The address a branch instruction at `address` jumps to (`s_branch`,
     /// `s_cbranch_*`, `s_call_b64`: next instruction + 4 * signed offset).
     pub fn branch_target(&self, inst: &Instruction, address: u64) -> Option<u64> {
-        let op = self.op(inst);
-        let (o, _) = inst
-            .operands
-            .iter()
-            .zip(op.operands)
-            .find(|(_, d)| d.ty == Ty::Label)?;
-        let Operand::Imm(v) = *o else { return None };
+        // (the operand index of the label is found once per operation)
+        let i = self.plan(inst).label;
+        if i == u8::MAX {
+            return None;
+        }
+        let Operand::Imm(v) = *inst.operands.get(usize::from(i))? else {
+            return None;
+        };
         let delta = i64::from(v as i16) * 4;
         Some(address.wrapping_add(4).wrapping_add(delta as u64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Listing in pieces on several threads gives the text of one thread: labels,
+    /// branch annotations to labels of other pieces, zero runs, literals, bad words.
+    #[test]
+    fn pieces_on_threads_list_like_one_thread() {
+        let dec = Decoder::for_processor("gfx906").unwrap();
+        let mut code: Vec<u8> = Vec::new();
+        let mut label_at = Vec::new();
+        for k in 0u32..600 {
+            if k % 7 == 0 {
+                label_at.push((code.len() as u64, if k % 14 == 0 { 2 } else { 0 }));
+            }
+            let words: &[u32] = match k % 6 {
+                0 => &[0xbf80_0000],                   // s_nop 0
+                1 => &[0x7e00_02ff, 0x1234_5678],      // v_mov_b32 v0, literal
+                2 => &[0xbf82_0000 | (0x10000 - k)],   // s_branch backwards
+                3 => &[0, 0, 0],                       // a zero run
+                4 => &[0xffff_ffff],                   // does not decode
+                _ => &[0xbf84_0000 | (k * 3 % 0x100)], // s_cbranch_scc0 forwards
+            };
+            for w in words {
+                code.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        code.extend_from_slice(&[0x00, 0x00]); // a short tail
+        let names: Vec<String> = (0..label_at.len()).map(|i| format!("f{i}")).collect();
+        let labels: Vec<Label<'_>> = label_at
+            .iter()
+            .zip(&names)
+            .map(|(&(a, kind), name)| Label {
+                address: 0x1000 + a,
+                name,
+                kind,
+            })
+            .collect();
+        let listing = |threads: usize, chunk: usize| {
+            let mut out = Vec::new();
+            let options = Options {
+                show_raw_insn: true,
+                threads,
+            };
+            let mut labels = labels.clone();
+            write_section(
+                &mut out,
+                dec,
+                &code,
+                0x1000,
+                ".text",
+                &mut labels,
+                &options,
+                chunk,
+            )
+            .unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let one = listing(1, usize::MAX);
+        assert!(one.contains("<f3>:\n"), "{one}");
+        assert!(one.contains("\t\t...\n"));
+        assert!(one.contains(".long 0xffffffff"));
+        assert!(one.contains(".byte 0x00, 0x00"));
+        assert!(one.contains(" <f"));
+        for (threads, chunk) in [(1, 16), (2, 1), (2, 64), (3, 40), (8, 100)] {
+            assert_eq!(
+                listing(threads, chunk),
+                one,
+                "{threads} threads, {chunk} bytes"
+            );
+        }
     }
 }
