@@ -911,6 +911,32 @@ impl Decoder {
 }
 
 /// Decoded instructions of a byte stream, with their byte offsets.
+///
+/// An undecodable word is an `Err` and decoding goes on at the next word; a stream
+/// that ends inside an instruction ends with [`DecodeError::Truncated`].
+///
+/// ```
+/// use hsaco_isa::{DecodeError, Decoder, Instructions};
+/// let dec = Decoder::for_processor("gfx906").unwrap();
+/// let words: [u32; 6] = [
+///     0xc0020002, 0x0000002c, // s_load_dword s0, s[4:5], 0x2c
+///     0xbf8c007f,             // s_waitcnt lgkmcnt(0)
+///     0xffffffff,             // not an instruction
+///     0xbf810000,             // s_endpgm
+///     0x7e0002ff,             // v_mov_b32_e32 v0, <literal>: the literal is missing
+/// ];
+/// let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+/// let listing: Vec<(usize, String)> = Instructions::new(dec, &bytes)
+///     .map(|(at, r)| (at, r.map_or_else(|e| e.to_string(), |i| dec.text(&i))))
+///     .collect();
+/// assert_eq!(listing[0], (0, "s_load_dword s0, s[4:5], 0x2c".to_string()));
+/// assert_eq!(listing[1], (8, "s_waitcnt vmcnt(15) lgkmcnt(0)".to_string()));
+/// assert_eq!(listing[2].0, 12); // the invalid word, then the next one
+/// assert_eq!(listing[3], (16, "s_endpgm".to_string()));
+/// assert_eq!(listing[4].0, 20);
+/// assert_eq!(listing[4].1, DecodeError::Truncated.to_string());
+/// assert_eq!(listing.len(), 5);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Instructions<'a> {
     decoder: Decoder,
