@@ -244,6 +244,8 @@ fn ty(t: &str) -> Result<&'static str> {
         "b160" => "B160",
         "b192" => "B192",
         "b256" => "B256",
+        "b352" => "B352",
+        "b384" => "B384",
         "b512" => "B512",
         "b1024" => "B1024",
         "f16" => "F16",
@@ -332,6 +334,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "offset2" => "OFFSET2",
         "gds" => "GDS",
         "glcrtn" => "GLC_RTN",
+        "d16" => "D16",
         _ => bail!("unknown flag {f}"),
     })
 }

@@ -369,6 +369,7 @@ impl Decoder {
             operands: [Operand::None; crate::MAX_OPERANDS],
             literal: 0,
             raw,
+            nsa: 0,
         };
         if enc.words > 2 {
             // gfx12 three-word encodings: the third word is kept in `literal`.
@@ -422,6 +423,10 @@ impl Decoder {
                     *count += 1;
                 }
             }
+        }
+        if enc.form == crate::desc::Form::Mimg && enc.field(Field::Nsa).is_some() {
+            image_rdna(&mut inst, enc, op, bytes)?;
+            return Ok(inst);
         }
         if enc.form == crate::desc::Form::Mimg {
             mimg(
@@ -663,6 +668,192 @@ fn inst_vdata_first(inst: &Instruction, op: &OpDesc) -> u8 {
             _ => None,
         })
         .unwrap_or(0)
+}
+
+/// Address dwords a gfx10+ image instruction reads, by the parts of its mnemonic (as
+/// llvm-mc-22 prints the register ranges): one each for bias, z-compare and offset
+/// (`_b`, `_c`, `_o`); the gradients of `_d`/`_cd` (two vectors of the dim's gradient
+/// components, packed in 16-bit pairs per vector with `_g16`); the coordinates of the
+/// dim plus lod, clamp or mip level (`_l`, `_cl`, `_mip`), packed in pairs with a16.
+/// BVH ray queries have fixed sizes (11 and 12, 3 fewer with a16).
+pub fn image_addresses(mnemonic: &str, dim: u32, a16: bool) -> u8 {
+    // coordinates and gradient components per dim: 1D, 2D, 3D, cube, 1D array,
+    // 2D array, 2D MSAA, 2D MSAA array
+    const COORDS: [u8; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
+    const GRADS: [u8; 8] = [1, 2, 3, 2, 1, 2, 2, 2];
+    let a16 = u8::from(a16);
+    match mnemonic {
+        "image_bvh_intersect_ray" => return 11 - 3 * a16,
+        "image_bvh64_intersect_ray" => return 12 - 3 * a16,
+        "image_get_resinfo" => return 1,
+        _ => {}
+    }
+    let dim = (dim & 7) as usize;
+    let (mut extra, mut lod, mut grads, mut g16) = (0u8, 0u8, false, false);
+    for part in mnemonic.split('_').skip(1) {
+        match part {
+            "b" | "c" | "o" => extra += 1,
+            "l" | "cl" | "mip" => lod += 1,
+            "d" | "cd" => grads = true,
+            "g16" => g16 = true,
+            _ => {}
+        }
+    }
+    let grads = match (grads, g16) {
+        (false, _) => 0,
+        (true, false) => 2 * GRADS[dim],
+        (true, true) => 2 * GRADS[dim].div_ceil(2),
+    };
+    let coords = COORDS[dim] + lod;
+    extra + grads + if a16 != 0 { coords.div_ceil(2) } else { coords }
+}
+
+/// gfx10+ image instructions: the NSA address words, then the data and address widths
+/// LLVM prints. Data: one register per `dmask` bit (gather4: four), halved (rounded up)
+/// with d16, one more with tfe. Addresses: [`image_addresses`]. Where llvm-mc-22 has no
+/// instruction form for those widths (or they run past v255) it prints the widths its
+/// decoder first read, which the op line records; an NSA form with more address words
+/// than the addresses need is invalid.
+fn image_rdna(
+    inst: &mut Instruction,
+    enc: &EncodingDesc,
+    op: &OpDesc,
+    bytes: &[u8],
+) -> Result<(), DecodeError> {
+    let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
+    let bvh = op.mnemonic.starts_with("image_bvh");
+    if get(Field::D16) != 0 && op.flags & crate::desc::flags::D16 == 0 {
+        return Err(DecodeError::Invalid);
+    }
+    if bvh
+        && (get(Field::Dmask) != 0xf
+            || get(Field::Unorm) == 0
+            || get(Field::R128) == 0
+            || (get(Field::Glc) | get(Field::Slc) | get(Field::Dlc)) != 0
+            || (get(Field::Tfe) | get(Field::Lwe) | get(Field::D16)) != 0)
+    {
+        return Err(DecodeError::Invalid);
+    }
+    let nsa = get(Field::Nsa);
+    if nsa > 0 {
+        inst.literal = word(bytes, 2).ok_or(DecodeError::Truncated)?;
+        for i in 1..nsa {
+            let w = word(bytes, 2 + i as usize).ok_or(DecodeError::Truncated)?;
+            inst.nsa |= u64::from(w) << (32 * (i - 1));
+        }
+        inst.size = (8 + 4 * nsa) as u8;
+    }
+    let sampler = op
+        .operands
+        .iter()
+        .any(|o| o.role == Role::Field(Field::Ssamp));
+    let a16 = get(Field::A16) != 0;
+    let n = image_addresses(op.mnemonic, get(Field::Dim), a16);
+    // the largest address count of the opcode's forms (MSAA arrays excepted)
+    let max = if bvh {
+        n
+    } else {
+        (0..7)
+            .map(|d| image_addresses(op.mnemonic, d, false))
+            .max()
+            .unwrap_or(1)
+    };
+    let words = |v: u8| (u32::from(v) + 2) / 4; // NSA words for v addresses
+    let mut fits = true;
+    let mut vaddr_decoded = None;
+    let mut vaddr = n;
+    if nsa > 0 {
+        // NSA forms of 2 to `top` addresses; the decoder reads the largest that has
+        // `nsa` address words
+        let top = if bvh {
+            image_addresses(op.mnemonic, 0, false)
+        } else if sampler {
+            max
+        } else {
+            max.max(4)
+        };
+        let lo = if bvh {
+            image_addresses(op.mnemonic, 0, true)
+        } else {
+            2
+        };
+        let decoded = (lo..=top)
+            .rev()
+            .find(|&v| words(v) == nsa)
+            .ok_or(DecodeError::Invalid)?;
+        vaddr_decoded = Some(decoded);
+        if n > 1 + 4 * nsa as u8 || n < lo || n > top {
+            fits = false;
+        } else if words(n) != nsa {
+            return Err(DecodeError::Invalid);
+        }
+    } else {
+        fits = n <= max.max(4) || (n == 8 && max == 7);
+        if n > 12 {
+            vaddr = 16;
+        }
+    }
+    let gather = op.mnemonic.starts_with("image_gather4");
+    let mut data = if gather {
+        4
+    } else {
+        get(Field::Dmask).count_ones().max(1) as u8
+    };
+    if get(Field::D16) != 0 {
+        data = data.div_ceil(2);
+    }
+    data += get(Field::Tfe) as u8;
+    if bvh {
+        data = 4;
+    }
+    // data widths with a form: 1-5 registers; gather4 2, 4, 5; compare-swaps 2-5
+    fits &= if gather {
+        matches!(data, 2 | 4 | 5)
+    } else if op.mnemonic.ends_with("cmpswap") {
+        (2..=5).contains(&data)
+    } else {
+        data <= 5
+    };
+    // LLVM widens the data, then the address tuple, from the decoded form; a tuple
+    // running past v255 leaves the instruction as decoded
+    for (o, od) in inst.operands.iter().zip(op.operands) {
+        let past_v255 = |first: u8, count: u8, want: u8| {
+            want != count && u16::from(first) + u16::from(want) > 256
+        };
+        match (od.role, *o) {
+            (Role::Field(Field::Vdata), Operand::Vgpr { first, count })
+                if past_v255(first, count, data) =>
+            {
+                fits = false
+            }
+            (Role::Field(Field::Vaddr), Operand::Vgpr { first, count })
+                if nsa == 0 && past_v255(first, count, vaddr) =>
+            {
+                fits = false
+            }
+            _ => {}
+        }
+    }
+    for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+        match (od.role, *o) {
+            (Role::Field(Field::Vdata), Operand::Vgpr { first, .. }) if fits => {
+                *o = Operand::Vgpr { first, count: data }
+            }
+            (Role::Field(Field::Vaddr), Operand::Vgpr { first, count }) => {
+                *o = match (fits, vaddr_decoded) {
+                    (true, None) => Operand::Vgpr {
+                        first,
+                        count: vaddr,
+                    },
+                    (true, Some(_)) => Operand::VgprNsa { first, count: n },
+                    (false, Some(d)) => Operand::VgprNsa { first, count: d },
+                    (false, None) => Operand::Vgpr { first, count },
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Insert the returned value of an atomic (`vdst`) before the other operands.

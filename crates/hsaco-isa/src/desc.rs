@@ -154,6 +154,10 @@ pub enum Ty {
     B160,
     B192,
     B256,
+    /// gfx10.3 `image_bvh_intersect_ray` addresses (11 registers).
+    B352,
+    /// gfx10.3 `image_bvh64_intersect_ray` addresses (12 registers).
+    B384,
     B512,
     B1024,
     F16,
@@ -205,6 +209,8 @@ impl Ty {
             B160 => 160,
             B192 => 192,
             B256 => 256,
+            B352 => 352,
+            B384 => 384,
             B512 => 512,
             B1024 => 1024,
             _ => 32,
@@ -267,6 +273,8 @@ pub mod flags {
     pub const GDS: u32 = 1 << 8;
     /// FLAT atomics: with `glc` the pre-op value is returned in `vdst`, printed first.
     pub const GLC_RTN: u32 = 1 << 9;
+    /// gfx10+ MIMG: accepts packed 16-bit data (`d16`).
+    pub const D16: u32 = 1 << 10;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

@@ -101,6 +101,15 @@ pub enum Operand {
     Literal64,
     /// Immediate field value (offsets, `simm16`).
     Imm(u16),
+    /// The non-sequential address VGPRs of a gfx10+ image instruction (MIMG NSA form):
+    /// `first` and `count - 1` more, which need not be consecutive: their numbers are the
+    /// bytes of the words after the second ([`Instruction::nsa_vgpr`]).
+    VgprNsa {
+        /// First address register (the `vaddr` field).
+        first: u8,
+        /// Number of address registers.
+        count: u8,
+    },
 }
 
 /// One decoded instruction: small, `Copy`, no allocation.
@@ -119,6 +128,22 @@ pub struct Instruction {
     /// The first two instruction words (modifier fields are read from here through the
     /// encoding's field table, see [`Decoder::field`]).
     pub raw: u64,
+    /// The fourth and fifth words of a gfx10+ MIMG NSA instruction (address VGPRs 5-12;
+    /// 1-4 are in `literal`), else 0.
+    pub nsa: u64,
+}
+
+impl Instruction {
+    /// Address VGPR `i` of a gfx10+ MIMG NSA instruction ([`Operand::VgprNsa`]): 0 is
+    /// the `vaddr` field, 1-12 the bytes of the words after the second.
+    pub fn nsa_vgpr(&self, first: u8, i: usize) -> u8 {
+        match i {
+            0 => first,
+            1..=4 => (self.literal >> (8 * (i - 1))) as u8,
+            5..=12 => (self.nsa >> (8 * (i - 5))) as u8,
+            _ => 0,
+        }
+    }
 }
 
 impl Decoder {
@@ -154,6 +179,7 @@ mod tests {
     #[test]
     fn sizes() {
         assert_eq!(std::mem::size_of::<Operand>(), 4);
-        assert!(std::mem::size_of::<Instruction>() <= 40);
+        // 40 bytes before gfx10 MIMG NSA address words (`nsa`) were added
+        assert!(std::mem::size_of::<Instruction>() <= 48);
     }
 }

@@ -193,6 +193,8 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
                 hex(out, u64::from(literal));
             }
         }
+        // the whole list needs the instruction (see `print`): here only the first
+        Operand::VgprNsa { first, .. } => reg(out, "v", first, 1),
         Operand::Imm(v) => match ty {
             Ty::Hex16 => hex(out, u64::from(v)),
             Ty::Label => dec(out, u32::from(v)),
@@ -381,6 +383,17 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let rdna = dec.traits & traits::RDNA != 0;
     let plan = dec.plan(inst);
     out.push_str(op.mnemonic);
+    // llvm-mc-22 prints two spaces after the mnemonic of a sampling NSA instruction
+    if enc.form == Form::Mimg
+        && rdna
+        && f(Field::Nsa) != 0
+        && op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Ssamp))
+    {
+        out.push(' ');
+    }
     match enc.form {
         // (operand-less VOP1 ops such as v_nop print no suffix)
         Form::Vop1 | Form::Vop2 | Form::Vopc if !op.operands.is_empty() && plan.has_vop3 => {
@@ -488,6 +501,20 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push_str("sext(");
         }
         match (enc.form, field) {
+            // gfx10+ image NSA addresses: `[v20, v1, v2]`
+            (Form::Mimg, _) if matches!(o, Operand::VgprNsa { .. }) => {
+                if let Operand::VgprNsa { first, count } = *o {
+                    out.push('[');
+                    for i in 0..usize::from(count) {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        out.push('v');
+                        self::dec(out, u32::from(inst.nsa_vgpr(first, i)));
+                    }
+                    out.push(']');
+                }
+            }
             // s_setreg_imm32_b32's literal: decimal in -16..=64, else hex (observed)
             // (and inline-float bit patterns by their value)
             (Form::Sopk, None) if rdna && od.role == Role::Literal => {
@@ -1072,6 +1099,37 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "glc", Field::Glc);
             flag(out, "slc", Field::Slc);
             flag(out, "tfe", Field::Tfe);
+        }
+        Form::Mimg if rdna => {
+            if op.mnemonic.starts_with("image_bvh") {
+                flag(out, "a16", Field::A16);
+                return;
+            }
+            if f(Field::Dmask) != 0 {
+                let _ = write!(out, " dmask:0x{:x}", f(Field::Dmask));
+            }
+            out.push_str(" dim:SQ_RSRC_IMG_");
+            out.push_str(
+                [
+                    "1D",
+                    "2D",
+                    "3D",
+                    "CUBE",
+                    "1D_ARRAY",
+                    "2D_ARRAY",
+                    "2D_MSAA",
+                    "2D_MSAA_ARRAY",
+                ][f(Field::Dim) as usize & 7],
+            );
+            flag(out, "unorm", Field::Unorm);
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+            flag(out, "dlc", Field::Dlc);
+            flag(out, "r128", Field::R128);
+            flag(out, "a16", Field::A16);
+            flag(out, "tfe", Field::Tfe);
+            flag(out, "lwe", Field::Lwe);
+            flag(out, "d16", Field::D16);
         }
         Form::Mimg => {
             if f(Field::Dmask) != 0 {
