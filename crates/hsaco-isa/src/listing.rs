@@ -22,6 +22,7 @@ use crate::{DecodeError, Decoder, Instruction, Operand};
 use hsaco_elf::elf::Elf;
 use std::fmt::Write as _;
 use std::io::{self, Write};
+use std::sync::{Condvar, Mutex};
 
 /// `st_type` of a symbol without a type (`STT_NOTYPE`).
 const STT_NOTYPE: u8 = 0;
@@ -250,8 +251,22 @@ fn write_section<'a>(
     section.write(out, &blocks, chunk)
 }
 
-/// Code bytes a thread lists in one piece (about ten times as many bytes of text).
-const CHUNK_BYTES: usize = 32 << 10;
+/// Code bytes a thread lists in one piece (about 18 times as many bytes of text).
+const CHUNK_BYTES: usize = 16 << 10;
+
+/// The pieces of a section being listed by several threads.
+struct Pieces {
+    /// The first piece no thread has taken.
+    next: usize,
+    /// The first piece not yet written.
+    written: usize,
+    /// Listed pieces waiting to be written.
+    ready: Vec<Option<Vec<u8>>>,
+    /// Written buffers, for reuse.
+    free: Vec<Vec<u8>>,
+    /// Writing failed: take no more pieces.
+    stop: bool,
+}
 
 /// A shown label and the byte range of the section it heads.
 #[derive(Clone, Copy)]
@@ -305,45 +320,73 @@ impl Section<'_, '_> {
             }
             return Ok(());
         }
-        // Piece k is listed by thread k % threads (thread 0 is this one, which also
-        // writes); each helper sends its buffers in order through a bounded channel and
-        // gets them back for reuse.
+        // Every thread takes the next piece not yet taken (this one too, whenever the
+        // piece it must write next is not ready), at most `window` pieces ahead of the
+        // writing, so a thread slowed by other work on the machine does not hold up
+        // the others and memory stays bounded.
+        let window = 2 * threads;
+        let shared = Mutex::new(Pieces {
+            next: 0,
+            written: 0,
+            ready: vec![None; pieces.len()],
+            free: Vec::new(),
+            stop: false,
+        });
+        let changed = Condvar::new();
+        let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
         std::thread::scope(|scope| {
-            let mut helpers = Vec::new();
-            for t in 1..threads {
-                let (done_tx, done_rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
-                let (free_tx, free_rx) = std::sync::mpsc::channel::<Vec<u8>>();
-                let pieces = &pieces;
-                scope.spawn(move || {
-                    for piece in pieces.iter().skip(t).step_by(threads) {
-                        let mut buf = free_rx.try_recv().unwrap_or_default();
-                        buf.clear();
-                        self.list(&mut buf, piece);
-                        if done_tx.send(buf).is_err() {
-                            return; // the writer stopped (write error)
+            for _ in 1..threads {
+                scope.spawn(|| loop {
+                    let (k, mut buf) = {
+                        let mut s = lock();
+                        loop {
+                            if s.stop || s.next >= pieces.len() {
+                                return;
+                            }
+                            if s.next < s.written + window {
+                                break;
+                            }
+                            s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
                         }
-                    }
+                        s.next += 1;
+                        (s.next - 1, s.free.pop().unwrap_or_default())
+                    };
+                    buf.clear();
+                    self.list(&mut buf, pieces[k]);
+                    lock().ready[k] = Some(buf);
+                    changed.notify_all();
                 });
-                helpers.push((done_rx, free_tx));
             }
-            for (k, piece) in pieces.iter().enumerate() {
-                match k % threads {
-                    0 => {
-                        buf.clear();
-                        self.list(&mut buf, piece);
-                        out.write_all(&buf)?;
-                    }
-                    t => {
-                        let (done, free) = &helpers[t - 1];
-                        let Ok(b) = done.recv() else {
-                            return Err(io::Error::other("listing thread failed"));
-                        };
+            let result = (|| {
+                let mut s = lock();
+                while s.written < pieces.len() {
+                    let w = s.written;
+                    if let Some(b) = s.ready[w].take() {
+                        drop(s);
                         out.write_all(&b)?;
-                        let _ = free.send(b);
+                        s = lock();
+                        s.free.push(b);
+                        s.written += 1;
+                        changed.notify_all();
+                    } else if s.next < pieces.len() && s.next < w + window {
+                        let k = s.next;
+                        s.next += 1;
+                        let mut buf = s.free.pop().unwrap_or_default();
+                        drop(s);
+                        buf.clear();
+                        self.list(&mut buf, pieces[k]);
+                        s = lock();
+                        s.ready[k] = Some(buf);
+                    } else {
+                        s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
                     }
                 }
-            }
-            Ok(())
+                Ok(())
+            })();
+            // (on a write error the helpers stop taking pieces)
+            lock().stop = true;
+            changed.notify_all();
+            result
         })
     }
 
