@@ -305,7 +305,9 @@ impl Section<'_, '_> {
         if first < blocks.len() {
             pieces.push(&blocks[first..]);
         }
+        // (available_parallelism reads cgroup files: not for a one-piece listing)
         let threads = match self.options.threads {
+            _ if pieces.len() <= 1 => 1,
             0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
             n => n,
         }
