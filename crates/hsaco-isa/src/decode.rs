@@ -722,6 +722,10 @@ fn image_rdna(
 ) -> Result<(), DecodeError> {
     let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
     let bvh = op.mnemonic.starts_with("image_bvh");
+    let sampler = op
+        .operands
+        .iter()
+        .any(|o| o.role == Role::Field(Field::Ssamp));
     if get(Field::D16) != 0 && op.flags & crate::desc::flags::D16 == 0 {
         return Err(DecodeError::Invalid);
     }
@@ -734,6 +738,19 @@ fn image_rdna(
     {
         return Err(DecodeError::Invalid);
     }
+    // instructions without a sampler need the sampler field zero; resource and sampler
+    // tuples lie wholly in s0-s105 or in ttmp0-15
+    if !sampler && get(Field::Ssamp) != 0 {
+        return Err(DecodeError::Invalid);
+    }
+    for od in op.operands {
+        if let Role::Field(f @ (Field::Srsrc | Field::Ssamp)) = od.role {
+            let (code, n) = (get(f) * 4, u32::from(od.ty.regs()));
+            if !(code + n <= 106 || (108..=124 - n).contains(&code)) {
+                return Err(DecodeError::Invalid);
+            }
+        }
+    }
     let nsa = get(Field::Nsa);
     if nsa > 0 {
         inst.literal = word(bytes, 2).ok_or(DecodeError::Truncated)?;
@@ -743,10 +760,6 @@ fn image_rdna(
         }
         inst.size = (8 + 4 * nsa) as u8;
     }
-    let sampler = op
-        .operands
-        .iter()
-        .any(|o| o.role == Role::Field(Field::Ssamp));
     let a16 = get(Field::A16) != 0;
     let n = image_addresses(op.mnemonic, get(Field::Dim), a16);
     // the largest address count of the opcode's forms (MSAA arrays excepted)
@@ -758,41 +771,36 @@ fn image_rdna(
             .max()
             .unwrap_or(1)
     };
-    let words = |v: u8| (u32::from(v) + 2) / 4; // NSA words for v addresses
-    let mut fits = true;
-    let mut vaddr_decoded = None;
-    let mut vaddr = n;
-    if nsa > 0 {
-        // NSA forms of 2 to `top` addresses; the decoder reads the largest that has
-        // `nsa` address words
-        let top = if bvh {
-            image_addresses(op.mnemonic, 0, false)
+    // NSA words for v addresses
+    let words = |v: u8| (u32::from(v) + 2) / 4;
+    // whether LLVM has a form with the address count; the NSA form its decoder read
+    let (mut fits, vaddr_decoded) = if nsa > 0 {
+        // NSA forms of `lo` to `top` addresses; the decoder reads the largest that has
+        // `nsa` address words (none: invalid)
+        let (lo, top) = if bvh {
+            (
+                image_addresses(op.mnemonic, 0, true),
+                image_addresses(op.mnemonic, 0, false),
+            )
         } else if sampler {
-            max
+            (2, max)
         } else {
-            max.max(4)
-        };
-        let lo = if bvh {
-            image_addresses(op.mnemonic, 0, true)
-        } else {
-            2
+            (2, max.max(4))
         };
         let decoded = (lo..=top)
             .rev()
             .find(|&v| words(v) == nsa)
             .ok_or(DecodeError::Invalid)?;
-        vaddr_decoded = Some(decoded);
-        if n > 1 + 4 * nsa as u8 || n < lo || n > top {
-            fits = false;
-        } else if words(n) != nsa {
-            return Err(DecodeError::Invalid);
-        }
+        (
+            n <= 1 + 4 * nsa as u8 && (lo..=top).contains(&n),
+            Some(decoded),
+        )
     } else {
-        fits = n <= max.max(4) || (n == 8 && max == 7);
-        if n > 12 {
-            vaddr = 16;
-        }
-    }
+        // (a sampling op's forms stop at its largest count, MSAA arrays excepted, but
+        // have 8 where that is 7)
+        (n <= max.max(4) || (n == 8 && max == 7), None)
+    };
+    let vaddr = if n > 12 { 16 } else { n };
     let gather = op.mnemonic.starts_with("image_gather4");
     let mut data = if gather {
         4
@@ -806,11 +814,14 @@ fn image_rdna(
     if bvh {
         data = 4;
     }
-    // data widths with a form: 1-5 registers; gather4 2, 4, 5; compare-swaps 2-5
+    // data widths with a form: 1-5 registers; gather4 2, 4, 5; compare-swaps 2-5,
+    // other atomics 1-3
     fits &= if gather {
         matches!(data, 2 | 4 | 5)
     } else if op.mnemonic.ends_with("cmpswap") {
         (2..=5).contains(&data)
+    } else if op.mnemonic.starts_with("image_atomic") {
+        data <= 3
     } else {
         data <= 5
     };
@@ -833,6 +844,10 @@ fn image_rdna(
             }
             _ => {}
         }
+    }
+    // a form was found, but its NSA words are fewer than the instruction's
+    if fits && nsa > 0 && words(n) != nsa {
+        return Err(DecodeError::Invalid);
     }
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
         match (od.role, *o) {
