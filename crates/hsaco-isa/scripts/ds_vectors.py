@@ -17,6 +17,7 @@ op has operands for are set (unused fields stay zero):
     offset1=0x12 (one 16-bit offset, or offset0/offset1 for the 2-address forms);
   * offset0 only and offset1 only (0xff);
   * the gds bit (generations that have GDS);
+  * for ds_swizzle_b32, the offsets of SWIZZLE below;
   * the acc bit (bit 25: AGPR data/vdst) on gfx9 (gfx90a+ print AGPRs);
 Only inputs LLVM decodes as one whole 8-byte instruction are kept, and texts LLVM marks
 with a comment (`/*`) are left out.
@@ -33,6 +34,12 @@ DEFS = os.path.join(HERE, "..", "defs")
 DATA = os.path.join(HERE, "..", "tests", "data")
 GENS = ["gfx8", "gfx9", "gfx10", "gfx11", "gfx12"]
 REGS = dict(addr=1, data0=2, data1=6, vdst=10)
+# ds_swizzle_b32 offsets: each mode (bit-mask: SWAP, REVERSE, BROADCAST, BITMASK_PERM;
+# QUAD_PERM; gfx9+ ROTATE and FFT) and the numbers around their edges.
+SWIZZLE = [0x0001, 0x001F, 0x041F, 0x081F, 0x0C1F, 0x3C1F, 0x7C1F, 0x001E, 0x001C, 0x0018,
+           0x0010, 0x0030, 0x03E0, 0x7FFF, 0x1234, 0x8000, 0x80E4, 0x801B, 0x80FF, 0x8100,
+           0xA000, 0xBFFF, 0xC000, 0xC400, 0xC020, 0xC7FF, 0xC800, 0xDFFF, 0xE000, 0xE001,
+           0xE01F, 0xE020, 0xFFFF]
 
 
 def parse(gen):
@@ -75,7 +82,7 @@ def build(fields, vals):
     return [v & 0xFFFFFFFF, v >> 32]
 
 
-def candidates(gen, fields, opc, operands):
+def candidates(gen, fields, mnemonic, opc, operands):
     regs = {k: r for k, r in REGS.items() if k in operands}
     base = dict(op=opc, **regs)
     out = [base]
@@ -91,6 +98,9 @@ def candidates(gen, fields, opc, operands):
     out.append(dict(base, offset1=0xFF))
     if gen != "gfx12":
         out.append(dict(base, offset0=0x10, gds=1))
+    if mnemonic == "ds_swizzle_b32":
+        for o in SWIZZLE:
+            out.append(dict(base, offset0=o & 0xFF, offset1=o >> 8))
     if "acc" in fields:
         out.append(dict(base, acc=1))
         out.append(dict(high, acc=1))
@@ -98,9 +108,12 @@ def candidates(gen, fields, opc, operands):
 
 
 def generic(gen, fields, opc):
-    """Encodings for an opcode the description does not have (only for --missing)."""
-    ops = dict(addr=32, data0=32, data1=32, vdst=32)
-    return candidates(gen, fields, opc, ops)[:2]
+    """Encodings for an opcode the description does not have (only for --missing): each
+    subset of the register fields LLVM may require to be zero."""
+    subsets = [(), ("addr",), ("vdst",), ("addr", "vdst"), ("addr", "data0"),
+               ("addr", "data0", "vdst"), ("addr", "data0", "data1"),
+               ("addr", "data0", "data1", "vdst"), ("data0",)]
+    return [build(fields, dict(op=opc, **{k: REGS[k] for k in s})) for s in subsets]
 
 
 def vectors(gen, missing=False):
@@ -112,7 +125,7 @@ def vectors(gen, missing=False):
         todo = [generic(gen, fields, o) for o in range(1 << fields["op"][1])
                 if o not in known]
     else:
-        todo = [candidates(gen, fields, opc, operands) for _, opc, operands in ops]
+        todo = [candidates(gen, fields, m, opc, operands) for m, opc, operands in ops]
     for cands in todo:
         for ws in cands:
             if tuple(ws) not in seen:
