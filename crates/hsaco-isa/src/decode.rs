@@ -437,6 +437,14 @@ impl Decoder {
                 matches!(self.isa.generation, "gfx6" | "gfx7"),
             );
         }
+        if enc.form == crate::desc::Form::Ds
+            && self.traits & (traits::GFX90A | traits::GFX940) != 0
+            && self
+                .field_desc(ei, Field::Acc)
+                .is_some_and(|a| a.get(raw) != 0)
+        {
+            ds_acc(&mut inst, op);
+        }
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
         }
@@ -587,6 +595,20 @@ impl Decoder {
             if let (true, Operand::Vgpr { first, count }) = (agpr, *o) {
                 *o = Operand::Agpr { first, count };
             }
+        }
+    }
+}
+
+/// DS on gfx90a+ with the `acc` bit: the data and returned registers are AGPRs (the
+/// address stays a VGPR).
+fn ds_acc(inst: &mut Instruction, op: &OpDesc) {
+    for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+        if let (
+            Role::Field(Field::Vdst | Field::Data0 | Field::Data1),
+            Operand::Vgpr { first, count },
+        ) = (od.role, *o)
+        {
+            *o = Operand::Agpr { first, count };
         }
     }
 }

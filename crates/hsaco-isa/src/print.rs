@@ -236,8 +236,10 @@ const SEL: [&str; 8] = [
 ];
 const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"];
 
-/// The `swizzle(...)` form of a `ds_swizzle_b32` offset (non-zero).
-fn swizzle(out: &mut String, o: u32) {
+/// The `swizzle(...)` form of a `ds_swizzle_b32` offset (non-zero). The FFT and ROTATE
+/// modes (offsets 0xc000-0xffff) are gfx9+ (`fft_rotate`); gfx6-gfx8 print them in
+/// decimal.
+fn swizzle(out: &mut String, o: u32, fft_rotate: bool) {
     if o & 0xff00 == 0x8000 {
         let _ = write!(
             out,
@@ -250,6 +252,10 @@ fn swizzle(out: &mut String, o: u32) {
         return;
     }
     match o & 0xe000 {
+        0xc000 | 0xe000 if !fft_rotate => {
+            let _ = write!(out, "{o}");
+            return;
+        }
         0xe000 => {
             let _ = write!(out, "swizzle(FFT,{})", o & 0x1f);
             return;
@@ -1028,13 +1034,16 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 let o = f(Field::Offset0) | f(Field::Offset1) << 8;
                 if o != 0 && op.mnemonic == "ds_swizzle_b32" {
                     out.push_str(" offset:");
-                    swizzle(out, o);
+                    swizzle(out, o, !old_gcn(dec));
                 } else if o != 0 {
                     out.push_str(" offset:");
                     self::dec(out, o);
                 }
             }
-            flag(out, "gds", Field::Gds);
+            // gfx90a and gfx940+ have no GDS: LLVM ignores the bit there
+            if dec.traits & (traits::GFX90A | traits::GFX940) == 0 {
+                flag(out, "gds", Field::Gds);
+            }
         }
         Form::Flat => {
             let raw = f(Field::Offset);

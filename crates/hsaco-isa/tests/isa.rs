@@ -42,6 +42,56 @@ fn gfx9_extra_vectors() {
     assert!(checked > 1500, "too few vectors: {checked}");
 }
 
+/// DS (LDS/GDS) vectors of every generation (scripts/ds_vectors.py): every line must
+/// decode to one whole instruction printed exactly as llvm-mc-22 does, on every listed
+/// processor.
+#[test]
+fn ds_vectors() {
+    let files = [
+        ("gfx8", include_str!("data/gfx8.ds.txt")),
+        ("gfx9", include_str!("data/gfx9.ds.txt")),
+        ("gfx10", include_str!("data/gfx10.ds.txt")),
+        ("gfx11", include_str!("data/gfx11.ds.txt")),
+        ("gfx12", include_str!("data/gfx12.ds.txt")),
+    ];
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (gen, text) in files {
+        let mut lines = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let mut parts = line.split(" | ");
+            let (Some(hex), Some(want), Some(procs)) = (parts.next(), parts.next(), parts.next())
+            else {
+                panic!("bad vector line {line}");
+            };
+            let bytes = words_to_bytes(hex);
+            for p in procs.split(',') {
+                let dec = Decoder::for_processor(p).expect("processor");
+                checked += 1;
+                let got = match dec.decode(&bytes) {
+                    Ok(inst) if usize::from(inst.size) == bytes.len() => dec.text(&inst),
+                    Ok(inst) => format!("{} ({} bytes)", dec.text(&inst), inst.size),
+                    Err(e) => format!("error: {e}"),
+                };
+                if got != want {
+                    failures.push(format!("{gen} {p} {hex}: want `{want}`, got `{got}`"));
+                }
+            }
+            lines += 1;
+        }
+        assert!(lines > 100, "{gen}: too few DS vectors: {lines}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} DS checks differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 fn fuzz_entry(data: &[u8]) {
     for p in ["gfx900", "gfx90a", "gfx942"] {
         let dec = Decoder::for_processor(p).expect("processor");
