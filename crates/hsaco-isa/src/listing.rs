@@ -483,7 +483,7 @@ fn instruction_line(
     }
     buf.extend_from_slice(text.as_bytes());
     if options.show_raw_insn {
-        pad(buf, text.len());
+        let mut c = Comment::new(text.len(), at);
         let words = usize::from(inst.size) / 4;
         // (only an instruction longer than its encoding can have a literal operand)
         let longer = words > usize::from(decoder.encoding(inst).words);
@@ -493,20 +493,20 @@ fn instruction_line(
         let literal = (longer && has_literal(inst)) || words > 2;
         let enc_words = words.saturating_sub(usize::from(literal)).min(2);
         let all = [inst.raw as u32, (inst.raw >> 32) as u32];
-        comment_address(buf, at);
         if longer && inst.operands.contains(&Operand::Literal64) {
             // gfx1250: one word, the literal's low word, its high word (kept in raw)
-            comment_word(buf, all[0]);
-            comment_word(buf, inst.literal);
-            comment_word(buf, all[1]);
+            c.word(all[0]);
+            c.word(inst.literal);
+            c.word(all[1]);
         } else {
             for w in &all[..enc_words] {
-                comment_word(buf, *w);
+                c.word(*w);
             }
             if literal {
-                comment_word(buf, inst.literal);
+                c.word(inst.literal);
             }
         }
+        buf.extend_from_slice(c.as_bytes());
     } else if annotation.is_some() {
         pad(buf, text.len());
         buf.extend_from_slice(b"//");
@@ -536,22 +536,47 @@ fn hex8(w: u32) -> [u8; 8] {
     (x + 0x3030_3030_3030_3030 + ten_up * 7).to_be_bytes()
 }
 
-/// `// ADDRESS:` with at least 12 hex digits.
-fn comment_address(buf: &mut Vec<u8>, at: u64) {
-    buf.extend_from_slice(b"// ");
-    let digits = (64 - at.leading_zeros()).div_ceil(4).max(12) as usize;
-    let mut all = [0u8; 16];
-    all[..8].copy_from_slice(&hex8((at >> 32) as u32));
-    all[8..].copy_from_slice(&hex8(at as u32));
-    buf.extend_from_slice(&all[16 - digits..]);
-    buf.push(b':');
+/// The padding after the text and the `// ADDRESS: WORDS` comment, made in a fixed
+/// buffer and appended at once.
+struct Comment {
+    buf: [u8; 128],
+    len: usize,
 }
 
-/// ` WORD` of the comment.
-fn comment_word(buf: &mut Vec<u8>, w: u32) {
-    let mut b = [b' '; 9];
-    b[1..].copy_from_slice(&hex8(w));
-    buf.extend_from_slice(&b);
+impl Comment {
+    /// Spaces to column 60 after a text of `text_len` characters, `// ADDRESS:` with at
+    /// least 12 hex digits.
+    fn new(text_len: usize, at: u64) -> Comment {
+        let mut c = Comment {
+            buf: [b' '; 128],
+            len: 60usize.saturating_sub(text_len),
+        };
+        c.push(b"// ");
+        let digits = (64 - at.leading_zeros()).div_ceil(4).max(12) as usize;
+        let mut all = [0u8; 16];
+        all[..8].copy_from_slice(&hex8((at >> 32) as u32));
+        all[8..].copy_from_slice(&hex8(at as u32));
+        c.push(&all[16 - digits..]);
+        c.push(b":");
+        c
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        if let Some(dst) = self.buf.get_mut(self.len..self.len + bytes.len()) {
+            dst.copy_from_slice(bytes);
+            self.len += bytes.len();
+        }
+    }
+
+    /// ` WORD`.
+    fn word(&mut self, w: u32) {
+        self.len += 1; // (the buffer is filled with spaces)
+        self.push(&hex8(w));
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len.min(self.buf.len())]
+    }
 }
 
 fn has_literal(inst: &Instruction) -> bool {
