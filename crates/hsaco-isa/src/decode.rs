@@ -1014,6 +1014,7 @@ pub(crate) fn scalar_in(isa: &IsaDesc, v: u32, ty: Ty) -> Operand {
 }
 
 impl Decoder {
+    #[inline(always)]
     fn operand(
         &self,
         ei: usize,
@@ -1093,6 +1094,7 @@ impl Decoder {
         }
     }
 
+    #[inline(always)]
     fn field_operand(
         &self,
         ei: usize,

@@ -268,6 +268,102 @@ struct Pieces {
     stop: bool,
 }
 
+/// Instructions listed before, by their bytes: real code repeats instructions (the
+/// same `s_waitcnt`, moves and loads), and the same bytes decode and print the same, so
+/// a repeated instruction is neither decoded nor printed again. Sets of 4 entries by
+/// the first word; branches are not kept (their text depends on the address).
+#[derive(Default)]
+struct Memo {
+    /// `MEMO_ENTRIES` entries once the first one is kept.
+    entries: Vec<MemoEntry>,
+}
+
+const MEMO_ENTRIES: usize = 2048;
+/// Entries per set.
+const MEMO_WAYS: usize = 4;
+const MEMO_TEXT: usize = 88;
+
+#[derive(Clone, Copy)]
+struct MemoEntry {
+    /// Instruction size (0: empty entry).
+    size: u8,
+    /// Length of `text`.
+    len: u8,
+    /// The instruction's bytes (little-endian, the rest zero).
+    bytes: u128,
+    inst: Instruction,
+    /// The instruction's text after the line's tab (a tab and the printed text).
+    text: [u8; MEMO_TEXT],
+}
+
+impl Memo {
+    /// The 16 bytes at the start of `rest` (None near the end of the code: those
+    /// instructions are not kept).
+    #[inline]
+    fn window(rest: &[u8]) -> Option<u128> {
+        rest.first_chunk::<16>().map(|b| u128::from_le_bytes(*b))
+    }
+
+    /// The first entry of the set of an instruction (by its first word).
+    #[inline]
+    fn set(window: u128) -> usize {
+        let h = u64::from(window as u32).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 40) as usize % (MEMO_ENTRIES / MEMO_WAYS) * MEMO_WAYS
+    }
+
+    /// The first `size` bytes of a window.
+    #[inline]
+    fn prefix(window: u128, size: u8) -> u128 {
+        match size {
+            16.. => window,
+            n => window & ((1u128 << (8 * u32::from(n))) - 1),
+        }
+    }
+
+    /// The entry for the instruction at the start of `rest`, if it was kept.
+    #[inline]
+    fn get(&self, rest: &[u8]) -> Option<&MemoEntry> {
+        let w = Self::window(rest)?;
+        let set = Self::set(w);
+        self.entries
+            .get(set..set + MEMO_WAYS)?
+            .iter()
+            .find(|e| e.size > 0 && Self::prefix(w, e.size) == e.bytes)
+    }
+
+    /// Keep `inst` (the instruction at the start of `rest`) and its line text, in place
+    /// of the set's oldest entry.
+    fn put(&mut self, rest: &[u8], inst: &Instruction, text: &str) {
+        let Some(w) = Self::window(rest) else { return };
+        if inst.size == 0 || inst.size > 16 || text.len() > MEMO_TEXT {
+            return;
+        }
+        if self.entries.is_empty() {
+            self.entries = vec![
+                MemoEntry {
+                    size: 0,
+                    len: 0,
+                    bytes: 0,
+                    inst: *inst,
+                    text: [0; MEMO_TEXT],
+                };
+                MEMO_ENTRIES
+            ];
+        }
+        let set = Self::set(w);
+        let Some(ways) = self.entries.get_mut(set..set + MEMO_WAYS) else {
+            return;
+        };
+        ways.rotate_right(1);
+        let e = &mut ways[0];
+        e.size = inst.size;
+        e.len = text.len() as u8;
+        e.bytes = Self::prefix(w, inst.size);
+        e.inst = *inst;
+        e.text[..text.len()].copy_from_slice(text.as_bytes());
+    }
+}
+
 /// A shown label and the byte range of the section it heads.
 #[derive(Clone, Copy)]
 struct Block<'a> {
@@ -314,10 +410,11 @@ impl Section<'_, '_> {
         .min(pieces.len())
         .max(1);
         let mut buf = Vec::new();
+        let mut memo = Memo::default();
         if threads == 1 {
             for piece in &pieces {
                 buf.clear();
-                self.list(&mut buf, piece);
+                self.list(&mut buf, piece, &mut memo);
                 out.write_all(&buf)?;
             }
             return Ok(());
@@ -338,7 +435,9 @@ impl Section<'_, '_> {
         let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
         std::thread::scope(|scope| {
             for _ in 1..threads {
-                scope.spawn(|| loop {
+                let (pieces, changed, lock) = (&pieces, &changed, &lock);
+                let mut memo = Memo::default();
+                scope.spawn(move || loop {
                     let (k, mut buf) = {
                         let mut s = lock();
                         loop {
@@ -354,7 +453,7 @@ impl Section<'_, '_> {
                         (s.next - 1, s.free.pop().unwrap_or_default())
                     };
                     buf.clear();
-                    self.list(&mut buf, pieces[k]);
+                    self.list(&mut buf, pieces[k], &mut memo);
                     lock().ready[k] = Some(buf);
                     changed.notify_all();
                 });
@@ -376,7 +475,7 @@ impl Section<'_, '_> {
                         let mut buf = s.free.pop().unwrap_or_default();
                         drop(s);
                         buf.clear();
-                        self.list(&mut buf, pieces[k]);
+                        self.list(&mut buf, pieces[k], &mut memo);
                         s = lock();
                         s.ready[k] = Some(buf);
                     } else {
@@ -393,7 +492,7 @@ impl Section<'_, '_> {
     }
 
     /// Append the lines of `blocks` to `buf`.
-    fn list(&self, buf: &mut Vec<u8>, blocks: &[Block<'_>]) {
+    fn list(&self, buf: &mut Vec<u8>, blocks: &[Block<'_>], memo: &mut Memo) {
         // (the instruction text is printed here, then copied to `buf`)
         let mut text = String::with_capacity(128);
         for b in blocks {
@@ -401,11 +500,18 @@ impl Section<'_, '_> {
             let Some(code) = self.bytes.get(b.start..b.stop) else {
                 continue;
             };
-            self.list_code(buf, &mut text, code, b.label.address);
+            self.list_code(buf, &mut text, code, b.label.address, memo);
         }
     }
 
-    fn list_code(&self, buf: &mut Vec<u8>, text: &mut String, code: &[u8], address: u64) {
+    fn list_code(
+        &self,
+        buf: &mut Vec<u8>,
+        text: &mut String,
+        code: &[u8],
+        address: u64,
+        memo: &mut Memo,
+    ) {
         let mut off = 0usize;
         while off < code.len() {
             let at = address + off as u64;
@@ -415,6 +521,15 @@ impl Section<'_, '_> {
                 let zeros = rest.iter().take_while(|b| **b == 0).count();
                 buf.extend_from_slice(b"\t\t...\n");
                 off += zeros & !3;
+                continue;
+            }
+            if let Some(e) = memo.get(rest) {
+                // the same bytes decode and print the same
+                let len = usize::from(e.len);
+                append_fixed(buf, &e.text, len);
+                finish_line(buf, len, self.decoder, &e.inst, at, None, self.options);
+                buf.push(b'\n');
+                off += usize::from(e.size);
                 continue;
             }
             text.clear();
@@ -429,6 +544,10 @@ impl Section<'_, '_> {
                         self.labels,
                         self.options,
                     );
+                    // (not branches: their text depends on the address)
+                    if self.decoder.plan(&inst).label == u8::MAX {
+                        memo.put(rest, &inst, text);
+                    }
                     usize::from(inst.size)
                 }
                 Ok(_) | Err(DecodeError::Invalid | DecodeError::Truncated) => {
@@ -484,8 +603,24 @@ fn instruction_line(
         }
     }
     buf.extend_from_slice(text.as_bytes());
+    let annotation = annotation.map(|l| (l, target.unwrap_or(0)));
+    finish_line(buf, text.len(), decoder, inst, at, annotation, options);
+}
+
+/// The rest of an instruction line after its text of `text_len` characters: the
+/// `// ADDRESS: WORDS` comment and the branch target annotation `<label+0xoff>` (the
+/// label and the target address).
+fn finish_line(
+    buf: &mut Vec<u8>,
+    text_len: usize,
+    decoder: Decoder,
+    inst: &Instruction,
+    at: u64,
+    annotation: Option<(Label<'_>, u64)>,
+    options: &Options,
+) {
     if options.show_raw_insn {
-        pad(buf, text.len());
+        let mut c = Comment::new(buf, text_len, at);
         let words = usize::from(inst.size) / 4;
         // (only an instruction longer than its encoding can have a literal operand)
         let longer = words > usize::from(decoder.encoding(inst).words);
@@ -495,26 +630,26 @@ fn instruction_line(
         let literal = (longer && has_literal(inst)) || words > 2;
         let enc_words = words.saturating_sub(usize::from(literal)).min(2);
         let all = [inst.raw as u32, (inst.raw >> 32) as u32];
-        comment_address(buf, at);
         if longer && inst.operands.contains(&Operand::Literal64) {
             // gfx1250: one word, the literal's low word, its high word (kept in raw)
-            comment_word(buf, all[0]);
-            comment_word(buf, inst.literal);
-            comment_word(buf, all[1]);
+            c.word(all[0]);
+            c.word(inst.literal);
+            c.word(all[1]);
         } else {
             for w in &all[..enc_words] {
-                comment_word(buf, *w);
+                c.word(*w);
             }
             if literal {
-                comment_word(buf, inst.literal);
+                c.word(inst.literal);
             }
         }
+        c.end();
     } else if annotation.is_some() {
-        pad(buf, text.len());
+        pad(buf, text_len);
         buf.extend_from_slice(b"//");
     }
-    if let Some(l) = annotation {
-        let off = target.unwrap_or(0).wrapping_sub(l.address);
+    if let Some((l, target)) = annotation {
+        let off = target.wrapping_sub(l.address);
         buf.extend_from_slice(b" <");
         buf.extend_from_slice(l.name.as_bytes());
         if off != 0 {
@@ -538,22 +673,70 @@ fn hex8(w: u32) -> [u8; 8] {
     (x + 0x3030_3030_3030_3030 + ten_up * 7).to_be_bytes()
 }
 
-/// `// ADDRESS:` with at least 12 hex digits.
-fn comment_address(buf: &mut Vec<u8>, at: u64) {
-    buf.extend_from_slice(b"// ");
-    let digits = (64 - at.leading_zeros()).div_ceil(4).max(12) as usize;
-    let mut all = [0u8; 16];
-    all[..8].copy_from_slice(&hex8((at >> 32) as u32));
-    all[8..].copy_from_slice(&hex8(at as u32));
-    buf.extend_from_slice(&all[16 - digits..]);
-    buf.push(b':');
+/// The padding after the text and the `// ADDRESS: WORDS` comment, written in place
+/// at the end of the output: 128 spaces are appended, digits written over them, and
+/// the rest cut off by [`Comment::end`].
+struct Comment<'b> {
+    buf: &'b mut Vec<u8>,
+    start: usize,
+    len: usize,
 }
 
-/// ` WORD` of the comment.
-fn comment_word(buf: &mut Vec<u8>, w: u32) {
-    let mut b = [b' '; 9];
-    b[1..].copy_from_slice(&hex8(w));
-    buf.extend_from_slice(&b);
+impl Comment<'_> {
+    /// Spaces to column 60 after a text of `text_len` characters, `// ADDRESS:` with at
+    /// least 12 hex digits.
+    fn new(buf: &mut Vec<u8>, text_len: usize, at: u64) -> Comment<'_> {
+        let start = buf.len();
+        buf.extend_from_slice(&[b' '; 128]);
+        let mut c = Comment {
+            buf,
+            start,
+            len: 60usize.saturating_sub(text_len),
+        };
+        c.push(b"// ");
+        let digits = (64 - at.leading_zeros()).div_ceil(4).max(12) as usize;
+        let mut all = [0u8; 16];
+        all[..8].copy_from_slice(&hex8((at >> 32) as u32));
+        all[8..].copy_from_slice(&hex8(at as u32));
+        if digits == 12 {
+            // (the usual case, as a copy of known size)
+            let mut a = [0u8; 12];
+            a.copy_from_slice(&all[4..]);
+            c.push(&a);
+        } else {
+            c.push(&all[16 - digits..]);
+        }
+        c.push(b":");
+        c
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        let at = self.start + self.len;
+        if let Some(dst) = self.buf.get_mut(at..at + bytes.len()) {
+            dst.copy_from_slice(bytes);
+            self.len += bytes.len();
+        }
+    }
+
+    /// ` WORD`.
+    fn word(&mut self, w: u32) {
+        self.len += 1; // (the space is there)
+        self.push(&hex8(w));
+    }
+
+    /// Cut off the unused spaces.
+    fn end(self) {
+        self.buf.truncate(self.start + self.len.min(128));
+    }
+}
+
+/// Append the first `len` bytes of `bytes`: the whole array is copied (a copy of
+/// known size, which needs no call) and the rest cut off again.
+#[inline]
+fn append_fixed<const N: usize>(buf: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    let start = buf.len();
+    buf.extend_from_slice(bytes);
+    buf.truncate(start + len.min(N));
 }
 
 fn has_literal(inst: &Instruction) -> bool {
@@ -633,12 +816,12 @@ mod tests {
                 label_at.push((code.len() as u64, if k % 14 == 0 { 2 } else { 0 }));
             }
             let words: &[u32] = match k % 6 {
-                0 => &[0xbf80_0000],                   // s_nop 0
-                1 => &[0x7e00_02ff, 0x1234_5678],      // v_mov_b32 v0, literal
-                2 => &[0xbf82_0000 | (0x10000 - k)],   // s_branch backwards
-                3 => &[0, 0, 0],                       // a zero run
-                4 => &[0xffff_ffff],                   // does not decode
-                _ => &[0xbf84_0000 | (k * 3 % 0x100)], // s_cbranch_scc0 forwards
+                0 => &[0xbf80_0000],                        // s_nop 0
+                1 => &[0x7e00_02ff, 0x1234_5678 + (k % 4)], // v_mov_b32 v0, literal
+                2 => &[0xbf82_0000 | (0x10000 - k)],        // s_branch backwards
+                3 => &[0, 0, 0],                            // a zero run
+                4 => &[0xffff_ffff],                        // does not decode
+                _ => &[0xbf84_0000 | (k * 3 % 0x100)],      // s_cbranch_scc0 forwards
             };
             for w in words {
                 code.extend_from_slice(&w.to_le_bytes());
@@ -688,5 +871,39 @@ mod tests {
                 "{threads} threads, {chunk} bytes"
             );
         }
+    }
+
+    /// Repeated instructions come from the memo: every instruction line still shows
+    /// the text of its own bytes (same first word, other literals, other second words,
+    /// other sizes).
+    #[test]
+    fn repeated_instructions_print_their_own_text() {
+        let dec = Decoder::for_processor("gfx90a").unwrap();
+        let mut words: Vec<u32> = Vec::new();
+        for k in 0u32..3000 {
+            match k % 5 {
+                0 => words.extend([0x7e00_02ff, k % 7]), // v_mov_b32 v0, literal
+                1 => words.extend([0xd1fe_0000, 0x0002_0100 + (k % 3)]), // v_add_u32_e64
+                2 => words.extend([0xd1fe_0000 | (k % 2), 0x0002_0100]),
+                3 => words.push(0xbf8c_0000 | (k % 16)), // s_waitcnt
+                _ => words.extend([0xc002_0002 | (k % 3) << 6, 0x2c]), // s_load_dword
+            }
+        }
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut out = Vec::new();
+        write_code(&mut out, dec, &code, 0, &[], &Options::default()).unwrap();
+        let listing = String::from_utf8(out).unwrap();
+        let mut checked = 0;
+        for (at, inst) in crate::Instructions::new(dec, &code) {
+            let inst = inst.unwrap();
+            let line = listing
+                .lines()
+                .find(|l| l.contains(&format!("// {at:012X}:")))
+                .unwrap();
+            let text = line.split("  ").next().unwrap().trim_end();
+            assert_eq!(text, format!("\t{}", dec.text(&inst)), "at {at:#x}");
+            checked += 1;
+        }
+        assert_eq!(checked, 3000);
     }
 }

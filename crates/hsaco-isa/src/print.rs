@@ -11,6 +11,12 @@ pub(crate) fn dec(out: &mut String, v: u32) {
         out.push(char::from(b'0' + v as u8));
         return;
     }
+    if v < 100 {
+        // (register numbers: the common case)
+        let i = v as usize * 2;
+        out.push_str(DIGIT_PAIRS.get(i..i + 2).unwrap_or_default());
+        return;
+    }
     let mut buf = [0u8; 10];
     let mut i = buf.len();
     let mut v = v;
@@ -23,6 +29,13 @@ pub(crate) fn dec(out: &mut String, v: u32) {
         out.push(char::from(*b));
     }
 }
+
+/// "00" to "99".
+const DIGIT_PAIRS: &str = concat!(
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839",
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879",
+    "8081828384858687888990919293949596979899",
+);
 
 /// Append a signed decimal number.
 fn dec_signed(out: &mut String, v: i32) {
