@@ -29,6 +29,7 @@ use std::process::ExitCode;
 ///   hsaco dis --mcpu=gfx90a kernel.co a.out
 ///   hsaco dis --no-show-raw-insn kernel.co
 ///   hsaco dis --kd kernel.co                  (kernel descriptors after the code)
+///   hsaco dis --symbolize-operands kernel.co  (branch targets as labels L0, L1, ...)
 ///   echo 'C0020002 0000002C BF810000' | hsaco dis --raw --mcpu=gfx906 -
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
@@ -46,6 +47,11 @@ pub struct Opts {
     /// keeps them for amdgcn).
     #[arg(long)]
     pub no_show_raw_insn: bool,
+    /// Branch targets as labels, as llvm-objdump --symbolize-operands prints them:
+    /// `s_cbranch_scc0 L0` and a `<L0>:` line where L0 starts (labels numbered in
+    /// address order over each section).
+    #[arg(long)]
+    pub symbolize_operands: bool,
     /// After each object's code, its kernel descriptors, as `hsaco read
     /// --kernel-descriptors` prints them (the `.amdhsa_kernel` blocks llvm-objdump
     /// prints for `<kernel>.kd`; `amd_kernel_code_t` fields for code object v2).
@@ -61,6 +67,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     let options = listing::Options {
         show_raw_insn: !opts.no_show_raw_insn,
         threads: opts.threads,
+        symbolize_operands: opts.symbolize_operands,
     };
     let forced = match &opts.mcpu {
         Some(p) => Some(

@@ -43,6 +43,11 @@ pub struct Options {
     /// Threads that list a large section in pieces (0: as many as there are cores, at
     /// most 8). The output does not depend on it.
     pub threads: usize,
+    /// As llvm-objdump `--symbolize-operands`: every branch target of the section gets
+    /// a label `L0`, `L1`, ... (numbered in address order over the section), the
+    /// branch shows it instead of its offset and target annotation, and its line
+    /// `<Ln>:` heads the code at the target (unless a symbol labels that address).
+    pub symbolize_operands: bool,
 }
 
 impl Default for Options {
@@ -50,6 +55,7 @@ impl Default for Options {
         Options {
             show_raw_insn: true,
             threads: 0,
+            symbolize_operands: false,
         }
     }
 }
@@ -242,12 +248,16 @@ fn write_section<'a>(
             stop: (next - address) as usize,
         });
     }
-    let section = Section {
+    let mut section = Section {
         decoder,
         bytes,
         labels,
         options,
+        targets: Vec::new(),
     };
+    if options.symbolize_operands {
+        section.targets = section.branch_targets(&blocks);
+    }
     section.write(out, &blocks, chunk)
 }
 
@@ -379,9 +389,46 @@ struct Section<'s, 'a> {
     /// Every label of the section, sorted (branch targets are annotated with them).
     labels: &'s [Label<'a>],
     options: &'s Options,
+    /// With `symbolize_operands`: the branch targets inside the section, sorted
+    /// (`L<index>`).
+    targets: Vec<u64>,
 }
 
 impl Section<'_, '_> {
+    /// The targets of the branches of `blocks`, sorted (as unsigned addresses), each
+    /// once. The instructions are found as the listing finds them (decoding restarts
+    /// at each label; zero runs are skipped).
+    fn branch_targets(&self, blocks: &[Block<'_>]) -> Vec<u64> {
+        let mut targets = Vec::new();
+        for b in blocks {
+            let Some(code) = self.bytes.get(b.start..b.stop) else {
+                continue;
+            };
+            let mut off = 0usize;
+            while off < code.len() {
+                let rest = &code[off..];
+                if rest.len() >= 8 && rest[..8] == [0; 8] {
+                    off += rest.iter().take_while(|b| **b == 0).count() & !3;
+                    continue;
+                }
+                let at = b.label.address + off as u64;
+                off += match self.decoder.decode(rest) {
+                    Ok(inst) if usize::from(inst.size) <= rest.len() => {
+                        // (outside the section too, as llvm-objdump numbers them)
+                        if let Some(t) = self.decoder.branch_target(&inst, at) {
+                            targets.push(t);
+                        }
+                        usize::from(inst.size)
+                    }
+                    _ => 4,
+                };
+            }
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        targets
+    }
+
     /// Write the listing of `blocks`: cut into pieces of about `chunk` code bytes at
     /// label boundaries, listed by several threads (each piece into its own buffer) and
     /// written in order, so the output is the same as one thread's and memory stays
@@ -516,6 +563,12 @@ impl Section<'_, '_> {
         while off < code.len() {
             let at = address + off as u64;
             let rest = &code[off..];
+            // a branch target not labelled by a symbol (off 0: the block's label)
+            if off > 0 {
+                if let Ok(n) = self.targets.binary_search(&at) {
+                    let _ = writeln!(buf, "\n{at:016x} <L{n}>:");
+                }
+            }
             // Runs of 8 or more zero bytes are skipped (in whole words) as "...".
             if rest.len() >= 8 && rest[..8] == [0; 8] {
                 let zeros = rest.iter().take_while(|b| **b == 0).count();
@@ -542,6 +595,7 @@ impl Section<'_, '_> {
                         &inst,
                         at,
                         self.labels,
+                        &self.targets,
                         self.options,
                     );
                     // (not branches: their text depends on the address)
@@ -574,13 +628,21 @@ fn instruction_line(
     inst: &Instruction,
     at: u64,
     labels: &[Label<'_>],
+    targets: &[u64],
     options: &Options,
 ) {
     text.push('\t');
     crate::print::print(&decoder, inst, text);
     let target = decoder.branch_target(inst, at);
     let mut annotation = None;
-    if let Some(t) = target {
+    let local = target.and_then(|t| targets.binary_search(&t).ok());
+    if let Some(n) = local {
+        // --symbolize-operands: the target's label instead of the offset
+        if let Some(sp) = text.rfind(' ') {
+            text.truncate(sp + 1);
+            let _ = write!(text, "L{n}");
+        }
+    } else if let Some(t) = target {
         // A branch to a label without a type prints its name instead of the offset.
         let at_target = labels.partition_point(|l| l.address < t);
         // (labels[0] is the section-name placeholder, never substituted.)

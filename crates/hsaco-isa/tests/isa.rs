@@ -141,16 +141,25 @@ fn mutation_smoke() {
 fn listings_match_llvm_objdump() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/listing");
     let mut checked = 0;
-    for name in [
-        "branches.o",
-        "labels.o",
-        "notype.o",
-        "zeros.o",
-        "gfx90a-matrix.co",
-        "gfx942-atomics.co",
+    for (name, symbolize) in [
+        ("branches.o", false),
+        ("labels.o", false),
+        ("notype.o", false),
+        ("zeros.o", false),
+        ("gfx90a-matrix.co", false),
+        ("gfx942-atomics.co", false),
+        ("symbolize.o", true),
+        ("branches.o", true),
+        ("gfx90a-matrix.co", true),
+        ("gfx942-atomics.co", true),
     ] {
         let data = std::fs::read(format!("{dir}/{name}")).expect("input");
-        let want = std::fs::read_to_string(format!("{dir}/{name}.objdump")).expect("golden");
+        let golden = if symbolize {
+            format!("{dir}/{name}.symbolize.objdump")
+        } else {
+            format!("{dir}/{name}.objdump")
+        };
+        let want = std::fs::read_to_string(golden).expect("golden");
         let elf = hsaco_elf::elf::Elf::parse(&data).expect("ELF");
         let proc = hsaco_isa::listing::processor_from_e_flags(elf.e_flags()).expect("processor");
         let dec = Decoder::for_processor(proc).expect("decoder");
@@ -160,12 +169,15 @@ fn listings_match_llvm_objdump() {
             name,
             &elf,
             dec,
-            &hsaco_isa::listing::Options::default(),
+            &hsaco_isa::listing::Options {
+                symbolize_operands: symbolize,
+                ..Default::default()
+            },
         )
         .expect("listing");
         let got = String::from_utf8(out).expect("utf-8");
         for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
-            assert_eq!(g, w, "{name} line {}", i + 1);
+            assert_eq!(g, w, "{name} (symbolize {symbolize}) line {}", i + 1);
         }
         assert_eq!(
             got.lines().count(),
@@ -174,7 +186,7 @@ fn listings_match_llvm_objdump() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 6);
+    assert_eq!(checked, 10);
 }
 
 /// Check the LLVM vectors of one generation (`tests/data/<gen>.txt`) against its
