@@ -588,16 +588,7 @@ impl Section<'_, '_> {
             text.clear();
             let size = match self.decoder.decode(rest) {
                 Ok(inst) if usize::from(inst.size) <= rest.len() => {
-                    instruction_line(
-                        buf,
-                        text,
-                        self.decoder,
-                        &inst,
-                        at,
-                        self.labels,
-                        &self.targets,
-                        self.options,
-                    );
+                    instruction_line(buf, text, self, &inst, at);
                     // (not branches: their text depends on the address)
                     if self.decoder.plan(&inst).label == u8::MAX {
                         memo.put(rest, &inst, text);
@@ -624,13 +615,16 @@ fn pad(buf: &mut Vec<u8>, len: usize) {
 fn instruction_line(
     buf: &mut Vec<u8>,
     text: &mut String,
-    decoder: Decoder,
+    section: &Section<'_, '_>,
     inst: &Instruction,
     at: u64,
-    labels: &[Label<'_>],
-    targets: &[u64],
-    options: &Options,
 ) {
+    let (decoder, labels, targets, options) = (
+        section.decoder,
+        section.labels,
+        &section.targets[..],
+        section.options,
+    );
     text.push('\t');
     crate::print::print(&decoder, inst, text);
     let target = decoder.branch_target(inst, at);
