@@ -894,11 +894,12 @@ mod tests {
                 kind,
             })
             .collect();
-        let listing = |threads: usize, chunk: usize| {
+        let listing = |threads: usize, chunk: usize, symbolize_operands: bool| {
             let mut out = Vec::new();
             let options = Options {
                 show_raw_insn: true,
                 threads,
+                symbolize_operands,
             };
             let mut labels = labels.clone();
             write_section(
@@ -914,18 +915,24 @@ mod tests {
             .unwrap();
             String::from_utf8(out).unwrap()
         };
-        let one = listing(1, usize::MAX);
-        assert!(one.contains("<f3>:\n"), "{one}");
-        assert!(one.contains("\t\t...\n"));
-        assert!(one.contains(".long 0xffffffff"));
-        assert!(one.contains(".byte 0x00, 0x00"));
-        assert!(one.contains(" <f"));
-        for (threads, chunk) in [(1, 16), (2, 1), (2, 64), (3, 40), (8, 100)] {
-            assert_eq!(
-                listing(threads, chunk),
-                one,
-                "{threads} threads, {chunk} bytes"
-            );
+        for symbolize in [false, true] {
+            let one = listing(1, usize::MAX, symbolize);
+            assert!(one.contains("<f3>:\n"), "{one}");
+            assert!(one.contains("\t\t...\n"));
+            assert!(one.contains(".long 0xffffffff"));
+            assert!(one.contains(".byte 0x00, 0x00"));
+            if symbolize {
+                assert!(one.contains(" L0 "), "{one}");
+            } else {
+                assert!(one.contains(" <f"));
+            }
+            for (threads, chunk) in [(1, 16), (2, 1), (2, 64), (3, 40), (8, 100)] {
+                assert_eq!(
+                    listing(threads, chunk, symbolize),
+                    one,
+                    "{threads} threads, {chunk} bytes, symbolize {symbolize}"
+                );
+            }
         }
     }
 
