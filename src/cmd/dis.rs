@@ -220,8 +220,14 @@ fn wave64_from_mattr(mattr: Option<&str>) -> Result<bool> {
             "" => {}
             "+wavefrontsize64" | "-wavefrontsize32" => wave64 = true,
             "+wavefrontsize32" | "-wavefrontsize64" => wave64 = false,
+            // target features that do not change the text (xnack, sramecc, cumode, ...)
+            other
+                if other.len() > 1
+                    && other.starts_with(['+', '-'])
+                    && hsaco_target::TargetFeature::from_name(&other[1..]).is_some() => {}
             other => bail!(
-                "--mattr: unknown feature {other:?} (dis knows +wavefrontsize64 and +wavefrontsize32)"
+                "--mattr: unknown feature {other:?} (features are +NAME or -NAME: \
+                 wavefrontsize64, wavefrontsize32, xnack, sramecc, cumode, ...)"
             ),
         }
     }
