@@ -402,6 +402,7 @@ impl Section<'_, '_> {
             pieces.push(&blocks[first..]);
         }
         let threads = match self.options.threads {
+            _ if pieces.len() <= 1 => 1,
             0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
             n => n,
         }
