@@ -278,10 +278,10 @@ struct Memo {
     entries: Vec<MemoEntry>,
 }
 
-const MEMO_ENTRIES: usize = 2048;
+const MEMO_ENTRIES: usize = 4096;
 /// Entries per set.
 const MEMO_WAYS: usize = 4;
-const MEMO_TEXT: usize = 88;
+const MEMO_TEXT: usize = 62;
 
 #[derive(Clone, Copy)]
 struct MemoEntry {
