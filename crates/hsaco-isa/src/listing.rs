@@ -125,7 +125,8 @@ pub fn write_elf(
         Some(t) if !t.is_empty() => Some(t),
         _ => elf.dynsym()?,
     };
-    let mut names: Vec<(u64, String, u8, usize)> = Vec::new();
+    // (names borrowed from the string table unless they are not UTF-8)
+    let mut names: Vec<(u64, std::borrow::Cow<'_, str>, u8, usize)> = Vec::new();
     if let Some(t) = &symtab {
         for s in t.iter() {
             let s = s?;
@@ -134,7 +135,7 @@ pub fn write_elf(
                 continue;
             }
             if let Some(sec) = s.section_index() {
-                names.push((s.value, s.name_str().into_owned(), kind, sec));
+                names.push((s.value, s.name_str(), kind, sec));
             }
         }
     }
