@@ -46,3 +46,26 @@ fn read_in_halves(path: &Path) -> Option<Vec<u8>> {
     let mut probe = [0u8; 1];
     (ok && file.read_at(&mut probe, len as u64).ok()? == 0).then_some(data)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn halves_read_the_whole_file() {
+        let path = std::env::temp_dir().join(format!("hsaco-input-{}.bin", std::process::id()));
+        // an odd length, so the halves differ in size
+        let data: Vec<u8> = (0..(HALVES_FROM as usize * 3 / 2 + 7))
+            .map(|i| (i * 7 + i / 251) as u8)
+            .collect();
+        std::fs::write(&path, &data).unwrap();
+        let halves = read_in_halves(&path);
+        let whole = read_input(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(
+            halves.as_deref() == Some(&data[..]),
+            "read_in_halves differs"
+        );
+        assert!(whole == data);
+    }
+}
