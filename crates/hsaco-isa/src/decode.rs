@@ -229,15 +229,17 @@ impl Buckets {
     }
 }
 
+/// The tables of a generation ([`crate::generations`] index), built on first use (only
+/// the generations a run decodes are built).
 fn buckets(generation: usize) -> &'static Buckets {
-    static ALL: std::sync::OnceLock<Vec<Buckets>> = std::sync::OnceLock::new();
-    let all = ALL.get_or_init(|| {
-        crate::generations()
-            .iter()
-            .map(|g| Buckets::new(g))
-            .collect()
-    });
-    &all[generation]
+    use std::sync::OnceLock;
+    static ALL: [OnceLock<Buckets>; 8] = [const { OnceLock::new() }; 8];
+    let isa = crate::generations()[generation];
+    match ALL.get(generation) {
+        Some(b) => b.get_or_init(|| Buckets::new(isa)),
+        // (more generations than slots, which a test rules out: built each time)
+        None => Box::leak(Box::new(Buckets::new(isa))),
+    }
 }
 
 fn word(bytes: &[u8], i: usize) -> Option<u32> {
