@@ -440,7 +440,7 @@ def vopd_lines(procs, encs, variants, name="VOPD"):
 def set_generation(gen):
     """Per-generation probe facts: the code of `null`, true16 operands."""
     global NULL, TRUE16, GEN_SGPR_RSRC, MIMG_DECODED
-    MIMG_DECODED = gen in ("gfx10",)
+    MIMG_DECODED = gen in ("gfx10", "gfx11")
     GEN_SGPR_RSRC = {"srsrc"} if gen == "gfx12" else set()
     NULL = {"gfx10": 125, "gfx11": 124, "gfx12": 124}.get(gen, 0x7F)
     TRUE16 = gen in ("gfx11", "gfx12")

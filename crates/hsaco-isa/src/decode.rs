@@ -547,6 +547,8 @@ fn image_rdna(
     {
         return Err(DecodeError::Invalid);
     }
+    // gfx11: one NSA word whose last address starts a tuple (partial NSA)
+    let partial = enc.field(Field::Nsa).is_some_and(|f| f.width == 1);
     // instructions without a sampler need the sampler field zero; resource and sampler
     // tuples lie wholly in s0-s105 or in ttmp0-15
     if !sampler && get(Field::Ssamp) != 0 {
@@ -555,7 +557,9 @@ fn image_rdna(
     for od in op.operands {
         if let Role::Field(f @ (Field::Srsrc | Field::Ssamp)) = od.role {
             let (code, n) = (get(f) * 4, u32::from(od.ty.regs()));
-            if !(code + n <= 106 || (108..=124 - n).contains(&code)) {
+            // (gfx11: code 124 is `null`)
+            let null = partial && code == 124;
+            if !(code + n <= 106 || (108..=124 - n).contains(&code) || null) {
                 return Err(DecodeError::Invalid);
             }
         }
@@ -581,7 +585,13 @@ fn image_rdna(
             .unwrap_or(1)
     };
     // NSA words for v addresses
-    let words = |v: u8| (u32::from(v) + 2) / 4;
+    let words = |v: u8| {
+        if partial {
+            u32::from(v > 1)
+        } else {
+            (u32::from(v) + 2) / 4
+        }
+    };
     // whether LLVM has a form with the address count; the NSA form its decoder read
     let (mut fits, vaddr_decoded) = if nsa > 0 {
         // NSA forms of `lo` to `top` addresses; the decoder reads the largest that has
@@ -596,12 +606,18 @@ fn image_rdna(
         } else {
             (2, max.max(4))
         };
-        let decoded = (lo..=top)
+        // (gfx11: the form of five single registers, or fewer; a BVH query's own)
+        let read = match (partial, bvh) {
+            (true, true) => n,
+            (true, false) => top.min(5),
+            (false, _) => top,
+        };
+        let decoded = (lo..=read)
             .rev()
             .find(|&v| words(v) == nsa)
             .ok_or(DecodeError::Invalid)?;
         (
-            n <= 1 + 4 * nsa as u8 && (lo..=top).contains(&n),
+            (partial || n <= 1 + 4 * nsa as u8) && (lo..=top).contains(&n),
             Some(decoded),
         )
     } else {
@@ -611,7 +627,8 @@ fn image_rdna(
     };
     let vaddr = if n > 12 { 16 } else { n };
     let gather = op.mnemonic.starts_with("image_gather4");
-    let mut data = if gather {
+    // four components whatever dmask says: gather4, and gfx11's msaa_load
+    let mut data = if gather || (partial && op.mnemonic == "image_msaa_load") {
         4
     } else {
         get(Field::Dmask).count_ones().max(1) as u8

@@ -372,6 +372,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         return;
     }
     let rdna = crate::rdna::is_rdna(dec.isa().generation);
+    let rdna_gfx11 = dec.isa().generation == "gfx11";
     out.push_str(op.mnemonic);
     // llvm-mc-22 prints two spaces after the mnemonic of a sampling NSA instruction
     if enc.form == Form::Mimg
@@ -505,12 +506,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             (Form::Mimg, _) if matches!(o, Operand::VgprNsa { .. }) => {
                 if let Operand::VgprNsa { first, count } = *o {
                     out.push('[');
-                    for i in 0..usize::from(count) {
+                    let groups = nsa_groups(op.mnemonic, count, f(Field::A16) != 0, rdna_gfx11);
+                    for (i, &n) in groups.iter().enumerate().take_while(|(_, n)| **n > 0) {
                         if i > 0 {
                             out.push_str(", ");
                         }
-                        out.push('v');
-                        self::dec(out, u32::from(inst.nsa_vgpr(first, i)));
+                        reg(out, "v", inst.nsa_vgpr(first, i), n);
                     }
                     out.push(']');
                 }
@@ -1161,6 +1162,32 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
         _ => {}
     }
+}
+
+/// Registers per address operand of an image NSA instruction (0 ends the list): one each
+/// on gfx10; on gfx11 (partial NSA) the fifth operand is a tuple of the rest, and the BVH
+/// ray queries group node pointer, ray extent, origin, direction and inverse direction
+/// (the two directions packed in three registers with a16).
+fn nsa_groups(mnemonic: &str, count: u8, a16: bool, partial: bool) -> [u8; 13] {
+    let mut g = [0u8; 13];
+    if partial && mnemonic.starts_with("image_bvh") {
+        let node = if mnemonic.starts_with("image_bvh64") {
+            2
+        } else {
+            1
+        };
+        let dirs: &[u8] = if a16 { &[3] } else { &[3, 3] };
+        g[0] = node;
+        g[1] = 1;
+        g[2] = 3;
+        g[3..3 + dirs.len()].copy_from_slice(dirs);
+    } else if partial && count > 5 {
+        g[..4].fill(1);
+        g[4] = count - 4;
+    } else {
+        g[..usize::from(count.min(13))].fill(1);
+    }
+    g
 }
 
 /// MTBUF data formats (dfmt) by value.
