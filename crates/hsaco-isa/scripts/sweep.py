@@ -113,6 +113,11 @@ def probes(encname):
     if encname == "MTBUF":
         return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1, dfmt=4, nfmt=7), {
             "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
+    if encname in ("VIMAGE", "VSAMPLE"):
+        # gfx12: SGPR numbers; address bytes 20, 21, 22, 23 (and 24)
+        # (dmask 0xf: four data registers past v255 keep even compare-swaps decoded)
+        return dict(vdata=255, vaddr=20, srsrc=40, ssamp=52, dmask=0xF), {
+            "v255": "vdata", "v20": "vaddr", "s40": "srsrc", "s52": "ssamp"}
     if encname == "MIMG" and MIMG_DECODED:
         # gfx10+: a data tuple running past v255 makes LLVM keep the instruction as its
         # decoder table first read it, so the op line records those widths: what LLVM
@@ -234,6 +239,9 @@ ALTERNATIVES = {
              dict(ssamp=0, dmask=3),
              # gfx10.3 image_bvh*_intersect_ray: dmask 0xf, unorm and r128 set, no sampler
              dict(ssamp=0, unorm=1, r128=1, dmask=0xF)],
+    "VIMAGE": [dict(dmask=1), dict(dmask=3), dict(dmask=0xF), dict(dmask=0xF, r128=1),
+               dict(dmask=1, dim=6)],
+    "VSAMPLE": [dict(dmask=1), dict(dmask=3), dict(ssamp=0, dmask=1, dim=6)],
 }
 # Probes that reveal optional modifiers: (field values, flag, pattern in the text).
 MOD_PROBES = {
@@ -246,6 +254,8 @@ MOD_PROBES = {
               (dict(opsel=1), "opsel", "op_sel:")],
     # gfx10+ MIMG: packed 16-bit data (LLVM rejects d16 on atomics, *_pck, get_resinfo...)
     "MIMG": [(dict(d16=1), "d16", " d16$")],
+    "VIMAGE": [(dict(d16=1), "d16", " d16$")],
+    "VSAMPLE": [(dict(d16=1), "d16", " d16$")],
 }
 
 
@@ -307,6 +317,13 @@ def imm_kind(mn, text):
 
 def tokens_for(encname, mn, rest):
     _, rolemap = probes(encname)
+    # gfx12 image address lists `[v20, v21, v[22:23]]`: one operand, as its registers
+    def addr_list(m):
+        regs = re.findall(r"v(\d+)|v\[(\d+):(\d+)\]", m.group(1))
+        n = sum(1 if a else int(c) - int(b) + 1 for a, b, c in regs)
+        first = regs[0][0] or regs[0][1]
+        return "v%s" % first if n == 1 else "v[%s:%d]" % (first, int(first) + n - 1)
+    rest = re.sub(r"\[((?:v\d+|v\[\d+:\d+\])(?:, (?:v\d+|v\[\d+:\d+\]))+)\]", addr_list, rest)
     # hwreg(A, B, C) and sendmsg(A, B, C) are one operand
     rest = re.sub(r"\(([^)]*)\)", lambda m: "(" + m.group(1).replace(", ", ",") + ")", rest)
     ops, mods = split_operands(rest.strip())
@@ -440,7 +457,7 @@ def vopd_lines(procs, encs, variants, name="VOPD"):
 def set_generation(gen):
     """Per-generation probe facts: the code of `null`, true16 operands."""
     global NULL, TRUE16, GEN_SGPR_RSRC, MIMG_DECODED
-    MIMG_DECODED = gen in ("gfx10",)
+    MIMG_DECODED = gen in ("gfx10", "gfx11")
     GEN_SGPR_RSRC = {"srsrc"} if gen == "gfx12" else set()
     NULL = {"gfx10": 125, "gfx11": 124, "gfx12": 124}.get(gen, 0x7F)
     TRUE16 = gen in ("gfx11", "gfx12")

@@ -30,10 +30,12 @@ def image_candidates(en, key, line):
     cmpswap = "cmpswap" in line
     sampler = " ssamp:" in line
     bvh = "image_bvh" in line
-    base = dict(key, vdata=10, vaddr=20, srsrc=2, ssamp=3 if sampler else 0,
+    gfx12 = en["words"] == 3  # VIMAGE/VSAMPLE: SGPR numbers, address bytes in word 2
+    base = dict(key, vdata=10, vaddr=20, srsrc=8 if gfx12 else 2,
+                ssamp=(12 if gfx12 else 3) if sampler else 0,
                 dmask=(3 if cmpswap else 1) if atomic else 0xF)
     if bvh:
-        base.update(unorm=1, r128=1, srsrc=3)
+        base.update(unorm=1, r128=1, srsrc=12 if gfx12 else 3)
     out = []
     for dim in range(1 if bvh else 8):
         for a16 in (0, 1):
@@ -45,8 +47,11 @@ def image_candidates(en, key, line):
     if not bvh:
         for mods in (dict(d16=1), dict(tfe=1), dict(d16=1, tfe=1), dict(lwe=1), dict(dmask=5),
                      dict(dmask=0), dict(glc=1, slc=1, dlc=1), dict(unorm=1, r128=1),
-                     dict(vdata=254, dim=1), dict(vaddr=254, dim=2)):
+                     dict(vdata=254, dim=1), dict(vaddr=254, dim=2),
+                     dict(th=1), dict(th=3, scope=3), dict(th=4, scope=2), dict(nv=1)):
             out.append(build(en, dict(dict(base, dim=1), **mods)))
+    if gfx12:
+        out = [w[:2] + [w[2] | 0x04030200] + w[3:] for w in out]
     return out
 
 
@@ -81,7 +86,7 @@ def main():
                 v.update(key)
                 ws = build(en, v)
                 cands.append(ws)
-            if "nsa" in en["fields"]:
+            if "nsa" in en["fields"] or enc in ("VIMAGE", "VSAMPLE"):
                 cands += image_candidates(en, key, line)
             for ws in cands:
                 ws = ws + [0x3E22F983 if rng.random() < 0.5 else rng.getrandbits(32)]

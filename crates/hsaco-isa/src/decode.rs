@@ -438,7 +438,7 @@ impl Decoder {
                 }
             }
         }
-        if enc.form == crate::desc::Form::Mimg && enc.field(Field::Nsa).is_some() {
+        if enc.form == crate::desc::Form::Mimg && self.buckets.rdna {
             image_rdna(&mut inst, enc, op, bytes)?;
             return Ok(inst);
         }
@@ -774,6 +774,9 @@ pub fn image_addresses(mnemonic: &str, dim: u32, a16: bool) -> u8 {
     match mnemonic {
         "image_bvh_intersect_ray" => return 11 - 3 * a16,
         "image_bvh64_intersect_ray" => return 12 - 3 * a16,
+        // gfx12: node pointer and extent pairs, origin, direction, offsets
+        "image_bvh8_intersect_ray" => return 11,
+        "image_bvh_dual_intersect_ray" => return 12,
         "image_get_resinfo" => return 1,
         _ => {}
     }
@@ -820,13 +823,17 @@ fn image_rdna(
     }
     if bvh
         && (get(Field::Dmask) != 0xf
-            || get(Field::Unorm) == 0
+            || (enc.field(Field::Unorm).is_some() && get(Field::Unorm) == 0)
             || get(Field::R128) == 0
             || (get(Field::Glc) | get(Field::Slc) | get(Field::Dlc)) != 0
             || (get(Field::Tfe) | get(Field::Lwe) | get(Field::D16)) != 0)
     {
         return Err(DecodeError::Invalid);
     }
+    // gfx11: one NSA word whose last address starts a tuple (partial NSA)
+    let partial = enc.field(Field::Nsa).is_some_and(|f| f.width == 1);
+    // gfx12 VIMAGE/VSAMPLE: three words, SGPR numbers, always a list of addresses
+    let gfx12 = enc.words == 3;
     // instructions without a sampler need the sampler field zero; resource and sampler
     // tuples lie wholly in s0-s105 or in ttmp0-15
     if !sampler && get(Field::Ssamp) != 0 {
@@ -834,13 +841,26 @@ fn image_rdna(
     }
     for od in op.operands {
         if let Role::Field(f @ (Field::Srsrc | Field::Ssamp)) = od.role {
-            let (code, n) = (get(f) * 4, u32::from(od.ty.regs()));
-            if !(code + n <= 106 || (108..=124 - n).contains(&code)) {
+            let n = u32::from(od.ty.regs());
+            // (gfx12: an SGPR number, aligned down to 4)
+            let code = if gfx12 { get(f) & !3 } else { get(f) * 4 };
+            // (gfx11+: code 124 is `null`)
+            let null = (partial && code == 124) || (gfx12 && get(f) == 124);
+            if !(code + n <= 106 || (108..=124 - n).contains(&code) || null) {
                 return Err(DecodeError::Invalid);
             }
         }
     }
     let nsa = get(Field::Nsa);
+    if gfx12 {
+        // addresses 1-3: the third word's upper bytes; 4: VIMAGE's bits 56-63
+        let v4 = if enc.field(Field::Ssamp).is_some() {
+            0
+        } else {
+            inst.raw >> 56
+        };
+        inst.nsa = u64::from(inst.literal >> 8) | (v4 << 24);
+    }
     if nsa > 0 {
         inst.literal = word(bytes, 2).ok_or(DecodeError::Truncated)?;
         for i in 1..nsa {
@@ -861,9 +881,27 @@ fn image_rdna(
             .unwrap_or(1)
     };
     // NSA words for v addresses
-    let words = |v: u8| (u32::from(v) + 2) / 4;
+    let words = |v: u8| {
+        if partial {
+            u32::from(v > 1)
+        } else {
+            (u32::from(v) + 2) / 4
+        }
+    };
     // whether LLVM has a form with the address count; the NSA form its decoder read
-    let (mut fits, vaddr_decoded) = if nsa > 0 {
+    let (mut fits, vaddr_decoded) = if gfx12 {
+        let decoded = inst
+            .operands
+            .iter()
+            .zip(op.operands)
+            .find_map(|(o, od)| match (od.role, o) {
+                (Role::Field(Field::Vaddr), Operand::Vgpr { count, .. }) => Some(*count),
+                _ => None,
+            })
+            .unwrap_or(1);
+        let top = if bvh || sampler { max } else { max.max(4) };
+        (n <= top, Some(decoded))
+    } else if nsa > 0 {
         // NSA forms of `lo` to `top` addresses; the decoder reads the largest that has
         // `nsa` address words (none: invalid)
         let (lo, top) = if bvh {
@@ -876,12 +914,18 @@ fn image_rdna(
         } else {
             (2, max.max(4))
         };
-        let decoded = (lo..=top)
+        // (gfx11: the form of five single registers, or fewer; a BVH query's own)
+        let read = match (partial, bvh) {
+            (true, true) => n,
+            (true, false) => top.min(5),
+            (false, _) => top,
+        };
+        let decoded = (lo..=read)
             .rev()
             .find(|&v| words(v) == nsa)
             .ok_or(DecodeError::Invalid)?;
         (
-            n <= 1 + 4 * nsa as u8 && (lo..=top).contains(&n),
+            (partial || n <= 1 + 4 * nsa as u8) && (lo..=top).contains(&n),
             Some(decoded),
         )
     } else {
@@ -891,7 +935,8 @@ fn image_rdna(
     };
     let vaddr = if n > 12 { 16 } else { n };
     let gather = op.mnemonic.starts_with("image_gather4");
-    let mut data = if gather {
+    // four components whatever dmask says: gather4, and gfx11's msaa_load
+    let mut data = if gather || ((partial || gfx12) && op.mnemonic == "image_msaa_load") {
         4
     } else {
         get(Field::Dmask).count_ones().max(1) as u8
@@ -901,7 +946,16 @@ fn image_rdna(
     }
     data += get(Field::Tfe) as u8;
     if bvh {
-        data = 4;
+        // the op line's width (4, gfx12's bvh8/dual 10)
+        data = inst
+            .operands
+            .iter()
+            .zip(op.operands)
+            .find_map(|(o, od)| match (od.role, o) {
+                (Role::Field(Field::Vdata), Operand::Vgpr { count, .. }) => Some(*count),
+                _ => None,
+            })
+            .unwrap_or(4);
     }
     // data widths with a form: 1-5 registers; gather4 2, 4, 5; compare-swaps 2-5,
     // other atomics 1-3
@@ -927,7 +981,7 @@ fn image_rdna(
                 fits = false
             }
             (Role::Field(Field::Vaddr), Operand::Vgpr { first, count })
-                if nsa == 0 && past_v255(first, count, vaddr) =>
+                if !gfx12 && nsa == 0 && past_v255(first, count, vaddr) =>
             {
                 fits = false
             }
@@ -935,7 +989,7 @@ fn image_rdna(
         }
     }
     // a form was found, but its NSA words are fewer than the instruction's
-    if fits && nsa > 0 && words(n) != nsa {
+    if fits && !gfx12 && nsa > 0 && words(n) != nsa {
         return Err(DecodeError::Invalid);
     }
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
@@ -949,8 +1003,18 @@ fn image_rdna(
                         first,
                         count: vaddr,
                     },
-                    (true, Some(_)) => Operand::VgprNsa { first, count: n },
-                    (false, Some(d)) => Operand::VgprNsa { first, count: d },
+                    (true, Some(_)) if gfx12 && n == 1 => Operand::Vgpr { first, count: 1 },
+                    (false, Some(1)) if gfx12 => Operand::Vgpr { first, count: 1 },
+                    (true, Some(_)) => Operand::VgprNsa {
+                        first,
+                        count: n,
+                        in_nsa: gfx12,
+                    },
+                    (false, Some(d)) => Operand::VgprNsa {
+                        first,
+                        count: d,
+                        in_nsa: gfx12,
+                    },
                     (false, None) => Operand::Vgpr { first, count },
                 }
             }

@@ -154,6 +154,8 @@ pub enum Ty {
     B160,
     B192,
     B256,
+    /// gfx12 `image_bvh8_intersect_ray` data (10 registers).
+    B320,
     /// gfx10.3 `image_bvh_intersect_ray` addresses (11 registers).
     B352,
     /// gfx10.3 `image_bvh64_intersect_ray` addresses (12 registers).
@@ -209,6 +211,7 @@ impl Ty {
             B160 => 160,
             B192 => 192,
             B256 => 256,
+            B320 => 320,
             B352 => 352,
             B384 => 384,
             B512 => 512,

@@ -401,6 +401,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     }
     let rdna = dec.traits & traits::RDNA != 0;
     let plan = dec.plan(inst);
+    let rdna_gfx11 = dec.isa().generation == "gfx11";
     out.push_str(op.mnemonic);
     // llvm-mc-22 prints two spaces after the mnemonic of a sampling NSA instruction
     if enc.form == Form::Mimg
@@ -522,14 +523,27 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         match (enc.form, field) {
             // gfx10+ image NSA addresses: `[v20, v1, v2]`
             (Form::Mimg, _) if matches!(o, Operand::VgprNsa { .. }) => {
-                if let Operand::VgprNsa { first, count } = *o {
+                if let Operand::VgprNsa {
+                    first,
+                    count,
+                    in_nsa,
+                } = *o
+                {
                     out.push('[');
-                    for i in 0..usize::from(count) {
+                    // operands before the tuple of the rest: gfx11 5, gfx12 VSAMPLE 4,
+                    // VIMAGE 5
+                    let slots = match (rdna_gfx11, in_nsa) {
+                        (true, _) => Some(5),
+                        (false, true) if enc.field(Field::Ssamp).is_some() => Some(4),
+                        (false, true) => Some(5),
+                        (false, false) => None,
+                    };
+                    let groups = nsa_groups(op.mnemonic, count, f(Field::A16) != 0, slots);
+                    for (i, &n) in groups.iter().enumerate().take_while(|(_, n)| **n > 0) {
                         if i > 0 {
                             out.push_str(", ");
                         }
-                        out.push('v');
-                        self::dec(out, u32::from(inst.nsa_vgpr(first, i)));
+                        reg(out, "v", inst.nsa_vgpr(first, in_nsa, i), n);
                     }
                     out.push(']');
                 }
@@ -1122,6 +1136,27 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "slc", Field::Slc);
             flag(out, "tfe", Field::Tfe);
         }
+        Form::Mimg if rdna && enc.words == 3 => {
+            // gfx12 VIMAGE/VSAMPLE
+            if !op.mnemonic.starts_with("image_bvh") {
+                if f(Field::Dmask) != 0 {
+                    let _ = write!(out, " dmask:0x{:x}", f(Field::Dmask));
+                }
+                out.push_str(" dim:SQ_RSRC_IMG_");
+                out.push_str(IMAGE_DIMS[f(Field::Dim) as usize & 7]);
+                flag(out, "unorm", Field::Unorm);
+            }
+            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
+            flag(out, "nv", Field::Nv);
+            // (the BVH queries require r128 and do not print it)
+            if !op.mnemonic.starts_with("image_bvh") {
+                flag(out, "r128", Field::R128);
+            }
+            flag(out, "a16", Field::A16);
+            flag(out, "tfe", Field::Tfe);
+            flag(out, "lwe", Field::Lwe);
+            flag(out, "d16", Field::D16);
+        }
         Form::Mimg if rdna => {
             if op.mnemonic.starts_with("image_bvh") {
                 flag(out, "a16", Field::A16);
@@ -1131,18 +1166,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 let _ = write!(out, " dmask:0x{:x}", f(Field::Dmask));
             }
             out.push_str(" dim:SQ_RSRC_IMG_");
-            out.push_str(
-                [
-                    "1D",
-                    "2D",
-                    "3D",
-                    "CUBE",
-                    "1D_ARRAY",
-                    "2D_ARRAY",
-                    "2D_MSAA",
-                    "2D_MSAA_ARRAY",
-                ][f(Field::Dim) as usize & 7],
-            );
+            out.push_str(IMAGE_DIMS[f(Field::Dim) as usize & 7]);
             flag(out, "unorm", Field::Unorm);
             flag(out, "glc", Field::Glc);
             flag(out, "slc", Field::Slc);
@@ -1173,6 +1197,60 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         _ => {}
     }
 }
+
+/// Registers per address operand of an image NSA instruction (0 ends the list): one each
+/// on gfx10; on gfx11 (partial NSA) the fifth operand is a tuple of the rest, and the BVH
+/// ray queries group node pointer, ray extent, origin, direction and inverse direction
+/// (the two directions packed in three registers with a16).
+fn nsa_groups(mnemonic: &str, count: u8, a16: bool, slots: Option<u8>) -> [u8; 13] {
+    let mut g = [0u8; 13];
+    let partial = slots.is_some();
+    let slots = slots.unwrap_or(13);
+    if partial
+        && matches!(
+            mnemonic,
+            "image_bvh8_intersect_ray" | "image_bvh_dual_intersect_ray"
+        )
+    {
+        // gfx12: node pointers, extents, origin, direction, offsets (dual: two)
+        let last = if mnemonic == "image_bvh8_intersect_ray" {
+            1
+        } else {
+            2
+        };
+        g[..5].copy_from_slice(&[2, 2, 3, 3, last]);
+    } else if partial && mnemonic.starts_with("image_bvh") {
+        let node = if mnemonic.starts_with("image_bvh64") {
+            2
+        } else {
+            1
+        };
+        let dirs: &[u8] = if a16 { &[3] } else { &[3, 3] };
+        g[0] = node;
+        g[1] = 1;
+        g[2] = 3;
+        g[3..3 + dirs.len()].copy_from_slice(dirs);
+    } else if count > slots {
+        let s = usize::from(slots);
+        g[..s - 1].fill(1);
+        g[s - 1] = count - (slots - 1);
+    } else {
+        g[..usize::from(count.min(13))].fill(1);
+    }
+    g
+}
+
+/// `dim:SQ_RSRC_IMG_*` names by value.
+const IMAGE_DIMS: [&str; 8] = [
+    "1D",
+    "2D",
+    "3D",
+    "CUBE",
+    "1D_ARRAY",
+    "2D_ARRAY",
+    "2D_MSAA",
+    "2D_MSAA_ARRAY",
+];
 
 /// MTBUF data formats (dfmt) by value.
 const DATA_FORMATS: [&str; 16] = [
@@ -1348,9 +1426,11 @@ fn dpp16(out: &mut String, c: u32, row_mask: u32, bank_mask: u32, bound: u32, fi
 /// gfx12 cache policy: ` th:TH_...` (by loads, stores and atomics) and ` scope:SCOPE_...`.
 fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
     let sys = scope == 3;
+    // (image atomics print the cascade names from SCOPE_DEV on)
+    let cascade = sys || (scope == 2 && mnemonic.starts_with("image_"));
     if th != 0 {
         let name = if mnemonic.contains("atomic") {
-            match (th, sys) {
+            match (th, cascade) {
                 (1, _) => "TH_ATOMIC_RETURN",
                 (2, _) => "TH_ATOMIC_NT",
                 (3, _) => "TH_ATOMIC_NT_RETURN",
