@@ -127,7 +127,7 @@ fn mutated_objects_print_the_same() {
         (20..380).contains(&errors),
         "{errors} of 400 runs reported errors"
     );
-    // several at once: one refused file sends the whole run to the general path
+    // several at once: refused files are reported by the general path, in their place
     same_both_ways(&batch[..40]);
     let _ = std::fs::remove_dir_all(&dir);
 }

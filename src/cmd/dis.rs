@@ -1,10 +1,12 @@
 //! `hsaco dis`: disassemble code objects as `llvm-objdump -d` prints them.
 
+use crate::cmd::read::view::ObjectView;
 use crate::input;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use hsaco_elf::bundle::{code_objects, ContainerKind};
 use hsaco_elf::elf::Elf;
+use hsaco_elf::CodeObject;
 use hsaco_isa::{listing, Decoder};
 use std::io::Write;
 use std::path::PathBuf;
@@ -26,6 +28,8 @@ use std::process::ExitCode;
 ///   hsaco dis kernel.co
 ///   hsaco dis --mcpu=gfx90a kernel.co a.out
 ///   hsaco dis --no-show-raw-insn kernel.co
+///   hsaco dis --kd kernel.co                  (kernel descriptors after the code)
+///   hsaco dis --symbolize-operands kernel.co  (branch targets as labels L0, L1, ...)
 ///   echo 'C0020002 0000002C BF810000' | hsaco dis --raw --mcpu=gfx906 -
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
@@ -43,11 +47,27 @@ pub struct Opts {
     /// keeps them for amdgcn).
     #[arg(long)]
     pub no_show_raw_insn: bool,
+    /// Branch targets as labels, as llvm-objdump --symbolize-operands prints them:
+    /// `s_cbranch_scc0 L0` and a `<L0>:` line where L0 starts (labels numbered in
+    /// address order over each section).
+    #[arg(long)]
+    pub symbolize_operands: bool,
+    /// After each object's code, its kernel descriptors, as `hsaco read
+    /// --kernel-descriptors` prints them (the `.amdhsa_kernel` blocks llvm-objdump
+    /// prints for `<kernel>.kd`; `amd_kernel_code_t` fields for code object v2).
+    #[arg(long)]
+    pub kd: bool,
+    /// Threads that list large sections in pieces (default: one per core, at most 8; the
+    /// output is the same with any number).
+    #[arg(long, default_value_t = 0, hide_default_value = true)]
+    pub threads: usize,
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
     let options = listing::Options {
         show_raw_insn: !opts.no_show_raw_insn,
+        threads: opts.threads,
+        symbolize_operands: opts.symbolize_operands,
     };
     let forced = match &opts.mcpu {
         Some(p) => Some(
@@ -68,7 +88,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                 listing::write_code(&mut out, dec, &bytes, 0, &[], &options)
                     .map_err(anyhow::Error::from)
             } else {
-                dis_file(&mut out, &name, &data, forced, &options)
+                dis_file(&mut out, &name, &data, forced, &options, opts.kd)
             }
         });
         if let Err(e) = result {
@@ -106,6 +126,7 @@ fn dis_file(
     data: &[u8],
     forced: Option<Decoder>,
     options: &listing::Options,
+    kd: bool,
 ) -> Result<()> {
     let objects = code_objects(data).context("malformed container")?;
     if objects.is_empty() {
@@ -120,7 +141,7 @@ fn dis_file(
         } else {
             format!("{name}({})", o.entry_id)
         };
-        let r = dis_object(out, &label, &o.bytes, forced, options);
+        let r = dis_object(out, &label, &o.bytes, forced, options, kd);
         if let Err(e) = r {
             if objects.len() == 1 || is_broken_pipe(&e) {
                 return Err(e);
@@ -140,14 +161,26 @@ fn dis_object(
     bytes: &[u8],
     forced: Option<Decoder>,
     options: &listing::Options,
+    kd: bool,
 ) -> Result<()> {
     let elf = Elf::parse(bytes).context("malformed ELF")?;
     let dec = match forced {
         Some(d) => d,
         None => {
             let flags = elf.e_flags();
-            let proc = listing::processor_from_e_flags(flags)
-                .with_context(|| format!("unknown processor in e_flags {flags:#x}; use --mcpu"))?;
+            // e_flags, else (code object v2) the ISA version note, as `read` does
+            let proc = match listing::processor_from_e_flags(flags) {
+                Some(p) => p,
+                None => CodeObject::parse(bytes)
+                    .ok()
+                    .and_then(|co| co.target_id().ok())
+                    .map(|t| t.processor.name)
+                    .with_context(|| {
+                        format!(
+                            "unknown processor in e_flags {flags:#x} and no ISA version note; use --mcpu"
+                        )
+                    })?,
+            };
             Decoder::for_processor(proc).with_context(|| {
                 format!(
                     "no instruction set description for {proc} yet (gfx6 to gfx12 are described)"
@@ -156,6 +189,15 @@ fn dis_object(
         }
     };
     listing::write_elf(out, label, &elf, dec, options)?;
+    if kd {
+        let co = CodeObject::parse(bytes).context("malformed ELF")?;
+        let view = ObjectView::new(&co);
+        write!(
+            out,
+            "\nKernel descriptors:\n\n{}",
+            view.kernel_descriptor_text()
+        )?;
+    }
     Ok(())
 }
 

@@ -65,117 +65,66 @@ struct Found<'a> {
     embedded: EmbeddedObject<'a>,
 }
 
+/// The code objects of one input file (`data` as read), labelled for the report: the
+/// file's name, with the bundle entry or section when there are several or it is
+/// embedded. An error message when there are none.
+fn found_in<'a>(
+    name: &str,
+    data: &'a Result<Vec<u8>>,
+) -> std::result::Result<Vec<Found<'a>>, String> {
+    let data = data.as_ref().map_err(|e| format!("{e:#}"))?;
+    let v = code_objects(data).map_err(|e| format!("{name}: {e}"))?;
+    if v.is_empty() {
+        return Err(format!("{name}: no AMDGPU code object found"));
+    }
+    let plain = v.len() == 1 && v[0].container == ContainerKind::Plain;
+    Ok(v.into_iter()
+        .map(|embedded| Found {
+            label: if plain {
+                name.to_string()
+            } else {
+                format!("{name} [{embedded}]")
+            },
+            embedded,
+        })
+        .collect())
+}
+
 pub fn run(opts: Opts) -> Result<ExitCode> {
     if let Some(done) = fast::run(&opts) {
         return done;
     }
-    let mut text = String::new();
-    let mut files_json = Vec::new();
-    let mut failed = false;
-    let inputs: Vec<(PathBuf, Result<Vec<u8>>)> = opts
+    let inputs: Vec<(String, Result<Vec<u8>>)> = opts
         .files
         .iter()
-        .map(|f| (f.clone(), input::read_input(f)))
+        .map(|f| (f.display().to_string(), input::read_input(f)))
         .collect();
-    let mut total = 0usize;
-    let mut per_file: Vec<(String, std::result::Result<Vec<Found<'_>>, String>)> = Vec::new();
-    for (path, data) in &inputs {
-        let name = path.display().to_string();
-        let found = match data {
-            Err(e) => Err(format!("{e:#}")),
-            Ok(data) => code_objects(data)
-                .map_err(|e| format!("{name}: {e}"))
-                .and_then(|v| {
-                    if v.is_empty() {
-                        Err(format!("{name}: no AMDGPU code object found"))
-                    } else {
-                        Ok(v)
-                    }
-                })
-                .map(|v| {
-                    let plain = v.len() == 1 && v[0].container == ContainerKind::Plain;
-                    v.into_iter()
-                        .map(|embedded| Found {
-                            label: if plain {
-                                name.clone()
-                            } else {
-                                format!("{name} [{embedded}]")
-                            },
-                            embedded,
-                        })
-                        .collect()
-                }),
-        };
-        total += found.as_ref().map(Vec::len).unwrap_or(0);
-        per_file.push((name, found));
-    }
-    let only_blocks = (opts.metadata || opts.kernel_descriptors) && !opts.json;
+    let per_file: Vec<_> = inputs
+        .iter()
+        .map(|(name, data)| (name.as_str(), found_in(name, data)))
+        .collect();
+    let total: usize = per_file
+        .iter()
+        .map(|(_, f)| f.as_ref().map_or(0, Vec::len))
+        .sum();
+    // a header before each object when there are several files or objects
+    let headers = opts.files.len() > 1 || total > 1;
+    let mut text = String::new();
+    let mut errors = String::new();
+    let mut files_json = Vec::new();
+    let mut failed = false;
     for (name, found) in &per_file {
-        let found = match found {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("error: {e}");
-                failed = true;
-                files_json.push(json!({ "path": name, "error": e }));
-                continue;
-            }
-        };
-        let mut objects_json = Vec::new();
-        for f in found {
-            let co = match CodeObject::parse(&f.embedded.bytes) {
-                Ok(co) => co,
-                Err(e) => {
-                    eprintln!("error: {}: {e}", f.label);
-                    failed = true;
-                    objects_json.push(json!({ "label": f.label, "error": e.to_string() }));
-                    continue;
-                }
-            };
-            let view = ObjectView::new(&co);
-            failed |= view.has_errors();
-            if opts.json {
-                let mut v = view.to_json();
-                if let Value::Object(m) = &mut v {
-                    m.insert("label".into(), json!(f.label));
-                    m.insert("container".into(), json!(f.embedded.container.to_string()));
-                    m.insert("entry_id".into(), json!(f.embedded.entry_id));
-                    m.insert("offset_in_file".into(), json!(f.embedded.offset));
-                }
-                objects_json.push(v);
-            } else if only_blocks {
-                if total > 1 {
-                    let _ = writeln!(text, "==> {} <==", f.label);
-                }
-                if opts.metadata {
-                    text.push_str(&view.metadata_text());
-                }
-                if opts.kernel_descriptors {
-                    text.push_str(&view.kernel_descriptor_text());
-                }
-            } else {
-                if total > 1 {
-                    let _ = writeln!(text, "==> {} <==", f.label);
-                }
-                view.summary(&mut text, opts.kernargs);
-                text.push_str(&check_line(&f.embedded.bytes));
-                if opts.notes {
-                    view.notes_text(&mut text);
-                }
-                if opts.symbols {
-                    view.symbols_text(&mut text);
-                }
-                if opts.relocations {
-                    view.relocations_text(&mut text);
-                }
-                if total > 1 {
-                    text.push('\n');
-                }
-            }
-            for e in view.errors() {
-                eprintln!("error: {}: {e}", f.label);
-            }
-        }
-        files_json.push(json!({ "path": name, "objects": objects_json }));
+        failed |= report_file(
+            &opts,
+            name,
+            found,
+            headers,
+            &mut text,
+            &mut errors,
+            &mut files_json,
+        );
+        eprint!("{errors}");
+        errors.clear();
     }
     if opts.json {
         text = serde_json::to_string_pretty(
@@ -189,6 +138,85 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The report on one input file: text (unless `--json`) to `text`, error lines to
+/// `errors`, its JSON to `files_json`. Returns whether it found an error.
+fn report_file(
+    opts: &Opts,
+    name: &str,
+    found: &std::result::Result<Vec<Found<'_>>, String>,
+    headers: bool,
+    text: &mut String,
+    errors: &mut String,
+    files_json: &mut Vec<Value>,
+) -> bool {
+    let only_blocks = (opts.metadata || opts.kernel_descriptors) && !opts.json;
+    let found = match found {
+        Ok(f) => f,
+        Err(e) => {
+            let _ = writeln!(errors, "error: {e}");
+            files_json.push(json!({ "path": name, "error": e }));
+            return true;
+        }
+    };
+    let mut failed = false;
+    let mut objects_json = Vec::new();
+    for f in found {
+        let co = match CodeObject::parse(&f.embedded.bytes) {
+            Ok(co) => co,
+            Err(e) => {
+                let _ = writeln!(errors, "error: {}: {e}", f.label);
+                failed = true;
+                objects_json.push(json!({ "label": f.label, "error": e.to_string() }));
+                continue;
+            }
+        };
+        let view = ObjectView::new(&co);
+        failed |= view.has_errors();
+        if opts.json {
+            let mut v = view.to_json();
+            if let Value::Object(m) = &mut v {
+                m.insert("label".into(), json!(f.label));
+                m.insert("container".into(), json!(f.embedded.container.to_string()));
+                m.insert("entry_id".into(), json!(f.embedded.entry_id));
+                m.insert("offset_in_file".into(), json!(f.embedded.offset));
+            }
+            objects_json.push(v);
+        } else {
+            if headers {
+                let _ = writeln!(text, "==> {} <==", f.label);
+            }
+            if only_blocks {
+                if opts.metadata {
+                    text.push_str(&view.metadata_text());
+                }
+                if opts.kernel_descriptors {
+                    text.push_str(&view.kernel_descriptor_text());
+                }
+            } else {
+                view.summary(text, opts.kernargs);
+                text.push_str(&check_line(&f.embedded.bytes));
+                if opts.notes {
+                    view.notes_text(text);
+                }
+                if opts.symbols {
+                    view.symbols_text(text);
+                }
+                if opts.relocations {
+                    view.relocations_text(text);
+                }
+                if headers {
+                    text.push('\n');
+                }
+            }
+        }
+        for e in view.errors() {
+            let _ = writeln!(errors, "error: {}: {e}", f.label);
+        }
+    }
+    files_json.push(json!({ "path": name, "objects": objects_json }));
+    failed
 }
 
 /// One line with what `hsaco check` (no device or runtime named) finds in the

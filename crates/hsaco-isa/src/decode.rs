@@ -29,6 +29,108 @@ pub struct Decoder {
     isa: &'static IsaDesc,
     proc_bit: u32,
     buckets: &'static Buckets,
+    /// [`traits`] of the processor, asked per instruction (so no name comparisons).
+    pub(crate) traits: u16,
+}
+
+/// Facts about a decoder's processor and generation, as bits of `Decoder::traits`.
+pub(crate) mod traits {
+    /// gfx10, gfx11, gfx12.
+    pub const RDNA: u16 = 1;
+    /// gfx6, gfx7, gfx8.
+    pub const OLD_GCN: u16 = 2;
+    /// gfx6, gfx7.
+    pub const GFX6_7: u16 = 4;
+    /// gfx7.
+    pub const GFX7: u16 = 8;
+    /// gfx10.
+    pub const GFX10: u16 = 16;
+    /// gfx12.
+    pub const GFX12: u16 = 32;
+    /// gfx942, gfx950.
+    pub const GFX940: u16 = 64;
+    /// gfx90a.
+    pub const GFX90A: u16 = 128;
+    /// gfx908.
+    pub const GFX908: u16 = 256;
+    /// gfx1250.
+    pub const GFX1250: u16 = 512;
+    /// gfx9.
+    pub const GFX9: u16 = 1024;
+    /// gfx8.
+    pub const GFX8: u16 = 2048;
+
+    /// The traits of a processor of a generation.
+    pub fn of(generation: &str, processor: &str) -> u16 {
+        let mut t = match generation {
+            "gfx6" => OLD_GCN | GFX6_7,
+            "gfx7" => OLD_GCN | GFX6_7 | GFX7,
+            "gfx8" => OLD_GCN | GFX8,
+            "gfx9" => GFX9,
+            "gfx10" => RDNA | GFX10,
+            "gfx11" => RDNA,
+            "gfx12" => RDNA | GFX12,
+            _ => 0,
+        };
+        t |= match processor {
+            "gfx942" | "gfx950" => GFX940,
+            "gfx90a" => GFX90A,
+            "gfx908" => GFX908,
+            "gfx1250" => GFX1250,
+            _ => 0,
+        };
+        t
+    }
+}
+
+/// What the printer and listing need to know of an operation, worked out once per
+/// generation instead of per instruction.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct OpPlan {
+    /// It also has a VOP3 encoding (its VOP1/VOP2/VOPC form prints `_e32`).
+    pub has_vop3: bool,
+    /// It also has a VOP1/VOP2/VOPC encoding (its VOP3 form prints `_e64`).
+    pub has_vop12c: bool,
+    /// VOP3b: it has a scalar destination (`sdst`).
+    pub vop3b: bool,
+    /// It has no `vdst` operand (a returning atomic inserts one).
+    pub no_vdst: bool,
+    /// It has an `sbase` operand.
+    pub sbase: bool,
+    /// Index of its branch-target (label) operand, or `u8::MAX`.
+    pub label: u8,
+    /// Number of src0/src1/src2 operands.
+    pub srcs: u8,
+}
+
+impl OpPlan {
+    fn new(isa: &IsaDesc, op: &OpDesc) -> OpPlan {
+        use crate::desc::Form;
+        let has_form = |forms: &[Form]| {
+            op.encodings.iter().any(|(e, _)| {
+                isa.encodings
+                    .get(usize::from(*e))
+                    .is_some_and(|e| forms.contains(&e.form))
+            })
+        };
+        let roles = || op.operands.iter().map(|o| o.role);
+        OpPlan {
+            has_vop3: has_form(&[Form::Vop3]),
+            has_vop12c: has_form(&[Form::Vop1, Form::Vop2, Form::Vopc]),
+            vop3b: roles()
+                .any(|r| matches!(r, Role::Field(Field::Sdst) | Role::FieldOr(Field::Sdst, _))),
+            no_vdst: !roles().any(|r| r == Role::Field(Field::Vdst)),
+            sbase: roles().any(|r| r == Role::Field(Field::Sbase)),
+            label: op
+                .operands
+                .iter()
+                .position(|o| o.ty == Ty::Label)
+                .map_or(u8::MAX, |i| i as u8),
+            srcs: roles()
+                .filter(|r| matches!(r, Role::Field(Field::Src0 | Field::Src1 | Field::Src2)))
+                .count() as u8,
+        }
+    }
 }
 
 /// The encodings (indices, in the generation's priority order) that can match a first
@@ -50,6 +152,8 @@ struct Buckets {
     /// gfx10+: codes 102-105 are SGPRs, SGPR/TTMP tuples are aligned (pairs to 2,
     /// larger to 4), SMEM base and buffer resources may be trap temporaries.
     rdna: bool,
+    /// Per operation ([`IsaDesc::ops`] index).
+    plans: Vec<OpPlan>,
 }
 
 /// More than the number of distinct field names of all generations.
@@ -112,6 +216,7 @@ impl Buckets {
             swap_m0_null: !matches!(isa.generation, "gfx9" | "gfx8" | "gfx7" | "gfx6" | "gfx10"),
             vopdy: isa.encodings.iter().position(|e| e.name == "VOPDY"),
             rdna: matches!(isa.generation, "gfx10" | "gfx11" | "gfx12"),
+            plans: isa.ops.iter().map(|op| OpPlan::new(isa, op)).collect(),
         }
     }
 
@@ -154,6 +259,7 @@ impl Decoder {
                     isa,
                     proc_bit: 1 << i,
                     buckets: buckets(gi),
+                    traits: traits::of(isa.generation, name),
                 });
             }
         }
@@ -182,6 +288,16 @@ impl Decoder {
             .get(usize::from(slot).checked_sub(1)?)
     }
 
+    /// The precomputed facts about an instruction's operation.
+    #[inline]
+    pub(crate) fn plan(&self, inst: &Instruction) -> OpPlan {
+        self.buckets
+            .plans
+            .get(usize::from(inst.op))
+            .copied()
+            .unwrap_or_default()
+    }
+
     /// The generation's description.
     pub fn isa(&self) -> &'static IsaDesc {
         self.isa
@@ -205,7 +321,7 @@ impl Decoder {
         let raw = u64::from(w0) | (u64::from(w1) << 32);
         let mut key: u32 = 0;
         for k in enc.key {
-            let f = enc.field(*k).ok_or(DecodeError::Invalid)?;
+            let f = self.field_desc(ei, *k).ok_or(DecodeError::Invalid)?;
             key = (key << f.width) | f.get(raw);
         }
         let table = match enc.base {
@@ -291,7 +407,9 @@ impl Decoder {
         // tfe (gfx6-gfx9; gfx10+ is handled above): a load also writes a status dword
         // after its data (and a buffer store's data tuple is one longer too)
         if !self.buckets.rdna
-            && enc.field(Field::Tfe).is_some_and(|t| t.get(raw) != 0)
+            && self
+                .field_desc(ei, Field::Tfe)
+                .is_some_and(|t| t.get(raw) != 0)
             && (op.mnemonic.contains("_load")
                 || matches!(
                     enc.form,
@@ -311,14 +429,32 @@ impl Decoder {
             return Ok(inst);
         }
         if enc.form == crate::desc::Form::Mimg {
-            mimg(&mut inst, enc, op);
+            mimg(
+                &mut inst,
+                enc,
+                op,
+                self.processor() == "gfx90a",
+                matches!(self.isa.generation, "gfx6" | "gfx7"),
+            );
+        }
+        if enc.form == crate::desc::Form::Ds
+            && self.traits & (traits::GFX90A | traits::GFX940) != 0
+            && self
+                .field_desc(ei, Field::Acc)
+                .is_some_and(|a| a.get(raw) != 0)
+        {
+            ds_acc(&mut inst, op);
         }
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
         }
         if op.flags & crate::desc::flags::GLC_RTN != 0
-            && (enc.field(Field::Glc).is_some_and(|g| g.get(raw) != 0)
-                || enc.field(Field::Th).is_some_and(|t| t.get(raw) & 1 != 0))
+            && (self
+                .field_desc(ei, Field::Glc)
+                .is_some_and(|g| g.get(raw) != 0)
+                || self
+                    .field_desc(ei, Field::Th)
+                    .is_some_and(|t| t.get(raw) & 1 != 0))
             && !op
                 .operands
                 .iter()
@@ -329,14 +465,20 @@ impl Decoder {
         // gfx7 SMRD: an SGPR offset of 255 means a 32-bit literal offset follows.
         if enc.form == crate::desc::Form::Smem
             && enc.words == 1
-            && enc.field(Field::Imm).is_some_and(|f| f.get(raw) == 0)
-            && enc.field(Field::Offset).is_some_and(|f| f.get(raw) == 0xff)
+            && self
+                .field_desc(ei, Field::Imm)
+                .is_some_and(|f| f.get(raw) == 0)
+            && self
+                .field_desc(ei, Field::Offset)
+                .is_some_and(|f| f.get(raw) == 0xff)
         {
             literal = true;
         }
         if self.buckets.swap_m0_null
             && enc.form == crate::desc::Form::Vop3
-            && enc.field(Field::Src0).is_some_and(|f| f.get(raw) == 0xfa)
+            && self
+                .field_desc(ei, Field::Src0)
+                .is_some_and(|f| f.get(raw) == 0xfa)
         {
             // gfx11+ VOP3 with a DPP16 word: src0 is its VGPR; the word is kept in
             // `literal` (see `Decoder::vop3_dpp`).
@@ -434,7 +576,7 @@ impl Decoder {
             "v_accvgpr_write_b32" => (true, 0),
             "v_accvgpr_mov_b32" => (true, 1),
             m => {
-                let cd = self.processor() == "gfx908" || get(Field::AccCd) != 0;
+                let cd = self.traits & traits::GFX908 != 0 || get(Field::AccCd) != 0;
                 let mut srcs = get(Field::Acc);
                 if cd && m.starts_with("v_mfma") {
                     srcs |= 4;
@@ -457,26 +599,97 @@ impl Decoder {
     }
 }
 
-/// Image data and resource widths come from the modifiers: one data register per
-/// `dmask` bit (gather4: four), one more with `tfe` (the resource stays 8 registers
-/// with `r128`, as LLVM reads and writes it).
-fn mimg(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc) {
-    let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
-    let data = if op.mnemonic.starts_with("image_gather4") {
-        4
-    } else {
-        get(Field::Dmask).count_ones().max(1)
-    } + get(Field::Tfe);
+/// DS on gfx90a+ with the `acc` bit: the data and returned registers are AGPRs (the
+/// address stays a VGPR).
+fn ds_acc(inst: &mut Instruction, op: &OpDesc) {
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
-        match (od.role, o) {
-            (Role::Field(Field::Vdata), Operand::Vgpr { count, .. }) => *count = data as u8,
-            // the address width is not encoded; keep the range inside v0-v255
-            (Role::Field(Field::Vaddr), Operand::Vgpr { first, count }) => {
-                *count = u16::from(*count).min(256 - u16::from(*first)) as u8
+        if let (
+            Role::Field(Field::Vdst | Field::Data0 | Field::Data1),
+            Operand::Vgpr { first, count },
+        ) = (od.role, *o)
+        {
+            *o = Operand::Agpr { first, count };
+        }
+    }
+}
+
+/// Image data and resource widths come from the modifiers: one data register per
+/// `dmask` bit (gather4: four), two channels per register with `d16` (packed, as on
+/// gfx9), one more with `tfe` (the resource stays 8 registers with `r128`, as LLVM
+/// reads and writes it). On gfx90a the tfe bit is `acc`: the data are AGPRs.
+fn mimg(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx90a: bool, old: bool) {
+    let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
+    let d16 = get(Field::D16) != 0;
+    // gfx90a: the tfe bit is acc
+    let (tfe, acc) = if gfx90a {
+        (0, get(Field::Tfe) != 0)
+    } else {
+        (get(Field::Tfe), false)
+    };
+    let channels = get(Field::Dmask).count_ones().max(1);
+    // The data width LLVM shows: one register per channel (two channels per register
+    // with d16; gather4 always has four) plus the status with tfe, when the
+    // instruction has a variant of that width and the registers fit below v256;
+    // otherwise the width it starts from (2 for gather4 and cmpswap, else 1).
+    let gather = op.mnemonic.starts_with("image_gather4");
+    let cmpswap = op.mnemonic.starts_with("image_atomic") && op.mnemonic.contains("cmpswap");
+    let atomic = op.mnemonic.starts_with("image_atomic");
+    let (n, widths) = match (gather, d16) {
+        (true, true) => (2 + tfe, 2..=2),
+        (true, false) => (4 + tfe, 4..=5),
+        _ if cmpswap => (channels + tfe, 2..=5),
+        _ if atomic => (channels + tfe, 1..=3),
+        (false, true) => (channels.div_ceil(2) + tfe, 1..=5),
+        (false, false) => (channels + tfe, 1..=5),
+    };
+    let first = u32::from(inst_vdata_first(inst, op));
+    let fallback = if gather || cmpswap { 2 } else { 1 };
+    let data = if widths.contains(&n) && first + n <= 256 {
+        n
+    } else {
+        fallback
+    };
+    // gfx90a: a tuple must start at an even register; LLVM shows a misaligned one as
+    // its first register
+    let data = if gfx90a && data > 1 && first % 2 == 1 {
+        1
+    } else {
+        data
+    };
+    for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+        match (od.role, *o) {
+            (Role::Field(Field::Vdata), Operand::Vgpr { first, .. }) => {
+                let count = data as u8;
+                *o = if acc {
+                    Operand::Agpr { first, count }
+                } else {
+                    Operand::Vgpr { first, count }
+                };
+            }
+            // gfx6/gfx7 (text for llvm-mc to assemble, which LLVM cannot disassemble):
+            // the address width is not encoded; keep the range inside v0-v255. gfx8+
+            // prints what LLVM prints, v[255:256] included.
+            (Role::Field(Field::Vaddr), Operand::Vgpr { first, count }) if old => {
+                *o = Operand::Vgpr {
+                    first,
+                    count: (u16::from(count).min(256 - u16::from(first))) as u8,
+                }
             }
             _ => {}
         }
     }
+}
+
+/// The first register of an instruction's `vdata` operand (0 if it has none).
+fn inst_vdata_first(inst: &Instruction, op: &OpDesc) -> u8 {
+    inst.operands
+        .iter()
+        .zip(op.operands)
+        .find_map(|(o, od)| match (od.role, *o) {
+            (Role::Field(Field::Vdata), Operand::Vgpr { first, .. }) => Some(first),
+            _ => None,
+        })
+        .unwrap_or(0)
 }
 
 /// Address dwords a gfx10+ image instruction reads, by the parts of its mnemonic (as
@@ -865,6 +1078,7 @@ pub(crate) fn scalar_in(isa: &IsaDesc, v: u32, ty: Ty) -> Operand {
 }
 
 impl Decoder {
+    #[inline(always)]
     fn operand(
         &self,
         ei: usize,
@@ -874,7 +1088,7 @@ impl Decoder {
         w2: u32,
     ) -> Result<Operand, DecodeError> {
         let field = match role {
-            Role::Literal if ty.bits() == 64 && self.processor() == "gfx1250" => {
+            Role::Literal if ty.bits() == 64 && self.traits & traits::GFX1250 != 0 => {
                 return Ok(Operand::Literal64)
             }
             Role::Literal => return Ok(Operand::Literal),
@@ -912,7 +1126,7 @@ impl Decoder {
             }
             Operand::Vgpr { first, .. } if ty.bits() == 16 => self.half(ei, field, first, raw),
             Operand::Special { code: 254, .. }
-                if ty.bits() == 64 && self.processor() == "gfx1250" =>
+                if ty.bits() == 64 && self.traits & traits::GFX1250 != 0 =>
             {
                 Operand::Literal64
             }
@@ -944,6 +1158,7 @@ impl Decoder {
         }
     }
 
+    #[inline(always)]
     fn field_operand(
         &self,
         ei: usize,
@@ -990,6 +1205,32 @@ impl Decoder {
 }
 
 /// Decoded instructions of a byte stream, with their byte offsets.
+///
+/// An undecodable word is an `Err` and decoding goes on at the next word; a stream
+/// that ends inside an instruction ends with [`DecodeError::Truncated`].
+///
+/// ```
+/// use hsaco_isa::{DecodeError, Decoder, Instructions};
+/// let dec = Decoder::for_processor("gfx906").unwrap();
+/// let words: [u32; 6] = [
+///     0xc0020002, 0x0000002c, // s_load_dword s0, s[4:5], 0x2c
+///     0xbf8c007f,             // s_waitcnt lgkmcnt(0)
+///     0xffffffff,             // not an instruction
+///     0xbf810000,             // s_endpgm
+///     0x7e0002ff,             // v_mov_b32_e32 v0, <literal>: the literal is missing
+/// ];
+/// let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+/// let listing: Vec<(usize, String)> = Instructions::new(dec, &bytes)
+///     .map(|(at, r)| (at, r.map_or_else(|e| e.to_string(), |i| dec.text(&i))))
+///     .collect();
+/// assert_eq!(listing[0], (0, "s_load_dword s0, s[4:5], 0x2c".to_string()));
+/// assert_eq!(listing[1], (8, "s_waitcnt vmcnt(15) lgkmcnt(0)".to_string()));
+/// assert_eq!(listing[2].0, 12); // the invalid word, then the next one
+/// assert_eq!(listing[3], (16, "s_endpgm".to_string()));
+/// assert_eq!(listing[4].0, 20);
+/// assert_eq!(listing[4].1, DecodeError::Truncated.to_string());
+/// assert_eq!(listing.len(), 5);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Instructions<'a> {
     decoder: Decoder,

@@ -18,11 +18,11 @@
 //! assert!(text.contains("// 000000000104: BF82FFFE <main>\n"));
 //! ```
 
-use crate::desc::Ty;
 use crate::{DecodeError, Decoder, Instruction, Operand};
 use hsaco_elf::elf::Elf;
 use std::fmt::Write as _;
 use std::io::{self, Write};
+use std::sync::{Condvar, Mutex};
 
 /// `st_type` of a symbol without a type (`STT_NOTYPE`).
 const STT_NOTYPE: u8 = 0;
@@ -40,12 +40,22 @@ const SHF_EXECINSTR: u64 = 0x4;
 pub struct Options {
     /// Print the `// ADDRESS: WORDS` comment (llvm-objdump always does for amdgcn).
     pub show_raw_insn: bool,
+    /// Threads that list a large section in pieces (0: as many as there are cores, at
+    /// most 8). The output does not depend on it.
+    pub threads: usize,
+    /// As llvm-objdump `--symbolize-operands`: every branch target of the section gets
+    /// a label `L0`, `L1`, ... (numbered in address order over the section), the
+    /// branch shows it instead of its offset and target annotation, and its line
+    /// `<Ln>:` heads the code at the target (unless a symbol labels that address).
+    pub symbolize_operands: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             show_raw_insn: true,
+            threads: 0,
+            symbolize_operands: false,
         }
     }
 }
@@ -159,6 +169,7 @@ pub fn write_elf(
             &sname,
             &mut labels,
             options,
+            CHUNK_BYTES,
         )?;
     }
     Ok(())
@@ -176,9 +187,20 @@ pub fn write_code(
     options: &Options,
 ) -> io::Result<()> {
     let mut labels = labels.to_vec();
-    write_section(out, decoder, bytes, address, ".text", &mut labels, options)
+    write_section(
+        out,
+        decoder,
+        bytes,
+        address,
+        ".text",
+        &mut labels,
+        options,
+        CHUNK_BYTES,
+    )
 }
 
+// (private; `chunk` is a parameter only so a test can cut tiny pieces)
+#[allow(clippy::too_many_arguments)]
 fn write_section<'a>(
     out: &mut dyn Write,
     decoder: Decoder,
@@ -187,6 +209,7 @@ fn write_section<'a>(
     section_name: &'a str,
     labels: &mut Vec<Label<'a>>,
     options: &Options,
+    chunk: usize,
 ) -> io::Result<()> {
     // The section start is labelled by its name unless a symbol is there; sorted by
     // (address, type, name), the last symbol at an address is the one shown.
@@ -204,7 +227,8 @@ fn write_section<'a>(
         (a.address, pa, a.kind, a.name).cmp(&(b.address, pb, b.kind, b.name))
     });
     labels.dedup();
-    let mut line = String::with_capacity(160);
+    // The shown labels and the code each one heads (decoding restarts at each).
+    let mut blocks = Vec::new();
     let mut i = 0;
     while i < labels.len() {
         // The last label at this address.
@@ -218,60 +242,401 @@ fn write_section<'a>(
         if label.address >= end {
             break;
         }
-        writeln!(out, "\n{:016x} <{}>:", label.address, label.name)?;
-        let start = (label.address - address) as usize;
-        let stop = (next - address) as usize;
-        let Some(code) = bytes.get(start..stop) else {
-            continue;
+        blocks.push(Block {
+            label,
+            start: (label.address - address) as usize,
+            stop: (next - address) as usize,
+        });
+    }
+    let mut section = Section {
+        decoder,
+        bytes,
+        labels,
+        options,
+        targets: Vec::new(),
+    };
+    if options.symbolize_operands {
+        section.targets = section.branch_targets(&blocks);
+    }
+    section.write(out, &blocks, chunk)
+}
+
+/// Code bytes a thread lists in one piece (about 18 times as many bytes of text).
+const CHUNK_BYTES: usize = 16 << 10;
+
+/// The pieces of a section being listed by several threads.
+struct Pieces {
+    /// The first piece no thread has taken.
+    next: usize,
+    /// The first piece not yet written.
+    written: usize,
+    /// Listed pieces waiting to be written.
+    ready: Vec<Option<Vec<u8>>>,
+    /// Written buffers, for reuse.
+    free: Vec<Vec<u8>>,
+    /// Writing failed: take no more pieces.
+    stop: bool,
+}
+
+/// Instructions listed before, by their bytes: real code repeats instructions (the
+/// same `s_waitcnt`, moves and loads), and the same bytes decode and print the same, so
+/// a repeated instruction is neither decoded nor printed again. Sets of 4 entries by
+/// the first word; branches are not kept (their text depends on the address).
+#[derive(Default)]
+struct Memo {
+    /// `MEMO_ENTRIES` entries once the first one is kept.
+    entries: Vec<MemoEntry>,
+}
+
+const MEMO_ENTRIES: usize = 2048;
+/// Entries per set.
+const MEMO_WAYS: usize = 4;
+const MEMO_TEXT: usize = 88;
+
+#[derive(Clone, Copy)]
+struct MemoEntry {
+    /// Instruction size (0: empty entry).
+    size: u8,
+    /// Length of `text`.
+    len: u8,
+    /// The instruction's bytes (little-endian, the rest zero).
+    bytes: u128,
+    inst: Instruction,
+    /// The instruction's text after the line's tab (a tab and the printed text).
+    text: [u8; MEMO_TEXT],
+}
+
+impl Memo {
+    /// The 16 bytes at the start of `rest` (None near the end of the code: those
+    /// instructions are not kept).
+    #[inline]
+    fn window(rest: &[u8]) -> Option<u128> {
+        rest.first_chunk::<16>().map(|b| u128::from_le_bytes(*b))
+    }
+
+    /// The first entry of the set of an instruction (by its first word).
+    #[inline]
+    fn set(window: u128) -> usize {
+        let h = u64::from(window as u32).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 40) as usize % (MEMO_ENTRIES / MEMO_WAYS) * MEMO_WAYS
+    }
+
+    /// The first `size` bytes of a window.
+    #[inline]
+    fn prefix(window: u128, size: u8) -> u128 {
+        match size {
+            16.. => window,
+            n => window & ((1u128 << (8 * u32::from(n))) - 1),
+        }
+    }
+
+    /// The entry for the instruction at the start of `rest`, if it was kept.
+    #[inline]
+    fn get(&self, rest: &[u8]) -> Option<&MemoEntry> {
+        let w = Self::window(rest)?;
+        let set = Self::set(w);
+        self.entries
+            .get(set..set + MEMO_WAYS)?
+            .iter()
+            .find(|e| e.size > 0 && Self::prefix(w, e.size) == e.bytes)
+    }
+
+    /// Keep `inst` (the instruction at the start of `rest`) and its line text, in place
+    /// of the set's oldest entry.
+    fn put(&mut self, rest: &[u8], inst: &Instruction, text: &str) {
+        let Some(w) = Self::window(rest) else { return };
+        if inst.size == 0 || inst.size > 16 || text.len() > MEMO_TEXT {
+            return;
+        }
+        if self.entries.is_empty() {
+            self.entries = vec![
+                MemoEntry {
+                    size: 0,
+                    len: 0,
+                    bytes: 0,
+                    inst: *inst,
+                    text: [0; MEMO_TEXT],
+                };
+                MEMO_ENTRIES
+            ];
+        }
+        let set = Self::set(w);
+        let Some(ways) = self.entries.get_mut(set..set + MEMO_WAYS) else {
+            return;
         };
+        ways.rotate_right(1);
+        let e = &mut ways[0];
+        e.size = inst.size;
+        e.len = text.len() as u8;
+        e.bytes = Self::prefix(w, inst.size);
+        e.inst = *inst;
+        e.text[..text.len()].copy_from_slice(text.as_bytes());
+    }
+}
+
+/// A shown label and the byte range of the section it heads.
+#[derive(Clone, Copy)]
+struct Block<'a> {
+    label: Label<'a>,
+    start: usize,
+    stop: usize,
+}
+
+/// What the lines of a section are made from.
+struct Section<'s, 'a> {
+    decoder: Decoder,
+    bytes: &'s [u8],
+    /// Every label of the section, sorted (branch targets are annotated with them).
+    labels: &'s [Label<'a>],
+    options: &'s Options,
+    /// With `symbolize_operands`: the branch targets inside the section, sorted
+    /// (`L<index>`).
+    targets: Vec<u64>,
+}
+
+impl Section<'_, '_> {
+    /// The targets of the branches of `blocks`, sorted (as unsigned addresses), each
+    /// once. The instructions are found as the listing finds them (decoding restarts
+    /// at each label; zero runs are skipped).
+    fn branch_targets(&self, blocks: &[Block<'_>]) -> Vec<u64> {
+        let mut targets = Vec::new();
+        for b in blocks {
+            let Some(code) = self.bytes.get(b.start..b.stop) else {
+                continue;
+            };
+            let mut off = 0usize;
+            while off < code.len() {
+                let rest = &code[off..];
+                if rest.len() >= 8 && rest[..8] == [0; 8] {
+                    off += rest.iter().take_while(|b| **b == 0).count() & !3;
+                    continue;
+                }
+                let at = b.label.address + off as u64;
+                off += match self.decoder.decode(rest) {
+                    Ok(inst) if usize::from(inst.size) <= rest.len() => {
+                        // (outside the section too, as llvm-objdump numbers them)
+                        if let Some(t) = self.decoder.branch_target(&inst, at) {
+                            targets.push(t);
+                        }
+                        usize::from(inst.size)
+                    }
+                    _ => 4,
+                };
+            }
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        targets
+    }
+
+    /// Write the listing of `blocks`: cut into pieces of about `chunk` code bytes at
+    /// label boundaries, listed by several threads (each piece into its own buffer) and
+    /// written in order, so the output is the same as one thread's and memory stays
+    /// bounded by a few pieces whatever the input size.
+    fn write(&self, out: &mut dyn Write, blocks: &[Block<'_>], chunk: usize) -> io::Result<()> {
+        let mut pieces: Vec<&[Block<'_>]> = Vec::new();
+        let mut first = 0;
+        let mut size = 0;
+        for (k, b) in blocks.iter().enumerate() {
+            size += b.stop.saturating_sub(b.start);
+            if size >= chunk {
+                pieces.push(&blocks[first..=k]);
+                first = k + 1;
+                size = 0;
+            }
+        }
+        if first < blocks.len() {
+            pieces.push(&blocks[first..]);
+        }
+        // (available_parallelism reads cgroup files: not for a one-piece listing)
+        let threads = match self.options.threads {
+            _ if pieces.len() <= 1 => 1,
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
+            n => n,
+        }
+        .min(pieces.len())
+        .max(1);
+        let mut buf = Vec::new();
+        let mut memo = Memo::default();
+        if threads == 1 {
+            for piece in &pieces {
+                buf.clear();
+                self.list(&mut buf, piece, &mut memo);
+                out.write_all(&buf)?;
+            }
+            return Ok(());
+        }
+        // Every thread takes the next piece not yet taken (this one too, whenever the
+        // piece it must write next is not ready), at most `window` pieces ahead of the
+        // writing, so a thread slowed by other work on the machine does not hold up
+        // the others and memory stays bounded.
+        let window = 2 * threads;
+        let shared = Mutex::new(Pieces {
+            next: 0,
+            written: 0,
+            ready: vec![None; pieces.len()],
+            free: Vec::new(),
+            stop: false,
+        });
+        let changed = Condvar::new();
+        let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                let (pieces, changed, lock) = (&pieces, &changed, &lock);
+                let mut memo = Memo::default();
+                scope.spawn(move || loop {
+                    let (k, mut buf) = {
+                        let mut s = lock();
+                        loop {
+                            if s.stop || s.next >= pieces.len() {
+                                return;
+                            }
+                            if s.next < s.written + window {
+                                break;
+                            }
+                            s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
+                        }
+                        s.next += 1;
+                        (s.next - 1, s.free.pop().unwrap_or_default())
+                    };
+                    buf.clear();
+                    self.list(&mut buf, pieces[k], &mut memo);
+                    lock().ready[k] = Some(buf);
+                    changed.notify_all();
+                });
+            }
+            let result = (|| {
+                let mut s = lock();
+                while s.written < pieces.len() {
+                    let w = s.written;
+                    if let Some(b) = s.ready[w].take() {
+                        drop(s);
+                        out.write_all(&b)?;
+                        s = lock();
+                        s.free.push(b);
+                        s.written += 1;
+                        changed.notify_all();
+                    } else if s.next < pieces.len() && s.next < w + window {
+                        let k = s.next;
+                        s.next += 1;
+                        let mut buf = s.free.pop().unwrap_or_default();
+                        drop(s);
+                        buf.clear();
+                        self.list(&mut buf, pieces[k], &mut memo);
+                        s = lock();
+                        s.ready[k] = Some(buf);
+                    } else {
+                        s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
+                    }
+                }
+                Ok(())
+            })();
+            // (on a write error the helpers stop taking pieces)
+            lock().stop = true;
+            changed.notify_all();
+            result
+        })
+    }
+
+    /// Append the lines of `blocks` to `buf`.
+    fn list(&self, buf: &mut Vec<u8>, blocks: &[Block<'_>], memo: &mut Memo) {
+        // (the instruction text is printed here, then copied to `buf`)
+        let mut text = String::with_capacity(128);
+        for b in blocks {
+            let _ = writeln!(buf, "\n{:016x} <{}>:", b.label.address, b.label.name);
+            let Some(code) = self.bytes.get(b.start..b.stop) else {
+                continue;
+            };
+            self.list_code(buf, &mut text, code, b.label.address, memo);
+        }
+    }
+
+    fn list_code(
+        &self,
+        buf: &mut Vec<u8>,
+        text: &mut String,
+        code: &[u8],
+        address: u64,
+        memo: &mut Memo,
+    ) {
         let mut off = 0usize;
         while off < code.len() {
-            let at = label.address + off as u64;
+            let at = address + off as u64;
             let rest = &code[off..];
-            line.clear();
+            // a branch target not labelled by a symbol (off 0: the block's label)
+            if off > 0 {
+                if let Ok(n) = self.targets.binary_search(&at) {
+                    let _ = writeln!(buf, "\n{at:016x} <L{n}>:");
+                }
+            }
             // Runs of 8 or more zero bytes are skipped (in whole words) as "...".
-            let zeros = rest.iter().take_while(|b| **b == 0).count();
-            if zeros >= 8 {
-                out.write_all(b"\t\t...\n")?;
+            if rest.len() >= 8 && rest[..8] == [0; 8] {
+                let zeros = rest.iter().take_while(|b| **b == 0).count();
+                buf.extend_from_slice(b"\t\t...\n");
                 off += zeros & !3;
                 continue;
             }
-            let size = match decoder.decode(rest) {
+            if let Some(e) = memo.get(rest) {
+                // the same bytes decode and print the same
+                let len = usize::from(e.len);
+                append_fixed(buf, &e.text, len);
+                finish_line(buf, len, self.decoder, &e.inst, at, None, self.options);
+                buf.push(b'\n');
+                off += usize::from(e.size);
+                continue;
+            }
+            text.clear();
+            let size = match self.decoder.decode(rest) {
                 Ok(inst) if usize::from(inst.size) <= rest.len() => {
-                    instruction_line(&mut line, decoder, &inst, at, labels, options);
+                    instruction_line(buf, text, self, &inst, at);
+                    // (not branches: their text depends on the address)
+                    if self.decoder.plan(&inst).label == u8::MAX {
+                        memo.put(rest, &inst, text);
+                    }
                     usize::from(inst.size)
                 }
                 Ok(_) | Err(DecodeError::Invalid | DecodeError::Truncated) => {
-                    data_line(&mut line, rest, at, options)
+                    data_line(buf, text, rest, at, self.options)
                 }
             };
-            line.push('\n');
-            out.write_all(line.as_bytes())?;
+            buf.push(b'\n');
             off += size.max(1);
         }
     }
-    Ok(())
 }
 
-/// The text column is 60 characters wide including the leading tab.
-fn pad(line: &mut String) {
-    const SPACES: &str = "                                                            ";
-    line.push_str(SPACES.get(line.len()..).unwrap_or_default());
+/// The text column is 60 characters wide including the leading tab: spaces after a
+/// text of `len` characters.
+fn pad(buf: &mut Vec<u8>, len: usize) {
+    const SPACES: &[u8; 60] = &[b' '; 60];
+    buf.extend_from_slice(SPACES.get(len..).unwrap_or_default());
 }
 
 fn instruction_line(
-    line: &mut String,
-    decoder: Decoder,
+    buf: &mut Vec<u8>,
+    text: &mut String,
+    section: &Section<'_, '_>,
     inst: &Instruction,
     at: u64,
-    labels: &[Label<'_>],
-    options: &Options,
 ) {
-    line.push('\t');
-    crate::print::print(&decoder, inst, line);
+    let (decoder, labels, targets, options) = (
+        section.decoder,
+        section.labels,
+        &section.targets[..],
+        section.options,
+    );
+    text.push('\t');
+    crate::print::print(&decoder, inst, text);
     let target = decoder.branch_target(inst, at);
     let mut annotation = None;
-    if let Some(t) = target {
+    let local = target.and_then(|t| targets.binary_search(&t).ok());
+    if let Some(n) = local {
+        // --symbolize-operands: the target's label instead of the offset
+        if let Some(sp) = text.rfind(' ') {
+            text.truncate(sp + 1);
+            let _ = write!(text, "L{n}");
+        }
+    } else if let Some(t) = target {
         // A branch to a label without a type prints its name instead of the offset.
         let at_target = labels.partition_point(|l| l.address < t);
         // (labels[0] is the section-name placeholder, never substituted.)
@@ -282,9 +647,9 @@ fn instruction_line(
             .take_while(|l| l.address == t)
             .find(|l| l.kind == STT_NOTYPE);
         if let Some(l) = symbolic {
-            if let Some(sp) = line.rfind(' ') {
-                line.truncate(sp + 1);
-                line.push_str(l.name);
+            if let Some(sp) = text.rfind(' ') {
+                text.truncate(sp + 1);
+                text.push_str(l.name);
             }
         } else {
             let after = labels.partition_point(|l| l.address <= t);
@@ -293,17 +658,35 @@ fn instruction_line(
             }
         }
     }
+    buf.extend_from_slice(text.as_bytes());
+    let annotation = annotation.map(|l| (l, target.unwrap_or(0)));
+    finish_line(buf, text.len(), decoder, inst, at, annotation, options);
+}
+
+/// The rest of an instruction line after its text of `text_len` characters: the
+/// `// ADDRESS: WORDS` comment and the branch target annotation `<label+0xoff>` (the
+/// label and the target address).
+fn finish_line(
+    buf: &mut Vec<u8>,
+    text_len: usize,
+    decoder: Decoder,
+    inst: &Instruction,
+    at: u64,
+    annotation: Option<(Label<'_>, u64)>,
+    options: &Options,
+) {
     if options.show_raw_insn {
-        pad(line);
+        let mut c = Comment::new(buf, text_len, at);
         let words = usize::from(inst.size) / 4;
+        // (only an instruction longer than its encoding can have a literal operand)
+        let longer = words > usize::from(decoder.encoding(inst).words);
         // The literal follows the encoding's words.
         // (A third word of a two-word encoding, the DPP word of a gfx11+ VOP3 DPP
         // form, is kept in the literal too.)
-        let literal = has_literal(inst) || words > 2;
+        let literal = (longer && has_literal(inst)) || words > 2;
         let enc_words = words.saturating_sub(usize::from(literal)).min(2);
         let all = [inst.raw as u32, (inst.raw >> 32) as u32];
-        let mut c = Comment::new(at);
-        if inst.operands.contains(&Operand::Literal64) {
+        if longer && inst.operands.contains(&Operand::Literal64) {
             // gfx1250: one word, the literal's low word, its high word (kept in raw)
             c.word(all[0]);
             c.word(inst.literal);
@@ -316,108 +699,274 @@ fn instruction_line(
                 c.word(inst.literal);
             }
         }
-        line.push_str(c.as_str());
+        c.end();
     } else if annotation.is_some() {
-        pad(line);
-        line.push_str("//");
+        pad(buf, text_len);
+        buf.extend_from_slice(b"//");
     }
-    if let Some(l) = annotation {
-        let off = target.unwrap_or(0).wrapping_sub(l.address);
-        if off == 0 {
-            let _ = write!(line, " <{}>", l.name);
-        } else {
-            let _ = write!(line, " <{}+0x{off:x}>", l.name);
+    if let Some((l, target)) = annotation {
+        let off = target.wrapping_sub(l.address);
+        buf.extend_from_slice(b" <");
+        buf.extend_from_slice(l.name.as_bytes());
+        if off != 0 {
+            let _ = write!(buf, "+0x{off:x}");
         }
+        buf.push(b'>');
     }
 }
 
-const HEX: &[u8; 16] = b"0123456789ABCDEF";
+/// The 8 upper-case hex digits of `w`, most significant first, computed for all
+/// digits at once (the hot path of listings).
+fn hex8(w: u32) -> [u8; 8] {
+    // Spread the nibbles so that byte i holds nibble i ...
+    let mut x = u64::from(w);
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    // ... then '0' + n, and 7 more ('A' - '0' - 10) where n >= 10 (n + 6 carries into
+    // bit 4).
+    let ten_up = (x + 0x0606_0606_0606_0606) >> 4 & 0x0101_0101_0101_0101;
+    (x + 0x3030_3030_3030_3030 + ten_up * 7).to_be_bytes()
+}
 
-/// The `// ADDRESS: WORDS` comment, built in a fixed buffer (the hot path of listings).
-struct Comment {
-    buf: [u8; 64],
+/// The padding after the text and the `// ADDRESS: WORDS` comment, written in place
+/// at the end of the output: 128 spaces are appended, digits written over them, and
+/// the rest cut off by [`Comment::end`].
+struct Comment<'b> {
+    buf: &'b mut Vec<u8>,
+    start: usize,
     len: usize,
 }
 
-impl Comment {
-    fn new(at: u64) -> Comment {
+impl Comment<'_> {
+    /// Spaces to column 60 after a text of `text_len` characters, `// ADDRESS:` with at
+    /// least 12 hex digits.
+    fn new(buf: &mut Vec<u8>, text_len: usize, at: u64) -> Comment<'_> {
+        let start = buf.len();
+        buf.extend_from_slice(&[b' '; 128]);
         let mut c = Comment {
-            buf: [b' '; 64],
-            len: 3,
+            buf,
+            start,
+            len: 60usize.saturating_sub(text_len),
         };
-        c.buf[..3].copy_from_slice(b"// ");
-        let digits = ((64 - at.leading_zeros() as usize).div_ceil(4)).max(12);
-        c.hex(at, digits);
-        c.buf[c.len] = b':';
-        c.len += 1;
+        c.push(b"// ");
+        let digits = (64 - at.leading_zeros()).div_ceil(4).max(12) as usize;
+        let mut all = [0u8; 16];
+        all[..8].copy_from_slice(&hex8((at >> 32) as u32));
+        all[8..].copy_from_slice(&hex8(at as u32));
+        if digits == 12 {
+            // (the usual case, as a copy of known size)
+            let mut a = [0u8; 12];
+            a.copy_from_slice(&all[4..]);
+            c.push(&a);
+        } else {
+            c.push(&all[16 - digits..]);
+        }
+        c.push(b":");
         c
     }
 
-    fn hex(&mut self, v: u64, digits: usize) {
-        for i in (0..digits).rev() {
-            if let Some(b) = self.buf.get_mut(self.len) {
-                *b = HEX[(v >> (4 * i) & 0xf) as usize];
-                self.len += 1;
-            }
+    fn push(&mut self, bytes: &[u8]) {
+        let at = self.start + self.len;
+        if let Some(dst) = self.buf.get_mut(at..at + bytes.len()) {
+            dst.copy_from_slice(bytes);
+            self.len += bytes.len();
         }
     }
 
+    /// ` WORD`.
     fn word(&mut self, w: u32) {
-        self.len += 1; // the space
-        self.hex(u64::from(w), 8);
+        self.len += 1; // (the space is there)
+        self.push(&hex8(w));
     }
 
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.buf[..self.len.min(64)]).unwrap_or_default()
+    /// Cut off the unused spaces.
+    fn end(self) {
+        self.buf.truncate(self.start + self.len.min(128));
     }
+}
+
+/// Append the first `len` bytes of `bytes`: the whole array is copied (a copy of
+/// known size, which needs no call) and the rest cut off again.
+#[inline]
+fn append_fixed<const N: usize>(buf: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    let start = buf.len();
+    buf.extend_from_slice(bytes);
+    buf.truncate(start + len.min(N));
 }
 
 fn has_literal(inst: &Instruction) -> bool {
     inst.operands.contains(&Operand::Literal)
 }
 
-/// `.long` for a word that does not decode, `.byte` for a short tail. Returns the
-/// bytes consumed.
-fn data_line(line: &mut String, rest: &[u8], at: u64, options: &Options) -> usize {
-    if let Some(w) = rest.get(..4) {
+/// `.long` for a word that does not decode, `.byte` for a short tail (built in
+/// `text`, then appended to `buf`). Returns the bytes consumed.
+fn data_line(
+    buf: &mut Vec<u8>,
+    text: &mut String,
+    rest: &[u8],
+    at: u64,
+    options: &Options,
+) -> usize {
+    let consumed = if let Some(w) = rest.get(..4) {
         let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-        let _ = write!(line, "\t.long 0x{w:08x}");
+        let _ = write!(text, "\t.long 0x{w:08x}");
+        let len = text.len();
         if options.show_raw_insn {
-            pad(line);
-            let _ = write!(line, "// {at:012X}: {w:08X}");
+            text.push_str(&" ".repeat(60usize.saturating_sub(len)));
+            let _ = write!(text, "// {at:012X}: {w:08X}");
         }
         4
     } else {
-        line.push_str("\t.byte ");
+        text.push_str("\t.byte ");
         for (k, b) in rest.iter().enumerate() {
             if k > 0 {
-                line.push_str(", ");
+                text.push_str(", ");
             }
-            let _ = write!(line, "0x{b:02x}");
+            let _ = write!(text, "0x{b:02x}");
         }
+        let len = text.len();
         if options.show_raw_insn {
-            pad(line);
-            let _ = write!(line, "// {at:012X}:");
+            text.push_str(&" ".repeat(60usize.saturating_sub(len)));
+            let _ = write!(text, "// {at:012X}:");
             for b in rest {
-                let _ = write!(line, " {b:02X}");
+                let _ = write!(text, " {b:02X}");
             }
         }
         rest.len()
-    }
+    };
+    buf.extend_from_slice(text.as_bytes());
+    consumed
 }
 
 impl Decoder {
     /// The address a branch instruction at `address` jumps to (`s_branch`,
     /// `s_cbranch_*`, `s_call_b64`: next instruction + 4 * signed offset).
     pub fn branch_target(&self, inst: &Instruction, address: u64) -> Option<u64> {
-        let op = self.op(inst);
-        let (o, _) = inst
-            .operands
-            .iter()
-            .zip(op.operands)
-            .find(|(_, d)| d.ty == Ty::Label)?;
-        let Operand::Imm(v) = *o else { return None };
+        // (the operand index of the label is found once per operation)
+        let i = self.plan(inst).label;
+        if i == u8::MAX {
+            return None;
+        }
+        let Operand::Imm(v) = *inst.operands.get(usize::from(i))? else {
+            return None;
+        };
         let delta = i64::from(v as i16) * 4;
         Some(address.wrapping_add(4).wrapping_add(delta as u64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Listing in pieces on several threads gives the text of one thread: labels,
+    /// branch annotations to labels of other pieces, zero runs, literals, bad words.
+    #[test]
+    fn pieces_on_threads_list_like_one_thread() {
+        let dec = Decoder::for_processor("gfx906").unwrap();
+        let mut code: Vec<u8> = Vec::new();
+        let mut label_at = Vec::new();
+        for k in 0u32..600 {
+            if k % 7 == 0 {
+                label_at.push((code.len() as u64, if k % 14 == 0 { 2 } else { 0 }));
+            }
+            let words: &[u32] = match k % 6 {
+                0 => &[0xbf80_0000],                        // s_nop 0
+                1 => &[0x7e00_02ff, 0x1234_5678 + (k % 4)], // v_mov_b32 v0, literal
+                2 => &[0xbf82_0000 | (0x10000 - k)],        // s_branch backwards
+                3 => &[0, 0, 0],                            // a zero run
+                4 => &[0xffff_ffff],                        // does not decode
+                _ => &[0xbf84_0000 | (k * 3 % 0x100)],      // s_cbranch_scc0 forwards
+            };
+            for w in words {
+                code.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        code.extend_from_slice(&[0x00, 0x00]); // a short tail
+        let names: Vec<String> = (0..label_at.len()).map(|i| format!("f{i}")).collect();
+        let labels: Vec<Label<'_>> = label_at
+            .iter()
+            .zip(&names)
+            .map(|(&(a, kind), name)| Label {
+                address: 0x1000 + a,
+                name,
+                kind,
+            })
+            .collect();
+        let listing = |threads: usize, chunk: usize, symbolize_operands: bool| {
+            let mut out = Vec::new();
+            let options = Options {
+                show_raw_insn: true,
+                threads,
+                symbolize_operands,
+            };
+            let mut labels = labels.clone();
+            write_section(
+                &mut out,
+                dec,
+                &code,
+                0x1000,
+                ".text",
+                &mut labels,
+                &options,
+                chunk,
+            )
+            .unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        for symbolize in [false, true] {
+            let one = listing(1, usize::MAX, symbolize);
+            assert!(one.contains("<f3>:\n"), "{one}");
+            assert!(one.contains("\t\t...\n"));
+            assert!(one.contains(".long 0xffffffff"));
+            assert!(one.contains(".byte 0x00, 0x00"));
+            if symbolize {
+                assert!(one.contains(" L0 "), "{one}");
+            } else {
+                assert!(one.contains(" <f"));
+            }
+            for (threads, chunk) in [(1, 16), (2, 1), (2, 64), (3, 40), (8, 100)] {
+                assert_eq!(
+                    listing(threads, chunk, symbolize),
+                    one,
+                    "{threads} threads, {chunk} bytes, symbolize {symbolize}"
+                );
+            }
+        }
+    }
+
+    /// Repeated instructions come from the memo: every instruction line still shows
+    /// the text of its own bytes (same first word, other literals, other second words,
+    /// other sizes).
+    #[test]
+    fn repeated_instructions_print_their_own_text() {
+        let dec = Decoder::for_processor("gfx90a").unwrap();
+        let mut words: Vec<u32> = Vec::new();
+        for k in 0u32..3000 {
+            match k % 5 {
+                0 => words.extend([0x7e00_02ff, k % 7]), // v_mov_b32 v0, literal
+                1 => words.extend([0xd1fe_0000, 0x0002_0100 + (k % 3)]), // v_add_u32_e64
+                2 => words.extend([0xd1fe_0000 | (k % 2), 0x0002_0100]),
+                3 => words.push(0xbf8c_0000 | (k % 16)), // s_waitcnt
+                _ => words.extend([0xc002_0002 | (k % 3) << 6, 0x2c]), // s_load_dword
+            }
+        }
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut out = Vec::new();
+        write_code(&mut out, dec, &code, 0, &[], &Options::default()).unwrap();
+        let listing = String::from_utf8(out).unwrap();
+        let mut checked = 0;
+        for (at, inst) in crate::Instructions::new(dec, &code) {
+            let inst = inst.unwrap();
+            let line = listing
+                .lines()
+                .find(|l| l.contains(&format!("// {at:012X}:")))
+                .unwrap();
+            let text = line.split("  ").next().unwrap().trim_end();
+            assert_eq!(text, format!("\t{}", dec.text(&inst)), "at {at:#x}");
+            checked += 1;
+        }
+        assert_eq!(checked, 3000);
     }
 }

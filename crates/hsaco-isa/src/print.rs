@@ -1,15 +1,58 @@
 //! [`Instruction`] -> text, as llvm-objdump prints it.
 
+use crate::decode::traits;
 use crate::desc::{flags, Form, Role, Ty};
 use crate::{Decoder, Field, Instruction, Operand};
 use std::fmt::Write;
 
 /// Append a decimal number (the hot path of register names; no formatter).
 pub(crate) fn dec(out: &mut String, v: u32) {
-    if v >= 10 {
-        dec(out, v / 10);
+    if v < 10 {
+        out.push(char::from(b'0' + v as u8));
+        return;
     }
-    out.push(char::from(b'0' + (v % 10) as u8));
+    if v < 100 {
+        // (register numbers: the common case)
+        let i = v as usize * 2;
+        out.push_str(DIGIT_PAIRS.get(i..i + 2).unwrap_or_default());
+        return;
+    }
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    let mut v = v;
+    while v > 0 {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    for b in &buf[i..] {
+        out.push(char::from(*b));
+    }
+}
+
+/// "00" to "99".
+const DIGIT_PAIRS: &str = concat!(
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839",
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879",
+    "8081828384858687888990919293949596979899",
+);
+
+/// Append a signed decimal number.
+fn dec_signed(out: &mut String, v: i32) {
+    if v < 0 {
+        out.push('-');
+    }
+    dec(out, v.unsigned_abs());
+}
+
+/// Append `0x` and the lower-case hex digits of `v` (no formatter).
+pub(crate) fn hex(out: &mut String, v: u64) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    out.push_str("0x");
+    let digits = ((64 - v.leading_zeros()).div_ceil(4)).max(1);
+    for i in (0..digits).rev() {
+        out.push(char::from(DIGITS[(v >> (4 * i) & 0xf) as usize]));
+    }
 }
 
 fn reg(out: &mut String, prefix: &str, first: u8, count: u8) {
@@ -93,24 +136,24 @@ fn waitcnt(out: &mut String, v: u32, vm_hi: bool) {
     let vm_max = if vm_hi { 63 } else { 15 };
     let exp = (v >> 4) & 7;
     let lgkm = (v >> 8) & 0xf;
-    let mut parts = Vec::new();
-    if vm != vm_max {
-        parts.push(format!("vmcnt({vm})"));
+    // every counter at its maximum: all three are printed
+    let all = vm == vm_max && exp == 7 && lgkm == 15;
+    let mut first = true;
+    for (name, value, shown) in [
+        ("vmcnt(", vm, vm != vm_max),
+        ("expcnt(", exp, exp != 7),
+        ("lgkmcnt(", lgkm, lgkm != 15),
+    ] {
+        if shown || all {
+            if !first {
+                out.push(' ');
+            }
+            first = false;
+            out.push_str(name);
+            dec(out, value);
+            out.push(')');
+        }
     }
-    if exp != 7 {
-        parts.push(format!("expcnt({exp})"));
-    }
-    if lgkm != 15 {
-        parts.push(format!("lgkmcnt({lgkm})"));
-    }
-    if parts.is_empty() {
-        parts = vec![
-            format!("vmcnt({vm})"),
-            format!("expcnt({exp})"),
-            format!("lgkmcnt({lgkm})"),
-        ];
-    }
-    out.push_str(&parts.join(" "));
 }
 
 /// Whether a 32-bit literal value could have been an inline constant (LLVM then prints
@@ -148,42 +191,30 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         Operand::Agpr { first, count } => reg(out, "a", first, count),
         Operand::Ttmp { first, count } => reg(out, "ttmp", first, count),
         Operand::Special { code, count } => special(out, code, count),
-        Operand::Int(n) => {
-            let _ = write!(out, "{n}");
-        }
+        Operand::Int(n) => dec_signed(out, i32::from(n)),
         Operand::Float(248) if ty.bits() == 64 => out.push_str("0.15915494309189532"),
         Operand::Float(c) => out.push_str(float(c)),
         // a 16-bit operand reads the low half of the literal
-        Operand::Literal if ty.bits() == 16 => {
-            let _ = write!(out, "0x{:x}", literal & 0xffff);
-        }
-        Operand::Literal64 => {
-            let _ = write!(out, "0x{literal:x}");
-        }
+        Operand::Literal if ty.bits() == 16 => hex(out, u64::from(literal & 0xffff)),
+        Operand::Literal64 => hex(out, u64::from(literal)),
         Operand::Literal => {
             if is_inline(literal, ty) {
-                let _ = write!(out, "lit(0x{literal:x})");
+                out.push_str("lit(");
+                hex(out, u64::from(literal));
+                out.push(')');
             } else {
-                let _ = write!(out, "0x{literal:x}");
+                hex(out, u64::from(literal));
             }
         }
         // the whole list needs the instruction (see `print`): here only the first
         Operand::VgprNsa { first, .. } => reg(out, "v", first, 1),
         Operand::Imm(v) => match ty {
-            Ty::Hex16 => {
-                let _ = write!(out, "0x{v:x}");
-            }
-            Ty::Label => {
-                let _ = write!(out, "{v}");
-            }
+            Ty::Hex16 => hex(out, u64::from(v)),
+            Ty::Label => dec(out, u32::from(v)),
             Ty::Waitcnt => waitcnt(out, u32::from(v), true),
             // as an inline constant would print: decimal up to 64, else hex
-            Ty::Dec16 if v > 64 => {
-                let _ = write!(out, "0x{v:x}");
-            }
-            _ => {
-                let _ = write!(out, "{v}");
-            }
+            Ty::Dec16 if v > 64 => hex(out, u64::from(v)),
+            _ => dec(out, u32::from(v)),
         },
     }
 }
@@ -218,17 +249,10 @@ const SEL: [&str; 8] = [
 ];
 const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"];
 
-fn has_form(dec: &Decoder, inst: &Instruction, forms: &[Form]) -> bool {
-    let isa = dec.isa();
-    dec.op(inst).encodings.iter().any(|(e, _)| {
-        isa.encodings
-            .get(usize::from(*e))
-            .is_some_and(|e| forms.contains(&e.form))
-    })
-}
-
-/// The `swizzle(...)` form of a `ds_swizzle_b32` offset (non-zero).
-fn swizzle(out: &mut String, o: u32) {
+/// The `swizzle(...)` form of a `ds_swizzle_b32` offset (non-zero). The FFT and ROTATE
+/// modes (offsets 0xc000-0xffff) are gfx9+ (`fft_rotate`); gfx6-gfx8 print them in
+/// decimal.
+fn swizzle(out: &mut String, o: u32, fft_rotate: bool) {
     if o & 0xff00 == 0x8000 {
         let _ = write!(
             out,
@@ -241,6 +265,10 @@ fn swizzle(out: &mut String, o: u32) {
         return;
     }
     match o & 0xe000 {
+        0xc000 | 0xe000 if !fft_rotate => {
+            let _ = write!(out, "{o}");
+            return;
+        }
         0xe000 => {
             let _ = write!(out, "swizzle(FFT,{})", o & 0x1f);
             return;
@@ -359,7 +387,7 @@ fn hwreg(out: &mut String, v: u32, old: bool) {
 /// Whether the decoder is for a generation before gfx9 (gfx6, gfx7, gfx8), whose
 /// waitcnt, SMEM and FLAT fields are narrower.
 fn old_gcn(dec: &Decoder) -> bool {
-    crate::decode::old_gcn(dec.isa())
+    dec.traits & traits::OLD_GCN != 0
 }
 
 /// Append the text of `inst` to `out`.
@@ -371,8 +399,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         vopd(dec, inst, out);
         return;
     }
-    let rdna = crate::rdna::is_rdna(dec.isa().generation);
+    let rdna = dec.traits & traits::RDNA != 0;
     let rdna_gfx11 = dec.isa().generation == "gfx11";
+    let plan = dec.plan(inst);
     out.push_str(op.mnemonic);
     // llvm-mc-22 prints two spaces after the mnemonic of a sampling NSA instruction
     if enc.form == Form::Mimg
@@ -387,34 +416,27 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     }
     match enc.form {
         // (operand-less VOP1 ops such as v_nop print no suffix)
-        Form::Vop1 | Form::Vop2 | Form::Vopc
-            if !op.operands.is_empty() && has_form(dec, inst, &[Form::Vop3]) =>
-        {
+        Form::Vop1 | Form::Vop2 | Form::Vopc if !op.operands.is_empty() && plan.has_vop3 => {
             out.push_str("_e32")
         }
-        Form::Vop3 if has_form(dec, inst, &[Form::Vop1, Form::Vop2, Form::Vopc]) => {
-            out.push_str("_e64")
-        }
+        Form::Vop3 if plan.has_vop12c => out.push_str("_e64"),
         Form::Vop3 if dec.vop3_dpp(inst).is_some() => out.push_str("_e64_dpp"),
         Form::Sdwa => out.push_str("_sdwa"),
         Form::Dpp => out.push_str("_dpp"),
         _ => {}
     }
-    let vop3b = op.operands.iter().any(|o| {
-        matches!(
-            o.role,
-            Role::Field(Field::Sdst) | Role::FieldOr(Field::Sdst, _)
-        )
-    });
+    let vop3b = plan.vop3b;
     let mods = op.flags & flags::FPMODS != 0;
     let is_global = enc.form == Form::Flat && f(Field::Seg) == 2;
     let is_scratch = enc.form == Form::Flat && f(Field::Seg) == 1;
-    let gfx940 = matches!(dec.processor(), "gfx942" | "gfx950");
+    let gfx940 = dec.traits & traits::GFX940 != 0;
     // Cache-policy bits: glc, slc and (gfx90a) scc; sc0, nt and sc1 on gfx940+.
-    let (glc, slc, sc1) = match dec.processor() {
-        "gfx942" | "gfx950" => ("sc0", "nt", Some("sc1")),
-        "gfx90a" => ("glc", "slc", Some("scc")),
-        _ => ("glc", "slc", None),
+    let (glc, slc, sc1) = if gfx940 {
+        ("sc0", "nt", Some("sc1"))
+    } else if dec.traits & traits::GFX90A != 0 {
+        ("glc", "slc", Some("scc"))
+    } else {
+        ("glc", "slc", None)
     };
     if matches!(enc.form, Form::Exp | Form::Vintrp) {
         exp_or_interp(out, enc.form, &f);
@@ -424,10 +446,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let mut operands = &inst.operands[..];
     if op.flags & flags::GLC_RTN != 0
         && (f(Field::Glc) != 0 || f(Field::Th) & 1 != 0)
-        && !op
-            .operands
-            .iter()
-            .any(|o| o.role == Role::Field(Field::Vdst))
+        && plan.no_vdst
     {
         if let Some((o, rest)) = operands.split_first() {
             out.push(' ');
@@ -675,7 +694,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             (Form::Smem, Some(Field::Offset)) => {
                 if f(Field::Imm) != 0 {
-                    let _ = write!(out, "0x{:x}", f(Field::Offset));
+                    hex(out, u64::from(f(Field::Offset)));
                 } else {
                     // SMEM (gfx8+): an SGPR number in bits 0-6; SMRD: 8 bits, 255 = literal
                     let mask = if enc.words == 1 { 0xff } else { 0x7f };
@@ -730,14 +749,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
             // gfx7: flat_scratch is 104-105 (102-103 from gfx8)
-            _ if dec.isa().generation == "gfx7"
-                && matches!(
-                    o,
-                    Operand::Special {
-                        code: 104 | 105,
-                        ..
-                    }
-                ) =>
+            _ if matches!(
+                o,
+                Operand::Special {
+                    code: 104 | 105,
+                    ..
+                }
+            ) && dec.traits & traits::GFX7 != 0 =>
             {
                 if let Operand::Special { code, count } = *o {
                     out.push_str(match (code, count) {
@@ -747,18 +765,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     });
                 }
             }
-            _ if od.role == Role::Literal => fixed_literal(
-                out,
-                inst.literal,
-                od.ty,
-                matches!(dec.isa().generation, "gfx6" | "gfx7"),
-            ),
+            _ if od.role == Role::Literal => {
+                fixed_literal(out, inst.literal, od.ty, dec.traits & traits::GFX6_7 != 0)
+            }
             // gfx6/7 have no 1/(2*pi) inline constant: that value is a plain literal
             // (LLVM keeps lit() for SOPC sources)
             _ if *o == Operand::Literal
                 && enc.form != Form::Sopc
                 && inst.literal == 0x3e22f983
-                && matches!(dec.isa().generation, "gfx6" | "gfx7") =>
+                && dec.traits & traits::GFX6_7 != 0 =>
             {
                 out.push_str("0x3e22f983")
             }
@@ -811,13 +826,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 );
             }
             if op.flags & flags::OPSEL != 0 {
-                let srcs = op
-                    .operands
-                    .iter()
-                    .filter(|o| {
-                        matches!(o.role, Role::Field(Field::Src0 | Field::Src1 | Field::Src2))
-                    })
-                    .count();
+                let srcs = usize::from(plan.srcs);
                 let sel = f(Field::Opsel);
                 let bits: Vec<u32> = (0..srcs as u32)
                     .map(|i| sel >> i & 1)
@@ -928,11 +937,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
         }
         Form::Vop3p => {
-            let n = op
-                .operands
-                .iter()
-                .filter(|o| matches!(o.role, Role::Field(Field::Src0 | Field::Src1 | Field::Src2)))
-                .count();
+            let n = usize::from(plan.srcs);
             let list = |out: &mut String, name: &str, bits: u32, default: u32| {
                 let mask = (1u32 << n) - 1;
                 if bits & mask != default & mask {
@@ -1041,32 +1046,31 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
         }
         // no glc on s_dcache_*/s_memtime (no base address)
-        Form::Smem
-            if op
-                .operands
-                .iter()
-                .any(|o| o.role == Role::Field(Field::Sbase)) =>
-        {
-            flag(out, "glc", Field::Glc)
-        }
+        Form::Smem if plan.sbase => flag(out, "glc", Field::Glc),
         Form::Ds => {
             if op.flags & flags::OFFSET2 != 0 {
                 if f(Field::Offset0) != 0 {
-                    let _ = write!(out, " offset0:{}", f(Field::Offset0));
+                    out.push_str(" offset0:");
+                    self::dec(out, f(Field::Offset0));
                 }
                 if f(Field::Offset1) != 0 {
-                    let _ = write!(out, " offset1:{}", f(Field::Offset1));
+                    out.push_str(" offset1:");
+                    self::dec(out, f(Field::Offset1));
                 }
             } else {
                 let o = f(Field::Offset0) | f(Field::Offset1) << 8;
                 if o != 0 && op.mnemonic == "ds_swizzle_b32" {
                     out.push_str(" offset:");
-                    swizzle(out, o);
+                    swizzle(out, o, !old_gcn(dec));
                 } else if o != 0 {
-                    let _ = write!(out, " offset:{o}");
+                    out.push_str(" offset:");
+                    self::dec(out, o);
                 }
             }
-            flag(out, "gds", Field::Gds);
+            // gfx90a and gfx940+ have no GDS: LLVM ignores the bit there
+            if dec.traits & (traits::GFX90A | traits::GFX940) == 0 {
+                flag(out, "gds", Field::Gds);
+            }
         }
         Form::Flat => {
             let raw = f(Field::Offset);
@@ -1076,7 +1080,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 (raw & 0xfff) as i32
             };
             if off != 0 {
-                let _ = write!(out, " offset:{off}");
+                out.push_str(" offset:");
+                self::dec_signed(out, off);
             }
             flag(out, glc, Field::Glc);
             flag(out, slc, Field::Slc);
@@ -1089,7 +1094,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "offen", Field::Offen);
             flag(out, "addr64", Field::Addr64);
             if f(Field::Offset) != 0 {
-                let _ = write!(out, " offset:{}", f(Field::Offset));
+                out.push_str(" offset:");
+                self::dec(out, f(Field::Offset));
             }
             flag(out, glc, Field::Glc);
             flag(out, slc, Field::Slc);
@@ -1179,9 +1185,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "glc", Field::Glc);
             flag(out, "slc", Field::Slc);
             flag(out, "r128", Field::R128);
-            flag(out, "tfe", Field::Tfe);
+            flag(out, "a16", Field::A16);
+            // gfx90a reads the tfe bit as acc (AGPR data)
+            if dec.processor() != "gfx90a" {
+                flag(out, "tfe", Field::Tfe);
+            }
             flag(out, "lwe", Field::Lwe);
             flag(out, "da", Field::Da);
+            flag(out, "d16", Field::D16);
         }
         _ => {}
     }

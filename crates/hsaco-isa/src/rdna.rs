@@ -5,11 +5,6 @@
 use crate::desc::Ty;
 use std::fmt::Write;
 
-/// Whether a generation name is RDNA (gfx10+).
-pub(crate) fn is_rdna(generation: &str) -> bool {
-    matches!(generation, "gfx10" | "gfx11" | "gfx12")
-}
-
 /// Print an immediate of a special syntax for an RDNA generation; false if `ty` is not
 /// one of them.
 pub(crate) fn imm(out: &mut String, generation: &str, processor: &str, ty: Ty, v: u32) -> bool {

@@ -39,7 +39,57 @@ fn gfx9_extra_vectors() {
             checked += 1;
         }
     }
-    assert!(checked > 200, "too few vectors: {checked}");
+    assert!(checked > 1500, "too few vectors: {checked}");
+}
+
+/// DS (LDS/GDS) vectors of every generation (scripts/ds_vectors.py): every line must
+/// decode to one whole instruction printed exactly as llvm-mc-22 does, on every listed
+/// processor.
+#[test]
+fn ds_vectors() {
+    let files = [
+        ("gfx8", include_str!("data/gfx8.ds.txt")),
+        ("gfx9", include_str!("data/gfx9.ds.txt")),
+        ("gfx10", include_str!("data/gfx10.ds.txt")),
+        ("gfx11", include_str!("data/gfx11.ds.txt")),
+        ("gfx12", include_str!("data/gfx12.ds.txt")),
+    ];
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (gen, text) in files {
+        let mut lines = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let mut parts = line.split(" | ");
+            let (Some(hex), Some(want), Some(procs)) = (parts.next(), parts.next(), parts.next())
+            else {
+                panic!("bad vector line {line}");
+            };
+            let bytes = words_to_bytes(hex);
+            for p in procs.split(',') {
+                let dec = Decoder::for_processor(p).expect("processor");
+                checked += 1;
+                let got = match dec.decode(&bytes) {
+                    Ok(inst) if usize::from(inst.size) == bytes.len() => dec.text(&inst),
+                    Ok(inst) => format!("{} ({} bytes)", dec.text(&inst), inst.size),
+                    Err(e) => format!("error: {e}"),
+                };
+                if got != want {
+                    failures.push(format!("{gen} {p} {hex}: want `{want}`, got `{got}`"));
+                }
+            }
+            lines += 1;
+        }
+        assert!(lines > 100, "{gen}: too few DS vectors: {lines}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} DS checks differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 fn fuzz_entry(data: &[u8]) {
@@ -91,16 +141,25 @@ fn mutation_smoke() {
 fn listings_match_llvm_objdump() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/listing");
     let mut checked = 0;
-    for name in [
-        "branches.o",
-        "labels.o",
-        "notype.o",
-        "zeros.o",
-        "gfx90a-matrix.co",
-        "gfx942-atomics.co",
+    for (name, symbolize) in [
+        ("branches.o", false),
+        ("labels.o", false),
+        ("notype.o", false),
+        ("zeros.o", false),
+        ("gfx90a-matrix.co", false),
+        ("gfx942-atomics.co", false),
+        ("symbolize.o", true),
+        ("branches.o", true),
+        ("gfx90a-matrix.co", true),
+        ("gfx942-atomics.co", true),
     ] {
         let data = std::fs::read(format!("{dir}/{name}")).expect("input");
-        let want = std::fs::read_to_string(format!("{dir}/{name}.objdump")).expect("golden");
+        let golden = if symbolize {
+            format!("{dir}/{name}.symbolize.objdump")
+        } else {
+            format!("{dir}/{name}.objdump")
+        };
+        let want = std::fs::read_to_string(golden).expect("golden");
         let elf = hsaco_elf::elf::Elf::parse(&data).expect("ELF");
         let proc = hsaco_isa::listing::processor_from_e_flags(elf.e_flags()).expect("processor");
         let dec = Decoder::for_processor(proc).expect("decoder");
@@ -110,12 +169,15 @@ fn listings_match_llvm_objdump() {
             name,
             &elf,
             dec,
-            &hsaco_isa::listing::Options::default(),
+            &hsaco_isa::listing::Options {
+                symbolize_operands: symbolize,
+                ..Default::default()
+            },
         )
         .expect("listing");
         let got = String::from_utf8(out).expect("utf-8");
         for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
-            assert_eq!(g, w, "{name} line {}", i + 1);
+            assert_eq!(g, w, "{name} (symbolize {symbolize}) line {}", i + 1);
         }
         assert_eq!(
             got.lines().count(),
@@ -124,7 +186,7 @@ fn listings_match_llvm_objdump() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 6);
+    assert_eq!(checked, 10);
 }
 
 /// Check the LLVM vectors of one generation (`tests/data/<gen>.txt`) against its

@@ -1,13 +1,15 @@
-//! `hsaco read --metadata` over plain code objects, fast: each file read into a
-//! reused buffer, only its notes looked at (no [`super::view::ObjectView`]), files
-//! shared among threads in chunks, the output kept in file order and written once.
+//! `hsaco read --metadata`, fast: files shared among threads in chunks, each file
+//! read into a reused buffer and only its notes looked at (no
+//! [`super::view::ObjectView`]), each chunk's text written to stdout as soon as the
+//! chunks before it are, through a few reused buffers (memory stays small whatever the
+//! number of files).
 //!
-//! It prints exactly what the general path gives, or nothing at all: [`run`] returns
-//! `None`, before printing anything, when an input is stdin, cannot be read, is not a
-//! plain AMDGPU code object (fat binaries, bundles, host files), or would get an
-//! error message from the general path (ELF, symbol tables or notes that do not
-//! read, first metadata note that does not decode); the general path then reads
-//! everything again and reports what it finds.
+//! It prints exactly what the general path gives. A file it cannot vouch for (not a
+//! plain AMDGPU code object: fat binaries, bundles, host files; or one that would get
+//! an error message: ELF, symbol tables or notes that do not read, first metadata note
+//! that does not decode) is reported by the general path's own code, in its place.
+//! [`run`] returns `None` (and the general path does everything) for stdin, and for
+//! options other than `--metadata`.
 //!
 //! `HSACO_NO_FAST_PATH=1` in the environment turns it off, so that tests (and
 //! anyone in doubt) can compare the two paths.
@@ -16,24 +18,29 @@ use super::Opts;
 use anyhow::{Context, Result};
 use hsaco_elf::bundle::{code_objects, ContainerKind};
 use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA};
-use hsaco_elf::metadata::{write_readelf_block, CodeObjectMetadata};
+use hsaco_elf::metadata::{write_amdgpu_metadata_block, write_readelf_block, CodeObjectMetadata};
 use hsaco_elf::msgpack;
 use hsaco_elf::note::NoteOwner;
 use hsaco_elf::CodeObject;
+use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{IoSlice, Read, Write};
-use std::ops::Range;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 
 /// Files per unit of work handed to a thread.
-const CHUNK: usize = 24;
+const CHUNK: usize = 16;
+/// A chunk's text buffer starts this large (growing a buffer faults in fresh pages).
+const OUTPUT_CAPACITY: usize = 1 << 18;
+/// Bytes asked of a file's first `read` (most code objects are smaller).
+const FIRST_READ: usize = 1 << 16;
 /// At most this many threads.
 const MAX_THREADS: usize = 8;
 
-/// The `--metadata` output for `opts`, if every input is one this path can vouch for
-/// (see the module docs); `None` otherwise, with nothing printed.
+/// The `--metadata` output for `opts` (see the module docs); `None`, with nothing
+/// printed, when the general path must do the whole run.
 pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
     if !opts.metadata
         || opts.kernel_descriptors
@@ -53,56 +60,145 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
         .min(chunks)
         .clamp(1, MAX_THREADS);
     let next = AtomicUsize::new(0);
-    let refused = AtomicBool::new(false);
+    let sink = Sink::default();
     let work = || {
         let mut worker = Worker::default();
-        while !refused.load(Relaxed) {
+        loop {
             let c = next.fetch_add(1, Relaxed);
-            let Some(chunk) = files.chunks(CHUNK).nth(c) else {
+            let Some(chunk) = files.get(c * CHUNK..) else {
                 break;
             };
-            let first_piece = worker.pieces.len();
-            worker.chunk_start = first_piece;
-            for path in chunk {
-                if worker.file_blocks(path, with_headers).is_none() {
-                    refused.store(true, Relaxed);
-                    return worker;
+            let mut out = sink.buffer();
+            for path in &chunk[..chunk.len().min(CHUNK)] {
+                let start = out.text.len();
+                if worker
+                    .file_blocks(path, with_headers, &mut out.text)
+                    .is_none()
+                {
+                    out.text.truncate(start);
+                    out.failed |= general(opts, path, with_headers, &mut out);
                 }
             }
-            worker.chunks.push((c, first_piece..worker.pieces.len()));
+            sink.done(c, out);
         }
-        worker
     };
-    let workers = if threads > 1 {
+    if threads > 1 {
         std::thread::scope(|s| {
             let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-            let mut all = vec![work()];
+            work();
             for h in helpers {
-                all.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+                if let Err(e) = h.join() {
+                    std::panic::resume_unwind(e);
+                }
             }
-            all
-        })
+        });
     } else {
-        vec![work()]
-    };
-    if refused.load(Relaxed) {
-        return None;
+        work();
     }
-    // every chunk's pieces, in file order
-    let mut order: Vec<(usize, &Worker, &Range<usize>)> = workers
-        .iter()
-        .flat_map(|w| w.chunks.iter().map(move |(c, pieces)| (*c, w, pieces)))
-        .collect();
-    order.sort_unstable_by_key(|o| o.0);
-    let slices: Vec<IoSlice<'_>> = order
-        .iter()
-        .flat_map(|&(_, w, pieces)| {
-            w.pieces[pieces.clone()]
-                .iter()
-                .map(|r| IoSlice::new(&w.out[r.clone()]))
+    let sink = sink.state.into_inner().unwrap_or_else(|e| e.into_inner());
+    Some(match sink.error {
+        Some(e) => Err(e).context("writing to stdout"),
+        None if sink.failed => Ok(ExitCode::from(1)),
+        None => Ok(ExitCode::SUCCESS),
+    })
+}
+
+/// One file reported by the general path's code, into `out`; returns whether it
+/// found an error.
+fn general(opts: &Opts, path: &Path, headers: bool, out: &mut Output) -> bool {
+    let name = path.display().to_string();
+    let data = crate::input::read_input(path);
+    let found = super::found_in(&name, &data);
+    // as the general path decides it: several files, or several objects in one
+    let headers = headers || found.as_ref().map_or(0, Vec::len) > 1;
+    let mut text = String::new();
+    let mut errors = String::new();
+    let failed = super::report_file(
+        opts,
+        &name,
+        &found,
+        headers,
+        &mut text,
+        &mut errors,
+        &mut Vec::new(),
+    );
+    out.text.extend_from_slice(text.as_bytes());
+    out.errors.push_str(&errors);
+    failed
+}
+
+/// What one chunk of files printed.
+#[derive(Default)]
+struct Output {
+    text: Vec<u8>,
+    errors: String,
+    failed: bool,
+}
+
+/// Writes the chunks' output in chunk order, as soon as it can, and keeps the
+/// buffers for reuse.
+#[derive(Default)]
+struct Sink {
+    state: Mutex<SinkState>,
+}
+
+#[derive(Default)]
+struct SinkState {
+    /// The next chunk to write.
+    next: usize,
+    /// Chunks done before their turn.
+    waiting: BTreeMap<usize, Output>,
+    /// Empty buffers to reuse.
+    free: Vec<Output>,
+    /// stdout was closed (`| head`): nothing more is written, and that is no error.
+    closed: bool,
+    error: Option<std::io::Error>,
+    failed: bool,
+}
+
+impl Sink {
+    fn lock(&self) -> std::sync::MutexGuard<'_, SinkState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// An empty buffer.
+    fn buffer(&self) -> Output {
+        self.lock().free.pop().unwrap_or_else(|| Output {
+            text: Vec::with_capacity(OUTPUT_CAPACITY),
+            ..Output::default()
         })
-        .collect();
-    Some(print(slices).map(|()| ExitCode::SUCCESS))
+    }
+
+    /// Chunk `c` is done: write it and every waiting chunk after it whose turn has
+    /// come.
+    fn done(&self, c: usize, out: Output) {
+        let mut st = self.lock();
+        st.waiting.insert(c, out);
+        loop {
+            let next = st.next;
+            let Some(mut out) = st.waiting.remove(&next) else {
+                break;
+            };
+            if !st.closed && st.error.is_none() {
+                let mut stdout = std::io::stdout().lock();
+                match stdout.write_all(&out.text).and_then(|()| stdout.flush()) {
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => st.closed = true,
+                    Err(e) => st.error = Some(e),
+                    Ok(()) => {}
+                }
+            }
+            // errors go to stderr in file order too
+            if !out.errors.is_empty() {
+                eprint!("{}", out.errors);
+            }
+            st.failed |= out.failed;
+            out.text.clear();
+            out.errors.clear();
+            out.failed = false;
+            st.free.push(out);
+            st.next += 1;
+        }
+    }
 }
 
 /// What a thread keeps from file to file.
@@ -110,18 +206,6 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
 struct Worker {
     /// The file being read (the allocation is reused).
     buf: Vec<u8>,
-    /// All the text this thread printed.
-    out: Vec<u8>,
-    /// The output in order, as ranges of `out`: a block printed again is a second
-    /// range over the same text, not a copy (fresh memory costs a page fault per 4
-    /// KiB, a noticeable part of the run).
-    pieces: Vec<Range<usize>>,
-    /// The chunks done: chunk index and its ranges in `pieces`.
-    chunks: Vec<(usize, Range<usize>)>,
-    /// The current file's ranges of `out` (the allocation is reused).
-    file_pieces: Vec<Range<usize>>,
-    /// Where the current chunk's pieces start in `pieces`.
-    chunk_start: usize,
     /// The last metadata note printed. An object file and the code object linked
     /// from it usually hold the same metadata, and their names sort together.
     last: Option<LastNote>,
@@ -130,29 +214,17 @@ struct Worker {
 struct LastNote {
     n_type: u32,
     desc: Vec<u8>,
-    /// Where its block is in `out`.
-    block: Range<usize>,
+    /// Its block of text.
+    block: Vec<u8>,
     /// Whether it decodes (see `file_blocks`), once asked.
     decodes: Option<bool>,
 }
 
 impl Worker {
-    /// Adds `r` (of `out`) to the output, joined to the previous piece of the
-    /// chunk if it follows it.
-    fn piece(&mut self, r: Range<usize>) {
-        if r.is_empty() {
-            return;
-        }
-        match self.pieces[self.chunk_start..].last_mut() {
-            Some(last) if last.end == r.start => last.end = r.end,
-            _ => self.pieces.push(r),
-        }
-    }
-
-    /// Adds the output for one file: its header line when there are several files,
-    /// then the block of every metadata note. `None` if the general path must
-    /// handle the file.
-    fn file_blocks(&mut self, path: &Path, with_headers: bool) -> Option<()> {
+    /// Appends the output for one file to `out`: its header line when there are
+    /// several files, then the block of every metadata note. `None` if the general
+    /// path must handle the file (`out` may then hold part of the file's text).
+    fn file_blocks(&mut self, path: &Path, with_headers: bool, out: &mut Vec<u8>) -> Option<()> {
         let len = read_file(path, &mut self.buf)?;
         let data = &self.buf[..len];
         let objects = code_objects(data).ok()?;
@@ -161,16 +233,11 @@ impl Worker {
         }
         let co = CodeObject::parse(data).ok()?;
         symbols_readable(&co)?;
-        let out = &mut self.out;
-        let mut pieces = std::mem::take(&mut self.file_pieces);
-        pieces.clear();
         if with_headers {
-            let start = out.len();
             // as `path.display()` shows it (invalid UTF-8 replaced the same way)
             out.extend_from_slice(b"==> ");
             out.extend_from_slice(path.to_string_lossy().as_bytes());
             out.extend_from_slice(b" <==\n");
-            pieces.push(start..out.len());
         }
         let mut first = true;
         for note in co.elf.notes() {
@@ -187,21 +254,31 @@ impl Worker {
                 .as_ref()
                 .is_some_and(|l| l.n_type == note.n_type && l.desc == note.desc);
             if !hit {
-                let start = out.len();
-                write_readelf_block(note.n_type, note.desc, out);
-                // the descriptor's copy keeps its allocation from note to note
-                let mut desc = self.last.take().map(|l| l.desc).unwrap_or_default();
+                // the descriptor's copy and the block keep their allocations
+                let (mut desc, mut block) = self
+                    .last
+                    .take()
+                    .map(|l| (l.desc, l.block))
+                    .unwrap_or_default();
                 desc.clear();
                 desc.extend_from_slice(note.desc);
+                block.clear();
+                let decodes = if note.n_type == NT_AMDGPU_METADATA {
+                    // known from the printing, most of the time
+                    Some(write_amdgpu_metadata_block(note.desc, &mut block))
+                } else {
+                    write_readelf_block(note.n_type, note.desc, &mut block);
+                    None
+                };
                 self.last = Some(LastNote {
                     n_type: note.n_type,
                     desc,
-                    block: start..out.len(),
-                    decodes: None,
+                    block,
+                    decodes,
                 });
             }
             let last = self.last.as_mut()?;
-            pieces.push(last.block.clone());
+            out.extend_from_slice(&last.block);
             if first {
                 // the general path decodes the first metadata note and reports failure
                 first = false;
@@ -217,39 +294,41 @@ impl Worker {
                 }
             }
         }
-        for r in pieces.drain(..) {
-            self.piece(r);
-        }
-        self.file_pieces = pieces;
         Some(())
     }
 }
 
-/// The whole of `path` into `buf`, which keeps its allocation (and its bytes past
-/// the end, so nothing is cleared) from file to file; returns the length read. A
-/// regular file is read to the size it has when opened, in one `read`.
+/// `path`'s bytes into `buf` (which keeps its allocation, and its bytes past the end,
+/// so nothing is cleared, from file to file); returns the length read.
+///
+/// No `stat`: the first `read` asks for [`FIRST_READ`] bytes, and when it gets fewer,
+/// they are what is parsed, without the `read` that would return 0 at the end of
+/// the file. A regular file's `read` stops short only at its end; and should it
+/// stop short anyway, the object still reads the same unless something it refers to
+/// lies past what was read, and then parsing fails and the general path, which
+/// reads the whole file, reports the file.
 fn read_file(path: &Path, buf: &mut Vec<u8>) -> Option<usize> {
     let mut f = File::open(path).ok()?;
-    let meta = f.metadata().ok()?;
-    let len = usize::try_from(meta.len()).ok()?;
-    if !meta.is_file() || len == 0 {
-        buf.clear();
-        f.read_to_end(buf).ok()?;
-        return Some(buf.len());
-    }
-    if buf.len() < len {
-        buf.resize(len, 0);
+    if buf.len() < FIRST_READ {
+        buf.resize(FIRST_READ, 0);
     }
     let mut filled = 0;
-    while filled < len {
-        match f.read(&mut buf[filled..len]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
+    loop {
+        if filled == buf.len() {
+            buf.resize(buf.len() * 2, 0);
+        }
+        match f.read(&mut buf[filled..]) {
+            Ok(0) => return Some(filled),
+            Ok(n) => {
+                filled += n;
+                if filled < FIRST_READ {
+                    return Some(filled);
+                }
+            }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => return None,
         }
     }
-    Some(filled)
 }
 
 /// Whether the symbol tables read without error (the general path reads them for
@@ -286,33 +365,4 @@ fn names_end_in_table(co: &CodeObject<'_>, table: &hsaco_elf::elf::SymbolTable<'
         let st_name = u32::from_le_bytes([sym[0], sym[1], sym[2], sym[3]]);
         (st_name as usize) < strtab.len()
     })
-}
-
-/// Write `slices` to stdout, a few system calls in all; a closed pipe is not an
-/// error (as `output::print`).
-fn print(mut slices: Vec<IoSlice<'_>>) -> Result<()> {
-    /// At most this many slices per call (the usual `IOV_MAX`).
-    const MAX_SLICES: usize = 1024;
-    let mut out = std::io::stdout().lock();
-    let mut rest = &mut slices[..];
-    let mut result = Ok(());
-    while !rest.is_empty() {
-        let n = rest.len().min(MAX_SLICES);
-        match out.write_vectored(&rest[..n]) {
-            Ok(0) => {
-                result = Err(std::io::ErrorKind::WriteZero.into());
-                break;
-            }
-            Ok(written) => IoSlice::advance_slices(&mut rest, written),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                result = Err(e);
-                break;
-            }
-        }
-    }
-    match result.and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r.context("writing to stdout"),
-    }
 }

@@ -61,7 +61,8 @@ pub use model::{CodeObjectMetadata, Extra, KernelArg, KernelMetadata, MetadataFo
 pub use readelf::{
     compare_with_readelf, document_yaml, format_e, llvm_verifier_accepts,
     metadata_block_from_readelf, readelf_block, readelf_note_text, readelf_v2_text, readelf_yaml,
-    write_readelf_block, yaml_string, NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA,
+    write_amdgpu_metadata_block, write_readelf_block, yaml_string, NT_AMDGPU_METADATA,
+    NT_AMD_HSA_METADATA,
 };
 pub use validate::{
     expected_metadata_version, validate, Finding, VALUE_KINDS, VALUE_KINDS_V3, VALUE_KINDS_V5,

@@ -823,6 +823,24 @@ pub fn write_readelf_block(note_type: u32, desc: &[u8], out: &mut Vec<u8>) -> bo
     true
 }
 
+/// [`write_readelf_block`] for an `NT_AMDGPU_METADATA` descriptor, returning
+/// [`crate::msgpack::is_map_document`] of it (known from the printing, most of the
+/// time, without reading the descriptor again).
+pub fn write_amdgpu_metadata_block(desc: &[u8], out: &mut Vec<u8>) -> bool {
+    if desc.is_empty() {
+        return false;
+    }
+    out.reserve(desc.len() * 4);
+    match fast::yaml_block_doc(desc, out) {
+        Some(true) => true,
+        Some(false) => crate::msgpack::is_map_document(desc),
+        None => {
+            out.extend_from_slice(normalize(&readelf_yaml_tree(desc)).as_bytes());
+            crate::msgpack::is_map_document(desc)
+        }
+    }
+}
+
 /// Compare the metadata notes of one file (`(note type, descriptor)` in file order,
 /// other note types are skipped) with the `llvm-readelf --notes` output for that file.
 /// Returns the number of blocks compared, or a description of the first difference.
@@ -942,6 +960,13 @@ mod tests {
             matches!(msgpack::decode(desc), Ok(Value::Map(_))),
             "{desc:02x?}"
         );
+        // the block and map check of one pass agree with the two separate ones
+        let mut block = Vec::new();
+        let is_map = write_amdgpu_metadata_block(desc, &mut block);
+        assert_eq!(is_map, msgpack::is_map_document(desc), "{desc:02x?}");
+        let mut separate = Vec::new();
+        write_readelf_block(NT_AMDGPU_METADATA, desc, &mut separate);
+        assert_eq!(block, separate, "{desc:02x?}");
     }
 
     #[test]

@@ -27,12 +27,19 @@ pub(super) const MAX_FAST_DEPTH: usize = 100;
 /// `false`, leaving `out` as it was, when the descriptor is not the common case the
 /// module docs describe.
 pub(super) fn yaml_block(desc: &[u8], out: &mut Vec<u8>) -> bool {
+    yaml_block_doc(desc, out).is_some()
+}
+
+/// [`yaml_block`], telling also, when it prints, whether the descriptor is certainly
+/// one MessagePack map with nothing after it (`Some(true)`), or may not be
+/// (`Some(false)`: ask [`crate::msgpack::is_map_document`]).
+pub(super) fn yaml_block_doc(desc: &[u8], out: &mut Vec<u8>) -> Option<bool> {
     let start = out.len();
-    if write_block(desc, out).is_none() {
+    let doc = write_block(desc, out);
+    if doc.is_none() {
         out.truncate(start);
-        return false;
     }
-    true
+    doc
 }
 
 /// Text this module wrote (always UTF-8) as a `String`.
@@ -44,7 +51,9 @@ pub(super) fn into_string(bytes: Vec<u8>) -> String {
     }
 }
 
-fn write_block(desc: &[u8], out: &mut Vec<u8>) -> Option<()> {
+/// The block; whether the root is a map and the whole descriptor was read (every
+/// item well-formed, no deeper than [`MAX_FAST_DEPTH`]).
+fn write_block(desc: &[u8], out: &mut Vec<u8>) -> Option<bool> {
     out.extend_from_slice(b"    AMDGPU Metadata:\n        ");
     let yaml_at = out.len();
     out.extend_from_slice(b"---\n");
@@ -53,7 +62,9 @@ fn write_block(desc: &[u8], out: &mut Vec<u8>) -> Option<()> {
         out,
         accepted: true,
     };
-    match p.next()? {
+    let root = p.next()?;
+    let root_is_map = matches!(root, Item::Map(_));
+    match root {
         Item::Map(0) => {
             p.out.extend_from_slice(b"{}\n");
             p.accepted = false; // no amdhsa.version
@@ -71,6 +82,7 @@ fn write_block(desc: &[u8], out: &mut Vec<u8>) -> Option<()> {
         _ => return None,
     }
     let accepted = p.accepted;
+    let whole_map = root_is_map && p.r.pos() == desc.len();
     out.extend_from_slice(b"...\n");
     if !accepted && contains(desc, b"amdhsa.") {
         out.splice(
@@ -78,7 +90,7 @@ fn write_block(desc: &[u8], out: &mut Vec<u8>) -> Option<()> {
             b"Invalid AMDGPU Metadata\n".iter().copied(),
         );
     }
-    Some(())
+    Some(whole_map)
 }
 
 fn deeper(depth: usize) -> Option<()> {

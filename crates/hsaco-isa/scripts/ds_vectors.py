@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Write tests/data/<gen>.ds.txt: LLVM test vectors for every DS (LDS/GDS) instruction.
+
+    python3 scripts/ds_vectors.py gfx8 gfx9 gfx10 gfx11 gfx12   # default: all five
+    python3 scripts/ds_vectors.py --missing gfx12               # opcodes LLVM knows, we don't
+
+LLVM is the oracle, used as a black box: every encoding below is handed to
+`llvm-mc-22 --disassemble -triple=amdgcn -mcpu=P` for every processor of the generation
+(the `processor` lines of defs/<gen>.txt), and a vector `hex words | llvm text |
+processors` is written for each (words, text) LLVM prints, merged across processors.
+
+Encodings per DS opcode of defs/<gen>.txt (op lines with DS=...): only the fields the
+op has operands for are set (unused fields stay zero):
+  * registers addr=v1, data0=v2, data1=v6, vdst=v10 (even, so 64/128/256-bit tuples are
+    aligned as gfx90a+ requires), no offset;
+  * high registers (addr=v255 or the highest aligned tuples) with offset0=0x34,
+    offset1=0x12 (one 16-bit offset, or offset0/offset1 for the 2-address forms);
+  * offset0 only and offset1 only (0xff);
+  * the gds bit (generations that have GDS);
+  * for ds_swizzle_b32, the offsets of SWIZZLE below;
+  * the acc bit (bit 25: AGPR data/vdst) on gfx9 (gfx90a+ print AGPRs);
+Only inputs LLVM decodes as one whole 8-byte instruction are kept, and texts LLVM marks
+with a comment (`/*`) are left out.
+"""
+import os
+import sys
+from collections import OrderedDict
+
+sys.path.insert(0, os.path.dirname(__file__))
+from llvm_mc import disassemble  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFS = os.path.join(HERE, "..", "defs")
+DATA = os.path.join(HERE, "..", "tests", "data")
+GENS = ["gfx8", "gfx9", "gfx10", "gfx11", "gfx12"]
+REGS = dict(addr=1, data0=2, data1=6, vdst=10)
+# ds_swizzle_b32 offsets: each mode (bit-mask: SWAP, REVERSE, BROADCAST, BITMASK_PERM;
+# QUAD_PERM; gfx9+ ROTATE and FFT) and the numbers around their edges.
+SWIZZLE = [0x0001, 0x001F, 0x041F, 0x081F, 0x0C1F, 0x3C1F, 0x7C1F, 0x001E, 0x001C, 0x0018,
+           0x0010, 0x0030, 0x03E0, 0x7FFF, 0x1234, 0x8000, 0x80E4, 0x801B, 0x80FF, 0x8100,
+           0xA000, 0xBFFF, 0xC000, 0xC400, 0xC020, 0xC7FF, 0xC800, 0xDFFF, 0xE000, 0xE001,
+           0xE01F, 0xE020, 0xFFFF]
+
+
+def parse(gen):
+    """(processors, DS fields {name: (lo, width)}, [(mnemonic, opcode, {operand: width})])"""
+    procs, fields, ops = [], {}, []
+    cur = None
+    for line in open(os.path.join(DEFS, gen + ".txt")):
+        t = line.split()
+        if not t or t[0].startswith("#"):
+            continue
+        if t[0] == "processor":
+            procs.append(t[1])
+        elif t[0] == "encoding":
+            cur = t[1]
+            if cur == "DS":
+                fields["match"] = int(t[3], 16)
+        elif t[0] == "field" and cur == "DS":
+            fields[t[1]] = (int(t[2]), int(t[3]))
+        elif t[0] == "op":
+            for e in t[2].split(","):
+                enc, _, opc = e.split("@")[0].partition("=")
+                if enc != "DS":
+                    continue
+                operands = {}
+                for o in t[3:]:
+                    if ":" in o and not o.startswith(("!", "@")):
+                        name, kind = o.split(":", 1)
+                        digits = "".join(c for c in kind if c.isdigit())
+                        operands[name] = int(digits) if digits else 32
+                ops.append((t[1], int(opc, 16), operands))
+    return procs, fields, ops
+
+
+def build(fields, vals):
+    v = fields["match"]
+    for name, x in vals.items():
+        lo, w = fields[name]
+        assert 0 <= x < (1 << w), (name, x)
+        v |= x << lo
+    return [v & 0xFFFFFFFF, v >> 32]
+
+
+def candidates(gen, fields, mnemonic, opc, operands):
+    regs = {k: r for k, r in REGS.items() if k in operands}
+    base = dict(op=opc, **regs)
+    out = [base]
+    high = dict(base)
+    for k, width in operands.items():
+        if k in fields:
+            n = max(1, width // 32)
+            top = 256 - n
+            high[k] = top - (top % 2) if n > 1 else 255
+    high.update(offset0=0x34, offset1=0x12)
+    out.append(high)
+    out.append(dict(base, offset0=0xFF))
+    out.append(dict(base, offset1=0xFF))
+    if gen != "gfx12":
+        out.append(dict(base, offset0=0x10, gds=1))
+    if mnemonic == "ds_swizzle_b32":
+        for o in SWIZZLE:
+            out.append(dict(base, offset0=o & 0xFF, offset1=o >> 8))
+    if "acc" in fields:
+        out.append(dict(base, acc=1))
+        out.append(dict(high, acc=1))
+    return [build(fields, c) for c in out]
+
+
+def generic(gen, fields, opc):
+    """Encodings for an opcode the description does not have (only for --missing): each
+    subset of the register fields LLVM may require to be zero."""
+    subsets = [(), ("addr",), ("vdst",), ("addr", "vdst"), ("addr", "data0"),
+               ("addr", "data0", "vdst"), ("addr", "data0", "data1"),
+               ("addr", "data0", "data1", "vdst"), ("data0",)]
+    return [build(fields, dict(op=opc, **{k: REGS[k] for k in s})) for s in subsets]
+
+
+def vectors(gen, missing=False):
+    procs, fields, ops = parse(gen)
+    words = []
+    seen = set()
+    known = {opc for _, opc, _ in ops}
+    if missing:
+        todo = [generic(gen, fields, o) for o in range(1 << fields["op"][1])
+                if o not in known]
+    else:
+        todo = [candidates(gen, fields, m, opc, operands) for m, opc, operands in ops]
+    for cands in todo:
+        for ws in cands:
+            if tuple(ws) not in seen:
+                seen.add(tuple(ws))
+                words.append(ws)
+    per = OrderedDict()
+    for proc in procs:
+        for ws, r in zip(words, disassemble(words, proc)):
+            if not r or "/*" in r[0] or r[1] != 8:
+                continue
+            per.setdefault((tuple(ws), r[0]), []).append(proc)
+    return per
+
+
+def main():
+    args = sys.argv[1:]
+    missing = "--missing" in args
+    gens = [a for a in args if not a.startswith("--")] or GENS
+    for gen in gens:
+        per = vectors(gen, missing)
+        if missing:
+            for (ws, txt), ps in per.items():
+                print("%s: %08x %08x | %s | %s" % (gen, ws[0], ws[1], txt, ",".join(ps)))
+            continue
+        out = [
+            "# DS (LDS/GDS) vectors: generated by scripts/ds_vectors.py %s from" % gen,
+            "# llvm-mc-22 --disassemble -triple=amdgcn -mcpu=P (P = the processors of",
+            "# defs/%s.txt); do not edit, rerun the script." % gen,
+            "# hex words | llvm text | processors",
+        ]
+        for (ws, txt), ps in per.items():
+            out.append("%s | %s | %s" % (" ".join("%08x" % w for w in ws), txt, ",".join(ps)))
+        path = os.path.join(DATA, gen + ".ds.txt")
+        open(path, "w").write("\n".join(out) + "\n")
+        print("%s: %d vectors" % (gen, len(out) - 4))
+
+
+if __name__ == "__main__":
+    main()
