@@ -30,6 +30,7 @@ use std::process::ExitCode;
 ///   hsaco dis --no-show-raw-insn kernel.co
 ///   hsaco dis --kd kernel.co                  (kernel descriptors after the code)
 ///   hsaco dis --symbolize-operands kernel.co  (branch targets as labels L0, L1, ...)
+///   hsaco dis --mattr=+wavefrontsize64 k.co   (gfx10+ code built for wave64)
 ///   echo 'C0020002 0000002C BF810000' | hsaco dis --raw --mcpu=gfx906 -
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
@@ -40,6 +41,11 @@ pub struct Opts {
     /// Processor to decode for (`gfx906`, `gfx90a`, ...), instead of the one e_flags names.
     #[arg(long)]
     pub mcpu: Option<String>,
+    /// Target features, as llvm-objdump --mattr: `+wavefrontsize64` decodes gfx10+
+    /// code as wave64 (lane masks are register pairs: `vcc`, `s[0:1]`); the default,
+    /// as in LLVM, is wave32 (`+wavefrontsize32`).
+    #[arg(long, value_name = "FEATURES")]
+    pub mattr: Option<String>,
     /// The input is a bare instruction stream, not an ELF file (needs --mcpu).
     #[arg(long, requires = "mcpu")]
     pub raw: bool,
@@ -69,13 +75,15 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         threads: opts.threads,
         symbolize_operands: opts.symbolize_operands,
     };
+    let wave64 = wave64_from_mattr(opts.mattr.as_deref())?;
     let forced = match &opts.mcpu {
         Some(p) => Some(
             Decoder::for_processor(p)
                 .with_context(|| format!("no instruction set description for processor {p}"))?,
         ),
         None => None,
-    };
+    }
+    .map(|d| if wave64 { d.wave64() } else { d });
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut failed = false;
@@ -88,7 +96,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                 listing::write_code(&mut out, dec, &bytes, 0, &[], &options)
                     .map_err(anyhow::Error::from)
             } else {
-                dis_file(&mut out, &name, &data, forced, &options, opts.kd)
+                dis_file(&mut out, &name, &data, forced, &options, opts.kd, wave64)
             }
         });
         if let Err(e) = result {
@@ -127,6 +135,7 @@ fn dis_file(
     forced: Option<Decoder>,
     options: &listing::Options,
     kd: bool,
+    wave64: bool,
 ) -> Result<()> {
     let objects = code_objects(data).context("malformed container")?;
     if objects.is_empty() {
@@ -141,7 +150,7 @@ fn dis_file(
         } else {
             format!("{name}({})", o.entry_id)
         };
-        let r = dis_object(out, &label, &o.bytes, forced, options, kd);
+        let r = dis_object(out, &label, &o.bytes, forced, options, kd, wave64);
         if let Err(e) = r {
             if objects.len() == 1 || is_broken_pipe(&e) {
                 return Err(e);
@@ -162,6 +171,7 @@ fn dis_object(
     forced: Option<Decoder>,
     options: &listing::Options,
     kd: bool,
+    wave64: bool,
 ) -> Result<()> {
     let elf = Elf::parse(bytes).context("malformed ELF")?;
     let dec = match forced {
@@ -188,6 +198,7 @@ fn dis_object(
             })?
         }
     };
+    let dec = if wave64 { dec.wave64() } else { dec };
     listing::write_elf(out, label, &elf, dec, options)?;
     if kd {
         let co = CodeObject::parse(bytes).context("malformed ELF")?;
@@ -199,6 +210,28 @@ fn dis_object(
         )?;
     }
     Ok(())
+}
+
+/// Whether `--mattr` asks for wave64; an error for a feature `dis` does not know.
+fn wave64_from_mattr(mattr: Option<&str>) -> Result<bool> {
+    let mut wave64 = false;
+    for f in mattr.unwrap_or("").split(',').map(str::trim) {
+        match f {
+            "" => {}
+            "+wavefrontsize64" | "-wavefrontsize32" => wave64 = true,
+            "+wavefrontsize32" | "-wavefrontsize64" => wave64 = false,
+            // target features that do not change the text (xnack, sramecc, cumode, ...)
+            other
+                if other.len() > 1
+                    && other.starts_with(['+', '-'])
+                    && hsaco_target::TargetFeature::from_name(&other[1..]).is_some() => {}
+            other => bail!(
+                "--mattr: unknown feature {other:?} (features are +NAME or -NAME: \
+                 wavefrontsize64, wavefrontsize32, xnack, sramecc, cumode, ...)"
+            ),
+        }
+    }
+    Ok(wave64)
 }
 
 /// The bytes of a --raw input: hex text if it is all hex digits, `0x`, commas and

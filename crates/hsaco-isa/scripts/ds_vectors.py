@@ -19,10 +19,16 @@ op has operands for are set (unused fields stay zero):
   * the gds bit (generations that have GDS);
   * for ds_swizzle_b32, the offsets of SWIZZLE below;
   * the acc bit (bit 25: AGPR data/vdst) on gfx9 (gfx90a+ print AGPRs);
+  * RANDOM_PER_OP encodings with seeded random values in the op's register fields and in
+    offset0/offset1/gds/acc (misaligned tuples, tuples past v255, acc/gds where LLVM
+    ignores them); LLVM rejects a DS word with a non-zero register field the op does
+    not use, so those stay zero;
+Processors: the `processor` lines and (ALIASES) the `alias` lines of the description.
 Only inputs LLVM decodes as one whole 8-byte instruction are kept, and texts LLVM marks
 with a comment (`/*`) are left out.
 """
 import os
+import random
 import sys
 from collections import OrderedDict
 
@@ -33,6 +39,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFS = os.path.join(HERE, "..", "defs")
 DATA = os.path.join(HERE, "..", "tests", "data")
 GENS = ["gfx8", "gfx9", "gfx10", "gfx11", "gfx12"]
+# Also ask LLVM about every alias processor of the description (gfx1013, gfx1151,
+# gfx90c, the generic targets, ...): they must decode as the processor they alias.
+ALIASES = True
+RANDOM_PER_OP = 3
 REGS = dict(addr=1, data0=2, data1=6, vdst=10)
 # ds_swizzle_b32 offsets: each mode (bit-mask: SWAP, REVERSE, BROADCAST, BITMASK_PERM;
 # QUAD_PERM; gfx9+ ROTATE and FFT) and the numbers around their edges.
@@ -51,6 +61,8 @@ def parse(gen):
         if not t or t[0].startswith("#"):
             continue
         if t[0] == "processor":
+            procs.append(t[1])
+        elif t[0] == "alias" and ALIASES:
             procs.append(t[1])
         elif t[0] == "encoding":
             cur = t[1]
@@ -104,6 +116,12 @@ def candidates(gen, fields, mnemonic, opc, operands):
     if "acc" in fields:
         out.append(dict(base, acc=1))
         out.append(dict(high, acc=1))
+    # random values in every field but the opcode (seeded: reruns write the same file)
+    rng = random.Random("%s %d" % (gen, opc))
+    for _ in range(RANDOM_PER_OP):
+        out.append(dict({k: rng.getrandbits(f[1]) for k, f in fields.items()
+                         if k in operands or k in ("offset0", "offset1", "gds", "acc")},
+                        op=opc))
     return [build(fields, c) for c in out]
 
 

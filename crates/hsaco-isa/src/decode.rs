@@ -59,6 +59,8 @@ pub(crate) mod traits {
     pub const GFX9: u16 = 1024;
     /// gfx8.
     pub const GFX8: u16 = 2048;
+    /// gfx10+ in wave64 mode (`+wavefrontsize64`), set by [`super::Decoder::wave64`].
+    pub const WAVE64: u16 = 4096;
 
     /// The traits of a processor of a generation.
     pub fn of(generation: &str, processor: &str) -> u16 {
@@ -227,15 +229,17 @@ impl Buckets {
     }
 }
 
+/// The tables of a generation ([`crate::generations`] index), built on first use (only
+/// the generations a run decodes are built).
 fn buckets(generation: usize) -> &'static Buckets {
-    static ALL: std::sync::OnceLock<Vec<Buckets>> = std::sync::OnceLock::new();
-    let all = ALL.get_or_init(|| {
-        crate::generations()
-            .iter()
-            .map(|g| Buckets::new(g))
-            .collect()
-    });
-    &all[generation]
+    use std::sync::OnceLock;
+    static ALL: [OnceLock<Buckets>; 8] = [const { OnceLock::new() }; 8];
+    let isa = crate::generations()[generation];
+    match ALL.get(generation) {
+        Some(b) => b.get_or_init(|| Buckets::new(isa)),
+        // (more generations than slots, which a test rules out: built each time)
+        None => Box::leak(Box::new(Buckets::new(isa))),
+    }
 }
 
 fn word(bytes: &[u8], i: usize) -> Option<u32> {
@@ -264,6 +268,16 @@ impl Decoder {
             }
         }
         None
+    }
+
+    /// This decoder in wave64 mode (gfx10 and later; as LLVM's `+wavefrontsize64`):
+    /// lane masks are register pairs (`vcc`, `s[0:1]`), matrix operands are narrower.
+    /// Earlier generations are always wave64 and are unchanged.
+    pub fn wave64(mut self) -> Decoder {
+        if self.traits & traits::RDNA != 0 {
+            self.traits |= traits::WAVE64;
+        }
+        self
     }
 
     /// The processor whose instruction set this decoder decodes (the canonical one for
@@ -448,6 +462,9 @@ impl Decoder {
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
         }
+        if self.traits & traits::WAVE64 != 0 {
+            wave64_widths(&mut inst, enc, op, self.traits & traits::GFX12 != 0);
+        }
         if op.flags & crate::desc::flags::GLC_RTN != 0
             && (self
                 .field_desc(ei, Field::Glc)
@@ -609,6 +626,56 @@ fn ds_acc(inst: &mut Instruction, op: &OpDesc) {
         ) = (od.role, *o)
         {
             *o = Operand::Agpr { first, count };
+        }
+    }
+}
+
+/// gfx10+ in wave64: a lane mask (carry, compare result, `v_cndmask` selector; the
+/// operands that are `vcc` in the 32-bit encodings) is a register pair; the matrix
+/// operands of WMMA/SWMMAC (gfx11: the accumulator and result only) and the data of
+/// the transposing loads hold half as many registers per lane.
+fn wave64_widths(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx12: bool) {
+    use crate::desc::Form;
+    let vector = matches!(
+        enc.form,
+        Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3 | Form::Sdwa | Form::Dpp
+    );
+    let matrix = op.mnemonic.starts_with("v_wmma") || op.mnemonic.starts_with("v_swmmac");
+    let transpose = op.mnemonic.contains("_load_tr");
+    let cndmask = op.mnemonic.starts_with("v_cndmask");
+    for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+        let mask = vector
+            && (matches!(
+                od.role,
+                Role::FieldOr(_, 106) | Role::Field(Field::Sdst | Field::Sdst8)
+            ) || (cndmask && od.role == Role::Field(Field::Src2)));
+        if mask {
+            // (pairs start at an even register)
+            *o = match *o {
+                Operand::Sgpr { first, count: 1 } => Operand::Sgpr {
+                    first: first & !1,
+                    count: 2,
+                },
+                Operand::Ttmp { first, count: 1 } => Operand::Ttmp {
+                    first: first & !1,
+                    count: 2,
+                },
+                Operand::Special { code, count: 1 } => Operand::Special { code, count: 2 },
+                Operand::Vgpr { first, count: 1 } => Operand::Vgpr { first, count: 2 },
+                other => other,
+            };
+            continue;
+        }
+        let halve = (matrix
+            && (gfx12 || matches!(od.role, Role::Field(Field::Vdst | Field::Src2))))
+            || (transpose && matches!(od.role, Role::Field(Field::Vdst)));
+        if let (true, Operand::Vgpr { first, count }) = (halve, *o) {
+            if count >= 2 {
+                *o = Operand::Vgpr {
+                    first,
+                    count: count / 2,
+                };
+            }
         }
     }
 }

@@ -181,6 +181,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_generation_has_a_table_slot() {
+        // decode.rs keeps the decoding tables of 8 generations
+        assert!(generations().len() <= 8);
+    }
+
+    #[test]
     fn sizes() {
         assert_eq!(std::mem::size_of::<Operand>(), 4);
         // 40 bytes before gfx10 MIMG NSA address words (`nsa`) were added

@@ -131,7 +131,8 @@ pub fn write_elf(
         Some(t) if !t.is_empty() => Some(t),
         _ => elf.dynsym()?,
     };
-    let mut names: Vec<(u64, String, u8, usize)> = Vec::new();
+    // (names borrowed from the string table unless they are not UTF-8)
+    let mut names: Vec<(u64, std::borrow::Cow<'_, str>, u8, usize)> = Vec::new();
     if let Some(t) = &symtab {
         for s in t.iter() {
             let s = s?;
@@ -140,7 +141,7 @@ pub fn write_elf(
                 continue;
             }
             if let Some(sec) = s.section_index() {
-                names.push((s.value, s.name_str().into_owned(), kind, sec));
+                names.push((s.value, s.name_str(), kind, sec));
             }
         }
     }
@@ -276,6 +277,27 @@ struct Pieces {
     free: Vec<Vec<u8>>,
     /// Writing failed: take no more pieces.
     stop: bool,
+    /// A listing thread panicked: its piece will never be ready.
+    failed: bool,
+}
+
+/// Marks the pieces failed and stopped if the thread holding it panics, so neither the
+/// writer nor the other threads wait forever for that thread.
+struct PanicGuard<'a> {
+    shared: &'a Mutex<Pieces>,
+    changed: &'a Condvar,
+}
+
+impl Drop for PanicGuard<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut s = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            s.failed = true;
+            s.stop = true;
+            drop(s);
+            self.changed.notify_all();
+        }
+    }
 }
 
 /// Instructions listed before, by their bytes: real code repeats instructions (the
@@ -288,10 +310,10 @@ struct Memo {
     entries: Vec<MemoEntry>,
 }
 
-const MEMO_ENTRIES: usize = 2048;
+const MEMO_ENTRIES: usize = 4096;
 /// Entries per set.
 const MEMO_WAYS: usize = 4;
-const MEMO_TEXT: usize = 88;
+const MEMO_TEXT: usize = 62;
 
 #[derive(Clone, Copy)]
 struct MemoEntry {
@@ -477,34 +499,42 @@ impl Section<'_, '_> {
             ready: vec![None; pieces.len()],
             free: Vec::new(),
             stop: false,
+            failed: false,
         });
         let changed = Condvar::new();
         let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
         std::thread::scope(|scope| {
             for _ in 1..threads {
-                let (pieces, changed, lock) = (&pieces, &changed, &lock);
+                let (pieces, changed, lock, shared) = (&pieces, &changed, &lock, &shared);
                 let mut memo = Memo::default();
-                scope.spawn(move || loop {
-                    let (k, mut buf) = {
-                        let mut s = lock();
-                        loop {
-                            if s.stop || s.next >= pieces.len() {
-                                return;
+                scope.spawn(move || {
+                    let _guard = PanicGuard { shared, changed };
+                    loop {
+                        let (k, mut buf) = {
+                            let mut s = lock();
+                            loop {
+                                if s.stop || s.next >= pieces.len() {
+                                    return;
+                                }
+                                if s.next < s.written + window {
+                                    break;
+                                }
+                                s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
                             }
-                            if s.next < s.written + window {
-                                break;
-                            }
-                            s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
-                        }
-                        s.next += 1;
-                        (s.next - 1, s.free.pop().unwrap_or_default())
-                    };
-                    buf.clear();
-                    self.list(&mut buf, pieces[k], &mut memo);
-                    lock().ready[k] = Some(buf);
-                    changed.notify_all();
+                            s.next += 1;
+                            (s.next - 1, s.free.pop().unwrap_or_default())
+                        };
+                        buf.clear();
+                        self.list(&mut buf, pieces[k], &mut memo);
+                        lock().ready[k] = Some(buf);
+                        changed.notify_all();
+                    }
                 });
             }
+            let _guard = PanicGuard {
+                shared: &shared,
+                changed: &changed,
+            };
             let result = (|| {
                 let mut s = lock();
                 while s.written < pieces.len() {
@@ -525,6 +555,9 @@ impl Section<'_, '_> {
                         self.list(&mut buf, pieces[k], &mut memo);
                         s = lock();
                         s.ready[k] = Some(buf);
+                    } else if s.failed {
+                        // (the scope re-raises the helper's panic when it ends)
+                        return Err(io::Error::other("a listing thread panicked"));
                     } else {
                         s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
                     }

@@ -400,8 +400,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         return;
     }
     let rdna = dec.traits & traits::RDNA != 0;
-    let rdna_gfx11 = dec.isa().generation == "gfx11";
     let plan = dec.plan(inst);
+    let rdna_gfx11 = dec.isa().generation == "gfx11";
     out.push_str(op.mnemonic);
     // llvm-mc-22 prints two spaces after the mnemonic of a sampling NSA instruction
     if enc.form == Form::Mimg

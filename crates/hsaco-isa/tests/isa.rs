@@ -408,3 +408,41 @@ fn gfx803_listing_matches_llvm_objdump() {
     }
     assert_eq!(got.lines().count(), want.lines().count());
 }
+
+/// gfx10+ in wave64 (`Decoder::wave64`, `hsaco dis --mattr=+wavefrontsize64`): LLVM's
+/// wave64 text of every gfx10/11/12 vector whose text differs from wave32 (lane masks
+/// as pairs, narrower WMMA operands); every one must match.
+#[test]
+fn wave64_vectors() {
+    let mut checked = 0;
+    for data in [
+        include_str!("data/wave64/gfx10.txt"),
+        include_str!("data/wave64/gfx11.txt"),
+        include_str!("data/wave64/gfx12.txt"),
+    ] {
+        for line in data.lines().filter(|l| !l.starts_with('#')) {
+            let (hex, rest) = line.split_once(" | ").expect("vector line");
+            let (want, procs) = rest.rsplit_once(" | ").expect("vector line");
+            let bytes = words_to_bytes(hex);
+            for p in procs.split(',') {
+                let dec = Decoder::for_processor(p).expect("processor").wave64();
+                let inst = dec.decode(&bytes).expect(line);
+                assert_eq!(dec.text(&inst), want, "{hex} on {p} (wave64)");
+                // and wave32 prints something else
+                let dec32 = Decoder::for_processor(p).expect("processor");
+                let inst32 = dec32.decode(&bytes).expect(line);
+                assert_ne!(dec32.text(&inst32), want, "{hex} on {p} (wave32)");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1300, "too few wave64 vectors: {checked}");
+    // gfx9 and earlier are wave64 already: unchanged
+    let dec = Decoder::for_processor("gfx90a").expect("gfx90a");
+    let bytes = words_to_bytes("d0c2000a 00020101");
+    assert_eq!(
+        dec.text(&dec.decode(&bytes).expect("decode")),
+        dec.wave64()
+            .text(&dec.wave64().decode(&bytes).expect("decode"))
+    );
+}
