@@ -331,6 +331,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "opsel" => "OPSEL",
         "offset2" => "OFFSET2",
         "gds" => "GDS",
+        "gdsonly" => "GDS_ONLY",
         "glcrtn" => "GLC_RTN",
         _ => bail!("unknown flag {f}"),
     })
