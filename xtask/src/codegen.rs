@@ -279,7 +279,8 @@ fn form(name: &str) -> Result<&'static str> {
     if name.ends_with("_SDWA") {
         return Ok("Sdwa");
     }
-    if name.ends_with("_DPP") {
+    // DPP16 (`_DPP`) and DPP8 (`_DPP8`, `_DPP8FI`) forms of VOP1/VOP2/VOPC
+    if name.ends_with("_DPP") || name.ends_with("_DPP8") || name.ends_with("_DPP8FI") {
         return Ok("Dpp");
     }
     Ok(match name {

@@ -535,8 +535,13 @@ def main():
                     w = build(enc, dict(vals, op=o, src0=src0))[0]
                     lines.append([w, word1])
                 for o, r in enumerate(disassemble(lines, proc)):
-                    if r and r[1] == 8 and ("_" + var) in r[0].split(" ")[0]:
-                        base = r[0].split(" ")[0][: -len(var) - 1]
+                    mn = r[0].split(" ")[0] if r else ""
+                    if r and r[1] == 8 and ("_" + var) in mn:
+                        base = mn[: -len(var) - 1]
+                        flags.setdefault((base, encname), set()).add(var)
+                    elif r and r[1] == 8 and var == "dpp" and "row_mask:" in r[0]:
+                        # gfx11+ VOPC in DPP form prints no `_dpp` suffix
+                        base = re.sub(r"_e32$", "", mn)
                         flags.setdefault((base, encname), set()).add(var)
     # VOPD (gfx11+): X and Y halves, each swept with the other half a v_dual_mov_b32
     if "VOPD" in encs:

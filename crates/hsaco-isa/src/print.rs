@@ -422,6 +422,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         Form::Vop3 if plan.has_vop12c => out.push_str("_e64"),
         Form::Vop3 if dec.vop3_dpp(inst).is_some() => out.push_str("_e64_dpp"),
         Form::Sdwa => out.push_str("_sdwa"),
+        // gfx11+ prints VOPC in DPP form without a suffix (`v_cmp_eq_f32 vcc_lo, ...`)
+        Form::Dpp
+            if rdna
+                && dec.isa().generation != "gfx10"
+                && enc
+                    .base
+                    .and_then(|b| dec.isa().encodings.get(usize::from(b)))
+                    .is_some_and(|b| b.form == Form::Vopc) => {}
         Form::Dpp => out.push_str("_dpp"),
         _ => {}
     }
@@ -843,6 +851,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push(']');
                 }
             }
+        }
+        Form::Dpp if rdna && enc.field(Field::Dpp8).is_some() => {
+            dpp8(out, f(Field::Dpp8), f(Field::Fi));
         }
         Form::Dpp if rdna => {
             dpp16(
@@ -1393,6 +1404,22 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     if let Some((y, ops)) = dec.vopd_y(inst) {
         out.push_str(" :: ");
         half(out, y.mnemonic, &ops, y.operands);
+    }
+}
+
+/// DPP8 lane selects of gfx10+ (`dpp8:[a,b,...]`, eight 3-bit fields from the lowest) and
+/// `fi:1`.
+fn dpp8(out: &mut String, sel: u32, fi: u32) {
+    out.push_str(" dpp8:[");
+    for i in 0..8 {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push(char::from(b'0' + (sel >> (3 * i) & 7) as u8));
+    }
+    out.push(']');
+    if fi != 0 {
+        out.push_str(" fi:1");
     }
 }
 
