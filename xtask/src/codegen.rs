@@ -338,6 +338,13 @@ fn flag(f: &str) -> Result<&'static str> {
         "gdsonly" => "GDS_ONLY",
         "glcrtn" => "GLC_RTN",
         "d16" => "D16",
+        "dpplo128d" => "DPP_LO128_VDST",
+        "dpplo128s0" => "DPP_LO128_SRC0",
+        "dpplo128s1" => "DPP_LO128_SRC1",
+        "dppig0" => "DPP_IGNORE_MODS0",
+        "dppig1" => "DPP_IGNORE_MODS1",
+        "dpprej0" => "DPP_REJECT_MODS0",
+        "dpprej1" => "DPP_REJECT_MODS1",
         _ => bail!("unknown flag {f}"),
     })
 }

@@ -450,6 +450,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         exp_or_interp(out, enc.form, &f);
         return;
     }
+    // gfx12 v_cndmask_b32 in DPP16 form prints `|v1, vcc_lo|` for an abs src1
+    let gfx12_cndmask_dpp =
+        enc.form == Form::Dpp && op.mnemonic == "v_cndmask_b32" && dec.isa().generation == "gfx12";
+    let mut abs_after_next = false;
     let mut first = true;
     let mut operands = &inst.operands[..];
     if op.flags & flags::GLC_RTN != 0
@@ -501,6 +505,22 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = !vop3b && f(Field::Abs) >> i & 1 != 0;
                 }
+                // RDNA DPP16: only sources that take float modifiers print them (and
+                // only src0/src1: v_cndmask's vcc_lo is a third source)
+                Form::Dpp
+                    if rdna
+                        && i < 2
+                        && crate::rdna::dpp_mods(op, i) == crate::rdna::DppMods::Print =>
+                {
+                    let (n, a) = if i == 0 {
+                        (Field::Src0Neg, Field::Src0Abs)
+                    } else {
+                        (Field::Src1Neg, Field::Src1Abs)
+                    };
+                    neg = f(n) != 0;
+                    abs = f(a) != 0;
+                }
+                Form::Dpp if rdna => {}
                 Form::Sdwa | Form::Dpp => {
                     let (n, a, s) = if i == 0 {
                         (Field::Src0Neg, Field::Src0Abs, Field::Src0Sext)
@@ -794,10 +814,24 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             _ => operand(out, *o, od.ty, inst.literal),
         }
+        // gfx12 DPP: a 16-bit source past v127 is printed with LLVM's comment
+        if enc.form == Form::Dpp && matches!(*o, Operand::Vgpr { first, .. } if first >= 128) {
+            let lo128 = match src {
+                Some(0) => flags::DPP_LO128_SRC0,
+                Some(1) => flags::DPP_LO128_SRC1,
+                _ => 0,
+            };
+            if op.flags & lo128 != 0 {
+                out.push_str("/*Invalid register, operand has 'VGPR_32_Lo128' register class*/");
+            }
+        }
         if sext {
             out.push(')');
         }
-        if abs {
+        if abs && gfx12_cndmask_dpp && src == Some(1) {
+            // llvm-mc-22 closes src1's abs after the vcc_lo operand here
+            abs_after_next = true;
+        } else if abs || std::mem::take(&mut abs_after_next) {
             out.push('|');
         }
         if neg_fn {
@@ -1442,7 +1476,7 @@ fn dpp16(out: &mut String, c: u32, row_mask: u32, bank_mask: u32, bound: u32, fi
         0x141 => write!(out, " row_half_mirror"),
         0x150..=0x15f => write!(out, " row_share:{}", c & 0xf),
         0x160..=0x16f => write!(out, " row_xmask:{}", c & 0xf),
-        _ => Ok(()),
+        _ => write!(out, " /* Invalid dpp_ctrl value */"),
     };
     let _ = write!(out, " row_mask:0x{row_mask:x} bank_mask:0x{bank_mask:x}");
     if bound != 0 {
