@@ -295,6 +295,8 @@ pub mod flags {
     pub const DPP_REJECT_MODS0: u32 = 1 << 17;
     /// gfx10+ DPP16 forms: a neg/abs bit of src1 makes the word invalid.
     pub const DPP_REJECT_MODS1: u32 = 1 << 18;
+    /// gfx11+: has VOP3/VOP3P forms with a DPP16/DPP8 word (`v_add3_u32_e64_dpp`).
+    pub const VOP3_DPP: u32 = 1 << 19;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.
