@@ -121,6 +121,8 @@ def plain_words(rng, text, encs, encnames):
         for opc in opcodes(text, encname):
             vals, _ = sweep.probes(encname)
             key = dict(op=opc) if lo + w != 32 else {}
+            if "opm" in en["fields"]:
+                key = dict(op=opc & ((1 << w) - 1), opm=opc >> w)  # gfx10 MTBUF/MIMG
             words.append(build(en, dict(vals, **key)))
             for _ in range(RANDOM_PER_OPCODE + 4):
                 v = rand_fields(rng, en)

@@ -405,6 +405,30 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
+        if self.buckets.rdna && enc.form == crate::desc::Form::Mtbuf {
+            // llvm-mc-22 has no MTBUF forms with tfe on gfx10+, nor reserved scalar
+            // codes (209-234) as soffset
+            let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+            // (nor a resource tuple of s104-s107 or past the ttmps, nor gfx12 offsets of 2^23
+            // and more)
+            let srsrc_quad = self
+                .field_desc(ei, Field::Srsrc)
+                .is_some_and(|d| d.kind == FieldKind::Srsrc);
+            if get(Field::Tfe) != 0
+                || (self
+                    .field_desc(ei, Field::Soffset)
+                    .is_some_and(|d| d.width == 8)
+                    && (209..=234).contains(&get(Field::Soffset)))
+                || (srsrc_quad && get(Field::Srsrc) == 26)
+                || (!srsrc_quad && matches!(get(Field::Srsrc), 104..=107 | 125..))
+                || (enc.words == 3
+                    && self
+                        .field_desc(ei, Field::Offset)
+                        .is_some_and(|d| d.get_wide(raw, word(bytes, 2).unwrap_or(0)) >= 1 << 23))
+            {
+                return Err(DecodeError::Invalid);
+            }
+        }
         if enc.form == crate::desc::Form::Ds && !self.ds_fields_valid(ei, op, raw) {
             return Err(DecodeError::Invalid);
         }
@@ -424,7 +448,10 @@ impl Decoder {
         let w2 = inst.literal;
         // gfx10+ buffer loads with tfe return one more register (the status)
         let tfe = self.buckets.rdna
-            && enc.form == crate::desc::Form::Mubuf
+            && matches!(
+                enc.form,
+                crate::desc::Form::Mubuf | crate::desc::Form::Mtbuf
+            )
             && self
                 .field_desc(ei, Field::Tfe)
                 .is_some_and(|f| f.get_wide(raw, w2) != 0);

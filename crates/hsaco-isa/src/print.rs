@@ -927,7 +927,25 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "dlc", Field::Dlc);
             cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
         }
-        Form::Mubuf if rdna => {
+        Form::Mubuf | Form::Mtbuf if rdna => {
+            if enc.form == Form::Mtbuf {
+                // gfx10+ unified format, omitted at its default (1, BUF_FMT_8_UNORM)
+                let fmt = f(Field::Format);
+                let names = if dec.isa().generation == "gfx10" {
+                    crate::rdna::BUF_FMT_GFX10
+                } else {
+                    crate::rdna::BUF_FMT_GFX11
+                };
+                match names.get(fmt as usize) {
+                    _ if fmt == 1 => {}
+                    Some(name) => {
+                        let _ = write!(out, " format:[BUF_FMT_{name}]");
+                    }
+                    None => {
+                        let _ = write!(out, " format:{fmt}");
+                    }
+                }
+            }
             flag(out, "idxen", Field::Idxen);
             flag(out, "offen", Field::Offen);
             if f(Field::Offset) != 0 {

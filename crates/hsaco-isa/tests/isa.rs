@@ -528,6 +528,24 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         include_str!("data/gfx12.vop3dpp.invalid"),
         include_str!("data/gfx12.vop3dpp.known-gaps"),
     ),
+    (
+        "gfx10.mtbuf",
+        include_str!("data/gfx10.mtbuf.txt"),
+        include_str!("data/gfx10.mtbuf.invalid"),
+        "",
+    ),
+    (
+        "gfx11.mtbuf",
+        include_str!("data/gfx11.mtbuf.txt"),
+        include_str!("data/gfx11.mtbuf.invalid"),
+        "",
+    ),
+    (
+        "gfx12.mtbuf",
+        include_str!("data/gfx12.mtbuf.txt"),
+        include_str!("data/gfx12.mtbuf.invalid"),
+        "",
+    ),
 ];
 
 #[test]
