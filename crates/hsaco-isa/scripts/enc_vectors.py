@@ -131,11 +131,33 @@ def plain_words(rng, text, encs, encnames):
     return words
 
 
+def exp_words(rng, text, encs):
+    """EXP: every target with random sources/flags, every enable mask with and without
+    each flag."""
+    en = encs["EXP"]
+    words = []
+    for tgt in range(64):
+        for _ in range(2):
+            v = rand_fields(rng, en)
+            v["tgt"] = tgt
+            words.append(build(en, v))
+    for mask in range(16):
+        for fl in ("", "compr", "done", "vm", "row_en"):
+            if fl and fl not in en["fields"]:
+                continue
+            v = dict(en=mask, tgt=rng.choice((0, 8, 12, 20, 33)), vsrc0=1, vsrc1=2,
+                     vsrc2=3, vsrc3=4)
+            if fl:
+                v[fl] = 1
+            words.append(build(en, v))
+    return words
+
+
 FAMILIES = {
     "dpp": dpp_words,
     "vop3dpp": vop3dpp_words,
     "mtbuf": lambda r, t, e: plain_words(r, t, e, ["MTBUF"]),
-    "exp": lambda r, t, e: plain_words(r, t, e, ["EXP"]),
+    "exp": exp_words,
     "vinterp": lambda r, t, e: plain_words(r, t, e, ["VINTERP", "VINTRP"]),
     "ldsdir": lambda r, t, e: plain_words(r, t, e, ["LDSDIR"]),
 }

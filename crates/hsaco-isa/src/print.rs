@@ -447,7 +447,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         ("glc", "slc", None)
     };
     if matches!(enc.form, Form::Exp | Form::Vintrp) {
-        exp_or_interp(out, enc.form, &f);
+        exp_or_interp(out, enc.form, dec.isa().generation, &f);
         return;
     }
     // gfx12 v_cndmask_b32 in DPP16 form prints `|v1, vcc_lo|` for an abs src1
@@ -1357,7 +1357,7 @@ const NUM_FORMATS: [&str; 8] = [
 
 /// The operands of `exp` (target, four sources or `off`, done/compr/vm) and of the
 /// VINTRP `v_interp_*` (vdst, vsrc or p10/p20/p0, attrN.c).
-fn exp_or_interp(out: &mut String, form: Form, f: &dyn Fn(Field) -> u32) {
+fn exp_or_interp(out: &mut String, form: Form, generation: &str, f: &dyn Fn(Field) -> u32) {
     if form == Form::Vintrp {
         out.push_str(" v");
         dec(out, f(Field::Vdst));
@@ -1384,18 +1384,28 @@ fn exp_or_interp(out: &mut String, form: Form, f: &dyn Fn(Field) -> u32) {
     }
     let tgt = f(Field::Tgt);
     out.push(' ');
+    // gfx10+ targets as llvm-mc-22 names them: pos4 and prim; gfx11+ drops null and the
+    // parameters and adds dual_src_blend0/1
+    let rdna = matches!(generation, "gfx10" | "gfx11" | "gfx12");
+    let gfx11 = rdna && generation != "gfx10";
     match tgt {
         0..=7 => {
             out.push_str("mrt");
             dec(out, tgt);
         }
         8 => out.push_str("mrtz"),
-        9 => out.push_str("null"),
+        9 if !gfx11 => out.push_str("null"),
         12..=15 => {
             out.push_str("pos");
             dec(out, tgt - 12);
         }
-        32..=63 => {
+        16 if rdna => out.push_str("pos4"),
+        20 if rdna => out.push_str("prim"),
+        21 | 22 if gfx11 => {
+            out.push_str("dual_src_blend");
+            dec(out, tgt - 21);
+        }
+        32..=63 if !gfx11 => {
             out.push_str("param");
             dec(out, tgt - 32);
         }
@@ -1420,6 +1430,7 @@ fn exp_or_interp(out: &mut String, form: Form, f: &dyn Fn(Field) -> u32) {
         ("done", Field::Done),
         ("compr", Field::Compr),
         ("vm", Field::Vm),
+        ("row_en", Field::RowEn),
     ] {
         if f(field) != 0 {
             out.push(' ');

@@ -546,6 +546,24 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         include_str!("data/gfx12.mtbuf.invalid"),
         "",
     ),
+    (
+        "gfx10.exp",
+        include_str!("data/gfx10.exp.txt"),
+        include_str!("data/gfx10.exp.invalid"),
+        "",
+    ),
+    (
+        "gfx11.exp",
+        include_str!("data/gfx11.exp.txt"),
+        include_str!("data/gfx11.exp.invalid"),
+        "",
+    ),
+    (
+        "gfx12.exp",
+        include_str!("data/gfx12.exp.txt"),
+        include_str!("data/gfx12.exp.invalid"),
+        "",
+    ),
 ];
 
 #[test]
