@@ -294,7 +294,8 @@ fn form(name: &str) -> Result<&'static str> {
         "VOP1" => "Vop1",
         "VOP2" => "Vop2",
         "VOPC" => "Vopc",
-        "VOP3" => "Vop3",
+        // gfx11+ VINTERP is VOP3-like (VGPR sources, neg, op_sel, clamp, wait_exp)
+        "VOP3" | "VINTERP" => "Vop3",
         "VOP3P" => "Vop3p",
         "MAI" => "Mai",
         "DS" => "Ds",

@@ -124,9 +124,12 @@ def plain_words(rng, text, encs, encnames):
             if "opm" in en["fields"]:
                 key = dict(op=opc & ((1 << w) - 1), opm=opc >> w)  # gfx10 MTBUF/MIMG
             words.append(build(en, dict(vals, **key)))
-            for _ in range(RANDOM_PER_OPCODE + 4):
+            for _ in range(16):
                 v = rand_fields(rng, en)
                 v.update(key)
+                for name, (_, _, kind) in en["fields"].items():
+                    if kind == "src9" and rng.random() < 0.8:
+                        v[name] = 256 + rng.getrandbits(8)  # mostly VGPRs
                 words.append(build(en, v))
     return words
 

@@ -97,6 +97,9 @@ def probes(encname):
         return dict(vdst=10, src0=V(20), src1=V(30), src2=V(40)), {
             "v10": "vdst", "s10": "sdst8", "v20": "src0", "v30": "src1", "v40": "src2",
             "s0": "sdst", "s20": "src0", "s30": "src1", "s40": "src2", "a10": "vdst"}
+    if encname == "VINTERP":
+        return dict(vdst=10, src0=V(20), src1=V(30), src2=V(40)), {
+            "v10": "vdst", "v20": "src0", "v30": "src1", "v40": "src2"}
     if encname == "VOP3P":
         return dict(vdst=10, src0=V(20), src1=V(30), src2=V(40), opsel_hi=3, opsel_hi2=1), {
             "v10": "vdst", "v20": "src0", "v30": "src1", "v40": "src2", "a10": "vdst"}
@@ -256,6 +259,8 @@ MOD_PROBES = {
     "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), "),
              (dict(th=1), "glcrtn", r" v(10|\[10:\d+\]), .*TH_ATOMIC_RETURN")],
     "DS": [(dict(offset0=1, offset1=2), "offset2", "offset1:2"), (dict(gds=1), "gds", " gds")],
+    "VINTERP": [(dict(neg=1), "fpmods", r", -| -[v|]"), (dict(clamp=1), "clamp", " clamp"),
+                (dict(opsel=1), "opsel", "op_sel:")],
     "VOP3P": [(dict(neg=1), "neg", "neg_lo:"), (dict(clamp=1), "clamp", " clamp"),
               (dict(opsel=1), "opsel", "op_sel:")],
     # gfx10+ MIMG: packed 16-bit data (LLVM rejects d16 on atomics, *_pck, get_resinfo...)

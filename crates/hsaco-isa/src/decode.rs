@@ -473,6 +473,22 @@ impl Decoder {
                 _ => o,
             };
         }
+        if enc.form == crate::desc::Form::Vop3 && enc.field(Field::WaitExp).is_some() {
+            // gfx11+ VINTERP: sources are VGPRs; LLVM rejects a 32-bit one below 256 and
+            // takes a 16-bit one from the low 8 bits
+            for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+                let Role::Field(f @ (Field::Src0 | Field::Src1 | Field::Src2)) = od.role else {
+                    continue;
+                };
+                let v = self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+                if v < 256 {
+                    if od.ty.bits() != 16 {
+                        return Err(DecodeError::Invalid);
+                    }
+                    *o = self.half(ei, f, v as u8, raw);
+                }
+            }
+        }
         if enc.form == crate::desc::Form::Vopd {
             let (_, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
             literal |= y.contains(&Operand::Literal);
@@ -551,6 +567,7 @@ impl Decoder {
         }
         if self.buckets.swap_m0_null
             && matches!(enc.form, crate::desc::Form::Vop3 | crate::desc::Form::Vop3p)
+            && enc.field(Field::WaitExp).is_none()
             && self
                 .field_desc(ei, Field::Src0)
                 .is_some_and(|f| matches!(f.get(raw), 0xfa | 0xe9 | 0xea))
@@ -653,6 +670,7 @@ impl Decoder {
         let enc = self.isa.encodings.get(usize::from(inst.encoding))?;
         if !(self.buckets.swap_m0_null
             && matches!(enc.form, crate::desc::Form::Vop3 | crate::desc::Form::Vop3p)
+            && enc.field(Field::WaitExp).is_none()
             && inst.size == 12)
         {
             return None;

@@ -856,7 +856,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     };
     match enc.form {
         Form::Vop3 if rdna => {
-            // llvm-mc-22: op_sel, then clamp and omod, then the DPP word
+            // llvm-mc-22: op_sel, then clamp and omod, then the DPP word (VINTERP: clamp,
+            // op_sel, wait_exp)
+            let vinterp = enc.field(Field::WaitExp).is_some();
+            if vinterp && op.flags & flags::CLAMP != 0 {
+                flag(out, "clamp", Field::Clamp);
+            }
             if op.flags & flags::OPSEL != 0 && !fake16 {
                 let srcs = usize::from(plan.srcs);
                 let sel = f(Field::Opsel);
@@ -877,7 +882,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push(']');
                 }
             }
-            if op.flags & flags::CLAMP != 0 {
+            if !vinterp && op.flags & flags::CLAMP != 0 {
                 flag(out, "clamp", Field::Clamp);
             }
             if op.flags & flags::OMOD != 0 {
@@ -887,6 +892,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     3 => out.push_str(" div:2"),
                     _ => {}
                 }
+            }
+            // gfx11+ VINTERP: always printed
+            if vinterp {
+                let _ = write!(out, " wait_exp:{}", f(Field::WaitExp));
             }
             vop3_dpp_word(out, dec, inst);
         }
@@ -1368,8 +1377,12 @@ fn exp_or_interp(out: &mut String, form: Form, generation: &str, f: &dyn Fn(Fiel
                 0 => "p10",
                 1 => "p20",
                 2 => "p0",
-                _ => "invalid_param",
+                _ => "",
             });
+            if f(Field::Vsrc) > 2 {
+                out.push_str("invalid_param_");
+                dec(out, f(Field::Vsrc));
+            }
         } else {
             out.push('v');
             dec(out, f(Field::Vsrc));

@@ -564,6 +564,24 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         include_str!("data/gfx12.exp.invalid"),
         "",
     ),
+    (
+        "gfx10.vinterp",
+        include_str!("data/gfx10.vinterp.txt"),
+        include_str!("data/gfx10.vinterp.invalid"),
+        "",
+    ),
+    (
+        "gfx11.vinterp",
+        include_str!("data/gfx11.vinterp.txt"),
+        include_str!("data/gfx11.vinterp.invalid"),
+        "",
+    ),
+    (
+        "gfx12.vinterp",
+        include_str!("data/gfx12.vinterp.txt"),
+        include_str!("data/gfx12.vinterp.invalid"),
+        include_str!("data/gfx12.vinterp.known-gaps"),
+    ),
 ];
 
 #[test]

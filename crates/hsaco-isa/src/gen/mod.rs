@@ -126,6 +126,7 @@ pub enum Field {
     Vsrc1y,
     Vsrc2,
     Vsrc3,
+    WaitExp,
 }
 
 impl Field {
@@ -245,6 +246,7 @@ impl Field {
             Field::Vsrc1y => "vsrc1y",
             Field::Vsrc2 => "vsrc2",
             Field::Vsrc3 => "vsrc3",
+            Field::WaitExp => "wait_exp",
         }
     }
 }
