@@ -304,7 +304,8 @@ fn form(name: &str) -> Result<&'static str> {
         "MTBUF" => "Mtbuf",
         "MIMG" | "VIMAGE" | "VSAMPLE" => "Mimg",
         "EXP" => "Exp",
-        "VINTRP" => "Vintrp",
+        // gfx11+ LDSDIR (lds_param_load, lds_direct_load): parameter loads too
+        "VINTRP" | "LDSDIR" => "Vintrp",
         "VOPD" | "VOPDY" | "VOPD3" | "VOPD3Y" => "Vopd",
         _ => bail!("no family for encoding {name}"),
     })

@@ -124,6 +124,18 @@ def plain_words(rng, text, encs, encnames):
             if "opm" in en["fields"]:
                 key = dict(op=opc & ((1 << w) - 1), opm=opc >> w)  # gfx10 MTBUF/MIMG
             words.append(build(en, dict(vals, **key)))
+            # words with bits no field describes set (LLVM may reject them)
+            mask = int(text.split("encoding %s " % encname)[1].split()[2], 16)
+            covered = mask
+            for lo_, w_, _k in en["fields"].values():
+                covered |= ((1 << w_) - 1) << lo_
+            free = ~covered & ((1 << (32 * en["words"])) - 1)
+            if free:
+                for _ in range(4):
+                    ws = build(en, dict(vals, **key))
+                    extra = rng.getrandbits(32 * en["words"]) & free
+                    words.append([w | (extra >> (32 * i)) & 0xFFFFFFFF
+                                  for i, w in enumerate(ws)])
             for _ in range(16):
                 v = rand_fields(rng, en)
                 v.update(key)

@@ -97,6 +97,8 @@ def probes(encname):
         return dict(vdst=10, src0=V(20), src1=V(30), src2=V(40)), {
             "v10": "vdst", "s10": "sdst8", "v20": "src0", "v30": "src1", "v40": "src2",
             "s0": "sdst", "s20": "src0", "s30": "src1", "s40": "src2", "a10": "vdst"}
+    if encname == "LDSDIR":
+        return dict(vdst=10, attr=3, attrchan=1), {"v10": "vdst"}
     if encname == "VINTERP":
         return dict(vdst=10, src0=V(20), src1=V(30), src2=V(40)), {
             "v10": "vdst", "v20": "src0", "v30": "src1", "v40": "src2"}

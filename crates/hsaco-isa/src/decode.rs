@@ -407,10 +407,10 @@ impl Decoder {
         }
         if self.buckets.rdna && enc.form == crate::desc::Form::Mtbuf {
             // llvm-mc-22 has no MTBUF forms with tfe on gfx10+, nor reserved scalar
-            // codes (209-234) as soffset
+            // codes (209-229, 232-234) as soffset
             let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
-            // (nor a resource tuple of s104-s107 or past the ttmps, nor gfx12 offsets of 2^23
-            // and more)
+            // (nor a resource tuple of s104-s107 or (gfx10) s124-s127 (gfx12: m0, exec),
+            // nor gfx12 offsets of 2^23 and more or bits 48-49 set)
             let srsrc_quad = self
                 .field_desc(ei, Field::Srsrc)
                 .is_some_and(|d| d.kind == FieldKind::Srsrc);
@@ -418,8 +418,10 @@ impl Decoder {
                 || (self
                     .field_desc(ei, Field::Soffset)
                     .is_some_and(|d| d.width == 8)
-                    && (209..=234).contains(&get(Field::Soffset)))
+                    && matches!(get(Field::Soffset), 209..=229 | 232..=234))
                 || (srsrc_quad && get(Field::Srsrc) == 26)
+                || (srsrc_quad && get(Field::Srsrc) == 31 && !self.buckets.swap_m0_null)
+                || (enc.words == 3 && raw >> 48 & 3 != 0)
                 || (!srsrc_quad && matches!(get(Field::Srsrc), 104..=107 | 125..))
                 || (enc.words == 3
                     && self
@@ -482,10 +484,12 @@ impl Decoder {
                 };
                 let v = self.field_desc(ei, f).map_or(0, |d| d.get(raw));
                 if v < 256 {
-                    if od.ty.bits() != 16 {
+                    if od.ty.bits() == 16 {
+                        *o = self.half(ei, f, v as u8, raw);
+                    } else if f != Field::Src2 {
+                        // (a 32-bit src2 below 256 decodes as a scalar source)
                         return Err(DecodeError::Invalid);
                     }
-                    *o = self.half(ei, f, v as u8, raw);
                 }
             }
         }

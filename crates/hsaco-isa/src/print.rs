@@ -447,7 +447,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         ("glc", "slc", None)
     };
     if matches!(enc.form, Form::Exp | Form::Vintrp) {
-        exp_or_interp(out, enc.form, dec.isa().generation, &f);
+        if enc.field(Field::WaitVdst).is_some() || enc.field(Field::WaitVaVdst).is_some() {
+            lds_direct(out, op, &f);
+        } else {
+            exp_or_interp(out, enc.form, dec.isa().generation, &f);
+        }
         return;
     }
     // gfx12 v_cndmask_b32 in DPP16 form prints `|v1, vcc_lo|` for an abs src1
@@ -966,6 +970,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
             flag(out, "lds", Field::Lds);
             flag(out, "tfe", Field::Tfe);
+            flag(out, "nv", Field::Nv);
         }
         Form::Vop3 if op.mnemonic.starts_with("v_bitop3") => {
             // gfx950: the 8-bit truth table is spread over neg (bits 0-2), abs (3-5) and
@@ -1363,6 +1368,35 @@ const NUM_FORMATS: [&str; 8] = [
     "RESERVED_6",
     "FLOAT",
 ];
+
+/// gfx11+ LDSDIR (`lds_param_load v1, attr3.y wait_vdst:0`, gfx12 `ds_direct_load v1
+/// wait_va_vdst:3 wait_vm_vsrc:0`): the wait counts are always printed.
+fn lds_direct(out: &mut String, op: &crate::OpDesc, f: &dyn Fn(Field) -> u32) {
+    out.push_str(" v");
+    dec(out, f(Field::Vdst));
+    if op
+        .operands
+        .iter()
+        .any(|o| o.role == Role::Field(Field::Attr))
+    {
+        let _ = write!(
+            out,
+            ", attr{}.{}",
+            f(Field::Attr),
+            ["x", "y", "z", "w"][f(Field::Attrchan) as usize & 3]
+        );
+    }
+    if op.mnemonic.starts_with("lds_") {
+        let _ = write!(out, " wait_vdst:{}", f(Field::WaitVdst));
+    } else {
+        let _ = write!(
+            out,
+            " wait_va_vdst:{} wait_vm_vsrc:{}",
+            f(Field::WaitVaVdst),
+            f(Field::WaitVmVsrc)
+        );
+    }
+}
 
 /// The operands of `exp` (target, four sources or `off`, done/compr/vm) and of the
 /// VINTRP `v_interp_*` (vdst, vsrc or p10/p20/p0, attrN.c).

@@ -582,6 +582,18 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         include_str!("data/gfx12.vinterp.invalid"),
         include_str!("data/gfx12.vinterp.known-gaps"),
     ),
+    (
+        "gfx11.ldsdir",
+        include_str!("data/gfx11.ldsdir.txt"),
+        include_str!("data/gfx11.ldsdir.invalid"),
+        "",
+    ),
+    (
+        "gfx12.ldsdir",
+        include_str!("data/gfx12.ldsdir.txt"),
+        include_str!("data/gfx12.ldsdir.invalid"),
+        "",
+    ),
 ];
 
 #[test]

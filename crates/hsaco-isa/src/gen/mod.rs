@@ -127,6 +127,9 @@ pub enum Field {
     Vsrc2,
     Vsrc3,
     WaitExp,
+    WaitVaVdst,
+    WaitVdst,
+    WaitVmVsrc,
 }
 
 impl Field {
@@ -247,6 +250,9 @@ impl Field {
             Field::Vsrc2 => "vsrc2",
             Field::Vsrc3 => "vsrc3",
             Field::WaitExp => "wait_exp",
+            Field::WaitVaVdst => "wait_va_vdst",
+            Field::WaitVdst => "wait_vdst",
+            Field::WaitVmVsrc => "wait_vm_vsrc",
         }
     }
 }
