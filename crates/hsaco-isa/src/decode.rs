@@ -407,7 +407,7 @@ impl Decoder {
         }
         if self.buckets.rdna && enc.form == crate::desc::Form::Mtbuf {
             // llvm-mc-22 has no MTBUF forms with tfe on gfx10+, nor reserved scalar
-            // codes (209-229, 232-234) as soffset
+            // codes (209-229, 232-234) or src_lds_direct (254) as soffset
             let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
             // (nor a resource tuple of s104-s107 or (gfx10) s124-s127 (gfx12: m0, exec),
             // nor gfx12 offsets of 2^23 and more or bits 48-49 set)
@@ -418,7 +418,7 @@ impl Decoder {
                 || (self
                     .field_desc(ei, Field::Soffset)
                     .is_some_and(|d| d.width == 8)
-                    && matches!(get(Field::Soffset), 209..=229 | 232..=234))
+                    && matches!(get(Field::Soffset), 209..=229 | 232..=234 | 254))
                 || (srsrc_quad && get(Field::Srsrc) == 26)
                 || (srsrc_quad && get(Field::Srsrc) == 31 && !self.buckets.swap_m0_null)
                 || (enc.words == 3 && raw >> 48 & 3 != 0)

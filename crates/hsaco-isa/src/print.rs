@@ -828,6 +828,19 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             _ => operand(out, *o, od.ty, inst.literal),
         }
+        // gfx11+ VINTERP: a 32-bit src2 below 256 is printed with LLVM's comment
+        if src == Some(2) && enc.field(Field::WaitExp).is_some() {
+            match *o {
+                Operand::Sgpr { .. } | Operand::Ttmp { .. } => {
+                    out.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
+                }
+                Operand::Special { code, .. } if !(235..=239).contains(&code) && code < 0xf9 => {
+                    out.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
+                }
+                Operand::Int(_) | Operand::Float(_) => out.push_str("/*Invalid immediate*/"),
+                _ => {}
+            }
+        }
         // gfx12 DPP: a 16-bit source past v127 is printed with LLVM's comment
         if enc.form == Form::Dpp && matches!(*o, Operand::Vgpr { first, .. } if first >= 128) {
             let lo128 = match src {
