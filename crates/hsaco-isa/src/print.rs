@@ -519,6 +519,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = !vop3b && f(Field::Abs) >> i & 1 != 0;
                 }
+                // RDNA v_fma_mix*: neg_lo is the source's negation, neg_hi its abs
+                Form::Vop3p if rdna && op.mnemonic.starts_with("v_fma_mix") && i < 3 => {
+                    neg = f(Field::Neg) >> i & 1 != 0;
+                    abs = f(Field::NegHi) >> i & 1 != 0;
+                }
                 // RDNA DPP16: only sources that take float modifiers print them (and
                 // only src0/src1: v_cndmask's vcc_lo is a third source)
                 Form::Dpp
@@ -1045,15 +1050,20 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push(']');
                 }
             };
+            // RDNA v_fma_mix*: op_sel_hi defaults to 0 and neg_lo/neg_hi are the sources'
+            // neg/abs (printed on the operands)
+            let mix = rdna && op.mnemonic.starts_with("v_fma_mix");
             list(out, "op_sel", f(Field::Opsel), 0);
             list(
                 out,
                 "op_sel_hi",
                 f(Field::OpselHi) | f(Field::OpselHi2) << 2,
-                7,
+                if mix { 0 } else { 7 },
             );
-            list(out, "neg_lo", f(Field::Neg), 0);
-            list(out, "neg_hi", f(Field::NegHi), 0);
+            if !mix {
+                list(out, "neg_lo", f(Field::Neg), 0);
+                list(out, "neg_hi", f(Field::NegHi), 0);
+            }
             flag(out, "clamp", Field::Clamp);
             vop3_dpp_word(out, dec, inst);
         }
