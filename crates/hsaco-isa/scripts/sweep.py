@@ -551,6 +551,34 @@ def vop3_dpp_facts(procs, encs):
     return out
 
 
+def vop3_int_srcs(procs, encs, text):
+    """RDNA VOP3 ops with float modifiers whose source N llvm-mc-22 prints without the
+    neg bit's `-` (an integer source: v_cvt_pk_u8_f32's src1/src2, v_trig_preop's src1):
+    {mnemonic: {N}} (their op-line type becomes uBITS)."""
+    en = encs["VOP3"]
+    vals, _ = probes("VOP3")
+    ops = {}
+    for line in text.split("\n"):
+        t = line.split()
+        if t and t[0] == "op" and "!fpmods" in t:
+            for e in t[2].split(","):
+                if e.startswith("VOP3="):
+                    ops[int(e.split("@")[0].split("=")[1], 16)] = t[1]
+    keys = sorted(ops)
+    out = {}
+    for i in range(3):
+        lines = [build(en, dict(vals, op=o, neg=1 << i)) for o in keys]
+        for o, r in zip(keys, disassemble(lines, procs[0])):
+            if not r:
+                continue
+            reg = "v%d" % (20 + 10 * i)
+            hit = [x for x in r[0].split(" ", 1)[1].split(", ")
+                   if re.search(r"(^|[-|(])" + reg + r"(\b|\.)", x)]
+            if hit and "-" not in hit[0]:
+                out.setdefault(ops[o], set()).add(i)
+    return out
+
+
 def set_generation(gen):
     """Per-generation probe facts: the code of `null`, true16 operands."""
     global NULL, TRUE16, GEN_SGPR_RSRC, MIMG_DECODED
@@ -672,8 +700,14 @@ def main():
         for opc, ps in sorted(opcs.items()):
             ent[1].append((encname, opc, frozenset(ps)))
     lines = []
+    intsrc = vop3_int_srcs(procs, encs, text) if "VOPD" in encs and not only else {}
     for base, lst in ops.items():
         for toks, encl in lst:
+            if base in intsrc and any(e == "VOP3" for e, _, _ in encl):
+                toks = [re.sub(r"^src([012]):[fb](16|32|64)$",
+                               lambda m: "src%s:u%s" % (m.group(1), m.group(2))
+                               if int(m.group(1)) in intsrc[base] else m.group(0), x)
+                        for x in toks]
             allp = set().union(*[ps for _, _, ps in encl])
             opcs = ",".join("%s=0x%x%s" % (e, o, "" if ps == allp else
                                             "@" + "+".join(p for p in procs if p in ps))
