@@ -632,12 +632,39 @@ impl Decoder {
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
         let plan = OpPlan::new(self.isa, op);
         let srcs = (1u32 << plan.srcs) - 1;
-        // (op_sel lives in the same per-source modifier operands as neg/abs in LLVM)
-        let mods = if op.flags & (flags::FPMODS | flags::OPSEL) != 0 {
+        // (op_sel lives in the same per-source modifier operands as neg/abs in LLVM; an
+        // op_sel bit of an operand the op lacks selects LLVM's plain form, whose integer
+        // sources take no modifiers)
+        let has_vdst = op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Vdst));
+        let used_sel = srcs | if has_vdst { 8 } else { 0 };
+        let plain = get(Field::Opsel) & !used_sel & 0xf != 0;
+        let mods = if op.flags & flags::FPMODS != 0 || (op.flags & flags::OPSEL != 0 && !plain) {
             srcs
         } else {
             0
         };
+        // a compare's scalar destination is a register (no constant or reserved code),
+        // and no source is a reserved scalar code
+        if op.operands.iter().any(|o| {
+            matches!(
+                o.role,
+                Role::Field(Field::Sdst8) | Role::FieldOr(Field::Sdst8, _)
+            )
+        }) && matches!(get(Field::Sdst8), 128..=234 | 240..=250 | 255)
+        {
+            return false;
+        }
+        if [(Field::Src1, 2), (Field::Src2, 3)]
+            .into_iter()
+            .any(|(f, n)| {
+                plan.srcs >= n && ((209..=229).contains(&get(f)) || (232..=234).contains(&get(f)))
+            })
+        {
+            return false;
+        }
         if get(Field::Neg) & !mods != 0 {
             return false;
         }
