@@ -379,6 +379,11 @@ impl Decoder {
         if enc.form == crate::desc::Form::Ds && !self.ds_fields_valid(ei, op, raw) {
             return Err(DecodeError::Invalid);
         }
+        // an operand-less SOPP instruction (s_barrier, s_wakeup, ...) with a non-zero
+        // immediate is not one (llvm-mc-22 rejects it)
+        if enc.form == crate::desc::Form::Sopp && op.operands.is_empty() && raw & 0xffff != 0 {
+            return Err(DecodeError::Invalid);
+        }
         let mut inst = Instruction {
             op: row.op,
             encoding: ei as u8,
@@ -1278,6 +1283,9 @@ impl Decoder {
     ) -> Operand {
         let count = regs(ty);
         match kind {
+            // s_set_gpr_idx_on and s_sendmsg_rtn: the source field holds the indexing
+            // mode / the message id itself (255 is no literal there)
+            FieldKind::Ssrc if matches!(ty, Ty::GprIdx | Ty::SendmsgRtn) => Operand::Imm(v as u16),
             FieldKind::Sdst | FieldKind::Ssrc => scalar_in(self.isa, v, ty),
             FieldKind::Src9 if v >= 256 => Operand::Vgpr {
                 first: (v - 256) as u8,

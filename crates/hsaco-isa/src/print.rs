@@ -214,9 +214,29 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
             Ty::Waitcnt => waitcnt(out, u32::from(v), true),
             // as an inline constant would print: decimal up to 64, else hex
             Ty::Dec16 if v > 64 => hex(out, u64::from(v)),
+            Ty::GprIdx => gpr_idx(out, u32::from(v)),
             _ => dec(out, u32::from(v)),
         },
     }
+}
+
+/// The VGPR-indexing mode of s_set_gpr_idx_mode/_on (gfx8, gfx9): `gpr_idx(SRC0,DST)`
+/// for the four enable bits, hex for a value with other bits.
+fn gpr_idx(out: &mut String, v: u32) {
+    if v > 15 {
+        hex(out, u64::from(v));
+        return;
+    }
+    out.push_str("gpr_idx(");
+    let mut sep = "";
+    for (bit, name) in ["SRC0", "SRC1", "SRC2", "DST"].iter().enumerate() {
+        if v >> bit & 1 != 0 {
+            out.push_str(sep);
+            out.push_str(name);
+            sep = ",";
+        }
+    }
+    out.push(')');
 }
 
 /// The literal operand of v_madmk/v_madak (float: always hex) and s_setreg_imm32
@@ -310,42 +330,50 @@ fn swizzle(out: &mut String, o: u32, fft_rotate: bool) {
 /// `sendmsg(MSG[, OP[, stream]])` of s_sendmsg (message id bits 0-3, operation 4-6,
 /// GS stream 8-9), as llvm-objdump prints it: names where the combination is valid,
 /// else `sendmsg(id, op, stream)`, and a plain number when bits above 9 are set.
-fn sendmsg(out: &mut String, v: u32, generation: &str) {
-    if v >> 10 != 0 {
-        dec(out, v);
-        return;
-    }
+/// `sendmsg(...)` of s_sendmsg/s_sendmsghalt before gfx11: message id in bits 0-3,
+/// operation in 4-6, GS stream in 8-9. A known message with a valid operation and
+/// stream prints by name (other bits ignored); anything else as `sendmsg(id, op,
+/// stream)`, or as a number when bits outside those fields are set (as llvm-objdump;
+/// checked on every 16-bit value, scripts/sweep16.py).
+pub(crate) fn sendmsg(out: &mut String, v: u32, generation: &str) {
     let (id, op, stream) = (v & 0xf, (v >> 4) & 7, (v >> 8) & 3);
-    let gfx9 = generation == "gfx9";
+    let old = matches!(generation, "gfx6" | "gfx7");
+    let gfx9_10 = matches!(generation, "gfx9" | "gfx10");
     let gs_op = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
-    let plain = match (id, gfx9) {
-        (1, _) => Some("MSG_INTERRUPT"),
-        (4, _) if generation != "gfx6" && generation != "gfx7" => Some("MSG_SAVEWAVE"),
-        (5, true) => Some("MSG_STALL_WAVE_GEN"),
-        (6, true) => Some("MSG_HALT_WAVES"),
-        (7, true) => Some("MSG_ORDERED_PS_DONE"),
-        (8, true) => Some("MSG_EARLY_PRIM_DEALLOC"),
-        (9, true) => Some("MSG_GS_ALLOC_REQ"),
+    let plain = match id {
+        1 => Some("MSG_INTERRUPT"),
+        4 if !old => Some("MSG_SAVEWAVE"),
+        5 if gfx9_10 => Some("MSG_STALL_WAVE_GEN"),
+        6 if gfx9_10 => Some("MSG_HALT_WAVES"),
+        7 if gfx9_10 => Some("MSG_ORDERED_PS_DONE"),
+        8 if gfx9_10 => Some("MSG_EARLY_PRIM_DEALLOC"),
+        9 if gfx9_10 => Some("MSG_GS_ALLOC_REQ"),
+        10 if gfx9_10 => Some("MSG_GET_DOORBELL"),
+        11 if generation == "gfx10" => Some("MSG_GET_DDID"),
+        _ => None,
+    };
+    // system message operations: host trap ack only before gfx9
+    let sysmsg = match op {
+        1 => Some("SYSMSG_OP_ECC_ERR_INTERRUPT"),
+        2 => Some("SYSMSG_OP_REG_RD"),
+        3 if !gfx9_10 => Some("SYSMSG_OP_HOST_TRAP_ACK"),
+        4 => Some("SYSMSG_OP_TTRACE_PC"),
         _ => None,
     };
     match (id, op, stream, plain) {
         (_, 0, 0, Some(name)) => {
             let _ = write!(out, "sendmsg({name})");
         }
-        (2, 1..=3, _, _) | (3, 1..=3, _, _) => {
+        (2 | 3, 1..=3, _, _) => {
             let name = if id == 2 { "MSG_GS" } else { "MSG_GS_DONE" };
             let _ = write!(out, "sendmsg({name}, {}, {stream})", gs_op[op as usize]);
         }
         (3, 0, 0, _) => out.push_str("sendmsg(MSG_GS_DONE, GS_OP_NOP)"),
-        (15, 1..=4, 0, _) => {
-            let name = [
-                "SYSMSG_OP_ECC_ERR_INTERRUPT",
-                "SYSMSG_OP_REG_RD",
-                "SYSMSG_OP_HOST_TRAP_ACK",
-                "SYSMSG_OP_TTRACE_PC",
-            ][op as usize - 1];
-            let _ = write!(out, "sendmsg(MSG_SYSMSG, {name})");
+        (15, _, 0, _) if sysmsg.is_some() => {
+            let _ = write!(out, "sendmsg(MSG_SYSMSG, {})", sysmsg.unwrap_or_default());
         }
+        // bits outside the fields are ignored for a named message only
+        _ if v & !0x37f != 0 => dec(out, v),
         _ => {
             let _ = write!(out, "sendmsg({id}, {op}, {stream})");
         }

@@ -42,18 +42,10 @@ fn gfx9_extra_vectors() {
     assert!(checked > 1500, "too few vectors: {checked}");
 }
 
-/// DS (LDS/GDS) vectors of every generation (scripts/ds_vectors.py): every line must
-/// decode to one whole instruction printed exactly as llvm-mc-22 does, on every listed
-/// processor.
-#[test]
-fn ds_vectors() {
-    let files = [
-        ("gfx8", include_str!("data/gfx8.ds.txt")),
-        ("gfx9", include_str!("data/gfx9.ds.txt")),
-        ("gfx10", include_str!("data/gfx10.ds.txt")),
-        ("gfx11", include_str!("data/gfx11.ds.txt")),
-        ("gfx12", include_str!("data/gfx12.ds.txt")),
-    ];
+/// Every line of each `(generation, text)` vector file (`hex | llvm text | processors`)
+/// decodes to one whole instruction printed exactly as llvm-mc-22 does, on every
+/// listed processor; each file has more than `min_lines` lines.
+fn exact_vectors(what: &str, files: &[(&str, &str)], min_lines: usize) {
     let mut failures = Vec::new();
     let mut checked = 0;
     for (gen, text) in files {
@@ -62,9 +54,11 @@ fn ds_vectors() {
             .lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())
         {
-            let mut parts = line.split(" | ");
-            let (Some(hex), Some(want), Some(procs)) = (parts.next(), parts.next(), parts.next())
-            else {
+            // the text may contain " | " itself (s_delay_alu)
+            let (Some((hex, rest)), true) = (line.split_once(" | "), line.contains(" | ")) else {
+                panic!("bad vector line {line}");
+            };
+            let Some((want, procs)) = rest.rsplit_once(" | ") else {
                 panic!("bad vector line {line}");
             };
             let bytes = words_to_bytes(hex);
@@ -82,28 +76,19 @@ fn ds_vectors() {
             }
             lines += 1;
         }
-        assert!(lines > 100, "{gen}: too few DS vectors: {lines}");
+        assert!(lines > min_lines, "{gen}: too few {what} vectors: {lines}");
     }
     assert!(
         failures.is_empty(),
-        "{} of {checked} DS checks differ:\n{}",
+        "{} of {checked} {what} checks differ:\n{}",
         failures.len(),
         failures.join("\n")
     );
 }
 
-/// DS words llvm-mc-22 rejects (scripts/ds_vectors.py: register fields the operation
-/// does not use, gds/acc where it has none, operations of other processors): hsaco must
-/// not decode them either (llvm-objdump prints them as data).
-#[test]
-fn ds_invalid_words() {
-    let files = [
-        ("gfx8", include_str!("data/gfx8.ds.invalid")),
-        ("gfx9", include_str!("data/gfx9.ds.invalid")),
-        ("gfx10", include_str!("data/gfx10.ds.invalid")),
-        ("gfx11", include_str!("data/gfx11.ds.invalid")),
-        ("gfx12", include_str!("data/gfx12.ds.invalid")),
-    ];
+/// Every word of each `(generation, text)` file (`hex | processors`), which llvm-mc-22
+/// rejects, is rejected by hsaco too (llvm-objdump prints such words as data).
+fn rejected_words(what: &str, files: &[(&str, &str)], min_lines: usize) {
     let mut failures = Vec::new();
     let mut checked = 0;
     for (gen, text) in files {
@@ -125,13 +110,84 @@ fn ds_invalid_words() {
             }
             lines += 1;
         }
-        assert!(lines > 100, "{gen}: too few rejected DS words: {lines}");
+        assert!(
+            lines > min_lines,
+            "{gen}: too few rejected {what} words: {lines}"
+        );
     }
     assert!(
         failures.is_empty(),
-        "{} of {checked} words LLVM rejects are decoded:\n{}",
+        "{} of {checked} {what} words LLVM rejects are decoded:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+/// DS (LDS/GDS) vectors of every generation (scripts/ds_vectors.py).
+#[test]
+fn ds_vectors() {
+    exact_vectors(
+        "DS",
+        &[
+            ("gfx8", include_str!("data/gfx8.ds.txt")),
+            ("gfx9", include_str!("data/gfx9.ds.txt")),
+            ("gfx10", include_str!("data/gfx10.ds.txt")),
+            ("gfx11", include_str!("data/gfx11.ds.txt")),
+            ("gfx12", include_str!("data/gfx12.ds.txt")),
+        ],
+        100,
+    );
+}
+
+/// DS words llvm-mc-22 rejects (scripts/ds_vectors.py: register fields the operation
+/// does not use, gds/acc where it has none, operations of other processors).
+#[test]
+fn ds_invalid_words() {
+    rejected_words(
+        "DS",
+        &[
+            ("gfx8", include_str!("data/gfx8.ds.invalid")),
+            ("gfx9", include_str!("data/gfx9.ds.invalid")),
+            ("gfx10", include_str!("data/gfx10.ds.invalid")),
+            ("gfx11", include_str!("data/gfx11.ds.invalid")),
+            ("gfx12", include_str!("data/gfx12.ds.invalid")),
+        ],
+        100,
+    );
+}
+
+/// SOPP vectors of gfx8-gfx12 (scripts/sopp_vectors.py): every SOPP instruction with
+/// immediates across the range (sendmsg, gpr_idx, waitcnt, depctr, delay_alu, ...),
+/// plus s_set_gpr_idx_on and s_sendmsg_rtn.
+#[test]
+fn sopp_vectors() {
+    exact_vectors(
+        "SOPP",
+        &[
+            ("gfx8", include_str!("data/gfx8.sopp.txt")),
+            ("gfx9", include_str!("data/gfx9.sopp.txt")),
+            ("gfx10", include_str!("data/gfx10.sopp.txt")),
+            ("gfx11", include_str!("data/gfx11.sopp.txt")),
+            ("gfx12", include_str!("data/gfx12.sopp.txt")),
+        ],
+        500,
+    );
+}
+
+/// SOPP words llvm-mc-22 rejects (operand-less instructions with an immediate,
+/// opcodes a processor does not have).
+#[test]
+fn sopp_invalid_words() {
+    rejected_words(
+        "SOPP",
+        &[
+            ("gfx8", include_str!("data/gfx8.sopp.invalid")),
+            ("gfx9", include_str!("data/gfx9.sopp.invalid")),
+            ("gfx10", include_str!("data/gfx10.sopp.invalid")),
+            ("gfx11", include_str!("data/gfx11.sopp.invalid")),
+            ("gfx12", include_str!("data/gfx12.sopp.invalid")),
+        ],
+        100,
     );
 }
 
