@@ -234,6 +234,45 @@ const SEL: [&str; 8] = [
 ];
 const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"];
 
+/// gfx90a/gfx940+ and gfx1250 DS: LLVM marks a register tuple that starts at an odd
+/// register with the register class it wanted: `AV_<bits>_Align2` for the one data
+/// operand of a load or store (VGPRs or AGPRs), `VReg_<bits>_Align2` for the VGPRs of an
+/// operation with more (atomics that return, two-data stores), which has no mark on
+/// AGPRs; always `VReg_<bits>_Align2` on gfx1250 (`vgpr_only`, no AGPRs).
+fn ds_misaligned(out: &mut String, op: &crate::desc::OpDesc, o: Operand, vgpr_only: bool) {
+    let (agpr, first, count) = match o {
+        Operand::Vgpr { first, count } => (false, first, count),
+        Operand::Agpr { first, count } => (true, first, count),
+        _ => return,
+    };
+    // (the 96-bit transposing loads take any tuple)
+    if count < 2 || first % 2 == 0 || matches!(op.mnemonic, "ds_read_b96_tr_b6" | "ds_load_tr6_b96")
+    {
+        return;
+    }
+    let data = op
+        .operands
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.role,
+                Role::Field(Field::Vdst | Field::Data0 | Field::Data1)
+            )
+        })
+        .count();
+    let class = match (data, agpr) {
+        _ if vgpr_only => "VReg",
+        (1, _) => "AV",
+        (_, false) => "VReg",
+        (_, true) => return,
+    };
+    let _ = write!(
+        out,
+        "/*Invalid register, operand has '{class}_{}_Align2' register class*/",
+        u32::from(count) * 32
+    );
+}
+
 /// The `swizzle(...)` form of a `ds_swizzle_b32` offset (non-zero). The FFT and ROTATE
 /// modes (offsets 0xc000-0xffff) are gfx9+ (`fft_rotate`); gfx6-gfx8 print them in
 /// decimal.
@@ -740,6 +779,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
         if neg_fn {
             out.push(')');
+        }
+        if enc.form == Form::Ds
+            && dec.traits & (traits::GFX90A | traits::GFX940 | traits::GFX1250) != 0
+        {
+            ds_misaligned(out, op, *o, dec.traits & traits::GFX1250 != 0);
         }
     }
     let flag = |out: &mut String, name: &str, field: Field| {
