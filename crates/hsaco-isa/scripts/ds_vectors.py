@@ -27,7 +27,8 @@ Processors: the `processor` lines and (ALIASES) the `alias` lines of the descrip
   * misaligned (odd) first registers of wide operands (and with acc on gfx9);
 Only inputs LLVM decodes as one whole 8-byte instruction are kept, and texts LLVM marks
 with a comment (`/*`) are left out, but for the "Invalid register ... _Align2" mark of
-misaligned tuples (gfx90a+, gfx1250).
+misaligned tuples (gfx90a+, gfx1250) and the "Invalid register" mark of AGPRs in loads
+and stores before gfx90a.
 
 It also writes tests/data/<gen>.ds.invalid: `hex words | processors` of the words above
 and of the words of invalid_candidates() (a register field the op does not use set, the
@@ -53,6 +54,8 @@ ALIASES = True
 RANDOM_PER_OP = 3
 # The only comment kept in texts: gfx90a+ mark a misaligned register tuple.
 ALIGN2 = re.compile(r"/\*Invalid register, operand has '\w+_Align2' register class\*/")
+# ... and gfx900-gfx908's mark of AGPRs in a load or store.
+AGPR_MARK = re.compile(r"/\*Invalid register, operand has '(VGPR_32|VReg_\d+)' register class\*/")
 REGS = dict(addr=1, data0=2, data1=6, vdst=10)
 # ds_swizzle_b32 offsets: each mode (bit-mask: SWAP, REVERSE, BROADCAST, BITMASK_PERM;
 # QUAD_PERM; gfx9+ ROTATE and FFT) and the numbers around their edges.
@@ -195,7 +198,7 @@ def vectors(gen, missing=False):
         for ws, r in zip(words, res):
             if not r:
                 rejected.setdefault(tuple(ws), []).append(proc)
-            elif "/*" not in ALIGN2.sub("", r[0]) and r[1] == 8:
+            elif "/*" not in AGPR_MARK.sub("", ALIGN2.sub("", r[0])) and r[1] == 8:
                 per.setdefault((tuple(ws), r[0]), []).append(proc)
     return per, rejected
 
