@@ -23,6 +23,9 @@ op has operands for are set (unused fields stay zero):
     offset0/offset1/gds/acc (misaligned tuples, tuples past v255, acc/gds where LLVM
     ignores them); LLVM rejects a DS word with a non-zero register field the op does
     not use, so those stay zero;
+  * RANDOM_ANY_PER_OP encodings with random values in any field (each non-zero with
+    probability 1/2) and, half of the time, one bit of the first word no field covers
+    (gfx10+ bit 16): mostly words LLVM rejects (see .ds.invalid below);
 Processors: the `processor` lines and (ALIASES) the `alias` lines of the description.
   * misaligned (odd) first registers of wide operands (and with acc on gfx9);
 Only inputs LLVM decodes as one whole 8-byte instruction are kept, and texts LLVM marks
@@ -52,6 +55,7 @@ GENS = ["gfx8", "gfx9", "gfx10", "gfx11", "gfx12"]
 # gfx90c, the generic targets, ...): they must decode as the processor they alias.
 ALIASES = True
 RANDOM_PER_OP = 3
+RANDOM_ANY_PER_OP = 3
 # The only comment kept in texts: gfx90a+ mark a misaligned register tuple.
 ALIGN2 = re.compile(r"/\*Invalid register, operand has '\w+_Align2' register class\*/")
 # ... and gfx900-gfx908's mark of AGPRs in a load or store.
@@ -145,7 +149,21 @@ def candidates(gen, fields, mnemonic, opc, operands):
         out.append(dict({k: rng.getrandbits(f[1]) for k, f in fields.items()
                          if k in operands or k in ("offset0", "offset1", "gds", "acc")},
                         op=opc, **({"gds": 1} if "gds" in operands else {})))
-    return [build(fields, c) for c in out]
+    words = [build(fields, c) for c in out]
+    # and any field, or a bit of the first word no field covers (seeded random)
+    used = 0
+    for k, f in fields.items():
+        if k != "match":
+            used |= ((1 << f[1]) - 1) << f[0]
+    free = [b for b in range(26) if not (used >> b) & 1]
+    for _ in range(RANDOM_ANY_PER_OP):
+        ws = build(fields, dict({k: rng.getrandbits(f[1]) if rng.random() < 0.5 else 0
+                                 for k, f in fields.items() if k not in ("op", "match")},
+                                op=opc))
+        if free and rng.random() < 0.5:
+            ws[0] |= 1 << rng.choice(free)
+        words.append(ws)
+    return words
 
 
 def invalid_candidates(gen, fields, opc, operands):

@@ -440,7 +440,7 @@ impl Decoder {
                 .field_desc(ei, Field::Acc)
                 .is_some_and(|a| a.get(raw) != 0)
         {
-            ds_acc(&mut inst, op);
+            ds_acc(&mut inst, op)?;
         }
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
@@ -567,8 +567,8 @@ impl Decoder {
     /// disassemble, are not checked): every register field the operation has no operand
     /// for is zero (and ds_nop's offset), the `gds` bit is set only where the operation
     /// has it and always for GDS-only operations, and the `acc` bit only on
-    /// gfx90a/gfx940+ (from gfx900 for GDS-only operations, loads and stores) and not on
-    /// an operation without operands.
+    /// gfx90a/gfx940+ (before, gfx8 included, for GDS-only operations, loads and stores)
+    /// and not on an operation without operands.
     fn ds_fields_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         use crate::desc::flags;
         if self.traits & traits::GFX6_7 != 0 {
@@ -660,7 +660,7 @@ pub(crate) fn ds_gws(op: &OpDesc) -> bool {
 /// DS with the `acc` bit (gfx90a+; before, GDS-only operations, loads and stores): the
 /// data and returned registers are AGPRs. The address stays a VGPR, but for `ds_gws_*`,
 /// whose one register in the address field is data.
-fn ds_acc(inst: &mut Instruction, op: &OpDesc) {
+fn ds_acc(inst: &mut Instruction, op: &OpDesc) -> Result<(), DecodeError> {
     let gws = ds_gws(op);
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
         let data = match od.role {
@@ -669,9 +669,14 @@ fn ds_acc(inst: &mut Instruction, op: &OpDesc) {
             _ => false,
         };
         if let (true, Operand::Vgpr { first, count }) = (data, *o) {
+            // LLVM has no AGPR tuple past a255 (it shows v[255:256], not a[255:256])
+            if u16::from(first) + u16::from(count) > 256 {
+                return Err(DecodeError::Invalid);
+            }
             *o = Operand::Agpr { first, count };
         }
     }
+    Ok(())
 }
 
 /// Image data and resource widths come from the modifiers: one data register per

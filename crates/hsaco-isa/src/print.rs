@@ -234,13 +234,13 @@ const SEL: [&str; 8] = [
 ];
 const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"];
 
-/// The "Invalid register" mark LLVM prints after some DS registers (gfx9, gfx1250).
-/// gfx900-gfx908: AGPRs (the `acc` bit) of a load or store, with the VGPR class it
-/// wanted (`VGPR_32`, `VReg_<bits>`). gfx90a/gfx940+ and gfx1250: a register tuple that
-/// starts at an odd register, with `AV_<bits>_Align2` for the one data operand of a load
-/// or store (VGPRs or AGPRs), `VReg_<bits>_Align2` for the VGPRs of an operation with
-/// more (atomics that return, two-data stores), which has no mark on AGPRs; always
-/// `VReg_<bits>_Align2` on gfx1250 (no AGPRs).
+/// The "Invalid register" mark LLVM prints after some DS registers (gfx8, gfx9,
+/// gfx1250). gfx8 and gfx900-gfx908: AGPRs (the `acc` bit) of a load or store, with the
+/// VGPR class it wanted (`VGPR_32`, `VReg_<bits>`). gfx90a/gfx940+ and gfx1250: a
+/// register tuple that starts at an odd register, with `AV_<bits>_Align2` for the one
+/// data operand of a load or store (VGPRs or AGPRs), `VReg_<bits>_Align2` for the VGPRs
+/// of an operation with more (atomics that return, two-data stores), which has no mark
+/// on AGPRs; always `VReg_<bits>_Align2` on gfx1250 (no AGPRs).
 fn ds_register_mark(out: &mut String, traits: u16, op: &crate::desc::OpDesc, o: Operand) {
     let (agpr, first, count) = match o {
         Operand::Vgpr { first, count } => (false, first, count),
@@ -784,7 +784,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if neg_fn {
             out.push(')');
         }
-        if enc.form == Form::Ds && dec.traits & (traits::GFX9 | traits::GFX1250) != 0 {
+        if enc.form == Form::Ds && dec.traits & (traits::GFX8 | traits::GFX9 | traits::GFX1250) != 0
+        {
             ds_register_mark(out, dec.traits, op, *o);
         }
     }
