@@ -79,3 +79,33 @@ fn golden_cli_cases() {
         failures.join("\n\n")
     );
 }
+
+/// `dis --kd` is the listing followed by the kernel descriptors exactly as `read
+/// --kernel-descriptors` prints them (both checked against LLVM by golden cases), for
+/// a code object v5 and a v2 object.
+#[test]
+fn dis_kd_is_listing_then_kernel_descriptors() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hsaco"))
+            .args(args)
+            .current_dir(root())
+            .output()
+            .expect("run hsaco");
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    for file in [
+        "src/cmd/demo_data/vadd-gfx906-cov5.co",
+        "crates/hsaco-elf/tests/data/elf/v2_gfx803.o",
+    ] {
+        let listing = run(&["dis", file]);
+        let kds = run(&["read", "--kernel-descriptors", file]);
+        assert!(kds.contains(".amdhsa_kernel") || kds.contains("amd_kernel_code"));
+        let both = run(&["dis", "--kd", file]);
+        assert_eq!(
+            both,
+            format!("{listing}\nKernel descriptors:\n\n{kds}"),
+            "{file}"
+        );
+    }
+}

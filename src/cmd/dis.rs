@@ -1,10 +1,12 @@
 //! `hsaco dis`: disassemble code objects as `llvm-objdump -d` prints them.
 
+use crate::cmd::read::view::ObjectView;
 use crate::input;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use hsaco_elf::bundle::{code_objects, ContainerKind};
 use hsaco_elf::elf::Elf;
+use hsaco_elf::CodeObject;
 use hsaco_isa::{listing, Decoder};
 use std::io::Write;
 use std::path::PathBuf;
@@ -26,6 +28,9 @@ use std::process::ExitCode;
 ///   hsaco dis kernel.co
 ///   hsaco dis --mcpu=gfx90a kernel.co a.out
 ///   hsaco dis --no-show-raw-insn kernel.co
+///   hsaco dis --kd kernel.co                  (kernel descriptors after the code)
+///   hsaco dis --symbolize-operands kernel.co  (branch targets as labels L0, L1, ...)
+///   hsaco dis --mattr=+wavefrontsize64 k.co   (gfx10+ code built for wave64)
 ///   echo 'C0020002 0000002C BF810000' | hsaco dis --raw --mcpu=gfx906 -
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
@@ -36,6 +41,11 @@ pub struct Opts {
     /// Processor to decode for (`gfx906`, `gfx90a`, ...), instead of the one e_flags names.
     #[arg(long)]
     pub mcpu: Option<String>,
+    /// Target features, as llvm-objdump --mattr: `+wavefrontsize64` decodes gfx10+
+    /// code as wave64 (lane masks are register pairs: `vcc`, `s[0:1]`); the default,
+    /// as in LLVM, is wave32 (`+wavefrontsize32`).
+    #[arg(long, value_name = "FEATURES")]
+    pub mattr: Option<String>,
     /// The input is a bare instruction stream, not an ELF file (needs --mcpu).
     #[arg(long, requires = "mcpu")]
     pub raw: bool,
@@ -43,6 +53,16 @@ pub struct Opts {
     /// keeps them for amdgcn).
     #[arg(long)]
     pub no_show_raw_insn: bool,
+    /// Branch targets as labels, as llvm-objdump --symbolize-operands prints them:
+    /// `s_cbranch_scc0 L0` and a `<L0>:` line where L0 starts (labels numbered in
+    /// address order over each section).
+    #[arg(long)]
+    pub symbolize_operands: bool,
+    /// After each object's code, its kernel descriptors, as `hsaco read
+    /// --kernel-descriptors` prints them (the `.amdhsa_kernel` blocks llvm-objdump
+    /// prints for `<kernel>.kd`; `amd_kernel_code_t` fields for code object v2).
+    #[arg(long)]
+    pub kd: bool,
     /// Threads that list large sections in pieces (default: one per core, at most 8; the
     /// output is the same with any number).
     #[arg(long, default_value_t = 0, hide_default_value = true)]
@@ -53,14 +73,17 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     let options = listing::Options {
         show_raw_insn: !opts.no_show_raw_insn,
         threads: opts.threads,
+        symbolize_operands: opts.symbolize_operands,
     };
+    let wave64 = wave64_from_mattr(opts.mattr.as_deref())?;
     let forced = match &opts.mcpu {
         Some(p) => Some(
             Decoder::for_processor(p)
                 .with_context(|| format!("no instruction set description for processor {p}"))?,
         ),
         None => None,
-    };
+    }
+    .map(|d| if wave64 { d.wave64() } else { d });
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut failed = false;
@@ -73,7 +96,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                 listing::write_code(&mut out, dec, &bytes, 0, &[], &options)
                     .map_err(anyhow::Error::from)
             } else {
-                dis_file(&mut out, &name, &data, forced, &options)
+                dis_file(&mut out, &name, &data, forced, &options, opts.kd, wave64)
             }
         });
         if let Err(e) = result {
@@ -111,6 +134,8 @@ fn dis_file(
     data: &[u8],
     forced: Option<Decoder>,
     options: &listing::Options,
+    kd: bool,
+    wave64: bool,
 ) -> Result<()> {
     let objects = code_objects(data).context("malformed container")?;
     if objects.is_empty() {
@@ -125,7 +150,7 @@ fn dis_file(
         } else {
             format!("{name}({})", o.entry_id)
         };
-        let r = dis_object(out, &label, &o.bytes, forced, options);
+        let r = dis_object(out, &label, &o.bytes, forced, options, kd, wave64);
         if let Err(e) = r {
             if objects.len() == 1 || is_broken_pipe(&e) {
                 return Err(e);
@@ -145,14 +170,27 @@ fn dis_object(
     bytes: &[u8],
     forced: Option<Decoder>,
     options: &listing::Options,
+    kd: bool,
+    wave64: bool,
 ) -> Result<()> {
     let elf = Elf::parse(bytes).context("malformed ELF")?;
     let dec = match forced {
         Some(d) => d,
         None => {
             let flags = elf.e_flags();
-            let proc = listing::processor_from_e_flags(flags)
-                .with_context(|| format!("unknown processor in e_flags {flags:#x}; use --mcpu"))?;
+            // e_flags, else (code object v2) the ISA version note, as `read` does
+            let proc = match listing::processor_from_e_flags(flags) {
+                Some(p) => p,
+                None => CodeObject::parse(bytes)
+                    .ok()
+                    .and_then(|co| co.target_id().ok())
+                    .map(|t| t.processor.name)
+                    .with_context(|| {
+                        format!(
+                            "unknown processor in e_flags {flags:#x} and no ISA version note; use --mcpu"
+                        )
+                    })?,
+            };
             Decoder::for_processor(proc).with_context(|| {
                 format!(
                     "no instruction set description for {proc} yet (gfx6 to gfx12 are described)"
@@ -160,8 +198,40 @@ fn dis_object(
             })?
         }
     };
+    let dec = if wave64 { dec.wave64() } else { dec };
     listing::write_elf(out, label, &elf, dec, options)?;
+    if kd {
+        let co = CodeObject::parse(bytes).context("malformed ELF")?;
+        let view = ObjectView::new(&co);
+        write!(
+            out,
+            "\nKernel descriptors:\n\n{}",
+            view.kernel_descriptor_text()
+        )?;
+    }
     Ok(())
+}
+
+/// Whether `--mattr` asks for wave64; an error for a feature `dis` does not know.
+fn wave64_from_mattr(mattr: Option<&str>) -> Result<bool> {
+    let mut wave64 = false;
+    for f in mattr.unwrap_or("").split(',').map(str::trim) {
+        match f {
+            "" => {}
+            "+wavefrontsize64" | "-wavefrontsize32" => wave64 = true,
+            "+wavefrontsize32" | "-wavefrontsize64" => wave64 = false,
+            // target features that do not change the text (xnack, sramecc, cumode, ...)
+            other
+                if other.len() > 1
+                    && other.starts_with(['+', '-'])
+                    && hsaco_target::TargetFeature::from_name(&other[1..]).is_some() => {}
+            other => bail!(
+                "--mattr: unknown feature {other:?} (features are +NAME or -NAME: \
+                 wavefrontsize64, wavefrontsize32, xnack, sramecc, cumode, ...)"
+            ),
+        }
+    }
+    Ok(wave64)
 }
 
 /// The bytes of a --raw input: hex text if it is all hex digits, `0x`, commas and

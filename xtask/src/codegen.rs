@@ -244,6 +244,9 @@ fn ty(t: &str) -> Result<&'static str> {
         "b160" => "B160",
         "b192" => "B192",
         "b256" => "B256",
+        "b320" => "B320",
+        "b352" => "B352",
+        "b384" => "B384",
         "b512" => "B512",
         "b1024" => "B1024",
         "f16" => "F16",
@@ -297,7 +300,7 @@ fn form(name: &str) -> Result<&'static str> {
         "FLAT" => "Flat",
         "MUBUF" => "Mubuf",
         "MTBUF" => "Mtbuf",
-        "MIMG" => "Mimg",
+        "MIMG" | "VIMAGE" | "VSAMPLE" => "Mimg",
         "EXP" => "Exp",
         "VINTRP" => "Vintrp",
         "VOPD" | "VOPDY" | "VOPD3" | "VOPD3Y" => "Vopd",
@@ -333,6 +336,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "gds" => "GDS",
         "gdsonly" => "GDS_ONLY",
         "glcrtn" => "GLC_RTN",
+        "d16" => "D16",
         _ => bail!("unknown flag {f}"),
     })
 }

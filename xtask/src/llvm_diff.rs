@@ -333,7 +333,21 @@ fn disassembly(hsaco: &Path, corpus: &Path) -> Result<bool> {
         .args(&dirs)
         .status()
         .with_context(|| format!("{}", script.display()))?;
-    Ok(status.success())
+    // branch-target labels, on the nogpulib half
+    println!("disassembly with --symbolize-operands (both tools), nogpulib half:");
+    let nogpulib: Vec<&PathBuf> = dirs
+        .iter()
+        .filter(|d| d.parent().is_some_and(|p| p.ends_with("nogpulib")))
+        .collect();
+    let symbolized = Command::new("python3")
+        .arg(&script)
+        .arg("--hsaco")
+        .arg(hsaco)
+        .arg("--symbolize-operands")
+        .args(&nogpulib)
+        .status()
+        .with_context(|| format!("{}", script.display()))?;
+    Ok(status.success() && symbolized.success())
 }
 
 /// gfx6/gfx7, which llvm-objdump-22 cannot disassemble: every instruction llvm-mc-22

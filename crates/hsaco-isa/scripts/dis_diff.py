@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Compare `hsaco dis` with `llvm-objdump-22 -d --mcpu=P` on code objects.
 
-    python3 crates/hsaco-isa/scripts/dis_diff.py [--hsaco PATH] [-v] [--mcpu] [FILE|DIR...]
+    python3 crates/hsaco-isa/scripts/dis_diff.py [--hsaco PATH] [-v] [--mcpu] [--symbolize-operands] [FILE|DIR...]
+
+--symbolize-operands is passed to both tools (branch targets as L0, L1, ... labels).
 
 Default inputs: every /work/corpus/out/*/<target>/cov*/*.co. The processor is the
 corpus directory name up to the first '_' (gfx90a_xnack+ -> gfx90a), or e_flags via
@@ -49,10 +51,10 @@ def instruction_lines(text):
 
 
 def compare(job):
-    path, mcpu, hsaco, force = job
-    llvm = subprocess.run(["llvm-objdump-22", "-d", "--mcpu=" + mcpu, path],
+    path, mcpu, hsaco, force, extra = job
+    llvm = subprocess.run(["llvm-objdump-22", "-d", "--mcpu=" + mcpu] + extra + [path],
                           capture_output=True, text=True)
-    cmd = [hsaco, "dis", path] + (["--mcpu=" + mcpu] if force else [])
+    cmd = [hsaco, "dis", path] + extra + (["--mcpu=" + mcpu] if force else [])
     ours = subprocess.run(cmd, capture_output=True, text=True)
     want, want_other = instruction_lines(llvm.stdout)
     got, got_other = instruction_lines(ours.stdout)
@@ -77,6 +79,7 @@ def main():
     args = sys.argv[1:]
     verbose = "-v" in args
     force = "--mcpu" in args
+    extra = ["--symbolize-operands"] if "--symbolize-operands" in args else []
     hsaco = os.path.join(TARGET, "debug/hsaco")
     if "--hsaco" in args:
         hsaco = args[args.index("--hsaco") + 1]
@@ -91,7 +94,7 @@ def main():
     for f in files:
         mcpu = processor_of(f)
         if mcpu:
-            jobs.append((f, mcpu, hsaco, force))
+            jobs.append((f, mcpu, hsaco, force, extra))
     per = collections.OrderedDict()
     classes = collections.defaultdict(collections.Counter)
     examples = {}

@@ -67,6 +67,8 @@ NULL = 0x7F
 TRUE16 = False
 # Generations whose buffer resource field is an SGPR number (gfx12), not number / 4.
 GEN_SGPR_RSRC = set()
+# Whether MIMG probes record LLVM's decoded (not widened) operand widths (gfx10+).
+MIMG_DECODED = False
 
 
 def probes(encname):
@@ -111,6 +113,18 @@ def probes(encname):
     if encname == "MTBUF":
         return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1, dfmt=4, nfmt=7), {
             "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
+    if encname in ("VIMAGE", "VSAMPLE"):
+        # gfx12: SGPR numbers; address bytes 20, 21, 22, 23 (and 24)
+        # (dmask 0xf: four data registers past v255 keep even compare-swaps decoded)
+        return dict(vdata=255, vaddr=20, srsrc=40, ssamp=52, dmask=0xF), {
+            "v255": "vdata", "v20": "vaddr", "s40": "srsrc", "s52": "ssamp"}
+    if encname == "MIMG" and MIMG_DECODED:
+        # gfx10+: a data tuple running past v255 makes LLVM keep the instruction as its
+        # decoder table first read it, so the op line records those widths: what LLVM
+        # prints when it finds no form for the address count the opcode, dim and a16
+        # need (decode.rs uses the computed widths otherwise)
+        return dict(vdata=255, vaddr=20, srsrc=10, ssamp=13, dmask=0x3), {
+            "v255": "vdata", "v20": "vaddr", "s40": "srsrc", "s52": "ssamp"}
     if encname == "MIMG":
         return dict(vdata=10, vaddr=20, srsrc=10, ssamp=13, dmask=0xF), {
             "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s52": "ssamp"}
@@ -222,7 +236,12 @@ ALTERNATIVES = {
     "MUBUF": [dict(offen=0)],
     "VINTRP": [dict(vsrc=1)],
     "MIMG": [dict(dmask=1), dict(dmask=3), dict(ssamp=0), dict(ssamp=0, dmask=1),
-             dict(ssamp=0, dmask=3)],
+             dict(ssamp=0, dmask=3),
+             # gfx10.3 image_bvh*_intersect_ray: dmask 0xf, unorm and r128 set, no sampler
+             dict(ssamp=0, unorm=1, r128=1, dmask=0xF)],
+    "VIMAGE": [dict(dmask=1), dict(dmask=3), dict(dmask=0xF), dict(dmask=0xF, r128=1),
+               dict(dmask=1, dim=6)],
+    "VSAMPLE": [dict(dmask=1), dict(dmask=3), dict(ssamp=0, dmask=1, dim=6)],
 }
 # Probes that reveal optional modifiers: (field values, flag, pattern in the text).
 MOD_PROBES = {
@@ -233,6 +252,10 @@ MOD_PROBES = {
     "DS": [(dict(offset0=1, offset1=2), "offset2", "offset1:2"), (dict(gds=1), "gds", " gds")],
     "VOP3P": [(dict(neg=1), "neg", "neg_lo:"), (dict(clamp=1), "clamp", " clamp"),
               (dict(opsel=1), "opsel", "op_sel:")],
+    # gfx10+ MIMG: packed 16-bit data (LLVM rejects d16 on atomics, *_pck, get_resinfo...)
+    "MIMG": [(dict(d16=1), "d16", " d16$")],
+    "VIMAGE": [(dict(d16=1), "d16", " d16$")],
+    "VSAMPLE": [(dict(d16=1), "d16", " d16$")],
 }
 
 
@@ -294,6 +317,13 @@ def imm_kind(mn, text):
 
 def tokens_for(encname, mn, rest):
     _, rolemap = probes(encname)
+    # gfx12 image address lists `[v20, v21, v[22:23]]`: one operand, as its registers
+    def addr_list(m):
+        regs = re.findall(r"v(\d+)|v\[(\d+):(\d+)\]", m.group(1))
+        n = sum(1 if a else int(c) - int(b) + 1 for a, b, c in regs)
+        first = regs[0][0] or regs[0][1]
+        return "v%s" % first if n == 1 else "v[%s:%d]" % (first, int(first) + n - 1)
+    rest = re.sub(r"\[((?:v\d+|v\[\d+:\d+\])(?:, (?:v\d+|v\[\d+:\d+\]))+)\]", addr_list, rest)
     # hwreg(A, B, C) and sendmsg(A, B, C) are one operand
     rest = re.sub(r"\(([^)]*)\)", lambda m: "(" + m.group(1).replace(", ", ",") + ")", rest)
     ops, mods = split_operands(rest.strip())
@@ -426,7 +456,8 @@ def vopd_lines(procs, encs, variants, name="VOPD"):
 
 def set_generation(gen):
     """Per-generation probe facts: the code of `null`, true16 operands."""
-    global NULL, TRUE16, GEN_SGPR_RSRC
+    global NULL, TRUE16, GEN_SGPR_RSRC, MIMG_DECODED
+    MIMG_DECODED = gen in ("gfx10", "gfx11")
     GEN_SGPR_RSRC = {"srsrc"} if gen == "gfx12" else set()
     NULL = {"gfx10": 125, "gfx11": 124, "gfx12": 124}.get(gen, 0x7F)
     TRUE16 = gen in ("gfx11", "gfx12")
@@ -451,6 +482,9 @@ def main():
         lo, w, _ = enc["fields"]["op"]
         if encname == "FLAT" and "seg" in enc["fields"]:
             keyvals = [dict(seg=s, op=o) for s in range(3) for o in range(128)]
+        elif "opm" in enc["fields"]:
+            # gfx10 MIMG: bit 0 of the first word is the opcode's top bit (key=opm+op)
+            keyvals = [dict(opm=o >> w, op=o & ((1 << w) - 1)) for o in range(2 << w)]
         elif lo + w == 32:
             keyvals = [dict(op=enc["match"] >> lo)]  # EXP: the encoding bits are the key
         else:
@@ -458,7 +492,7 @@ def main():
         res = sweep_enc(procs, encs, encname, keyvals)
         for key, per in res.items():
             kv = dict(key)
-            opc = kv["op"] | (kv.get("seg", 0) << 7)
+            opc = kv["op"] | (kv.get("seg", 0) << 7) | (kv.get("opm", 0) << opw)
             for proc, txt in per.items():
                 mn, _, rest = txt.partition(" ")
                 base = mn

@@ -22,6 +22,39 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RANDOM_PER_OPCODE = 3
 
 
+def image_candidates(en, key, line):
+    """gfx10+ MIMG: every dim, a16, d16, tfe and the NSA forms of one opcode, with
+    data, address and resource registers that fit (LLVM prints widths derived from
+    them, see decode.rs image_rdna)."""
+    atomic = "image_atomic" in line
+    cmpswap = "cmpswap" in line
+    sampler = " ssamp:" in line
+    bvh = "image_bvh" in line
+    gfx12 = en["words"] == 3  # VIMAGE/VSAMPLE: SGPR numbers, address bytes in word 2
+    base = dict(key, vdata=10, vaddr=20, srsrc=8 if gfx12 else 2,
+                ssamp=(12 if gfx12 else 3) if sampler else 0,
+                dmask=(3 if cmpswap else 1) if atomic else 0xF)
+    if bvh:
+        base.update(unorm=1, r128=1, srsrc=12 if gfx12 else 3)
+    out = []
+    for dim in range(1 if bvh else 8):
+        for a16 in (0, 1):
+            out.append(build(en, dict(base, dim=dim, a16=a16)))
+            if dim in (0, 1, 2, 5, 7) or bvh:
+                for nsa in (1, 2, 3):
+                    w = build(en, dict(base, dim=dim, a16=a16, nsa=nsa))
+                    out.append(w + [0x04030201, 0x08070605, 0x0C0B0A09][:nsa])
+    if not bvh:
+        for mods in (dict(d16=1), dict(tfe=1), dict(d16=1, tfe=1), dict(lwe=1), dict(dmask=5),
+                     dict(dmask=0), dict(glc=1, slc=1, dlc=1), dict(unorm=1, r128=1),
+                     dict(vdata=254, dim=1), dict(vaddr=254, dim=2),
+                     dict(th=1), dict(th=3, scope=3), dict(th=4, scope=2), dict(nv=1)):
+            out.append(build(en, dict(dict(base, dim=1), **mods)))
+    if gfx12:
+        out = [w[:2] + [w[2] | 0x04030200] + w[3:] for w in out]
+    return out
+
+
 def main():
     gen = sys.argv[1]
     sweep.set_generation(gen)
@@ -42,6 +75,7 @@ def main():
             en = encs[enc]
             vals, _ = probes(enc)
             key = (dict(op=opc & 0x7F, seg=opc >> 7) if "seg" in en["fields"]
+                   else dict(op=opc & 0x7F, opm=opc >> 7) if "opm" in en["fields"]
                    else dict(op=opc))
             cands = [build(en, dict(vals, **key))]
             for _ in range(RANDOM_PER_OPCODE):
@@ -52,8 +86,13 @@ def main():
                 v.update(key)
                 ws = build(en, v)
                 cands.append(ws)
+            if "nsa" in en["fields"] or enc in ("VIMAGE", "VSAMPLE"):
+                cands += image_candidates(en, key, line)
             for ws in cands:
                 ws = ws + [0x3E22F983 if rng.random() < 0.5 else rng.getrandbits(32)]
+                if "nsa" in en["fields"]:
+                    # NSA address words (only as many as the instruction has are kept)
+                    ws += [rng.getrandbits(32) & 0x7F7F7F7F for _ in range(2)]
                 if tuple(ws) not in seen:
                     seen.add(tuple(ws))
                     words.append(ws)

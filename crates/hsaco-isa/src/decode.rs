@@ -59,6 +59,8 @@ pub(crate) mod traits {
     pub const GFX9: u16 = 1024;
     /// gfx8.
     pub const GFX8: u16 = 2048;
+    /// gfx10+ in wave64 mode (`+wavefrontsize64`), set by [`super::Decoder::wave64`].
+    pub const WAVE64: u16 = 4096;
 
     /// The traits of a processor of a generation.
     pub fn of(generation: &str, processor: &str) -> u16 {
@@ -227,15 +229,17 @@ impl Buckets {
     }
 }
 
+/// The tables of a generation ([`crate::generations`] index), built on first use (only
+/// the generations a run decodes are built).
 fn buckets(generation: usize) -> &'static Buckets {
-    static ALL: std::sync::OnceLock<Vec<Buckets>> = std::sync::OnceLock::new();
-    let all = ALL.get_or_init(|| {
-        crate::generations()
-            .iter()
-            .map(|g| Buckets::new(g))
-            .collect()
-    });
-    &all[generation]
+    use std::sync::OnceLock;
+    static ALL: [OnceLock<Buckets>; 8] = [const { OnceLock::new() }; 8];
+    let isa = crate::generations()[generation];
+    match ALL.get(generation) {
+        Some(b) => b.get_or_init(|| Buckets::new(isa)),
+        // (more generations than slots, which a test rules out: built each time)
+        None => Box::leak(Box::new(Buckets::new(isa))),
+    }
 }
 
 fn word(bytes: &[u8], i: usize) -> Option<u32> {
@@ -264,6 +268,16 @@ impl Decoder {
             }
         }
         None
+    }
+
+    /// This decoder in wave64 mode (gfx10 and later; as LLVM's `+wavefrontsize64`):
+    /// lane masks are register pairs (`vcc`, `s[0:1]`), matrix operands are narrower.
+    /// Earlier generations are always wave64 and are unchanged.
+    pub fn wave64(mut self) -> Decoder {
+        if self.traits & traits::RDNA != 0 {
+            self.traits |= traits::WAVE64;
+        }
+        self
     }
 
     /// The processor whose instruction set this decoder decodes (the canonical one for
@@ -372,6 +386,7 @@ impl Decoder {
             operands: [Operand::None; crate::MAX_OPERANDS],
             literal: 0,
             raw,
+            nsa: 0,
         };
         if enc.words > 2 {
             // gfx12 three-word encodings: the third word is kept in `literal`.
@@ -426,6 +441,10 @@ impl Decoder {
                 }
             }
         }
+        if enc.form == crate::desc::Form::Mimg && self.buckets.rdna {
+            image_rdna(&mut inst, enc, op, bytes)?;
+            return Ok(inst);
+        }
         if enc.form == crate::desc::Form::Mimg {
             mimg(
                 &mut inst,
@@ -444,6 +463,9 @@ impl Decoder {
         }
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
+        }
+        if self.traits & traits::WAVE64 != 0 {
+            wave64_widths(&mut inst, enc, op, self.traits & traits::GFX12 != 0);
         }
         if op.flags & crate::desc::flags::GLC_RTN != 0
             && (self
@@ -679,6 +701,56 @@ fn ds_acc(inst: &mut Instruction, op: &OpDesc) -> Result<(), DecodeError> {
     Ok(())
 }
 
+/// gfx10+ in wave64: a lane mask (carry, compare result, `v_cndmask` selector; the
+/// operands that are `vcc` in the 32-bit encodings) is a register pair; the matrix
+/// operands of WMMA/SWMMAC (gfx11: the accumulator and result only) and the data of
+/// the transposing loads hold half as many registers per lane.
+fn wave64_widths(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx12: bool) {
+    use crate::desc::Form;
+    let vector = matches!(
+        enc.form,
+        Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3 | Form::Sdwa | Form::Dpp
+    );
+    let matrix = op.mnemonic.starts_with("v_wmma") || op.mnemonic.starts_with("v_swmmac");
+    let transpose = op.mnemonic.contains("_load_tr");
+    let cndmask = op.mnemonic.starts_with("v_cndmask");
+    for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+        let mask = vector
+            && (matches!(
+                od.role,
+                Role::FieldOr(_, 106) | Role::Field(Field::Sdst | Field::Sdst8)
+            ) || (cndmask && od.role == Role::Field(Field::Src2)));
+        if mask {
+            // (pairs start at an even register)
+            *o = match *o {
+                Operand::Sgpr { first, count: 1 } => Operand::Sgpr {
+                    first: first & !1,
+                    count: 2,
+                },
+                Operand::Ttmp { first, count: 1 } => Operand::Ttmp {
+                    first: first & !1,
+                    count: 2,
+                },
+                Operand::Special { code, count: 1 } => Operand::Special { code, count: 2 },
+                Operand::Vgpr { first, count: 1 } => Operand::Vgpr { first, count: 2 },
+                other => other,
+            };
+            continue;
+        }
+        let halve = (matrix
+            && (gfx12 || matches!(od.role, Role::Field(Field::Vdst | Field::Src2))))
+            || (transpose && matches!(od.role, Role::Field(Field::Vdst)));
+        if let (true, Operand::Vgpr { first, count }) = (halve, *o) {
+            if count >= 2 {
+                *o = Operand::Vgpr {
+                    first,
+                    count: count / 2,
+                };
+            }
+        }
+    }
+}
+
 /// Image data and resource widths come from the modifiers: one data register per
 /// `dmask` bit (gather4: four), two channels per register with `d16` (packed, as on
 /// gfx9), one more with `tfe` (the resource stays 8 registers with `r128`, as LLVM
@@ -756,6 +828,271 @@ fn inst_vdata_first(inst: &Instruction, op: &OpDesc) -> u8 {
             _ => None,
         })
         .unwrap_or(0)
+}
+
+/// Address dwords a gfx10+ image instruction reads, by the parts of its mnemonic (as
+/// llvm-mc-22 prints the register ranges): one each for bias, z-compare and offset
+/// (`_b`, `_c`, `_o`); the gradients of `_d`/`_cd` (two vectors of the dim's gradient
+/// components, packed in 16-bit pairs per vector with `_g16`); the coordinates of the
+/// dim plus lod, clamp or mip level (`_l`, `_cl`, `_mip`), packed in pairs with a16.
+/// BVH ray queries have fixed sizes (11 and 12, 3 fewer with a16).
+pub fn image_addresses(mnemonic: &str, dim: u32, a16: bool) -> u8 {
+    // coordinates and gradient components per dim: 1D, 2D, 3D, cube, 1D array,
+    // 2D array, 2D MSAA, 2D MSAA array
+    const COORDS: [u8; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
+    const GRADS: [u8; 8] = [1, 2, 3, 2, 1, 2, 2, 2];
+    let a16 = u8::from(a16);
+    match mnemonic {
+        "image_bvh_intersect_ray" => return 11 - 3 * a16,
+        "image_bvh64_intersect_ray" => return 12 - 3 * a16,
+        // gfx12: node pointer and extent pairs, origin, direction, offsets
+        "image_bvh8_intersect_ray" => return 11,
+        "image_bvh_dual_intersect_ray" => return 12,
+        "image_get_resinfo" => return 1,
+        _ => {}
+    }
+    let dim = (dim & 7) as usize;
+    let (mut extra, mut lod, mut grads, mut g16) = (0u8, 0u8, false, false);
+    for part in mnemonic.split('_').skip(1) {
+        match part {
+            "b" | "c" | "o" => extra += 1,
+            "l" | "cl" | "mip" => lod += 1,
+            "d" | "cd" => grads = true,
+            "g16" => g16 = true,
+            _ => {}
+        }
+    }
+    let grads = match (grads, g16) {
+        (false, _) => 0,
+        (true, false) => 2 * GRADS[dim],
+        (true, true) => 2 * GRADS[dim].div_ceil(2),
+    };
+    let coords = COORDS[dim] + lod;
+    extra + grads + if a16 != 0 { coords.div_ceil(2) } else { coords }
+}
+
+/// gfx10+ image instructions: the NSA address words, then the data and address widths
+/// LLVM prints. Data: one register per `dmask` bit (gather4: four), halved (rounded up)
+/// with d16, one more with tfe. Addresses: [`image_addresses`]. Where llvm-mc-22 has no
+/// instruction form for those widths (or they run past v255) it prints the widths its
+/// decoder first read, which the op line records; an NSA form with more address words
+/// than the addresses need is invalid.
+fn image_rdna(
+    inst: &mut Instruction,
+    enc: &EncodingDesc,
+    op: &OpDesc,
+    bytes: &[u8],
+) -> Result<(), DecodeError> {
+    let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
+    let bvh = op.mnemonic.starts_with("image_bvh");
+    let sampler = op
+        .operands
+        .iter()
+        .any(|o| o.role == Role::Field(Field::Ssamp));
+    if get(Field::D16) != 0 && op.flags & crate::desc::flags::D16 == 0 {
+        return Err(DecodeError::Invalid);
+    }
+    if bvh
+        && (get(Field::Dmask) != 0xf
+            || (enc.field(Field::Unorm).is_some() && get(Field::Unorm) == 0)
+            || get(Field::R128) == 0
+            || (get(Field::Glc) | get(Field::Slc) | get(Field::Dlc)) != 0
+            || (get(Field::Tfe) | get(Field::Lwe) | get(Field::D16)) != 0)
+    {
+        return Err(DecodeError::Invalid);
+    }
+    // gfx11: one NSA word whose last address starts a tuple (partial NSA)
+    let partial = enc.field(Field::Nsa).is_some_and(|f| f.width == 1);
+    // gfx12 VIMAGE/VSAMPLE: three words, SGPR numbers, always a list of addresses
+    let gfx12 = enc.words == 3;
+    // instructions without a sampler need the sampler field zero; resource and sampler
+    // tuples lie wholly in s0-s105 or in ttmp0-15
+    if !sampler && get(Field::Ssamp) != 0 {
+        return Err(DecodeError::Invalid);
+    }
+    for od in op.operands {
+        if let Role::Field(f @ (Field::Srsrc | Field::Ssamp)) = od.role {
+            let n = u32::from(od.ty.regs());
+            // (gfx12: an SGPR number, aligned down to 4)
+            let code = if gfx12 { get(f) & !3 } else { get(f) * 4 };
+            // (gfx11+: code 124 is `null`)
+            let null = (partial && code == 124) || (gfx12 && get(f) == 124);
+            if !(code + n <= 106 || (108..=124 - n).contains(&code) || null) {
+                return Err(DecodeError::Invalid);
+            }
+        }
+    }
+    let nsa = get(Field::Nsa);
+    if gfx12 {
+        // addresses 1-3: the third word's upper bytes; 4: VIMAGE's bits 56-63
+        let v4 = if enc.field(Field::Ssamp).is_some() {
+            0
+        } else {
+            inst.raw >> 56
+        };
+        inst.nsa = u64::from(inst.literal >> 8) | (v4 << 24);
+    }
+    if nsa > 0 {
+        inst.literal = word(bytes, 2).ok_or(DecodeError::Truncated)?;
+        for i in 1..nsa {
+            let w = word(bytes, 2 + i as usize).ok_or(DecodeError::Truncated)?;
+            inst.nsa |= u64::from(w) << (32 * (i - 1));
+        }
+        inst.size = (8 + 4 * nsa) as u8;
+    }
+    let a16 = get(Field::A16) != 0;
+    let n = image_addresses(op.mnemonic, get(Field::Dim), a16);
+    // the largest address count of the opcode's forms (MSAA arrays excepted)
+    let max = if bvh {
+        n
+    } else {
+        (0..7)
+            .map(|d| image_addresses(op.mnemonic, d, false))
+            .max()
+            .unwrap_or(1)
+    };
+    // NSA words for v addresses
+    let words = |v: u8| {
+        if partial {
+            u32::from(v > 1)
+        } else {
+            (u32::from(v) + 2) / 4
+        }
+    };
+    // whether LLVM has a form with the address count; the NSA form its decoder read
+    let (mut fits, vaddr_decoded) = if gfx12 {
+        let decoded = inst
+            .operands
+            .iter()
+            .zip(op.operands)
+            .find_map(|(o, od)| match (od.role, o) {
+                (Role::Field(Field::Vaddr), Operand::Vgpr { count, .. }) => Some(*count),
+                _ => None,
+            })
+            .unwrap_or(1);
+        let top = if bvh || sampler { max } else { max.max(4) };
+        (n <= top, Some(decoded))
+    } else if nsa > 0 {
+        // NSA forms of `lo` to `top` addresses; the decoder reads the largest that has
+        // `nsa` address words (none: invalid)
+        let (lo, top) = if bvh {
+            (
+                image_addresses(op.mnemonic, 0, true),
+                image_addresses(op.mnemonic, 0, false),
+            )
+        } else if sampler {
+            (2, max)
+        } else {
+            (2, max.max(4))
+        };
+        // (gfx11: the form of five single registers, or fewer; a BVH query's own)
+        let read = match (partial, bvh) {
+            (true, true) => n,
+            (true, false) => top.min(5),
+            (false, _) => top,
+        };
+        let decoded = (lo..=read)
+            .rev()
+            .find(|&v| words(v) == nsa)
+            .ok_or(DecodeError::Invalid)?;
+        (
+            (partial || n <= 1 + 4 * nsa as u8) && (lo..=top).contains(&n),
+            Some(decoded),
+        )
+    } else {
+        // (a sampling op's forms stop at its largest count, MSAA arrays excepted, but
+        // have 8 where that is 7)
+        (n <= max.max(4) || (n == 8 && max == 7), None)
+    };
+    let vaddr = if n > 12 { 16 } else { n };
+    let gather = op.mnemonic.starts_with("image_gather4");
+    // four components whatever dmask says: gather4, and gfx11's msaa_load
+    let mut data = if gather || ((partial || gfx12) && op.mnemonic == "image_msaa_load") {
+        4
+    } else {
+        get(Field::Dmask).count_ones().max(1) as u8
+    };
+    if get(Field::D16) != 0 {
+        data = data.div_ceil(2);
+    }
+    data += get(Field::Tfe) as u8;
+    if bvh {
+        // the op line's width (4, gfx12's bvh8/dual 10)
+        data = inst
+            .operands
+            .iter()
+            .zip(op.operands)
+            .find_map(|(o, od)| match (od.role, o) {
+                (Role::Field(Field::Vdata), Operand::Vgpr { count, .. }) => Some(*count),
+                _ => None,
+            })
+            .unwrap_or(4);
+    }
+    // data widths with a form: 1-5 registers; gather4 2, 4, 5; compare-swaps 2-5,
+    // other atomics 1-3
+    fits &= if gather {
+        matches!(data, 2 | 4 | 5)
+    } else if op.mnemonic.ends_with("cmpswap") {
+        (2..=5).contains(&data)
+    } else if op.mnemonic.starts_with("image_atomic") {
+        data <= 3
+    } else {
+        data <= 5
+    };
+    // LLVM widens the data, then the address tuple, from the decoded form; a tuple
+    // running past v255 leaves the instruction as decoded
+    for (o, od) in inst.operands.iter().zip(op.operands) {
+        let past_v255 = |first: u8, count: u8, want: u8| {
+            want != count && u16::from(first) + u16::from(want) > 256
+        };
+        match (od.role, *o) {
+            (Role::Field(Field::Vdata), Operand::Vgpr { first, count })
+                if past_v255(first, count, data) =>
+            {
+                fits = false
+            }
+            (Role::Field(Field::Vaddr), Operand::Vgpr { first, count })
+                if !gfx12 && nsa == 0 && past_v255(first, count, vaddr) =>
+            {
+                fits = false
+            }
+            _ => {}
+        }
+    }
+    // a form was found, but its NSA words are fewer than the instruction's
+    if fits && !gfx12 && nsa > 0 && words(n) != nsa {
+        return Err(DecodeError::Invalid);
+    }
+    for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+        match (od.role, *o) {
+            (Role::Field(Field::Vdata), Operand::Vgpr { first, .. }) if fits => {
+                *o = Operand::Vgpr { first, count: data }
+            }
+            (Role::Field(Field::Vaddr), Operand::Vgpr { first, count }) => {
+                *o = match (fits, vaddr_decoded) {
+                    (true, None) => Operand::Vgpr {
+                        first,
+                        count: vaddr,
+                    },
+                    (true, Some(_)) if gfx12 && n == 1 => Operand::Vgpr { first, count: 1 },
+                    (false, Some(1)) if gfx12 => Operand::Vgpr { first, count: 1 },
+                    (true, Some(_)) => Operand::VgprNsa {
+                        first,
+                        count: n,
+                        in_nsa: gfx12,
+                    },
+                    (false, Some(d)) => Operand::VgprNsa {
+                        first,
+                        count: d,
+                        in_nsa: gfx12,
+                    },
+                    (false, None) => Operand::Vgpr { first, count },
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Insert the returned value of an atomic (`vdst`) before the other operands.
@@ -879,6 +1216,7 @@ pub(crate) fn scalar_in(isa: &IsaDesc, v: u32, ty: Ty) -> Operand {
 }
 
 impl Decoder {
+    #[inline(always)]
     fn operand(
         &self,
         ei: usize,
@@ -958,6 +1296,7 @@ impl Decoder {
         }
     }
 
+    #[inline(always)]
     fn field_operand(
         &self,
         ei: usize,
@@ -1004,6 +1343,32 @@ impl Decoder {
 }
 
 /// Decoded instructions of a byte stream, with their byte offsets.
+///
+/// An undecodable word is an `Err` and decoding goes on at the next word; a stream
+/// that ends inside an instruction ends with [`DecodeError::Truncated`].
+///
+/// ```
+/// use hsaco_isa::{DecodeError, Decoder, Instructions};
+/// let dec = Decoder::for_processor("gfx906").unwrap();
+/// let words: [u32; 6] = [
+///     0xc0020002, 0x0000002c, // s_load_dword s0, s[4:5], 0x2c
+///     0xbf8c007f,             // s_waitcnt lgkmcnt(0)
+///     0xffffffff,             // not an instruction
+///     0xbf810000,             // s_endpgm
+///     0x7e0002ff,             // v_mov_b32_e32 v0, <literal>: the literal is missing
+/// ];
+/// let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+/// let listing: Vec<(usize, String)> = Instructions::new(dec, &bytes)
+///     .map(|(at, r)| (at, r.map_or_else(|e| e.to_string(), |i| dec.text(&i))))
+///     .collect();
+/// assert_eq!(listing[0], (0, "s_load_dword s0, s[4:5], 0x2c".to_string()));
+/// assert_eq!(listing[1], (8, "s_waitcnt vmcnt(15) lgkmcnt(0)".to_string()));
+/// assert_eq!(listing[2].0, 12); // the invalid word, then the next one
+/// assert_eq!(listing[3], (16, "s_endpgm".to_string()));
+/// assert_eq!(listing[4].0, 20);
+/// assert_eq!(listing[4].1, DecodeError::Truncated.to_string());
+/// assert_eq!(listing.len(), 5);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Instructions<'a> {
     decoder: Decoder,

@@ -154,6 +154,12 @@ pub enum Ty {
     B160,
     B192,
     B256,
+    /// gfx12 `image_bvh8_intersect_ray` data (10 registers).
+    B320,
+    /// gfx10.3 `image_bvh_intersect_ray` addresses (11 registers).
+    B352,
+    /// gfx10.3 `image_bvh64_intersect_ray` addresses (12 registers).
+    B384,
     B512,
     B1024,
     F16,
@@ -205,6 +211,9 @@ impl Ty {
             B160 => 160,
             B192 => 192,
             B256 => 256,
+            B320 => 320,
+            B352 => 352,
+            B384 => 384,
             B512 => 512,
             B1024 => 1024,
             _ => 32,
@@ -267,8 +276,10 @@ pub mod flags {
     pub const GDS: u32 = 1 << 8;
     /// FLAT atomics: with `glc` the pre-op value is returned in `vdst`, printed first.
     pub const GLC_RTN: u32 = 1 << 9;
+    /// gfx10+ MIMG: accepts packed 16-bit data (`d16`).
+    pub const D16: u32 = 1 << 10;
     /// DS: GDS only (`ds_gws_*`, `ds_ordered_count`, ...): the `gds` bit must be set.
-    pub const GDS_ONLY: u32 = 1 << 10;
+    pub const GDS_ONLY: u32 = 1 << 11;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

@@ -101,6 +101,18 @@ pub enum Operand {
     Literal64,
     /// Immediate field value (offsets, `simm16`).
     Imm(u16),
+    /// The non-sequential address VGPRs of a gfx10+ image instruction (MIMG NSA form,
+    /// gfx12 VIMAGE/VSAMPLE): `first` and `count - 1` more, which need not be
+    /// consecutive ([`Instruction::nsa_vgpr`]).
+    VgprNsa {
+        /// First address register (the `vaddr` field).
+        first: u8,
+        /// Number of address registers.
+        count: u8,
+        /// The other addresses are the bytes of [`Instruction::nsa`] alone (gfx12),
+        /// not of `literal` and then `nsa` (gfx10/gfx11 NSA words).
+        in_nsa: bool,
+    },
 }
 
 /// One decoded instruction: small, `Copy`, no allocation.
@@ -119,6 +131,23 @@ pub struct Instruction {
     /// The first two instruction words (modifier fields are read from here through the
     /// encoding's field table, see [`Decoder::field`]).
     pub raw: u64,
+    /// The fourth and fifth words of a gfx10+ MIMG NSA instruction (address VGPRs 5-12;
+    /// 1-4 are in `literal`); gfx12 image instructions: address VGPRs 1-4; else 0.
+    pub nsa: u64,
+}
+
+impl Instruction {
+    /// Address VGPR `i` of an image instruction's [`Operand::VgprNsa`] (`first`,
+    /// `in_nsa`): 0 is the `vaddr` field, the others bytes of the later words.
+    pub fn nsa_vgpr(&self, first: u8, in_nsa: bool, i: usize) -> u8 {
+        match (i, in_nsa) {
+            (0, _) => first,
+            (1..=8, true) => (self.nsa >> (8 * (i - 1))) as u8,
+            (1..=4, false) => (self.literal >> (8 * (i - 1))) as u8,
+            (5..=12, false) => (self.nsa >> (8 * (i - 5))) as u8,
+            _ => 0,
+        }
+    }
 }
 
 impl Decoder {
@@ -152,8 +181,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_generation_has_a_table_slot() {
+        // decode.rs keeps the decoding tables of 8 generations
+        assert!(generations().len() <= 8);
+    }
+
+    #[test]
     fn sizes() {
         assert_eq!(std::mem::size_of::<Operand>(), 4);
-        assert!(std::mem::size_of::<Instruction>() <= 40);
+        // 40 bytes before gfx10 MIMG NSA address words (`nsa`) were added
+        assert!(std::mem::size_of::<Instruction>() <= 48);
     }
 }

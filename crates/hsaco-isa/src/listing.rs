@@ -22,6 +22,7 @@ use crate::{DecodeError, Decoder, Instruction, Operand};
 use hsaco_elf::elf::Elf;
 use std::fmt::Write as _;
 use std::io::{self, Write};
+use std::sync::{Condvar, Mutex};
 
 /// `st_type` of a symbol without a type (`STT_NOTYPE`).
 const STT_NOTYPE: u8 = 0;
@@ -42,6 +43,11 @@ pub struct Options {
     /// Threads that list a large section in pieces (0: as many as there are cores, at
     /// most 8). The output does not depend on it.
     pub threads: usize,
+    /// As llvm-objdump `--symbolize-operands`: every branch target of the section gets
+    /// a label `L0`, `L1`, ... (numbered in address order over the section), the
+    /// branch shows it instead of its offset and target annotation, and its line
+    /// `<Ln>:` heads the code at the target (unless a symbol labels that address).
+    pub symbolize_operands: bool,
 }
 
 impl Default for Options {
@@ -49,6 +55,7 @@ impl Default for Options {
         Options {
             show_raw_insn: true,
             threads: 0,
+            symbolize_operands: false,
         }
     }
 }
@@ -124,7 +131,8 @@ pub fn write_elf(
         Some(t) if !t.is_empty() => Some(t),
         _ => elf.dynsym()?,
     };
-    let mut names: Vec<(u64, String, u8, usize)> = Vec::new();
+    // (names borrowed from the string table unless they are not UTF-8)
+    let mut names: Vec<(u64, std::borrow::Cow<'_, str>, u8, usize)> = Vec::new();
     if let Some(t) = &symtab {
         for s in t.iter() {
             let s = s?;
@@ -133,7 +141,7 @@ pub fn write_elf(
                 continue;
             }
             if let Some(sec) = s.section_index() {
-                names.push((s.value, s.name_str().into_owned(), kind, sec));
+                names.push((s.value, s.name_str(), kind, sec));
             }
         }
     }
@@ -241,17 +249,168 @@ fn write_section<'a>(
             stop: (next - address) as usize,
         });
     }
-    let section = Section {
+    let mut section = Section {
         decoder,
         bytes,
         labels,
         options,
+        targets: Vec::new(),
+        memo: options.show_raw_insn && !NO_MEMO.with(|m| m.get()),
     };
+    if options.symbolize_operands {
+        section.targets = section.branch_targets(&blocks);
+    }
     section.write(out, &blocks, chunk)
 }
 
-/// Code bytes a thread lists in one piece (about ten times as many bytes of text).
-const CHUNK_BYTES: usize = 32 << 10;
+thread_local! {
+    /// Tests list without the memo to compare.
+    static NO_MEMO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Code bytes a thread lists in one piece (about 18 times as many bytes of text).
+const CHUNK_BYTES: usize = 16 << 10;
+
+/// The pieces of a section being listed by several threads.
+struct Pieces {
+    /// The first piece no thread has taken.
+    next: usize,
+    /// The first piece not yet written.
+    written: usize,
+    /// Listed pieces waiting to be written.
+    ready: Vec<Option<Vec<u8>>>,
+    /// Written buffers, for reuse.
+    free: Vec<Vec<u8>>,
+    /// Writing failed: take no more pieces.
+    stop: bool,
+    /// A listing thread panicked: its piece will never be ready.
+    failed: bool,
+}
+
+/// Marks the pieces failed and stopped if the thread holding it panics, so neither the
+/// writer nor the other threads wait forever for that thread.
+struct PanicGuard<'a> {
+    shared: &'a Mutex<Pieces>,
+    changed: &'a Condvar,
+}
+
+impl Drop for PanicGuard<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut s = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            s.failed = true;
+            s.stop = true;
+            drop(s);
+            self.changed.notify_all();
+        }
+    }
+}
+
+/// Lines of instructions listed before, by the instructions' bytes: real code repeats
+/// instructions (the same `s_waitcnt`, moves and loads), and the same bytes decode and
+/// print the same, so a repeated instruction is neither decoded nor printed again and
+/// only its address is written. Sets of 4 entries by the first word; branches are not
+/// kept (their text depends on the address).
+#[derive(Default)]
+struct Memo {
+    /// `MEMO_ENTRIES` entries once the first one is kept.
+    entries: Vec<MemoEntry>,
+}
+
+const MEMO_ENTRIES: usize = 4096;
+/// Entries per set.
+const MEMO_WAYS: usize = 4;
+/// Longest kept line start: tab, text, padding to column 60 and `// `.
+const MEMO_PREFIX: usize = 64;
+/// Longest kept line end: `:`, up to four words, newline.
+const MEMO_SUFFIX: usize = 40;
+
+#[derive(Clone, Copy)]
+struct MemoEntry {
+    /// The instruction's bytes (little-endian, the rest zero).
+    bytes: u128,
+    /// Instruction size (0: empty entry).
+    size: u8,
+    /// Lengths of `prefix` and `suffix`.
+    plen: u8,
+    slen: u8,
+    /// The line up to the address.
+    prefix: [u8; MEMO_PREFIX],
+    /// The line after the address, with its newline.
+    suffix: [u8; MEMO_SUFFIX],
+}
+
+impl Memo {
+    /// The 16 bytes at the start of `rest` (None near the end of the code: those
+    /// instructions are not kept).
+    #[inline]
+    fn window(rest: &[u8]) -> Option<u128> {
+        rest.first_chunk::<16>().map(|b| u128::from_le_bytes(*b))
+    }
+
+    /// The first entry of the set of an instruction (by its first word).
+    #[inline]
+    fn set(window: u128) -> usize {
+        let h = u64::from(window as u32).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 40) as usize % (MEMO_ENTRIES / MEMO_WAYS) * MEMO_WAYS
+    }
+
+    /// The first `size` bytes of a window.
+    #[inline]
+    fn prefix(window: u128, size: u8) -> u128 {
+        match size {
+            16.. => window,
+            n => window & ((1u128 << (8 * u32::from(n))) - 1),
+        }
+    }
+
+    /// The entry for the instruction at the start of `rest`, if it was kept.
+    #[inline]
+    fn get(&self, rest: &[u8]) -> Option<&MemoEntry> {
+        let w = Self::window(rest)?;
+        let set = Self::set(w);
+        self.entries
+            .get(set..set + MEMO_WAYS)?
+            .iter()
+            .find(|e| e.size > 0 && Self::prefix(w, e.size) == e.bytes)
+    }
+
+    /// Keep the line of the instruction of `size` bytes at the start of `rest`: the
+    /// part before its address and the part after it (without the newline), in place of
+    /// the set's oldest entry.
+    fn put(&mut self, rest: &[u8], size: u8, prefix: &[u8], suffix: &[u8]) {
+        let Some(w) = Self::window(rest) else { return };
+        if size == 0 || size > 16 || prefix.len() > MEMO_PREFIX || suffix.len() >= MEMO_SUFFIX {
+            return;
+        }
+        if self.entries.is_empty() {
+            self.entries = vec![
+                MemoEntry {
+                    bytes: 0,
+                    size: 0,
+                    plen: 0,
+                    slen: 0,
+                    prefix: [0; MEMO_PREFIX],
+                    suffix: [0; MEMO_SUFFIX],
+                };
+                MEMO_ENTRIES
+            ];
+        }
+        let set = Self::set(w);
+        let Some(ways) = self.entries.get_mut(set..set + MEMO_WAYS) else {
+            return;
+        };
+        ways.rotate_right(1);
+        let e = &mut ways[0];
+        e.bytes = Self::prefix(w, size);
+        e.size = size;
+        e.plen = prefix.len() as u8;
+        e.slen = suffix.len() as u8 + 1;
+        e.prefix[..prefix.len()].copy_from_slice(prefix);
+        e.suffix[..suffix.len()].copy_from_slice(suffix);
+        e.suffix[suffix.len()] = b'\n';
+    }
+}
 
 /// A shown label and the byte range of the section it heads.
 #[derive(Clone, Copy)]
@@ -268,9 +427,48 @@ struct Section<'s, 'a> {
     /// Every label of the section, sorted (branch targets are annotated with them).
     labels: &'s [Label<'a>],
     options: &'s Options,
+    /// With `symbolize_operands`: the branch targets of the section, sorted
+    /// (`L<index>`).
+    targets: Vec<u64>,
+    /// Keep repeated instructions' lines (with the `// ADDRESS: WORDS` comment only).
+    memo: bool,
 }
 
 impl Section<'_, '_> {
+    /// The targets of the branches of `blocks`, sorted (as unsigned addresses), each
+    /// once. The instructions are found as the listing finds them (decoding restarts
+    /// at each label; zero runs are skipped).
+    fn branch_targets(&self, blocks: &[Block<'_>]) -> Vec<u64> {
+        let mut targets = Vec::new();
+        for b in blocks {
+            let Some(code) = self.bytes.get(b.start..b.stop) else {
+                continue;
+            };
+            let mut off = 0usize;
+            while off < code.len() {
+                let rest = &code[off..];
+                if rest.len() >= 8 && rest[..8] == [0; 8] {
+                    off += rest.iter().take_while(|b| **b == 0).count() & !3;
+                    continue;
+                }
+                let at = b.label.address + off as u64;
+                off += match self.decoder.decode(rest) {
+                    Ok(inst) if usize::from(inst.size) <= rest.len() => {
+                        // (outside the section too, as llvm-objdump numbers them)
+                        if let Some(t) = self.decoder.branch_target(&inst, at) {
+                            targets.push(t);
+                        }
+                        usize::from(inst.size)
+                    }
+                    _ => 4,
+                };
+            }
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        targets
+    }
+
     /// Write the listing of `blocks`: cut into pieces of about `chunk` code bytes at
     /// label boundaries, listed by several threads (each piece into its own buffer) and
     /// written in order, so the output is the same as one thread's and memory stays
@@ -290,65 +488,109 @@ impl Section<'_, '_> {
         if first < blocks.len() {
             pieces.push(&blocks[first..]);
         }
+        // (available_parallelism reads cgroup files: not for a one-piece listing)
         let threads = match self.options.threads {
+            _ if pieces.len() <= 1 => 1,
             0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
             n => n,
         }
         .min(pieces.len())
         .max(1);
         let mut buf = Vec::new();
+        let mut memo = Memo::default();
         if threads == 1 {
             for piece in &pieces {
                 buf.clear();
-                self.list(&mut buf, piece);
+                self.list(&mut buf, piece, &mut memo);
                 out.write_all(&buf)?;
             }
             return Ok(());
         }
-        // Piece k is listed by thread k % threads (thread 0 is this one, which also
-        // writes); each helper sends its buffers in order through a bounded channel and
-        // gets them back for reuse.
+        // Every thread takes the next piece not yet taken (this one too, whenever the
+        // piece it must write next is not ready), at most `window` pieces ahead of the
+        // writing, so a thread slowed by other work on the machine does not hold up
+        // the others and memory stays bounded.
+        let window = 2 * threads;
+        let shared = Mutex::new(Pieces {
+            next: 0,
+            written: 0,
+            ready: vec![None; pieces.len()],
+            free: Vec::new(),
+            stop: false,
+            failed: false,
+        });
+        let changed = Condvar::new();
+        let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
         std::thread::scope(|scope| {
-            let mut helpers = Vec::new();
-            for t in 1..threads {
-                let (done_tx, done_rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
-                let (free_tx, free_rx) = std::sync::mpsc::channel::<Vec<u8>>();
-                let pieces = &pieces;
+            for _ in 1..threads {
+                let (pieces, changed, lock, shared) = (&pieces, &changed, &lock, &shared);
+                let mut memo = Memo::default();
                 scope.spawn(move || {
-                    for piece in pieces.iter().skip(t).step_by(threads) {
-                        let mut buf = free_rx.try_recv().unwrap_or_default();
+                    let _guard = PanicGuard { shared, changed };
+                    loop {
+                        let (k, mut buf) = {
+                            let mut s = lock();
+                            loop {
+                                if s.stop || s.next >= pieces.len() {
+                                    return;
+                                }
+                                if s.next < s.written + window {
+                                    break;
+                                }
+                                s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
+                            }
+                            s.next += 1;
+                            (s.next - 1, s.free.pop().unwrap_or_default())
+                        };
                         buf.clear();
-                        self.list(&mut buf, piece);
-                        if done_tx.send(buf).is_err() {
-                            return; // the writer stopped (write error)
-                        }
+                        self.list(&mut buf, pieces[k], &mut memo);
+                        lock().ready[k] = Some(buf);
+                        changed.notify_all();
                     }
                 });
-                helpers.push((done_rx, free_tx));
             }
-            for (k, piece) in pieces.iter().enumerate() {
-                match k % threads {
-                    0 => {
-                        buf.clear();
-                        self.list(&mut buf, piece);
-                        out.write_all(&buf)?;
-                    }
-                    t => {
-                        let (done, free) = &helpers[t - 1];
-                        let Ok(b) = done.recv() else {
-                            return Err(io::Error::other("listing thread failed"));
-                        };
+            let _guard = PanicGuard {
+                shared: &shared,
+                changed: &changed,
+            };
+            let result = (|| {
+                let mut s = lock();
+                while s.written < pieces.len() {
+                    let w = s.written;
+                    if let Some(b) = s.ready[w].take() {
+                        drop(s);
                         out.write_all(&b)?;
-                        let _ = free.send(b);
+                        s = lock();
+                        s.free.push(b);
+                        s.written += 1;
+                        changed.notify_all();
+                    } else if s.next < pieces.len() && s.next < w + window {
+                        let k = s.next;
+                        s.next += 1;
+                        let mut buf = s.free.pop().unwrap_or_default();
+                        drop(s);
+                        buf.clear();
+                        self.list(&mut buf, pieces[k], &mut memo);
+                        s = lock();
+                        s.ready[k] = Some(buf);
+                    } else if s.failed {
+                        // (the scope re-raises the helper's panic when it ends)
+                        return Err(io::Error::other("a listing thread panicked"));
+                    } else {
+                        s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
                     }
                 }
-            }
-            Ok(())
+                Ok(())
+            })();
+            // (on a write error the helpers stop taking pieces)
+            lock().stop = true;
+            changed.notify_all();
+            result
         })
     }
 
     /// Append the lines of `blocks` to `buf`.
-    fn list(&self, buf: &mut Vec<u8>, blocks: &[Block<'_>]) {
+    fn list(&self, buf: &mut Vec<u8>, blocks: &[Block<'_>], memo: &mut Memo) {
         // (the instruction text is printed here, then copied to `buf`)
         let mut text = String::with_capacity(128);
         for b in blocks {
@@ -356,15 +598,28 @@ impl Section<'_, '_> {
             let Some(code) = self.bytes.get(b.start..b.stop) else {
                 continue;
             };
-            self.list_code(buf, &mut text, code, b.label.address);
+            self.list_code(buf, &mut text, code, b.label.address, memo);
         }
     }
 
-    fn list_code(&self, buf: &mut Vec<u8>, text: &mut String, code: &[u8], address: u64) {
+    fn list_code(
+        &self,
+        buf: &mut Vec<u8>,
+        text: &mut String,
+        code: &[u8],
+        address: u64,
+        memo: &mut Memo,
+    ) {
         let mut off = 0usize;
         while off < code.len() {
             let at = address + off as u64;
             let rest = &code[off..];
+            // a branch target not labelled by a symbol (off 0: the block's label)
+            if off > 0 {
+                if let Ok(n) = self.targets.binary_search(&at) {
+                    let _ = writeln!(buf, "\n{at:016x} <L{n}>:");
+                }
+            }
             // Runs of 8 or more zero bytes are skipped (in whole words) as "...".
             if rest.len() >= 8 && rest[..8] == [0; 8] {
                 let zeros = rest.iter().take_while(|b| **b == 0).count();
@@ -372,18 +627,31 @@ impl Section<'_, '_> {
                 off += zeros & !3;
                 continue;
             }
+            if let Some(e) = memo.get(rest) {
+                // The same bytes decode and print the same: the line is the kept text,
+                // padding and `// `, this address, and the kept `: WORDS\n`.
+                append_fixed(buf, &e.prefix, usize::from(e.plen));
+                address_digits(buf, at);
+                append_fixed(buf, &e.suffix, usize::from(e.slen));
+                off += usize::from(e.size);
+                continue;
+            }
+            let line_start = buf.len();
             text.clear();
             let size = match self.decoder.decode(rest) {
                 Ok(inst) if usize::from(inst.size) <= rest.len() => {
-                    instruction_line(
-                        buf,
-                        text,
-                        self.decoder,
-                        &inst,
-                        at,
-                        self.labels,
-                        self.options,
-                    );
+                    instruction_line(buf, text, self, &inst, at);
+                    // (not branches: their text depends on the address)
+                    if self.memo && self.decoder.plan(&inst).label == u8::MAX {
+                        // the line is text, padding, `// `, the address, `: WORDS`
+                        let digits = address_width(at);
+                        let prefix = line_start + text.len().max(60) + 3;
+                        if let (Some(p), Some(w)) =
+                            (buf.get(line_start..prefix), buf.get(prefix + digits..))
+                        {
+                            memo.put(rest, inst.size, p, w);
+                        }
+                    }
                     usize::from(inst.size)
                 }
                 Ok(_) | Err(DecodeError::Invalid | DecodeError::Truncated) => {
@@ -406,17 +674,28 @@ fn pad(buf: &mut Vec<u8>, len: usize) {
 fn instruction_line(
     buf: &mut Vec<u8>,
     text: &mut String,
-    decoder: Decoder,
+    section: &Section<'_, '_>,
     inst: &Instruction,
     at: u64,
-    labels: &[Label<'_>],
-    options: &Options,
 ) {
+    let (decoder, labels, targets, options) = (
+        section.decoder,
+        section.labels,
+        &section.targets[..],
+        section.options,
+    );
     text.push('\t');
     crate::print::print(&decoder, inst, text);
     let target = decoder.branch_target(inst, at);
     let mut annotation = None;
-    if let Some(t) = target {
+    let local = target.and_then(|t| targets.binary_search(&t).ok());
+    if let Some(n) = local {
+        // --symbolize-operands: the target's label instead of the offset
+        if let Some(sp) = text.rfind(' ') {
+            text.truncate(sp + 1);
+            let _ = write!(text, "L{n}");
+        }
+    } else if let Some(t) = target {
         // A branch to a label without a type prints its name instead of the offset.
         let at_target = labels.partition_point(|l| l.address < t);
         // (labels[0] is the section-name placeholder, never substituted.)
@@ -439,8 +718,24 @@ fn instruction_line(
         }
     }
     buf.extend_from_slice(text.as_bytes());
+    let annotation = annotation.map(|l| (l, target.unwrap_or(0)));
+    finish_line(buf, text.len(), decoder, inst, at, annotation, options);
+}
+
+/// The rest of an instruction line after its text of `text_len` characters: the
+/// `// ADDRESS: WORDS` comment and the branch target annotation `<label+0xoff>` (the
+/// label and the target address).
+fn finish_line(
+    buf: &mut Vec<u8>,
+    text_len: usize,
+    decoder: Decoder,
+    inst: &Instruction,
+    at: u64,
+    annotation: Option<(Label<'_>, u64)>,
+    options: &Options,
+) {
     if options.show_raw_insn {
-        pad(buf, text.len());
+        let mut c = Comment::new(buf, text_len, at);
         let words = usize::from(inst.size) / 4;
         // (only an instruction longer than its encoding can have a literal operand)
         let longer = words > usize::from(decoder.encoding(inst).words);
@@ -450,26 +745,26 @@ fn instruction_line(
         let literal = (longer && has_literal(inst)) || words > 2;
         let enc_words = words.saturating_sub(usize::from(literal)).min(2);
         let all = [inst.raw as u32, (inst.raw >> 32) as u32];
-        comment_address(buf, at);
         if longer && inst.operands.contains(&Operand::Literal64) {
             // gfx1250: one word, the literal's low word, its high word (kept in raw)
-            comment_word(buf, all[0]);
-            comment_word(buf, inst.literal);
-            comment_word(buf, all[1]);
+            c.word(all[0]);
+            c.word(inst.literal);
+            c.word(all[1]);
         } else {
             for w in &all[..enc_words] {
-                comment_word(buf, *w);
+                c.word(*w);
             }
             if literal {
-                comment_word(buf, inst.literal);
+                c.word(inst.literal);
             }
         }
+        c.end();
     } else if annotation.is_some() {
-        pad(buf, text.len());
+        pad(buf, text_len);
         buf.extend_from_slice(b"//");
     }
-    if let Some(l) = annotation {
-        let off = target.unwrap_or(0).wrapping_sub(l.address);
+    if let Some((l, target)) = annotation {
+        let off = target.wrapping_sub(l.address);
         buf.extend_from_slice(b" <");
         buf.extend_from_slice(l.name.as_bytes());
         if off != 0 {
@@ -493,22 +788,94 @@ fn hex8(w: u32) -> [u8; 8] {
     (x + 0x3030_3030_3030_3030 + ten_up * 7).to_be_bytes()
 }
 
-/// `// ADDRESS:` with at least 12 hex digits.
-fn comment_address(buf: &mut Vec<u8>, at: u64) {
-    buf.extend_from_slice(b"// ");
-    let digits = (64 - at.leading_zeros()).div_ceil(4).max(12) as usize;
-    let mut all = [0u8; 16];
-    all[..8].copy_from_slice(&hex8((at >> 32) as u32));
-    all[8..].copy_from_slice(&hex8(at as u32));
-    buf.extend_from_slice(&all[16 - digits..]);
-    buf.push(b':');
+/// The padding after the text and the `// ADDRESS: WORDS` comment, written in place
+/// at the end of the output: 128 spaces are appended, digits written over them, and
+/// the rest cut off by [`Comment::end`].
+struct Comment<'b> {
+    buf: &'b mut Vec<u8>,
+    start: usize,
+    len: usize,
 }
 
-/// ` WORD` of the comment.
-fn comment_word(buf: &mut Vec<u8>, w: u32) {
-    let mut b = [b' '; 9];
-    b[1..].copy_from_slice(&hex8(w));
-    buf.extend_from_slice(&b);
+impl Comment<'_> {
+    /// Spaces to column 60 after a text of `text_len` characters, `// ADDRESS:` with at
+    /// least 12 hex digits.
+    fn new(buf: &mut Vec<u8>, text_len: usize, at: u64) -> Comment<'_> {
+        let start = buf.len();
+        buf.extend_from_slice(&[b' '; 128]);
+        let mut c = Comment {
+            buf,
+            start,
+            len: 60usize.saturating_sub(text_len),
+        };
+        c.push(b"// ");
+        let digits = address_width(at);
+        let all = hex16(at);
+        if digits == 12 {
+            // (the usual case, as a copy of known size)
+            let mut a = [0u8; 12];
+            a.copy_from_slice(&all[4..]);
+            c.push(&a);
+        } else {
+            c.push(&all[16 - digits..]);
+        }
+        c.push(b":");
+        c
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        let at = self.start + self.len;
+        if let Some(dst) = self.buf.get_mut(at..at + bytes.len()) {
+            dst.copy_from_slice(bytes);
+            self.len += bytes.len();
+        }
+    }
+
+    /// ` WORD`.
+    fn word(&mut self, w: u32) {
+        self.len += 1; // (the space is there)
+        self.push(&hex8(w));
+    }
+
+    /// Cut off the unused spaces.
+    fn end(self) {
+        self.buf.truncate(self.start + self.len.min(128));
+    }
+}
+
+/// Hex digits of an address in the comment: at least 12.
+fn address_width(at: u64) -> usize {
+    (64 - at.leading_zeros()).div_ceil(4).max(12) as usize
+}
+
+/// The 16 upper-case hex digits of `v`.
+fn hex16(v: u64) -> [u8; 16] {
+    let mut all = [0u8; 16];
+    all[..8].copy_from_slice(&hex8((v >> 32) as u32));
+    all[8..].copy_from_slice(&hex8(v as u32));
+    all
+}
+
+/// Append the address of the comment (at least 12 digits).
+fn address_digits(buf: &mut Vec<u8>, at: u64) {
+    let all = hex16(at);
+    match address_width(at) {
+        12 => {
+            let mut a = [0u8; 12];
+            a.copy_from_slice(&all[4..]);
+            buf.extend_from_slice(&a);
+        }
+        digits => buf.extend_from_slice(&all[16 - digits..]),
+    }
+}
+
+/// Append the first `len` bytes of `bytes`: the whole array is copied (a copy of
+/// known size, which needs no call) and the rest cut off again.
+#[inline]
+fn append_fixed<const N: usize>(buf: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    let start = buf.len();
+    buf.extend_from_slice(bytes);
+    buf.truncate(start + len.min(N));
 }
 
 fn has_literal(inst: &Instruction) -> bool {
@@ -588,12 +955,12 @@ mod tests {
                 label_at.push((code.len() as u64, if k % 14 == 0 { 2 } else { 0 }));
             }
             let words: &[u32] = match k % 6 {
-                0 => &[0xbf80_0000],                   // s_nop 0
-                1 => &[0x7e00_02ff, 0x1234_5678],      // v_mov_b32 v0, literal
-                2 => &[0xbf82_0000 | (0x10000 - k)],   // s_branch backwards
-                3 => &[0, 0, 0],                       // a zero run
-                4 => &[0xffff_ffff],                   // does not decode
-                _ => &[0xbf84_0000 | (k * 3 % 0x100)], // s_cbranch_scc0 forwards
+                0 => &[0xbf80_0000],                        // s_nop 0
+                1 => &[0x7e00_02ff, 0x1234_5678 + (k % 4)], // v_mov_b32 v0, literal
+                2 => &[0xbf82_0000 | (0x10000 - k)],        // s_branch backwards
+                3 => &[0, 0, 0],                            // a zero run
+                4 => &[0xffff_ffff],                        // does not decode
+                _ => &[0xbf84_0000 | (k * 3 % 0x100)],      // s_cbranch_scc0 forwards
             };
             for w in words {
                 code.extend_from_slice(&w.to_le_bytes());
@@ -610,11 +977,12 @@ mod tests {
                 kind,
             })
             .collect();
-        let listing = |threads: usize, chunk: usize| {
+        let listing = |threads: usize, chunk: usize, symbolize_operands: bool| {
             let mut out = Vec::new();
             let options = Options {
                 show_raw_insn: true,
                 threads,
+                symbolize_operands,
             };
             let mut labels = labels.clone();
             write_section(
@@ -630,18 +998,64 @@ mod tests {
             .unwrap();
             String::from_utf8(out).unwrap()
         };
-        let one = listing(1, usize::MAX);
-        assert!(one.contains("<f3>:\n"), "{one}");
-        assert!(one.contains("\t\t...\n"));
-        assert!(one.contains(".long 0xffffffff"));
-        assert!(one.contains(".byte 0x00, 0x00"));
-        assert!(one.contains(" <f"));
-        for (threads, chunk) in [(1, 16), (2, 1), (2, 64), (3, 40), (8, 100)] {
-            assert_eq!(
-                listing(threads, chunk),
-                one,
-                "{threads} threads, {chunk} bytes"
-            );
+        for symbolize in [false, true] {
+            let one = listing(1, usize::MAX, symbolize);
+            assert!(one.contains("<f3>:\n"), "{one}");
+            assert!(one.contains("\t\t...\n"));
+            assert!(one.contains(".long 0xffffffff"));
+            assert!(one.contains(".byte 0x00, 0x00"));
+            if symbolize {
+                assert!(one.contains(" L0 "), "{one}");
+            } else {
+                assert!(one.contains(" <f"));
+            }
+            for (threads, chunk) in [(1, 16), (2, 1), (2, 64), (3, 40), (8, 100)] {
+                assert_eq!(
+                    listing(threads, chunk, symbolize),
+                    one,
+                    "{threads} threads, {chunk} bytes, symbolize {symbolize}"
+                );
+            }
         }
+    }
+
+    /// Repeated instructions come from the memo: the listing is the one without it, and
+    /// every instruction line shows the text of its own bytes (same first word, other literals, other second words,
+    /// other sizes).
+    #[test]
+    fn repeated_instructions_print_their_own_text() {
+        let dec = Decoder::for_processor("gfx90a").unwrap();
+        let mut words: Vec<u32> = Vec::new();
+        for k in 0u32..3000 {
+            match k % 5 {
+                0 => words.extend([0x7e00_02ff, k % 7]), // v_mov_b32 v0, literal
+                1 => words.extend([0xd1fe_0000, 0x0002_0100 + (k % 3)]), // v_add_u32_e64
+                2 => words.extend([0xd1fe_0000 | (k % 2), 0x0002_0100]),
+                3 => words.push(0xbf8c_0000 | (k % 16)), // s_waitcnt
+                _ => words.extend([0xc002_0002 | (k % 3) << 6, 0x2c]), // s_load_dword
+            }
+        }
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let list = |memo: bool| {
+            NO_MEMO.with(|m| m.set(!memo));
+            let mut out = Vec::new();
+            write_code(&mut out, dec, &code, 0, &[], &Options::default()).unwrap();
+            NO_MEMO.with(|m| m.set(false));
+            String::from_utf8(out).unwrap()
+        };
+        let listing = list(true);
+        assert_eq!(listing, list(false), "the memo changed the listing");
+        let mut checked = 0;
+        for (at, inst) in crate::Instructions::new(dec, &code) {
+            let inst = inst.unwrap();
+            let line = listing
+                .lines()
+                .find(|l| l.contains(&format!("// {at:012X}:")))
+                .unwrap();
+            let text = line.split("  ").next().unwrap().trim_end();
+            assert_eq!(text, format!("\t{}", dec.text(&inst)), "at {at:#x}");
+            checked += 1;
+        }
+        assert_eq!(checked, 3000);
     }
 }

@@ -11,6 +11,12 @@ pub(crate) fn dec(out: &mut String, v: u32) {
         out.push(char::from(b'0' + v as u8));
         return;
     }
+    if v < 100 {
+        // (register numbers: the common case)
+        let i = v as usize * 2;
+        out.push_str(DIGIT_PAIRS.get(i..i + 2).unwrap_or_default());
+        return;
+    }
     let mut buf = [0u8; 10];
     let mut i = buf.len();
     let mut v = v;
@@ -23,6 +29,13 @@ pub(crate) fn dec(out: &mut String, v: u32) {
         out.push(char::from(*b));
     }
 }
+
+/// "00" to "99".
+const DIGIT_PAIRS: &str = concat!(
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839",
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879",
+    "8081828384858687888990919293949596979899",
+);
 
 /// Append a signed decimal number.
 fn dec_signed(out: &mut String, v: i32) {
@@ -193,6 +206,8 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
                 hex(out, u64::from(literal));
             }
         }
+        // the whole list needs the instruction (see `print`): here only the first
+        Operand::VgprNsa { first, .. } => reg(out, "v", first, 1),
         Operand::Imm(v) => match ty {
             Ty::Hex16 => hex(out, u64::from(v)),
             Ty::Label => dec(out, u32::from(v)),
@@ -429,7 +444,19 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     }
     let rdna = dec.traits & traits::RDNA != 0;
     let plan = dec.plan(inst);
+    let rdna_gfx11 = dec.isa().generation == "gfx11";
     out.push_str(op.mnemonic);
+    // llvm-mc-22 prints two spaces after the mnemonic of a sampling NSA instruction
+    if enc.form == Form::Mimg
+        && rdna
+        && f(Field::Nsa) != 0
+        && op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Ssamp))
+    {
+        out.push(' ');
+    }
     match enc.form {
         // (operand-less VOP1 ops such as v_nop print no suffix)
         Form::Vop1 | Form::Vop2 | Form::Vopc if !op.operands.is_empty() && plan.has_vop3 => {
@@ -537,6 +564,33 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push_str("sext(");
         }
         match (enc.form, field) {
+            // gfx10+ image NSA addresses: `[v20, v1, v2]`
+            (Form::Mimg, _) if matches!(o, Operand::VgprNsa { .. }) => {
+                if let Operand::VgprNsa {
+                    first,
+                    count,
+                    in_nsa,
+                } = *o
+                {
+                    out.push('[');
+                    // operands before the tuple of the rest: gfx11 5, gfx12 VSAMPLE 4,
+                    // VIMAGE 5
+                    let slots = match (rdna_gfx11, in_nsa) {
+                        (true, _) => Some(5),
+                        (false, true) if enc.field(Field::Ssamp).is_some() => Some(4),
+                        (false, true) => Some(5),
+                        (false, false) => None,
+                    };
+                    let groups = nsa_groups(op.mnemonic, count, f(Field::A16) != 0, slots);
+                    for (i, &n) in groups.iter().enumerate().take_while(|(_, n)| **n > 0) {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        reg(out, "v", inst.nsa_vgpr(first, in_nsa, i), n);
+                    }
+                    out.push(']');
+                }
+            }
             // s_setreg_imm32_b32's literal: decimal in -16..=64, else hex (observed)
             // (and inline-float bit patterns by their value)
             (Form::Sopk, None) if rdna && od.role == Role::Literal => {
@@ -1132,6 +1186,47 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "slc", Field::Slc);
             flag(out, "tfe", Field::Tfe);
         }
+        Form::Mimg if rdna && enc.words == 3 => {
+            // gfx12 VIMAGE/VSAMPLE
+            if !op.mnemonic.starts_with("image_bvh") {
+                if f(Field::Dmask) != 0 {
+                    let _ = write!(out, " dmask:0x{:x}", f(Field::Dmask));
+                }
+                out.push_str(" dim:SQ_RSRC_IMG_");
+                out.push_str(IMAGE_DIMS[f(Field::Dim) as usize & 7]);
+                flag(out, "unorm", Field::Unorm);
+            }
+            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
+            flag(out, "nv", Field::Nv);
+            // (the BVH queries require r128 and do not print it)
+            if !op.mnemonic.starts_with("image_bvh") {
+                flag(out, "r128", Field::R128);
+            }
+            flag(out, "a16", Field::A16);
+            flag(out, "tfe", Field::Tfe);
+            flag(out, "lwe", Field::Lwe);
+            flag(out, "d16", Field::D16);
+        }
+        Form::Mimg if rdna => {
+            if op.mnemonic.starts_with("image_bvh") {
+                flag(out, "a16", Field::A16);
+                return;
+            }
+            if f(Field::Dmask) != 0 {
+                let _ = write!(out, " dmask:0x{:x}", f(Field::Dmask));
+            }
+            out.push_str(" dim:SQ_RSRC_IMG_");
+            out.push_str(IMAGE_DIMS[f(Field::Dim) as usize & 7]);
+            flag(out, "unorm", Field::Unorm);
+            flag(out, "glc", Field::Glc);
+            flag(out, "slc", Field::Slc);
+            flag(out, "dlc", Field::Dlc);
+            flag(out, "r128", Field::R128);
+            flag(out, "a16", Field::A16);
+            flag(out, "tfe", Field::Tfe);
+            flag(out, "lwe", Field::Lwe);
+            flag(out, "d16", Field::D16);
+        }
         Form::Mimg => {
             if f(Field::Dmask) != 0 {
                 let _ = write!(out, " dmask:0x{:x}", f(Field::Dmask));
@@ -1152,6 +1247,60 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         _ => {}
     }
 }
+
+/// Registers per address operand of an image NSA instruction (0 ends the list): one each
+/// on gfx10; on gfx11 (partial NSA) the fifth operand is a tuple of the rest, and the BVH
+/// ray queries group node pointer, ray extent, origin, direction and inverse direction
+/// (the two directions packed in three registers with a16).
+fn nsa_groups(mnemonic: &str, count: u8, a16: bool, slots: Option<u8>) -> [u8; 13] {
+    let mut g = [0u8; 13];
+    let partial = slots.is_some();
+    let slots = slots.unwrap_or(13);
+    if partial
+        && matches!(
+            mnemonic,
+            "image_bvh8_intersect_ray" | "image_bvh_dual_intersect_ray"
+        )
+    {
+        // gfx12: node pointers, extents, origin, direction, offsets (dual: two)
+        let last = if mnemonic == "image_bvh8_intersect_ray" {
+            1
+        } else {
+            2
+        };
+        g[..5].copy_from_slice(&[2, 2, 3, 3, last]);
+    } else if partial && mnemonic.starts_with("image_bvh") {
+        let node = if mnemonic.starts_with("image_bvh64") {
+            2
+        } else {
+            1
+        };
+        let dirs: &[u8] = if a16 { &[3] } else { &[3, 3] };
+        g[0] = node;
+        g[1] = 1;
+        g[2] = 3;
+        g[3..3 + dirs.len()].copy_from_slice(dirs);
+    } else if count > slots {
+        let s = usize::from(slots);
+        g[..s - 1].fill(1);
+        g[s - 1] = count - (slots - 1);
+    } else {
+        g[..usize::from(count.min(13))].fill(1);
+    }
+    g
+}
+
+/// `dim:SQ_RSRC_IMG_*` names by value.
+const IMAGE_DIMS: [&str; 8] = [
+    "1D",
+    "2D",
+    "3D",
+    "CUBE",
+    "1D_ARRAY",
+    "2D_ARRAY",
+    "2D_MSAA",
+    "2D_MSAA_ARRAY",
+];
 
 /// MTBUF data formats (dfmt) by value.
 const DATA_FORMATS: [&str; 16] = [
@@ -1327,9 +1476,11 @@ fn dpp16(out: &mut String, c: u32, row_mask: u32, bank_mask: u32, bound: u32, fi
 /// gfx12 cache policy: ` th:TH_...` (by loads, stores and atomics) and ` scope:SCOPE_...`.
 fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
     let sys = scope == 3;
+    // (image atomics print the cascade names from SCOPE_DEV on)
+    let cascade = sys || (scope == 2 && mnemonic.starts_with("image_"));
     if th != 0 {
         let name = if mnemonic.contains("atomic") {
-            match (th, sys) {
+            match (th, cascade) {
                 (1, _) => "TH_ATOMIC_RETURN",
                 (2, _) => "TH_ATOMIC_NT",
                 (3, _) => "TH_ATOMIC_NT_RETURN",
