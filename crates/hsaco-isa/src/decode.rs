@@ -464,7 +464,7 @@ impl Decoder {
                 .field_desc(ei, Field::Acc)
                 .is_some_and(|a| a.get(raw) != 0)
         {
-            ds_acc(&mut inst, op);
+            ds_acc(&mut inst, op)?;
         }
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
@@ -594,8 +594,8 @@ impl Decoder {
     /// disassemble, are not checked): every register field the operation has no operand
     /// for is zero (and ds_nop's offset), the `gds` bit is set only where the operation
     /// has it and always for GDS-only operations, and the `acc` bit only on
-    /// gfx90a/gfx940+ (from gfx900 for GDS-only operations) and not on an operation
-    /// without operands.
+    /// gfx90a/gfx940+ (before, gfx8 included, for GDS-only operations, loads and stores)
+    /// and not on an operation without operands.
     fn ds_fields_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         use crate::desc::flags;
         if self.traits & traits::GFX6_7 != 0 {
@@ -618,12 +618,13 @@ impl Decoder {
         if (gds && op.flags & flags::GDS == 0) || (!gds && op.flags & flags::GDS_ONLY != 0) {
             return false;
         }
-        // before gfx90a LLVM accepts AGPRs only in the GDS-only operations (other words
-        // it rejects or prints with an "Invalid register" comment)
+        // before gfx90a LLVM takes AGPRs in the GDS-only operations, and in loads and
+        // stores (which it marks "Invalid register"); it rejects the other words
         get(Field::Acc) == 0
             || (!op.operands.is_empty()
                 && (self.traits & (traits::GFX90A | traits::GFX940) != 0
-                    || op.flags & flags::GDS_ONLY != 0))
+                    || op.flags & flags::GDS_ONLY != 0
+                    || ds_data_operands(op) == 1))
     }
 
     /// Turn the VGPR operands of matrix and accumulator-move instructions that name
@@ -659,21 +660,50 @@ impl Decoder {
     }
 }
 
-/// DS with the `acc` bit (gfx90a+; GDS-only operations from gfx900): the data and
-/// returned registers are AGPRs. The address stays a VGPR, but for the GDS-only
-/// operations, whose one register in the address field is data.
-fn ds_acc(inst: &mut Instruction, op: &OpDesc) {
-    let gds_only = op.flags & crate::desc::flags::GDS_ONLY != 0;
+/// The number of data and returned-data operands (`vdst`, `data0`, `data1`) of a DS
+/// operation: 1 for loads and stores, more for returning atomics and two-data stores.
+pub(crate) fn ds_data_operands(op: &OpDesc) -> usize {
+    op.operands
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.role,
+                Role::Field(Field::Vdst | Field::Data0 | Field::Data1)
+            )
+        })
+        .count()
+}
+
+/// A GDS-only DS operation without a returned value (`ds_gws_*`): its one register, in
+/// the address field, is data.
+pub(crate) fn ds_gws(op: &OpDesc) -> bool {
+    op.flags & crate::desc::flags::GDS_ONLY != 0
+        && !op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Vdst))
+}
+
+/// DS with the `acc` bit (gfx90a+; before, GDS-only operations, loads and stores): the
+/// data and returned registers are AGPRs. The address stays a VGPR, but for `ds_gws_*`,
+/// whose one register in the address field is data.
+fn ds_acc(inst: &mut Instruction, op: &OpDesc) -> Result<(), DecodeError> {
+    let gws = ds_gws(op);
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
         let data = match od.role {
             Role::Field(Field::Vdst | Field::Data0 | Field::Data1) => true,
-            Role::Field(Field::Addr) => gds_only,
+            Role::Field(Field::Addr) => gws,
             _ => false,
         };
         if let (true, Operand::Vgpr { first, count }) = (data, *o) {
+            // LLVM has no AGPR tuple past a255 (it shows v[255:256], not a[255:256])
+            if u16::from(first) + u16::from(count) > 256 {
+                return Err(DecodeError::Invalid);
+            }
             *o = Operand::Agpr { first, count };
         }
     }
+    Ok(())
 }
 
 /// gfx10+ in wave64: a lane mask (carry, compare result, `v_cndmask` selector; the

@@ -269,6 +269,49 @@ const SEL: [&str; 8] = [
 ];
 const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"];
 
+/// The "Invalid register" mark LLVM prints after some DS registers (gfx8, gfx9,
+/// gfx1250). gfx8 and gfx900-gfx908: AGPRs (the `acc` bit) of a load or store, with the
+/// VGPR class it wanted (`VGPR_32`, `VReg_<bits>`). gfx90a/gfx940+ and gfx1250: a
+/// register tuple that starts at an odd register, with `AV_<bits>_Align2` for the one
+/// data operand of a load or store (VGPRs or AGPRs), `VReg_<bits>_Align2` for the VGPRs
+/// of an operation with more (atomics that return, two-data stores), which has no mark
+/// on AGPRs; always `VReg_<bits>_Align2` on gfx1250 (no AGPRs).
+fn ds_register_mark(out: &mut String, traits: u16, op: &crate::desc::OpDesc, o: Operand) {
+    let (agpr, first, count) = match o {
+        Operand::Vgpr { first, count } => (false, first, count),
+        Operand::Agpr { first, count } => (true, first, count),
+        _ => return,
+    };
+    let bits = u32::from(count) * 32;
+    if traits & (traits::GFX90A | traits::GFX940 | traits::GFX1250) == 0 {
+        if agpr && !crate::decode::ds_gws(op) {
+            out.push_str("/*Invalid register, operand has '");
+            if count == 1 {
+                out.push_str("VGPR_32");
+            } else {
+                let _ = write!(out, "VReg_{bits}");
+            }
+            out.push_str("' register class*/");
+        }
+        return;
+    }
+    // (the 96-bit transposing loads take any tuple)
+    if count < 2 || first % 2 == 0 || matches!(op.mnemonic, "ds_read_b96_tr_b6" | "ds_load_tr6_b96")
+    {
+        return;
+    }
+    let class = match (crate::decode::ds_data_operands(op), agpr) {
+        _ if traits & traits::GFX1250 != 0 => "VReg",
+        (1, _) => "AV",
+        (_, false) => "VReg",
+        (_, true) => return,
+    };
+    let _ = write!(
+        out,
+        "/*Invalid register, operand has '{class}_{bits}_Align2' register class*/"
+    );
+}
+
 /// The `swizzle(...)` form of a `ds_swizzle_b32` offset (non-zero). The FFT and ROTATE
 /// modes (offsets 0xc000-0xffff) are gfx9+ (`fft_rotate`); gfx6-gfx8 print them in
 /// decimal.
@@ -822,6 +865,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
         if neg_fn {
             out.push(')');
+        }
+        if enc.form == Form::Ds && dec.traits & (traits::GFX8 | traits::GFX9 | traits::GFX1250) != 0
+        {
+            ds_register_mark(out, dec.traits, op, *o);
         }
     }
     let flag = |out: &mut String, name: &str, field: Field| {

@@ -1094,6 +1094,7 @@ pub static ISA: IsaDesc = IsaDesc {
                 FieldDesc { field: Field::Offset0, lo: 0, width: 8, kind: FieldKind::Imm },
                 FieldDesc { field: Field::Offset1, lo: 8, width: 8, kind: FieldKind::Imm },
                 FieldDesc { field: Field::Gds, lo: 16, width: 1, kind: FieldKind::Flag },
+                FieldDesc { field: Field::Acc, lo: 25, width: 1, kind: FieldKind::Flag },
                 FieldDesc { field: Field::Addr, lo: 32, width: 8, kind: FieldKind::Vgpr },
                 FieldDesc { field: Field::Data0, lo: 40, width: 8, kind: FieldKind::Vgpr },
                 FieldDesc { field: Field::Data1, lo: 48, width: 8, kind: FieldKind::Vgpr },
