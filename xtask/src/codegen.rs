@@ -334,6 +334,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "opsel" => "OPSEL",
         "offset2" => "OFFSET2",
         "gds" => "GDS",
+        "gdsonly" => "GDS_ONLY",
         "glcrtn" => "GLC_RTN",
         "d16" => "D16",
         _ => bail!("unknown flag {f}"),

@@ -26,6 +26,11 @@ op has operands for are set (unused fields stay zero):
 Processors: the `processor` lines and (ALIASES) the `alias` lines of the description.
 Only inputs LLVM decodes as one whole 8-byte instruction are kept, and texts LLVM marks
 with a comment (`/*`) are left out.
+
+It also writes tests/data/<gen>.ds.invalid: `hex words | processors` of the words above
+and of the words of invalid_candidates() (a register field the op does not use set, the
+gds bit flipped, the acc bit set) that LLVM rejects on those processors; hsaco must
+reject them too.
 """
 import os
 import random
@@ -76,6 +81,8 @@ def parse(gen):
                 if enc != "DS":
                     continue
                 operands = {}
+                if "!gdsonly" in t:
+                    operands["gds"] = 1  # GDS-only: the gds bit is always set
                 for o in t[3:]:
                     if ":" in o and not o.startswith(("!", "@")):
                         name, kind = o.split(":", 1)
@@ -97,10 +104,12 @@ def build(fields, vals):
 def candidates(gen, fields, mnemonic, opc, operands):
     regs = {k: r for k, r in REGS.items() if k in operands}
     base = dict(op=opc, **regs)
+    if "gds" in operands:
+        base["gds"] = 1
     out = [base]
     high = dict(base)
     for k, width in operands.items():
-        if k in fields:
+        if k in REGS:
             n = max(1, width // 32)
             top = 256 - n
             high[k] = top - (top % 2) if n > 1 else 255
@@ -121,7 +130,21 @@ def candidates(gen, fields, mnemonic, opc, operands):
     for _ in range(RANDOM_PER_OP):
         out.append(dict({k: rng.getrandbits(f[1]) for k, f in fields.items()
                          if k in operands or k in ("offset0", "offset1", "gds", "acc")},
-                        op=opc))
+                        op=opc, **({"gds": 1} if "gds" in operands else {})))
+    return [build(fields, c) for c in out]
+
+
+def invalid_candidates(gen, fields, opc, operands):
+    """Words LLVM may reject: a register field the op has no operand for set, the gds bit
+    flipped, the acc bit set."""
+    base = dict(op=opc, **{k: r for k, r in REGS.items() if k in operands})
+    if "gds" in operands:
+        base["gds"] = 1
+    out = [dict(base, **{k: 3}) for k in REGS if k not in operands and k in fields]
+    if "gds" in fields:
+        out.append(dict(base, gds=0 if "gds" in operands else 1))
+    if "acc" in fields:
+        out.append(dict(base, acc=1))
     return [build(fields, c) for c in out]
 
 
@@ -131,7 +154,9 @@ def generic(gen, fields, opc):
     subsets = [(), ("addr",), ("vdst",), ("addr", "vdst"), ("addr", "data0"),
                ("addr", "data0", "vdst"), ("addr", "data0", "data1"),
                ("addr", "data0", "data1", "vdst"), ("data0",)]
-    return [build(fields, dict(op=opc, **{k: REGS[k] for k in s})) for s in subsets]
+    gds = [{}, {"gds": 1}] if gen != "gfx12" else [{}]
+    return [build(fields, dict(g, op=opc, **{k: REGS[k] for k in s}))
+            for s in subsets for g in gds]
 
 
 def vectors(gen, missing=False):
@@ -144,18 +169,24 @@ def vectors(gen, missing=False):
                 if o not in known]
     else:
         todo = [candidates(gen, fields, m, opc, operands) for m, opc, operands in ops]
+        todo += [invalid_candidates(gen, fields, opc, operands) for _, opc, operands in ops]
     for cands in todo:
         for ws in cands:
             if tuple(ws) not in seen:
                 seen.add(tuple(ws))
                 words.append(ws)
     per = OrderedDict()
+    rejected = OrderedDict()
     for proc in procs:
-        for ws, r in zip(words, disassemble(words, proc)):
-            if not r or "/*" in r[0] or r[1] != 8:
-                continue
-            per.setdefault((tuple(ws), r[0]), []).append(proc)
-    return per
+        res = disassemble(words, proc)
+        if not any(res):
+            continue  # a processor llvm-mc-22 does not know (gfx940, gfx941)
+        for ws, r in zip(words, res):
+            if not r:
+                rejected.setdefault(tuple(ws), []).append(proc)
+            elif "/*" not in r[0] and r[1] == 8:
+                per.setdefault((tuple(ws), r[0]), []).append(proc)
+    return per, rejected
 
 
 def main():
@@ -163,7 +194,7 @@ def main():
     missing = "--missing" in args
     gens = [a for a in args if not a.startswith("--")] or GENS
     for gen in gens:
-        per = vectors(gen, missing)
+        per, rejected = vectors(gen, missing)
         if missing:
             for (ws, txt), ps in per.items():
                 print("%s: %08x %08x | %s | %s" % (gen, ws[0], ws[1], txt, ",".join(ps)))
@@ -178,7 +209,15 @@ def main():
             out.append("%s | %s | %s" % (" ".join("%08x" % w for w in ws), txt, ",".join(ps)))
         path = os.path.join(DATA, gen + ".ds.txt")
         open(path, "w").write("\n".join(out) + "\n")
-        print("%s: %d vectors" % (gen, len(out) - 4))
+        out = [
+            "# DS words llvm-mc-22 --disassemble rejects (invalid instruction encoding):",
+            "# generated by scripts/ds_vectors.py %s; do not edit, rerun the script." % gen,
+            "# hex words | processors",
+        ]
+        for ws, ps in rejected.items():
+            out.append("%s | %s" % (" ".join("%08x" % w for w in ws), ",".join(ps)))
+        open(os.path.join(DATA, gen + ".ds.invalid"), "w").write("\n".join(out) + "\n")
+        print("%s: %d vectors, %d rejected words" % (gen, len(per), len(rejected)))
 
 
 if __name__ == "__main__":

@@ -376,6 +376,9 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
+        if enc.form == crate::desc::Form::Ds && !self.ds_fields_valid(ei, op, raw) {
+            return Err(DecodeError::Invalid);
+        }
         let mut inst = Instruction {
             op: row.op,
             encoding: ei as u8,
@@ -452,7 +455,6 @@ impl Decoder {
             );
         }
         if enc.form == crate::desc::Form::Ds
-            && self.traits & (traits::GFX90A | traits::GFX940) != 0
             && self
                 .field_desc(ei, Field::Acc)
                 .is_some_and(|a| a.get(raw) != 0)
@@ -583,6 +585,42 @@ impl Decoder {
         Some((op, out))
     }
 
+    /// Whether a DS word is one LLVM decodes (gfx8+; gfx6/gfx7, which LLVM cannot
+    /// disassemble, are not checked): every register field the operation has no operand
+    /// for is zero (and ds_nop's offset), the `gds` bit is set only where the operation
+    /// has it and always for GDS-only operations, and the `acc` bit only on
+    /// gfx90a/gfx940+ (from gfx900 for GDS-only operations) and not on an operation
+    /// without operands.
+    fn ds_fields_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+        use crate::desc::flags;
+        if self.traits & traits::GFX6_7 != 0 {
+            return true;
+        }
+        let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+        for f in [Field::Addr, Field::Data0, Field::Data1, Field::Vdst] {
+            if get(f) != 0 && !op.operands.iter().any(|o| o.role == Role::Field(f)) {
+                return false;
+            }
+        }
+        // ds_nop (no operands, no gds) has no offset either
+        if op.operands.is_empty()
+            && op.flags & flags::GDS == 0
+            && (get(Field::Offset0) != 0 || get(Field::Offset1) != 0)
+        {
+            return false;
+        }
+        let gds = get(Field::Gds) != 0;
+        if (gds && op.flags & flags::GDS == 0) || (!gds && op.flags & flags::GDS_ONLY != 0) {
+            return false;
+        }
+        // before gfx90a LLVM accepts AGPRs only in the GDS-only operations (other words
+        // it rejects or prints with an "Invalid register" comment)
+        get(Field::Acc) == 0
+            || (!op.operands.is_empty()
+                && (self.traits & (traits::GFX90A | traits::GFX940) != 0
+                    || op.flags & flags::GDS_ONLY != 0))
+    }
+
     /// Turn the VGPR operands of matrix and accumulator-move instructions that name
     /// AGPRs into [`Operand::Agpr`]: vdst and (MFMA) src2 on gfx908 or with `acc_cd`,
     /// src0/src1 with their `acc` bit; v_accvgpr_* by their mnemonic.
@@ -616,15 +654,18 @@ impl Decoder {
     }
 }
 
-/// DS on gfx90a+ with the `acc` bit: the data and returned registers are AGPRs (the
-/// address stays a VGPR).
+/// DS with the `acc` bit (gfx90a+; GDS-only operations from gfx900): the data and
+/// returned registers are AGPRs. The address stays a VGPR, but for the GDS-only
+/// operations, whose one register in the address field is data.
 fn ds_acc(inst: &mut Instruction, op: &OpDesc) {
+    let gds_only = op.flags & crate::desc::flags::GDS_ONLY != 0;
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
-        if let (
-            Role::Field(Field::Vdst | Field::Data0 | Field::Data1),
-            Operand::Vgpr { first, count },
-        ) = (od.role, *o)
-        {
+        let data = match od.role {
+            Role::Field(Field::Vdst | Field::Data0 | Field::Data1) => true,
+            Role::Field(Field::Addr) => gds_only,
+            _ => false,
+        };
+        if let (true, Operand::Vgpr { first, count }) = (data, *o) {
             *o = Operand::Agpr { first, count };
         }
     }

@@ -272,12 +272,14 @@ pub mod flags {
     pub const OPSEL: u32 = 1 << 6;
     /// DS: two 8-bit offsets (`offset0`, `offset1`) instead of one 16-bit offset.
     pub const OFFSET2: u32 = 1 << 7;
-    /// DS: `gds`.
+    /// DS: `gds` (the bit may be set).
     pub const GDS: u32 = 1 << 8;
     /// FLAT atomics: with `glc` the pre-op value is returned in `vdst`, printed first.
     pub const GLC_RTN: u32 = 1 << 9;
     /// gfx10+ MIMG: accepts packed 16-bit data (`d16`).
     pub const D16: u32 = 1 << 10;
+    /// DS: GDS only (`ds_gws_*`, `ds_ordered_count`, ...): the `gds` bit must be set.
+    pub const GDS_ONLY: u32 = 1 << 11;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

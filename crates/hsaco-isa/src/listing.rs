@@ -255,11 +255,17 @@ fn write_section<'a>(
         labels,
         options,
         targets: Vec::new(),
+        memo: options.show_raw_insn && !NO_MEMO.with(|m| m.get()),
     };
     if options.symbolize_operands {
         section.targets = section.branch_targets(&blocks);
     }
     section.write(out, &blocks, chunk)
+}
+
+thread_local! {
+    /// Tests list without the memo to compare.
+    static NO_MEMO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Code bytes a thread lists in one piece (about 18 times as many bytes of text).
@@ -300,10 +306,11 @@ impl Drop for PanicGuard<'_> {
     }
 }
 
-/// Instructions listed before, by their bytes: real code repeats instructions (the
-/// same `s_waitcnt`, moves and loads), and the same bytes decode and print the same, so
-/// a repeated instruction is neither decoded nor printed again. Sets of 4 entries by
-/// the first word; branches are not kept (their text depends on the address).
+/// Lines of instructions listed before, by the instructions' bytes: real code repeats
+/// instructions (the same `s_waitcnt`, moves and loads), and the same bytes decode and
+/// print the same, so a repeated instruction is neither decoded nor printed again and
+/// only its address is written. Sets of 4 entries by the first word; branches are not
+/// kept (their text depends on the address).
 #[derive(Default)]
 struct Memo {
     /// `MEMO_ENTRIES` entries once the first one is kept.
@@ -313,19 +320,24 @@ struct Memo {
 const MEMO_ENTRIES: usize = 4096;
 /// Entries per set.
 const MEMO_WAYS: usize = 4;
-const MEMO_TEXT: usize = 62;
+/// Longest kept line start: tab, text, padding to column 60 and `// `.
+const MEMO_PREFIX: usize = 64;
+/// Longest kept line end: `:`, up to four words, newline.
+const MEMO_SUFFIX: usize = 40;
 
 #[derive(Clone, Copy)]
 struct MemoEntry {
-    /// Instruction size (0: empty entry).
-    size: u8,
-    /// Length of `text`.
-    len: u8,
     /// The instruction's bytes (little-endian, the rest zero).
     bytes: u128,
-    inst: Instruction,
-    /// The instruction's text after the line's tab (a tab and the printed text).
-    text: [u8; MEMO_TEXT],
+    /// Instruction size (0: empty entry).
+    size: u8,
+    /// Lengths of `prefix` and `suffix`.
+    plen: u8,
+    slen: u8,
+    /// The line up to the address.
+    prefix: [u8; MEMO_PREFIX],
+    /// The line after the address, with its newline.
+    suffix: [u8; MEMO_SUFFIX],
 }
 
 impl Memo {
@@ -363,21 +375,23 @@ impl Memo {
             .find(|e| e.size > 0 && Self::prefix(w, e.size) == e.bytes)
     }
 
-    /// Keep `inst` (the instruction at the start of `rest`) and its line text, in place
-    /// of the set's oldest entry.
-    fn put(&mut self, rest: &[u8], inst: &Instruction, text: &str) {
+    /// Keep the line of the instruction of `size` bytes at the start of `rest`: the
+    /// part before its address and the part after it (without the newline), in place of
+    /// the set's oldest entry.
+    fn put(&mut self, rest: &[u8], size: u8, prefix: &[u8], suffix: &[u8]) {
         let Some(w) = Self::window(rest) else { return };
-        if inst.size == 0 || inst.size > 16 || text.len() > MEMO_TEXT {
+        if size == 0 || size > 16 || prefix.len() > MEMO_PREFIX || suffix.len() >= MEMO_SUFFIX {
             return;
         }
         if self.entries.is_empty() {
             self.entries = vec![
                 MemoEntry {
-                    size: 0,
-                    len: 0,
                     bytes: 0,
-                    inst: *inst,
-                    text: [0; MEMO_TEXT],
+                    size: 0,
+                    plen: 0,
+                    slen: 0,
+                    prefix: [0; MEMO_PREFIX],
+                    suffix: [0; MEMO_SUFFIX],
                 };
                 MEMO_ENTRIES
             ];
@@ -388,11 +402,13 @@ impl Memo {
         };
         ways.rotate_right(1);
         let e = &mut ways[0];
-        e.size = inst.size;
-        e.len = text.len() as u8;
-        e.bytes = Self::prefix(w, inst.size);
-        e.inst = *inst;
-        e.text[..text.len()].copy_from_slice(text.as_bytes());
+        e.bytes = Self::prefix(w, size);
+        e.size = size;
+        e.plen = prefix.len() as u8;
+        e.slen = suffix.len() as u8 + 1;
+        e.prefix[..prefix.len()].copy_from_slice(prefix);
+        e.suffix[..suffix.len()].copy_from_slice(suffix);
+        e.suffix[suffix.len()] = b'\n';
     }
 }
 
@@ -411,9 +427,11 @@ struct Section<'s, 'a> {
     /// Every label of the section, sorted (branch targets are annotated with them).
     labels: &'s [Label<'a>],
     options: &'s Options,
-    /// With `symbolize_operands`: the branch targets inside the section, sorted
+    /// With `symbolize_operands`: the branch targets of the section, sorted
     /// (`L<index>`).
     targets: Vec<u64>,
+    /// Keep repeated instructions' lines (with the `// ADDRESS: WORDS` comment only).
+    memo: bool,
 }
 
 impl Section<'_, '_> {
@@ -610,21 +628,29 @@ impl Section<'_, '_> {
                 continue;
             }
             if let Some(e) = memo.get(rest) {
-                // the same bytes decode and print the same
-                let len = usize::from(e.len);
-                append_fixed(buf, &e.text, len);
-                finish_line(buf, len, self.decoder, &e.inst, at, None, self.options);
-                buf.push(b'\n');
+                // The same bytes decode and print the same: the line is the kept text,
+                // padding and `// `, this address, and the kept `: WORDS\n`.
+                append_fixed(buf, &e.prefix, usize::from(e.plen));
+                address_digits(buf, at);
+                append_fixed(buf, &e.suffix, usize::from(e.slen));
                 off += usize::from(e.size);
                 continue;
             }
+            let line_start = buf.len();
             text.clear();
             let size = match self.decoder.decode(rest) {
                 Ok(inst) if usize::from(inst.size) <= rest.len() => {
                     instruction_line(buf, text, self, &inst, at);
                     // (not branches: their text depends on the address)
-                    if self.decoder.plan(&inst).label == u8::MAX {
-                        memo.put(rest, &inst, text);
+                    if self.memo && self.decoder.plan(&inst).label == u8::MAX {
+                        // the line is text, padding, `// `, the address, `: WORDS`
+                        let digits = address_width(at);
+                        let prefix = line_start + text.len().max(60) + 3;
+                        if let (Some(p), Some(w)) =
+                            (buf.get(line_start..prefix), buf.get(prefix + digits..))
+                        {
+                            memo.put(rest, inst.size, p, w);
+                        }
                     }
                     usize::from(inst.size)
                 }
@@ -783,10 +809,8 @@ impl Comment<'_> {
             len: 60usize.saturating_sub(text_len),
         };
         c.push(b"// ");
-        let digits = (64 - at.leading_zeros()).div_ceil(4).max(12) as usize;
-        let mut all = [0u8; 16];
-        all[..8].copy_from_slice(&hex8((at >> 32) as u32));
-        all[8..].copy_from_slice(&hex8(at as u32));
+        let digits = address_width(at);
+        let all = hex16(at);
         if digits == 12 {
             // (the usual case, as a copy of known size)
             let mut a = [0u8; 12];
@@ -816,6 +840,32 @@ impl Comment<'_> {
     /// Cut off the unused spaces.
     fn end(self) {
         self.buf.truncate(self.start + self.len.min(128));
+    }
+}
+
+/// Hex digits of an address in the comment: at least 12.
+fn address_width(at: u64) -> usize {
+    (64 - at.leading_zeros()).div_ceil(4).max(12) as usize
+}
+
+/// The 16 upper-case hex digits of `v`.
+fn hex16(v: u64) -> [u8; 16] {
+    let mut all = [0u8; 16];
+    all[..8].copy_from_slice(&hex8((v >> 32) as u32));
+    all[8..].copy_from_slice(&hex8(v as u32));
+    all
+}
+
+/// Append the address of the comment (at least 12 digits).
+fn address_digits(buf: &mut Vec<u8>, at: u64) {
+    let all = hex16(at);
+    match address_width(at) {
+        12 => {
+            let mut a = [0u8; 12];
+            a.copy_from_slice(&all[4..]);
+            buf.extend_from_slice(&a);
+        }
+        digits => buf.extend_from_slice(&all[16 - digits..]),
     }
 }
 
@@ -969,8 +1019,8 @@ mod tests {
         }
     }
 
-    /// Repeated instructions come from the memo: every instruction line still shows
-    /// the text of its own bytes (same first word, other literals, other second words,
+    /// Repeated instructions come from the memo: the listing is the one without it, and
+    /// every instruction line shows the text of its own bytes (same first word, other literals, other second words,
     /// other sizes).
     #[test]
     fn repeated_instructions_print_their_own_text() {
@@ -986,9 +1036,15 @@ mod tests {
             }
         }
         let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mut out = Vec::new();
-        write_code(&mut out, dec, &code, 0, &[], &Options::default()).unwrap();
-        let listing = String::from_utf8(out).unwrap();
+        let list = |memo: bool| {
+            NO_MEMO.with(|m| m.set(!memo));
+            let mut out = Vec::new();
+            write_code(&mut out, dec, &code, 0, &[], &Options::default()).unwrap();
+            NO_MEMO.with(|m| m.set(false));
+            String::from_utf8(out).unwrap()
+        };
+        let listing = list(true);
+        assert_eq!(listing, list(false), "the memo changed the listing");
         let mut checked = 0;
         for (at, inst) in crate::Instructions::new(dec, &code) {
             let inst = inst.unwrap();

@@ -1067,8 +1067,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     self::dec(out, o);
                 }
             }
-            // gfx90a and gfx940+ have no GDS: LLVM ignores the bit there
-            if dec.traits & (traits::GFX90A | traits::GFX940) == 0 {
+            // gfx90a and gfx940+ have no GDS: LLVM ignores the bit there, but for the
+            // GDS-only operations (ds_gws_*)
+            if dec.traits & (traits::GFX90A | traits::GFX940) == 0
+                || op.flags & flags::GDS_ONLY != 0
+            {
                 flag(out, "gds", Field::Gds);
             }
         }

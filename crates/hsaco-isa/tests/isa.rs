@@ -92,6 +92,49 @@ fn ds_vectors() {
     );
 }
 
+/// DS words llvm-mc-22 rejects (scripts/ds_vectors.py: register fields the operation
+/// does not use, gds/acc where it has none, operations of other processors): hsaco must
+/// not decode them either (llvm-objdump prints them as data).
+#[test]
+fn ds_invalid_words() {
+    let files = [
+        ("gfx8", include_str!("data/gfx8.ds.invalid")),
+        ("gfx9", include_str!("data/gfx9.ds.invalid")),
+        ("gfx10", include_str!("data/gfx10.ds.invalid")),
+        ("gfx11", include_str!("data/gfx11.ds.invalid")),
+        ("gfx12", include_str!("data/gfx12.ds.invalid")),
+    ];
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (gen, text) in files {
+        let mut lines = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let Some((hex, procs)) = line.split_once(" | ") else {
+                panic!("bad line {line}");
+            };
+            let bytes = words_to_bytes(hex);
+            for p in procs.split(',') {
+                let dec = Decoder::for_processor(p).expect("processor");
+                checked += 1;
+                if let Ok(inst) = dec.decode(&bytes) {
+                    failures.push(format!("{gen} {p} {hex}: decoded as `{}`", dec.text(&inst)));
+                }
+            }
+            lines += 1;
+        }
+        assert!(lines > 100, "{gen}: too few rejected DS words: {lines}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} words LLVM rejects are decoded:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 fn fuzz_entry(data: &[u8]) {
     for p in ["gfx900", "gfx90a", "gfx942"] {
         let dec = Decoder::for_processor(p).expect("processor");
