@@ -404,9 +404,17 @@ impl Decoder {
             let (_, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
             literal |= y.contains(&Operand::Literal);
         }
+        // gfx90a and gfx940+: bit 55 of MUBUF (tfe before) and FLAT is acc: the data
+        // registers are AGPRs
+        let acc_data = self.traits & (traits::GFX90A | traits::GFX940) != 0
+            && matches!(
+                enc.form,
+                crate::desc::Form::Mubuf | crate::desc::Form::Mtbuf | crate::desc::Form::Flat
+            );
         // tfe (gfx6-gfx9; gfx10+ is handled above): a load also writes a status dword
         // after its data (and a buffer store's data tuple is one longer too)
         if !self.buckets.rdna
+            && !acc_data
             && self
                 .field_desc(ei, Field::Tfe)
                 .is_some_and(|t| t.get(raw) != 0)
@@ -448,7 +456,7 @@ impl Decoder {
         if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
             self.accumulators(&mut inst, enc, op);
         }
-        if op.flags & crate::desc::flags::GLC_RTN != 0
+        let returns = op.flags & crate::desc::flags::GLC_RTN != 0
             && (self
                 .field_desc(ei, Field::Glc)
                 .is_some_and(|g| g.get(raw) != 0)
@@ -458,9 +466,25 @@ impl Decoder {
             && !op
                 .operands
                 .iter()
-                .any(|o| o.role == Role::Field(Field::Vdst))
-        {
+                .any(|o| o.role == Role::Field(Field::Vdst));
+        if returns {
             rtn(&mut inst, enc, op, raw)?;
+        }
+        if acc_data && raw >> 55 & 1 != 0 {
+            // (a returning atomic's operand 0 is the vdst that `rtn` inserted)
+            let roles = returns
+                .then_some(Role::Field(Field::Vdst))
+                .into_iter()
+                .chain(op.operands.iter().map(|o| o.role));
+            for (o, role) in inst.operands.iter_mut().zip(roles) {
+                if let (
+                    Role::Field(Field::Vdata | Field::Vdst | Field::Data),
+                    Operand::Vgpr { first, count },
+                ) = (role, *o)
+                {
+                    *o = Operand::Agpr { first, count };
+                }
+            }
         }
         // gfx7 SMRD: an SGPR offset of 255 means a 32-bit literal offset follows.
         if enc.form == crate::desc::Form::Smem

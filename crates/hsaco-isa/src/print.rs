@@ -465,6 +465,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if enc.form == Form::Mubuf && od.role == Role::Field(Field::Vdata) && f(Field::Lds) != 0 {
             continue;
         }
+        // and neither have gfx9 FLAT loads to LDS (bit 13; gfx940's scratch `sve`)
+        if enc.form == Form::Flat
+            && !rdna
+            && !gfx940
+            && od.role == Role::Field(Field::Vdst)
+            && f(Field::Lds) != 0
+        {
+            continue;
+        }
         out.push_str(if first { " " } else { ", " });
         first = false;
         let field = match od.role {
@@ -491,6 +500,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = !vop3b && f(Field::Abs) >> i & 1 != 0;
+                }
+                // v_mad_mix/v_fma_mix (op_sel but no neg_lo/neg_hi lists): neg_lo is
+                // `-`, neg_hi is `|..|`
+                Form::Vop3p if !rdna && op.flags & (flags::OPSEL | flags::NEG) == flags::OPSEL => {
+                    neg = f(Field::Neg) >> i & 1 != 0;
+                    abs = f(Field::NegHi) >> i & 1 != 0;
                 }
                 Form::Sdwa | Form::Dpp => {
                     let (n, a, s) = if i == 0 {
@@ -678,6 +693,26 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     hwreg(out, u32::from(v), old_gcn(dec));
                 }
             }
+            // gfx9 SMEM: soe (bit 14) adds the SGPR of bits 57-63; with imm (bit 17) the
+            // offset is a signed 21-bit byte offset (`s20 offset:-0x100`, `-0x100`),
+            // without it the offset field holds an SGPR unless soe is set (observed)
+            (Form::Smem, Some(Field::Offset)) if dec.field(inst, Field::Soe).is_some() => {
+                let off = ((f(Field::Offset) << 11) as i32) >> 11;
+                let imm = f(Field::Imm) != 0;
+                if f(Field::Soe) != 0 {
+                    let so = crate::decode::scalar_in(dec.isa(), f(Field::Soffset), Ty::B32);
+                    operand(out, so, Ty::B32, 0);
+                    if imm {
+                        out.push_str(" offset:");
+                        out.push_str(&hex_signed(off));
+                    }
+                } else if imm {
+                    out.push_str(&hex_signed(off));
+                } else {
+                    let so = crate::decode::scalar_in(dec.isa(), f(Field::Offset) & 0x7f, Ty::B32);
+                    operand(out, so, Ty::B32, 0);
+                }
+            }
             (Form::Smem, Some(Field::Offset)) => {
                 if f(Field::Imm) != 0 {
                     hex(out, u64::from(f(Field::Offset)));
@@ -717,12 +752,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 if s == 0x7f {
                     out.push_str("off");
                 } else {
-                    let count = if is_scratch { 1 } else { 2 };
-                    operand(out, crate::decode::scalar(s, Ty::B32), Ty::B32, 0);
-                    if let Operand::Sgpr { first, .. } = crate::decode::scalar(s, Ty::B32) {
-                        out.truncate(out.len() - format!("s{first}").len());
-                        reg(out, "s", first, count);
-                    }
+                    // global: an SGPR or ttmp pair, aligned as every scalar pair
+                    let ty = if is_scratch { Ty::B32 } else { Ty::B64 };
+                    operand(out, crate::decode::scalar(s, ty), ty, 0);
                 }
             }
             (Form::Mubuf | Form::Mtbuf, Some(Field::Vaddr)) => {
@@ -937,15 +969,22 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push(']');
                 }
             };
-            list(out, "op_sel", f(Field::Opsel), 0);
-            list(
-                out,
-                "op_sel_hi",
-                f(Field::OpselHi) | f(Field::OpselHi2) << 2,
-                7,
-            );
-            list(out, "neg_lo", f(Field::Neg), 0);
-            list(out, "neg_hi", f(Field::NegHi), 0);
+            // gfx9: integer dot products print no op_sel; the mix ops print their neg
+            // bits as source modifiers and op_sel_hi when set
+            let neg_lists = rdna || op.flags & flags::NEG != 0;
+            if rdna || op.flags & flags::OPSEL != 0 {
+                list(out, "op_sel", f(Field::Opsel), 0);
+                list(
+                    out,
+                    "op_sel_hi",
+                    f(Field::OpselHi) | f(Field::OpselHi2) << 2,
+                    if neg_lists { 7 } else { 0 },
+                );
+            }
+            if neg_lists {
+                list(out, "neg_lo", f(Field::Neg), 0);
+                list(out, "neg_hi", f(Field::NegHi), 0);
+            }
             flag(out, "clamp", Field::Clamp);
         }
         Form::Sdwa => {
@@ -1031,8 +1070,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
         }
-        // no glc on s_dcache_*/s_memtime (no base address)
-        Form::Smem if plan.sbase => flag(out, "glc", Field::Glc),
+        // no glc on s_dcache_*/s_memtime (no base address) nor on s_dcache_discard
+        Form::Smem if plan.sbase && !op.mnemonic.starts_with("s_dcache_discard") => {
+            flag(out, "glc", Field::Glc)
+        }
         Form::Ds => {
             if op.flags & flags::OFFSET2 != 0 {
                 if f(Field::Offset0) != 0 {
@@ -1074,6 +1115,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if let Some(sc1) = sc1 {
                 flag(out, sc1, Field::Sc1);
             }
+            if !gfx940 {
+                flag(out, "lds", Field::Lds);
+            }
         }
         Form::Mubuf => {
             flag(out, "idxen", Field::Idxen);
@@ -1089,7 +1133,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 flag(out, sc1, Field::Sc1);
             }
             flag(out, "lds", Field::Lds);
-            flag(out, "tfe", Field::Tfe);
+            // gfx90a and gfx940+: bit 55 is acc (AGPR data), not tfe
+            if dec.traits & (traits::GFX90A | traits::GFX940) == 0 {
+                flag(out, "tfe", Field::Tfe);
+            }
         }
         Form::Mtbuf => {
             // format:[data format, numeric format], each omitted at its default
