@@ -942,6 +942,19 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     _ => false,
                 }
             };
+            // gfx9 op_sel: one bit per source, then the destination's (bit 3), before clamp
+            if op.flags & flags::OPSEL != 0 {
+                let sel = f(Field::Opsel);
+                if sel != 0 {
+                    out.push_str(" op_sel:[");
+                    for i in 0..u32::from(plan.srcs) {
+                        out.push(if sel >> i & 1 != 0 { '1' } else { '0' });
+                        out.push(',');
+                    }
+                    out.push(if sel >> 3 & 1 != 0 { '1' } else { '0' });
+                    out.push(']');
+                }
+            }
             if op.flags & flags::CLAMP != 0 && !clamp_in_sdst {
                 flag(out, "clamp", Field::Clamp);
             }
