@@ -1130,6 +1130,11 @@ impl Decoder {
     ) -> Operand {
         let count = regs(ty);
         match kind {
+            // an immediate in a register field (s_set_gpr_idx_on's mode, s_atc_probe's
+            // probe number)
+            FieldKind::Sdst | FieldKind::Ssrc if matches!(ty, Ty::GprIdx | Ty::Dec16) => {
+                Operand::Imm(v as u16)
+            }
             FieldKind::Sdst | FieldKind::Ssrc => scalar_in(self.isa, v, ty),
             FieldKind::Src9 if v >= 256 => Operand::Vgpr {
                 first: (v - 256) as u8,

@@ -212,11 +212,33 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
             Ty::Hex16 => hex(out, u64::from(v)),
             Ty::Label => dec(out, u32::from(v)),
             Ty::Waitcnt => waitcnt(out, u32::from(v), true),
+            Ty::GprIdx => gpr_idx(out, v),
             // as an inline constant would print: decimal up to 64, else hex
             Ty::Dec16 if v > 64 => hex(out, u64::from(v)),
             _ => dec(out, u32::from(v)),
         },
     }
+}
+
+/// `gpr_idx(SRC0,SRC1,SRC2,DST)` of s_set_gpr_idx_on/_mode: the enabled index modes
+/// (bits 0-3); other values in hex (observed).
+fn gpr_idx(out: &mut String, v: u16) {
+    if v > 15 {
+        hex(out, u64::from(v));
+        return;
+    }
+    out.push_str("gpr_idx(");
+    let mut first = true;
+    for (i, name) in ["SRC0", "SRC1", "SRC2", "DST"].iter().enumerate() {
+        if v >> i & 1 != 0 {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push_str(name);
+        }
+    }
+    out.push(')');
 }
 
 /// The literal operand of v_madmk/v_madak (float: always hex) and s_setreg_imm32
@@ -354,8 +376,8 @@ fn sendmsg(out: &mut String, v: u32, generation: &str) {
 
 /// `hwreg(NAME[, offset, size])` of s_getreg/s_setreg: register id in bits 0-5, bit
 /// offset in 6-10, size - 1 in 11-15; offset and size are omitted for the whole register.
-/// Names as llvm-objdump prints them (ids 1-7; gfx9 adds 15-19).
-fn hwreg(out: &mut String, v: u32, old: bool) {
+/// Names as llvm-objdump prints them (ids 1-7; gfx9 adds 15-19, gfx940+ 20-24).
+fn hwreg(out: &mut String, v: u32, old: bool, gfx940: bool) {
     let (id, offset, size) = (v & 0x3f, (v >> 6) & 0x1f, (v >> 11) + 1);
     let name = match id {
         1 => "HW_REG_MODE",
@@ -370,6 +392,11 @@ fn hwreg(out: &mut String, v: u32, old: bool) {
         17 if !old => "HW_REG_TBA_HI",
         18 if !old => "HW_REG_TMA_LO",
         19 if !old => "HW_REG_TMA_HI",
+        20 if gfx940 => "HW_REG_XCC_ID",
+        21 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA",
+        22 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA1",
+        23 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
+        24 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_HI",
         _ => "",
     };
     out.push_str("hwreg(");
@@ -690,7 +717,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             (Form::Sopk, _) if !rdna && od.ty == Ty::Hwreg => {
                 if let Operand::Imm(v) = *o {
-                    hwreg(out, u32::from(v), old_gcn(dec));
+                    hwreg(out, u32::from(v), old_gcn(dec), gfx940);
                 }
             }
             // gfx9 SMEM: soe (bit 14) adds the SGPR of bits 57-63; with imm (bit 17) the
@@ -1083,8 +1110,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
         }
-        // no glc on s_dcache_*/s_memtime (no base address) nor on s_dcache_discard
-        Form::Smem if plan.sbase && !op.mnemonic.starts_with("s_dcache_discard") => {
+        // no glc on s_dcache_*/s_memtime (no base address) nor on s_dcache_discard and
+        // s_atc_probe*
+        Form::Smem
+            if plan.sbase
+                && !op.mnemonic.starts_with("s_dcache_discard")
+                && !op.mnemonic.starts_with("s_atc_probe") =>
+        {
             flag(out, "glc", Field::Glc)
         }
         Form::Ds => {
