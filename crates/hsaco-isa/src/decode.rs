@@ -470,7 +470,11 @@ impl Decoder {
         if returns {
             rtn(&mut inst, enc, op, raw)?;
         }
-        if acc_data && raw >> 55 & 1 != 0 {
+        // gfx8 FLAT: llvm-objdump reads bit 55 (tfe) as acc too, for returning atomics
+        // (other forms it flags as invalid registers)
+        let gfx8_flat_rtn =
+            returns && enc.form == crate::desc::Form::Flat && self.isa.generation == "gfx8";
+        if (acc_data || gfx8_flat_rtn) && raw >> 55 & 1 != 0 {
             // (a returning atomic's operand 0 is the vdst that `rtn` inserted)
             let roles = returns
                 .then_some(Role::Field(Field::Vdst))
@@ -1084,7 +1088,10 @@ impl Decoder {
                     count,
                 }
             }
-            Operand::Vgpr { first, .. } if ty.bits() == 16 => self.half(ei, field, first, raw),
+            // (gfx11+ true16; gfx8/gfx9 16-bit operands are whole VGPRs)
+            Operand::Vgpr { first, .. } if ty.bits() == 16 && self.buckets.rdna => {
+                self.half(ei, field, first, raw)
+            }
             Operand::Special { code: 254, .. }
                 if ty.bits() == 64 && self.traits & traits::GFX1250 != 0 =>
             {

@@ -178,6 +178,12 @@ fn is_inline(v: u32, ty: Ty) -> bool {
         )
 }
 
+/// The f16 bits of the inline float constants 240-248 (0.5, -0.5, 1.0, -1.0, 2.0, -2.0,
+/// 4.0, -4.0, 1/(2*pi)).
+const F16_INLINE: [u32; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+
 /// Print one operand (without modifiers).
 pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
     match o {
@@ -192,10 +198,32 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         Operand::Ttmp { first, count } => reg(out, "ttmp", first, count),
         Operand::Special { code, count } => special(out, code, count),
         Operand::Int(n) => dec_signed(out, i32::from(n)),
+        // a 16-bit integer operand shows an inline float as its f16 bits
+        Operand::Float(c) if matches!(ty, Ty::I16 | Ty::U16 | Ty::B16) => {
+            let i = usize::from(c.saturating_sub(240)).min(8);
+            hex(out, u64::from(F16_INLINE[i]));
+        }
         Operand::Float(248) if ty.bits() == 64 => out.push_str("0.15915494309189532"),
         Operand::Float(c) => out.push_str(float(c)),
-        // a 16-bit operand reads the low half of the literal
-        Operand::Literal if ty.bits() == 16 => hex(out, u64::from(literal & 0xffff)),
+        // a 16-bit operand reads the low half of the literal; a literal that could have
+        // been an inline constant prints whole in lit(): for f16 when its low half is an
+        // integer -16..64 or an f16 constant, for 16-bit integers when the whole value
+        // is an integer -16..64 (observed)
+        Operand::Literal if ty.bits() == 16 => {
+            let low = literal & 0xffff;
+            let inline = if ty == Ty::F16 {
+                (-16..=64).contains(&i32::from(low as u16 as i16)) || F16_INLINE.contains(&low)
+            } else {
+                (-16..=64).contains(&(literal as i32))
+            };
+            if inline {
+                out.push_str("lit(");
+                hex(out, u64::from(literal));
+                out.push(')');
+            } else {
+                hex(out, u64::from(low));
+            }
+        }
         Operand::Literal64 => hex(out, u64::from(literal)),
         Operand::Literal => {
             if is_inline(literal, ty) {
