@@ -238,7 +238,9 @@ ALTERNATIVES = {
 }
 # Probes that reveal optional modifiers: (field values, flag, pattern in the text).
 MOD_PROBES = {
-    "VOP3": [(dict(neg=1), "fpmods", r", -| -[v|]"), (dict(clamp=1), "clamp", " clamp"),
+    # (neg=2: v_interp_*_f16, whose src0 is the attribute, take modifiers on src1)
+    "VOP3": [(dict(neg=1), "fpmods", r", -| -[v|]"), (dict(neg=2), "fpmods", r", -| -[v|]"),
+             (dict(clamp=1), "clamp", " clamp"),
              (dict(omod=1), "omod", " mul:2"), (dict(opsel=8), "opsel", "op_sel:")],
     "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), "),
              (dict(th=1), "glcrtn", r" v(10|\[10:\d+\]), .*TH_ATOMIC_RETURN")],
@@ -320,6 +322,9 @@ def tokens_for(encname, mn, rest):
     for i, o in enumerate(ops):
         if encname == "DS" and o == "gds":
             continue  # a modifier after no operands
+        if encname == "VOP3" and re.match(r"^attr\d+\.[xyzw]$", o):
+            toks.append("src0:attr")  # v_interp_*_f16: attribute and channel in src0
+            continue
         if encname == "VINTRP" and re.match(r"^(attr\d+\.[xyzw]|p10|p20|p0|invalid_param_\d+)$", o):
             continue  # attribute and parameter slot: printed from their fields
         clean = o.strip("|-")

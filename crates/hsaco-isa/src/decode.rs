@@ -1143,6 +1143,7 @@ impl Decoder {
                 Operand::Imm(v as u16)
             }
             FieldKind::Sdst | FieldKind::Ssrc => scalar_in(self.isa, v, ty),
+            FieldKind::Src9 if ty == Ty::Attr => Operand::Imm(v as u16),
             FieldKind::Src9 if v >= 256 => Operand::Vgpr {
                 first: (v - 256) as u8,
                 count,

@@ -241,6 +241,12 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
             Ty::Label => dec(out, u32::from(v)),
             Ty::Waitcnt => waitcnt(out, u32::from(v), true),
             Ty::GprIdx => gpr_idx(out, v),
+            Ty::Attr => {
+                out.push_str("attr");
+                dec(out, u32::from(v & 0x3f));
+                out.push('.');
+                out.push(['x', 'y', 'z', 'w'][usize::from(v >> 6 & 3)]);
+            }
             // as an inline constant would print: decimal up to 64, else hex
             Ty::Dec16 if v > 64 => hex(out, u64::from(v)),
             _ => dec(out, u32::from(v)),
@@ -997,9 +1003,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     _ => false,
                 }
             };
+            // v_interp_*_f16: bit 8 of the attribute operand
+            let interp = op.operands.iter().any(|o| o.ty == Ty::Attr);
+            if interp && f(Field::Src0) & 0x100 != 0 {
+                out.push_str(" high");
+            }
             // gfx9 op_sel: one bit per source, then the destination's (bit 3), before clamp
+            // (none for the attribute of v_interp_p2_f16)
             if op.flags & flags::OPSEL != 0 {
-                let sel = f(Field::Opsel);
+                let sel = f(Field::Opsel) & if interp { !2 } else { !0 };
                 if sel != 0 {
                     out.push_str(" op_sel:[");
                     for i in 0..u32::from(plan.srcs) {
@@ -1335,12 +1347,15 @@ fn exp_or_interp(out: &mut String, form: Form, f: &dyn Fn(Field) -> u32) {
         out.push_str(", ");
         if f(Field::Op) == 2 {
             // v_interp_mov_f32: the parameter slot
-            out.push_str(match f(Field::Vsrc) {
-                0 => "p10",
-                1 => "p20",
-                2 => "p0",
-                _ => "invalid_param",
-            });
+            match f(Field::Vsrc) {
+                0 => out.push_str("p10"),
+                1 => out.push_str("p20"),
+                2 => out.push_str("p0"),
+                v => {
+                    out.push_str("invalid_param_");
+                    dec(out, v);
+                }
+            }
         } else {
             out.push('v');
             dec(out, f(Field::Vsrc));
