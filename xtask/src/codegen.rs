@@ -266,6 +266,7 @@ fn ty(t: &str) -> Result<&'static str> {
         "sendmsg" => "Sendmsg",
         "waitcnt" => "Waitcnt",
         "gpridx" => "GprIdx",
+        "attr" => "Attr",
         "smem" => "SmemOffset",
         "delayalu" => "DelayAlu",
         "depctr" => "Depctr",

@@ -426,9 +426,17 @@ impl Decoder {
             let (_, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
             literal |= y.contains(&Operand::Literal);
         }
+        // gfx90a and gfx940+: bit 55 of MUBUF (tfe before) and FLAT is acc: the data
+        // registers are AGPRs
+        let acc_data = self.traits & (traits::GFX90A | traits::GFX940) != 0
+            && matches!(
+                enc.form,
+                crate::desc::Form::Mubuf | crate::desc::Form::Mtbuf | crate::desc::Form::Flat
+            );
         // tfe (gfx6-gfx9; gfx10+ is handled above): a load also writes a status dword
         // after its data (and a buffer store's data tuple is one longer too)
         if !self.buckets.rdna
+            && !acc_data
             && self
                 .field_desc(ei, Field::Tfe)
                 .is_some_and(|t| t.get(raw) != 0)
@@ -472,7 +480,7 @@ impl Decoder {
         if self.traits & traits::WAVE64 != 0 {
             wave64_widths(&mut inst, enc, op, self.traits & traits::GFX12 != 0);
         }
-        if op.flags & crate::desc::flags::GLC_RTN != 0
+        let returns = op.flags & crate::desc::flags::GLC_RTN != 0
             && (self
                 .field_desc(ei, Field::Glc)
                 .is_some_and(|g| g.get(raw) != 0)
@@ -482,9 +490,29 @@ impl Decoder {
             && !op
                 .operands
                 .iter()
-                .any(|o| o.role == Role::Field(Field::Vdst))
-        {
+                .any(|o| o.role == Role::Field(Field::Vdst));
+        if returns {
             rtn(&mut inst, enc, op, raw)?;
+        }
+        // gfx8 FLAT: llvm-objdump reads bit 55 (tfe) as acc too, for returning atomics
+        // (other forms it flags as invalid registers)
+        let gfx8_flat_rtn =
+            returns && enc.form == crate::desc::Form::Flat && self.isa.generation == "gfx8";
+        if (acc_data || gfx8_flat_rtn) && raw >> 55 & 1 != 0 {
+            // (a returning atomic's operand 0 is the vdst that `rtn` inserted)
+            let roles = returns
+                .then_some(Role::Field(Field::Vdst))
+                .into_iter()
+                .chain(op.operands.iter().map(|o| o.role));
+            for (o, role) in inst.operands.iter_mut().zip(roles) {
+                if let (
+                    Role::Field(Field::Vdata | Field::Vdst | Field::Data),
+                    Operand::Vgpr { first, count },
+                ) = (role, *o)
+                {
+                    *o = Operand::Agpr { first, count };
+                }
+            }
         }
         // gfx7 SMRD: an SGPR offset of 255 means a 32-bit literal offset follows.
         if enc.form == crate::desc::Form::Smem
@@ -1267,7 +1295,10 @@ impl Decoder {
                     count,
                 }
             }
-            Operand::Vgpr { first, .. } if ty.bits() == 16 => self.half(ei, field, first, raw),
+            // (gfx11+ true16; gfx8/gfx9 16-bit operands are whole VGPRs)
+            Operand::Vgpr { first, .. } if ty.bits() == 16 && self.buckets.rdna => {
+                self.half(ei, field, first, raw)
+            }
             Operand::Special { code: 254, .. }
                 if ty.bits() == 64 && self.traits & traits::GFX1250 != 0 =>
             {
@@ -1313,10 +1344,15 @@ impl Decoder {
     ) -> Operand {
         let count = regs(ty);
         match kind {
-            // s_set_gpr_idx_on and s_sendmsg_rtn: the source field holds the indexing
-            // mode / the message id itself (255 is no literal there)
-            FieldKind::Ssrc if matches!(ty, Ty::GprIdx | Ty::SendmsgRtn) => Operand::Imm(v as u16),
+            // an immediate in a register field (s_set_gpr_idx_on's mode, s_atc_probe's
+            // probe number, s_sendmsg_rtn's message: 255 is no literal there)
+            FieldKind::Sdst | FieldKind::Ssrc
+                if matches!(ty, Ty::GprIdx | Ty::Dec16 | Ty::SendmsgRtn) =>
+            {
+                Operand::Imm(v as u16)
+            }
             FieldKind::Sdst | FieldKind::Ssrc => scalar_in(self.isa, v, ty),
+            FieldKind::Src9 if ty == Ty::Attr => Operand::Imm(v as u16),
             FieldKind::Src9 if v >= 256 => Operand::Vgpr {
                 first: (v - 256) as u8,
                 count,

@@ -187,6 +187,9 @@ pub enum Ty {
     Waitcnt,
     /// `gpr_idx(...)`.
     GprIdx,
+    /// `attrN.c` of the gfx8/gfx9 VOP3 `v_interp_*_f16`: attribute in bits 0-5 of src0,
+    /// channel in 6-7 (bit 8, `high`, is printed as a modifier).
+    Attr,
     /// SMEM offset: immediate or SGPR.
     SmemOffset,
     /// gfx11+ `s_delay_alu` operand: `instid0(...) | instskip(...) | instid1(...)`.

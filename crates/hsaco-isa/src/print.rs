@@ -178,6 +178,12 @@ fn is_inline(v: u32, ty: Ty) -> bool {
         )
 }
 
+/// The f16 bits of the inline float constants 240-248 (0.5, -0.5, 1.0, -1.0, 2.0, -2.0,
+/// 4.0, -4.0, 1/(2*pi)).
+const F16_INLINE: [u32; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+
 /// Print one operand (without modifiers).
 pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
     match o {
@@ -192,10 +198,32 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         Operand::Ttmp { first, count } => reg(out, "ttmp", first, count),
         Operand::Special { code, count } => special(out, code, count),
         Operand::Int(n) => dec_signed(out, i32::from(n)),
+        // a 16-bit integer operand shows an inline float as its f16 bits
+        Operand::Float(c) if matches!(ty, Ty::I16 | Ty::U16 | Ty::B16) => {
+            let i = usize::from(c.saturating_sub(240)).min(8);
+            hex(out, u64::from(F16_INLINE[i]));
+        }
         Operand::Float(248) if ty.bits() == 64 => out.push_str("0.15915494309189532"),
         Operand::Float(c) => out.push_str(float(c)),
-        // a 16-bit operand reads the low half of the literal
-        Operand::Literal if ty.bits() == 16 => hex(out, u64::from(literal & 0xffff)),
+        // a 16-bit operand reads the low half of the literal; a literal that could have
+        // been an inline constant prints whole in lit(): for f16 when its low half is an
+        // integer -16..64 or an f16 constant, for 16-bit integers when the whole value
+        // is an integer -16..64 (observed)
+        Operand::Literal if ty.bits() == 16 => {
+            let low = literal & 0xffff;
+            let inline = if ty == Ty::F16 {
+                (-16..=64).contains(&i32::from(low as u16 as i16)) || F16_INLINE.contains(&low)
+            } else {
+                (-16..=64).contains(&(literal as i32))
+            };
+            if inline {
+                out.push_str("lit(");
+                hex(out, u64::from(literal));
+                out.push(')');
+            } else {
+                hex(out, u64::from(low));
+            }
+        }
         Operand::Literal64 => hex(out, u64::from(literal)),
         Operand::Literal => {
             if is_inline(literal, ty) {
@@ -212,28 +240,36 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
             Ty::Hex16 => hex(out, u64::from(v)),
             Ty::Label => dec(out, u32::from(v)),
             Ty::Waitcnt => waitcnt(out, u32::from(v), true),
+            Ty::GprIdx => gpr_idx(out, v),
+            Ty::Attr => {
+                out.push_str("attr");
+                dec(out, u32::from(v & 0x3f));
+                out.push('.');
+                out.push(['x', 'y', 'z', 'w'][usize::from(v >> 6 & 3)]);
+            }
             // as an inline constant would print: decimal up to 64, else hex
             Ty::Dec16 if v > 64 => hex(out, u64::from(v)),
-            Ty::GprIdx => gpr_idx(out, u32::from(v)),
             _ => dec(out, u32::from(v)),
         },
     }
 }
 
-/// The VGPR-indexing mode of s_set_gpr_idx_mode/_on (gfx8, gfx9): `gpr_idx(SRC0,DST)`
-/// for the four enable bits, hex for a value with other bits.
-fn gpr_idx(out: &mut String, v: u32) {
+/// `gpr_idx(SRC0,SRC1,SRC2,DST)` of s_set_gpr_idx_on/_mode: the enabled index modes
+/// (bits 0-3); other values in hex (observed).
+fn gpr_idx(out: &mut String, v: u16) {
     if v > 15 {
         hex(out, u64::from(v));
         return;
     }
     out.push_str("gpr_idx(");
-    let mut sep = "";
-    for (bit, name) in ["SRC0", "SRC1", "SRC2", "DST"].iter().enumerate() {
-        if v >> bit & 1 != 0 {
-            out.push_str(sep);
+    let mut first = true;
+    for (i, name) in ["SRC0", "SRC1", "SRC2", "DST"].iter().enumerate() {
+        if v >> i & 1 != 0 {
+            if !first {
+                out.push(',');
+            }
+            first = false;
             out.push_str(name);
-            sep = ",";
         }
     }
     out.push(')');
@@ -425,8 +461,8 @@ pub(crate) fn sendmsg(out: &mut String, v: u32, generation: &str) {
 
 /// `hwreg(NAME[, offset, size])` of s_getreg/s_setreg: register id in bits 0-5, bit
 /// offset in 6-10, size - 1 in 11-15; offset and size are omitted for the whole register.
-/// Names as llvm-objdump prints them (ids 1-7; gfx9 adds 15-19).
-fn hwreg(out: &mut String, v: u32, old: bool) {
+/// Names as llvm-objdump prints them (ids 1-7; gfx9 adds 15-19, gfx940+ 20-24).
+fn hwreg(out: &mut String, v: u32, old: bool, gfx940: bool) {
     let (id, offset, size) = (v & 0x3f, (v >> 6) & 0x1f, (v >> 11) + 1);
     let name = match id {
         1 => "HW_REG_MODE",
@@ -441,6 +477,11 @@ fn hwreg(out: &mut String, v: u32, old: bool) {
         17 if !old => "HW_REG_TBA_HI",
         18 if !old => "HW_REG_TMA_LO",
         19 if !old => "HW_REG_TMA_HI",
+        20 if gfx940 => "HW_REG_XCC_ID",
+        21 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA",
+        22 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA1",
+        23 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
+        24 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_HI",
         _ => "",
     };
     out.push_str("hwreg(");
@@ -537,6 +578,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if enc.form == Form::Mubuf && od.role == Role::Field(Field::Vdata) && f(Field::Lds) != 0 {
             continue;
         }
+        // and neither have gfx9 FLAT loads to LDS (bit 13; gfx940's scratch `sve`)
+        if enc.form == Form::Flat
+            && !rdna
+            && !gfx940
+            && od.role == Role::Field(Field::Vdst)
+            && f(Field::Lds) != 0
+        {
+            continue;
+        }
         out.push_str(if first { " " } else { ", " });
         first = false;
         let field = match od.role {
@@ -563,6 +613,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = !vop3b && f(Field::Abs) >> i & 1 != 0;
+                }
+                // v_mad_mix/v_fma_mix (op_sel but no neg_lo/neg_hi lists): neg_lo is
+                // `-`, neg_hi is `|..|`
+                Form::Vop3p if !rdna && op.flags & (flags::OPSEL | flags::NEG) == flags::OPSEL => {
+                    neg = f(Field::Neg) >> i & 1 != 0;
+                    abs = f(Field::NegHi) >> i & 1 != 0;
                 }
                 Form::Sdwa | Form::Dpp => {
                     let (n, a, s) = if i == 0 {
@@ -760,7 +816,27 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             (Form::Sopk, _) if !rdna && od.ty == Ty::Hwreg => {
                 if let Operand::Imm(v) = *o {
-                    hwreg(out, u32::from(v), old_gcn(dec));
+                    hwreg(out, u32::from(v), old_gcn(dec), gfx940);
+                }
+            }
+            // gfx9 SMEM: soe (bit 14) adds the SGPR of bits 57-63; with imm (bit 17) the
+            // offset is a signed 21-bit byte offset (`s20 offset:-0x100`, `-0x100`),
+            // without it the offset field holds an SGPR unless soe is set (observed)
+            (Form::Smem, Some(Field::Offset)) if dec.field(inst, Field::Soe).is_some() => {
+                let off = ((f(Field::Offset) << 11) as i32) >> 11;
+                let imm = f(Field::Imm) != 0;
+                if f(Field::Soe) != 0 {
+                    let so = crate::decode::scalar_in(dec.isa(), f(Field::Soffset), Ty::B32);
+                    operand(out, so, Ty::B32, 0);
+                    if imm {
+                        out.push_str(" offset:");
+                        out.push_str(&hex_signed(off));
+                    }
+                } else if imm {
+                    out.push_str(&hex_signed(off));
+                } else {
+                    let so = crate::decode::scalar_in(dec.isa(), f(Field::Offset) & 0x7f, Ty::B32);
+                    operand(out, so, Ty::B32, 0);
                 }
             }
             (Form::Smem, Some(Field::Offset)) => {
@@ -802,12 +878,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 if s == 0x7f {
                     out.push_str("off");
                 } else {
-                    let count = if is_scratch { 1 } else { 2 };
-                    operand(out, crate::decode::scalar(s, Ty::B32), Ty::B32, 0);
-                    if let Operand::Sgpr { first, .. } = crate::decode::scalar(s, Ty::B32) {
-                        out.truncate(out.len() - format!("s{first}").len());
-                        reg(out, "s", first, count);
-                    }
+                    // global: an SGPR or ttmp pair, aligned as every scalar pair
+                    let ty = if is_scratch { Ty::B32 } else { Ty::B64 };
+                    operand(out, crate::decode::scalar(s, ty), ty, 0);
                 }
             }
             (Form::Mubuf | Form::Mtbuf, Some(Field::Vaddr)) => {
@@ -999,6 +1072,25 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     _ => false,
                 }
             };
+            // v_interp_*_f16: bit 8 of the attribute operand
+            let interp = op.operands.iter().any(|o| o.ty == Ty::Attr);
+            if interp && f(Field::Src0) & 0x100 != 0 {
+                out.push_str(" high");
+            }
+            // gfx9 op_sel: one bit per source, then the destination's (bit 3), before clamp
+            // (none for the attribute of v_interp_p2_f16)
+            if op.flags & flags::OPSEL != 0 {
+                let sel = f(Field::Opsel) & if interp { !2 } else { !0 };
+                if sel != 0 {
+                    out.push_str(" op_sel:[");
+                    for i in 0..u32::from(plan.srcs) {
+                        out.push(if sel >> i & 1 != 0 { '1' } else { '0' });
+                        out.push(',');
+                    }
+                    out.push(if sel >> 3 & 1 != 0 { '1' } else { '0' });
+                    out.push(']');
+                }
+            }
             if op.flags & flags::CLAMP != 0 && !clamp_in_sdst {
                 flag(out, "clamp", Field::Clamp);
             }
@@ -1026,15 +1118,22 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push(']');
                 }
             };
-            list(out, "op_sel", f(Field::Opsel), 0);
-            list(
-                out,
-                "op_sel_hi",
-                f(Field::OpselHi) | f(Field::OpselHi2) << 2,
-                7,
-            );
-            list(out, "neg_lo", f(Field::Neg), 0);
-            list(out, "neg_hi", f(Field::NegHi), 0);
+            // gfx9: integer dot products print no op_sel; the mix ops print their neg
+            // bits as source modifiers and op_sel_hi when set
+            let neg_lists = rdna || op.flags & flags::NEG != 0;
+            if rdna || op.flags & flags::OPSEL != 0 {
+                list(out, "op_sel", f(Field::Opsel), 0);
+                list(
+                    out,
+                    "op_sel_hi",
+                    f(Field::OpselHi) | f(Field::OpselHi2) << 2,
+                    if neg_lists { 7 } else { 0 },
+                );
+            }
+            if neg_lists {
+                list(out, "neg_lo", f(Field::Neg), 0);
+                list(out, "neg_hi", f(Field::NegHi), 0);
+            }
             flag(out, "clamp", Field::Clamp);
         }
         Form::Sdwa => {
@@ -1120,8 +1219,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
         }
-        // no glc on s_dcache_*/s_memtime (no base address)
-        Form::Smem if plan.sbase => flag(out, "glc", Field::Glc),
+        // no glc on s_dcache_*/s_memtime (no base address) nor on s_dcache_discard and
+        // s_atc_probe*
+        Form::Smem
+            if plan.sbase
+                && !op.mnemonic.starts_with("s_dcache_discard")
+                && !op.mnemonic.starts_with("s_atc_probe") =>
+        {
+            flag(out, "glc", Field::Glc)
+        }
         Form::Ds => {
             if op.flags & flags::OFFSET2 != 0 {
                 if f(Field::Offset0) != 0 {
@@ -1166,6 +1272,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if let Some(sc1) = sc1 {
                 flag(out, sc1, Field::Sc1);
             }
+            if !gfx940 {
+                flag(out, "lds", Field::Lds);
+            }
         }
         Form::Mubuf => {
             flag(out, "idxen", Field::Idxen);
@@ -1181,7 +1290,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 flag(out, sc1, Field::Sc1);
             }
             flag(out, "lds", Field::Lds);
-            flag(out, "tfe", Field::Tfe);
+            // gfx90a and gfx940+: bit 55 is acc (AGPR data), not tfe
+            if dec.traits & (traits::GFX90A | traits::GFX940) == 0 {
+                flag(out, "tfe", Field::Tfe);
+            }
         }
         Form::Mtbuf => {
             // format:[data format, numeric format], each omitted at its default
@@ -1371,12 +1483,15 @@ fn exp_or_interp(out: &mut String, form: Form, f: &dyn Fn(Field) -> u32) {
         out.push_str(", ");
         if f(Field::Op) == 2 {
             // v_interp_mov_f32: the parameter slot
-            out.push_str(match f(Field::Vsrc) {
-                0 => "p10",
-                1 => "p20",
-                2 => "p0",
-                _ => "invalid_param",
-            });
+            match f(Field::Vsrc) {
+                0 => out.push_str("p10"),
+                1 => out.push_str("p20"),
+                2 => out.push_str("p0"),
+                v => {
+                    out.push_str("invalid_param_");
+                    dec(out, v);
+                }
+            }
         } else {
             out.push('v');
             dec(out, f(Field::Vsrc));
