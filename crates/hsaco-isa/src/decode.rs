@@ -103,22 +103,43 @@ pub(crate) struct OpPlan {
     pub label: u8,
     /// Number of src0/src1/src2 operands.
     pub srcs: u8,
+    /// Processors (bit mask) with a VOP3 encoding, and with a VOP1/VOP2/VOPC one
+    /// (`v_mul_legacy_f32` is VOP3-only from gfx90a): `has_vop3`/`has_vop12c` as the
+    /// decoder's processor sees them.
+    vop3_procs: u32,
+    vop12c_procs: u32,
 }
 
 impl OpPlan {
-    fn new(isa: &IsaDesc, op: &OpDesc) -> OpPlan {
+    /// The plan of `op`, operation `index` of `isa`.
+    fn new(isa: &IsaDesc, index: usize, op: &OpDesc) -> OpPlan {
         use crate::desc::Form;
-        let has_form = |forms: &[Form]| {
-            op.encodings.iter().any(|(e, _)| {
-                isa.encodings
-                    .get(usize::from(*e))
-                    .is_some_and(|e| forms.contains(&e.form))
-            })
+        // processors with an opcode of this operation in an encoding of these forms
+        let procs_of = |forms: &[Form]| {
+            let mut procs = 0;
+            for (e, key) in op.encodings {
+                if let Some(enc) = isa.encodings.get(usize::from(*e)) {
+                    if forms.contains(&enc.form) {
+                        let table = enc.base.and_then(|b| isa.encodings.get(usize::from(b)));
+                        procs |= table
+                            .unwrap_or(enc)
+                            .opcodes
+                            .iter()
+                            .filter(|r| r.key == *key && usize::from(r.op) == index)
+                            .fold(0, |m, r| m | r.procs);
+                    }
+                }
+            }
+            procs
         };
+        let vop3_procs = procs_of(&[Form::Vop3]);
+        let vop12c_procs = procs_of(&[Form::Vop1, Form::Vop2, Form::Vopc]);
         let roles = || op.operands.iter().map(|o| o.role);
         OpPlan {
-            has_vop3: has_form(&[Form::Vop3]),
-            has_vop12c: has_form(&[Form::Vop1, Form::Vop2, Form::Vopc]),
+            has_vop3: vop3_procs != 0,
+            has_vop12c: vop12c_procs != 0,
+            vop3_procs,
+            vop12c_procs,
             vop3b: roles()
                 .any(|r| matches!(r, Role::Field(Field::Sdst) | Role::FieldOr(Field::Sdst, _))),
             no_vdst: !roles().any(|r| r == Role::Field(Field::Vdst)),
@@ -218,7 +239,12 @@ impl Buckets {
             swap_m0_null: !matches!(isa.generation, "gfx9" | "gfx8" | "gfx7" | "gfx6" | "gfx10"),
             vopdy: isa.encodings.iter().position(|e| e.name == "VOPDY"),
             rdna: matches!(isa.generation, "gfx10" | "gfx11" | "gfx12"),
-            plans: isa.ops.iter().map(|op| OpPlan::new(isa, op)).collect(),
+            plans: isa
+                .ops
+                .iter()
+                .enumerate()
+                .map(|(i, op)| OpPlan::new(isa, i, op))
+                .collect(),
         }
     }
 
@@ -305,11 +331,15 @@ impl Decoder {
     /// The precomputed facts about an instruction's operation.
     #[inline]
     pub(crate) fn plan(&self, inst: &Instruction) -> OpPlan {
-        self.buckets
+        let mut plan = self
+            .buckets
             .plans
             .get(usize::from(inst.op))
             .copied()
-            .unwrap_or_default()
+            .unwrap_or_default();
+        plan.has_vop3 = plan.vop3_procs & self.proc_bit != 0;
+        plan.has_vop12c = plan.vop12c_procs & self.proc_bit != 0;
+        plan
     }
 
     /// The generation's description.

@@ -1276,6 +1276,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 flag(out, "lds", Field::Lds);
             }
         }
+        // operand-less buffer_inv/buffer_wbl2 (gfx940+): only the cache bits
+        Form::Mubuf if op.operands.is_empty() => {
+            flag(out, glc, Field::Glc);
+            flag(out, slc, Field::Slc);
+            if let Some(sc1) = sc1 {
+                flag(out, sc1, Field::Sc1);
+            }
+        }
         Form::Mubuf => {
             flag(out, "idxen", Field::Idxen);
             flag(out, "offen", Field::Offen);
