@@ -280,7 +280,8 @@ fn form(name: &str) -> Result<&'static str> {
     if name.ends_with("_SDWA") {
         return Ok("Sdwa");
     }
-    if name.ends_with("_DPP") {
+    // DPP16 (`_DPP`) and DPP8 (`_DPP8`, `_DPP8FI`) forms of VOP1/VOP2/VOPC
+    if name.ends_with("_DPP") || name.ends_with("_DPP8") || name.ends_with("_DPP8FI") {
         return Ok("Dpp");
     }
     Ok(match name {
@@ -338,6 +339,13 @@ fn flag(f: &str) -> Result<&'static str> {
         "gdsonly" => "GDS_ONLY",
         "glcrtn" => "GLC_RTN",
         "d16" => "D16",
+        "dpplo128d" => "DPP_LO128_VDST",
+        "dpplo128s0" => "DPP_LO128_SRC0",
+        "dpplo128s1" => "DPP_LO128_SRC1",
+        "dppig0" => "DPP_IGNORE_MODS0",
+        "dppig1" => "DPP_IGNORE_MODS1",
+        "dpprej0" => "DPP_REJECT_MODS0",
+        "dpprej1" => "DPP_REJECT_MODS1",
         _ => bail!("unknown flag {f}"),
     })
 }

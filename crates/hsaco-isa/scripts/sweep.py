@@ -508,6 +508,62 @@ def sixteen_bit_types(procs, encs, ops):
     return types
 
 
+def dpp_facts(procs, encs):
+    """RDNA DPP forms of VOP1/VOP2/VOPC, per (mnemonic, base encoding): what LLVM does
+    with the neg/abs bits of src0/src1 of a DPP16 word (printed: no flag; accepted and
+    not printed: `dppigN`; invalid: `dpprejN`), and which VGPR operands must be v0-v127
+    in a DPP8 word (`dpplo128d`, `dpplo128s0`, `dpplo128s1`: a 16-bit operand that gfx12
+    decodes as a low-128 register; a higher vdst is invalid, a higher source is printed
+    with an `Invalid register` comment)."""
+    out = {}
+    for encname in ("VOP1", "VOP2", "VOPC"):
+        base_enc = encs[encname]
+        d16, d8 = encs[encname + "_DPP"], encs[encname + "_DPP8"]
+        opw = base_enc["fields"]["op"][1]
+        clean = dict(vdst=1, src0=2, src1=3, dpp_ctrl=0xE4, row_mask=0xF, bank_mask=0xF,
+                     dpp8=0xFAC688)
+        variants = [("base16", d16, {})]
+        for i in (0, 1):
+            if "src%d_neg" % i in d16["fields"]:
+                variants += [("neg%d" % i, d16, {"src%d_neg" % i: 1}),
+                             ("abs%d" % i, d16, {"src%d_abs" % i: 1})]
+        variants.append(("base8", d8, {}))
+        for f, fl in (("vdst", "dpplo128d"), ("src0", "dpplo128s0"), ("src1", "dpplo128s1")):
+            if f in d8["fields"]:
+                variants.append((fl, d8, {f: 200}))
+        for proc in procs:
+            lines = []
+            for o in range(1 << opw):
+                for _, en, v in variants:
+                    lines.append(build(en, dict(clean, op=o, **v)))
+            res = disassemble(lines, proc)
+            n = len(variants)
+            for o in range(1 << opw):
+                r = dict((variants[k][0], res[o * n + k]) for k in range(n))
+                if not r["base16"] or "row_mask" not in r["base16"][0]:
+                    continue
+                mn = r["base16"][0].split(" ")[0]
+                base = mn[:-4] if mn.endswith("_dpp") else re.sub(r"_e32$", "", mn)
+                fl = out.setdefault((base, encname), set())
+                for i in (0, 1):
+                    if "neg%d" % i not in r:
+                        continue
+                    a, b = r["neg%d" % i], r["abs%d" % i]
+                    if not a or not b:
+                        fl.add("dpprej%d" % i)
+                        continue
+                    regs = [x for x in a[0].split(", ") if ("v%d" % (2 + i)) in x]
+                    if not (regs and "-" in regs[0]):
+                        fl.add("dppig%d" % i)
+                if r["base8"]:
+                    for f in ("dpplo128d", "dpplo128s0", "dpplo128s1"):
+                        # (a high vdst is invalid; LLVM prints a high source with
+                        # an `Invalid register` comment)
+                        if f in r and (not r[f] or "VGPR_32_Lo128" in r[f][0]):
+                            fl.add(f)
+    return out
+
+
 def set_generation(gen):
     """Per-generation probe facts: the code of `null`, true16 operands."""
     global NULL, TRUE16, GEN_SGPR_RSRC, MIMG_DECODED, SIXTEEN
@@ -591,9 +647,18 @@ def main():
                     w = build(enc, dict(vals, op=o, src0=src0))[0]
                     lines.append([w, word1])
                 for o, r in enumerate(disassemble(lines, proc)):
-                    if r and r[1] == 8 and ("_" + var) in r[0].split(" ")[0]:
-                        base = r[0].split(" ")[0][: -len(var) - 1]
+                    mn = r[0].split(" ")[0] if r else ""
+                    if r and r[1] == 8 and ("_" + var) in mn:
+                        base = mn[: -len(var) - 1]
                         flags.setdefault((base, encname), set()).add(var)
+                    elif r and r[1] == 8 and var == "dpp" and "row_mask:" in r[0]:
+                        # gfx11+ VOPC in DPP form prints no `_dpp` suffix
+                        base = re.sub(r"_e32$", "", mn)
+                        flags.setdefault((base, encname), set()).add(var)
+    # DPP source-modifier rules and gfx12 low-128 register operands (rdna)
+    if "VOP1_DPP8" in encs:
+        for key, fl in dpp_facts(procs, encs).items():
+            flags.setdefault(key, set()).update(fl)
     # VOPD (gfx11+): X and Y halves, each swept with the other half a v_dual_mov_b32
     if "VOPD" in encs:
         vopd_lines(procs, encs, variants)

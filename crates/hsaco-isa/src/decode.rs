@@ -405,6 +405,32 @@ impl Decoder {
             if op.flags & need == 0 {
                 return Err(DecodeError::Invalid);
             }
+            // RDNA DPP16: neg/abs bits of a source that takes no modifiers are invalid
+            if self.buckets.rdna && enc.form == crate::desc::Form::Dpp {
+                for (i, (n, a)) in [
+                    (Field::Src0Neg, Field::Src0Abs),
+                    (Field::Src1Neg, Field::Src1Abs),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    let bits = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+                    if bits(n) | bits(a) != 0
+                        && crate::rdna::dpp_mods(op, i) == crate::rdna::DppMods::Reject
+                    {
+                        return Err(DecodeError::Invalid);
+                    }
+                }
+            }
+            // gfx12: a 16-bit vdst of a DPP form is one of v0-v127
+            if enc.form == crate::desc::Form::Dpp
+                && op.flags & crate::desc::flags::DPP_LO128_VDST != 0
+                && self
+                    .field_desc(ei, Field::Vdst)
+                    .is_some_and(|f| f.get(raw) >= 128)
+            {
+                return Err(DecodeError::Invalid);
+            }
         }
         if enc.form == crate::desc::Form::Ds && !self.ds_fields_valid(ei, op, raw) {
             return Err(DecodeError::Invalid);

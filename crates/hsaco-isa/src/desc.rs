@@ -283,6 +283,21 @@ pub mod flags {
     pub const D16: u32 = 1 << 10;
     /// DS: GDS only (`ds_gws_*`, `ds_ordered_count`, ...): the `gds` bit must be set.
     pub const GDS_ONLY: u32 = 1 << 11;
+    /// gfx12 DPP forms: `vdst` must be one of v0-v127 (a 16-bit operand LLVM decodes as
+    /// a low-128 register; a higher number makes the word invalid).
+    pub const DPP_LO128_VDST: u32 = 1 << 12;
+    /// gfx12 DPP forms: `src0` must be one of v0-v127.
+    pub const DPP_LO128_SRC0: u32 = 1 << 13;
+    /// gfx12 DPP forms: `src1` must be one of v0-v127.
+    pub const DPP_LO128_SRC1: u32 = 1 << 14;
+    /// gfx10+ DPP16 forms: neg/abs bits of src0 are accepted but not printed.
+    pub const DPP_IGNORE_MODS0: u32 = 1 << 15;
+    /// gfx10+ DPP16 forms: neg/abs bits of src1 are accepted but not printed.
+    pub const DPP_IGNORE_MODS1: u32 = 1 << 16;
+    /// gfx10+ DPP16 forms: a neg/abs bit of src0 makes the word invalid.
+    pub const DPP_REJECT_MODS0: u32 = 1 << 17;
+    /// gfx10+ DPP16 forms: a neg/abs bit of src1 makes the word invalid.
+    pub const DPP_REJECT_MODS1: u32 = 1 << 18;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

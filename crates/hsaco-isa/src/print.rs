@@ -534,6 +534,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         Form::Vop3 if plan.has_vop12c => out.push_str("_e64"),
         Form::Vop3 if dec.vop3_dpp(inst).is_some() => out.push_str("_e64_dpp"),
         Form::Sdwa => out.push_str("_sdwa"),
+        // gfx11+ prints VOPC in DPP form without a suffix (`v_cmp_eq_f32 vcc_lo, ...`)
+        Form::Dpp
+            if rdna
+                && dec.isa().generation != "gfx10"
+                && enc
+                    .base
+                    .and_then(|b| dec.isa().encodings.get(usize::from(b)))
+                    .is_some_and(|b| b.form == Form::Vopc) => {}
         Form::Dpp => out.push_str("_dpp"),
         _ => {}
     }
@@ -554,6 +562,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         exp_or_interp(out, enc.form, &f);
         return;
     }
+    // gfx12 v_cndmask_b32 in DPP16 form prints `|v1, vcc_lo|` for an abs src1
+    let gfx12_cndmask_dpp =
+        enc.form == Form::Dpp && op.mnemonic == "v_cndmask_b32" && dec.isa().generation == "gfx12";
+    let mut abs_after_next = false;
     let mut first = true;
     let mut operands = &inst.operands[..];
     if op.flags & flags::GLC_RTN != 0
@@ -620,6 +632,22 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = f(Field::NegHi) >> i & 1 != 0;
                 }
+                // RDNA DPP16: only sources that take float modifiers print them (and
+                // only src0/src1: v_cndmask's vcc_lo is a third source)
+                Form::Dpp
+                    if rdna
+                        && i < 2
+                        && crate::rdna::dpp_mods(op, i) == crate::rdna::DppMods::Print =>
+                {
+                    let (n, a) = if i == 0 {
+                        (Field::Src0Neg, Field::Src0Abs)
+                    } else {
+                        (Field::Src1Neg, Field::Src1Abs)
+                    };
+                    neg = f(n) != 0;
+                    abs = f(a) != 0;
+                }
+                Form::Dpp if rdna => {}
                 Form::Sdwa | Form::Dpp => {
                     let (n, a, s) = if i == 0 {
                         (Field::Src0Neg, Field::Src0Abs, Field::Src0Sext)
@@ -930,10 +958,24 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             _ => operand(out, *o, od.ty, inst.literal),
         }
+        // gfx12 DPP: a 16-bit source past v127 is printed with LLVM's comment
+        if enc.form == Form::Dpp && matches!(*o, Operand::Vgpr { first, .. } if first >= 128) {
+            let lo128 = match src {
+                Some(0) => flags::DPP_LO128_SRC0,
+                Some(1) => flags::DPP_LO128_SRC1,
+                _ => 0,
+            };
+            if op.flags & lo128 != 0 {
+                out.push_str("/*Invalid register, operand has 'VGPR_32_Lo128' register class*/");
+            }
+        }
         if sext {
             out.push(')');
         }
-        if abs {
+        if abs && gfx12_cndmask_dpp && src == Some(1) {
+            // llvm-mc-22 closes src1's abs after the vcc_lo operand here
+            abs_after_next = true;
+        } else if abs || std::mem::take(&mut abs_after_next) {
             out.push('|');
         }
         if neg_fn {
@@ -991,6 +1033,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push(']');
                 }
             }
+        }
+        Form::Dpp if rdna && enc.field(Field::Dpp8).is_some() => {
+            dpp8(out, f(Field::Dpp8), f(Field::Fi));
         }
         Form::Dpp if rdna => {
             dpp16(
@@ -1594,6 +1639,22 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     }
 }
 
+/// DPP8 lane selects of gfx10+ (`dpp8:[a,b,...]`, eight 3-bit fields from the lowest) and
+/// `fi:1`.
+fn dpp8(out: &mut String, sel: u32, fi: u32) {
+    out.push_str(" dpp8:[");
+    for i in 0..8 {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push(char::from(b'0' + (sel >> (3 * i) & 7) as u8));
+    }
+    out.push(']');
+    if fi != 0 {
+        out.push_str(" fi:1");
+    }
+}
+
 /// DPP16 controls of gfx10+ (`quad_perm`, `row_shl`, ..., `row_share`, `row_xmask`),
 /// masks, `bound_ctrl:1` and `fi:1`.
 fn dpp16(out: &mut String, c: u32, row_mask: u32, bank_mask: u32, bound: u32, fi: u32) {
@@ -1613,7 +1674,7 @@ fn dpp16(out: &mut String, c: u32, row_mask: u32, bank_mask: u32, bound: u32, fi
         0x141 => write!(out, " row_half_mirror"),
         0x150..=0x15f => write!(out, " row_share:{}", c & 0xf),
         0x160..=0x16f => write!(out, " row_xmask:{}", c & 0xf),
-        _ => Ok(()),
+        _ => write!(out, " /* Invalid dpp_ctrl value */"),
     };
     let _ = write!(out, " row_mask:0x{row_mask:x} bank_mask:0x{bank_mask:x}");
     if bound != 0 {

@@ -226,3 +226,43 @@ fn sendmsg(out: &mut String, generation: &str, processor: &str, v: u32) {
     };
     let _ = write!(out, "sendmsg({name})");
 }
+
+/// What llvm-mc-22 does with the neg/abs bits of source `i` (0 or 1) of a VOP1/VOP2/VOPC
+/// instruction in DPP16 form (observed per opcode with single-bit probes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DppMods {
+    /// Printed (`-v1`, `|v1|`).
+    Print,
+    /// Accepted but not printed (integer operands of an op with float modifiers,
+    /// true16 halves of an op without them).
+    Ignore,
+    /// The word is invalid when a bit is set.
+    Reject,
+}
+
+/// The neg/abs rule of source `i` of `op` in DPP16 form (gfx10+), from the op's
+/// `dppig*`/`dpprej*` flags (scripts/sweep.py `dpp_facts`); a source the op does not
+/// have takes no modifiers.
+pub(crate) fn dpp_mods(op: &crate::desc::OpDesc, i: usize) -> DppMods {
+    use crate::desc::{flags, Role};
+    let (src, ignore, reject) = if i == 0 {
+        (
+            crate::Field::Src0,
+            flags::DPP_IGNORE_MODS0,
+            flags::DPP_REJECT_MODS0,
+        )
+    } else {
+        (
+            crate::Field::Src1,
+            flags::DPP_IGNORE_MODS1,
+            flags::DPP_REJECT_MODS1,
+        )
+    };
+    if op.flags & reject != 0 || !op.operands.iter().any(|o| o.role == Role::Field(src)) {
+        DppMods::Reject
+    } else if op.flags & ignore != 0 {
+        DppMods::Ignore
+    } else {
+        DppMods::Print
+    }
+}

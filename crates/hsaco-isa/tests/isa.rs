@@ -545,3 +545,88 @@ fn wave64_vectors() {
             .text(&dec.wave64().decode(&bytes).expect("decode"))
     );
 }
+
+/// RDNA encoding families (scripts/enc_vectors.py GEN FAMILY): DPP16/DPP8 forms of
+/// VOP1/VOP2/VOPC, gfx11+ VOP3 with a DPP word, MTBUF, EXP, VINTERP/VINTRP, LDSDIR.
+/// Every line must decode to one whole instruction printed exactly as llvm-mc-22 does,
+/// on every listed processor.
+const RDNA_FAMILIES: &[(&str, &str)] = &[
+    ("gfx10.dpp", include_str!("data/gfx10.dpp.txt")),
+    ("gfx11.dpp", include_str!("data/gfx11.dpp.txt")),
+    ("gfx12.dpp", include_str!("data/gfx12.dpp.txt")),
+];
+
+/// Words of the same families that llvm-mc-22 rejects: hsaco must not decode them.
+const RDNA_FAMILIES_INVALID: &[(&str, &str)] = &[
+    ("gfx10.dpp", include_str!("data/gfx10.dpp.invalid")),
+    ("gfx11.dpp", include_str!("data/gfx11.dpp.invalid")),
+    ("gfx12.dpp", include_str!("data/gfx12.dpp.invalid")),
+];
+
+#[test]
+fn rdna_family_vectors() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, text) in RDNA_FAMILIES {
+        let mut lines = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let (hex, rest) = line.split_once(" | ").expect("vector line");
+            let (want, procs) = rest.rsplit_once(" | ").expect("vector line");
+            let bytes = words_to_bytes(hex);
+            for p in procs.split(',') {
+                let dec = Decoder::for_processor(p).expect("processor");
+                checked += 1;
+                let got = match dec.decode(&bytes) {
+                    Ok(inst) if usize::from(inst.size) == bytes.len() => dec.text(&inst),
+                    Ok(inst) => format!("{} ({} bytes)", dec.text(&inst), inst.size),
+                    Err(e) => format!("error: {e}"),
+                };
+                if got != want {
+                    failures.push(format!("{name} {p} {hex}: want `{want}`, got `{got}`"));
+                }
+            }
+            lines += 1;
+        }
+        assert!(lines > 20, "{name}: too few vectors: {lines}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} checks differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn rdna_family_invalid_words() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, text) in RDNA_FAMILIES_INVALID {
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let (hex, procs) = line.split_once(" | ").expect("invalid-word line");
+            let bytes = words_to_bytes(hex);
+            for p in procs.split(',') {
+                let dec = Decoder::for_processor(p).expect("processor");
+                checked += 1;
+                if let Ok(inst) = dec.decode(&bytes) {
+                    failures.push(format!(
+                        "{name} {p} {hex}: decoded as `{}`",
+                        dec.text(&inst)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} words LLVM rejects are decoded:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -13,7 +13,7 @@
 //! register starting at the field's value (otherwise which token it controls is not
 //! known), and only fields the instruction's operand list names.
 
-use hsaco_isa::desc::{FieldKind, Role};
+use hsaco_isa::desc::{flags, FieldKind, Form, Role};
 use hsaco_isa::Decoder;
 use std::path::Path;
 
@@ -209,12 +209,28 @@ fn moving_a_register_field_renames_only_that_register() {
                 if twin {
                     continue;
                 }
+                // gfx12 DPP forms of 16-bit operands take only v0-v127 (LLVM rejects or
+                // comments the others; their own vectors check that)
+                let lo128 = match fd.field {
+                    hsaco_isa::Field::Vdst => flags::DPP_LO128_VDST,
+                    hsaco_isa::Field::Src0 => flags::DPP_LO128_SRC0,
+                    hsaco_isa::Field::Src1 => flags::DPP_LO128_SRC1,
+                    _ => 0,
+                };
+                let limit = if enc.form == Form::Dpp && op.flags & lo128 != 0 {
+                    128
+                } else {
+                    EDGE
+                };
                 let span = t.last - t.first;
+                if t.last >= limit {
+                    continue;
+                }
                 for _ in 0..2 {
                     // same alignment class, inside v0-v255
                     let room = 256 - span;
                     let new = ((rng.next() % u64::from(room)) as u32 & !3) | (reg & 3);
-                    if new == reg || new + span >= EDGE {
+                    if new == reg || new + span >= limit {
                         continue;
                     }
                     // another operand may already name the new registers: then the

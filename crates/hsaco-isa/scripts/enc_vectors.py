@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Write LLVM test vectors for one RDNA encoding family: tests/data/<gen>.<family>.txt
+(`hex words | llvm text | processors`, every line must match, tests/isa.rs
+`rdna_family_vectors`) and tests/data/<gen>.<family>.invalid (`hex words | processors`:
+words llvm-mc-22 --disassemble rejects, hsaco must reject them too).
+
+    python3 scripts/enc_vectors.py gfx11 dpp      # VOP1/VOP2/VOPC DPP16 + DPP8
+    python3 scripts/enc_vectors.py gfx11 vop3dpp  # VOP3 with a DPP16/DPP8 word (gfx11+)
+    python3 scripts/enc_vectors.py gfx11 mtbuf    # and exp, vinterp, ldsdir (as described)
+
+Every opcode of the family's encodings (from the op lines of defs/<gen>.txt; for the
+DPP forms every opcode of the base table, so the `!dpp` flags are checked too) gets a
+clean probe and RANDOM_PER_OPCODE words with random (seeded) other fields, each
+disassembled on every processor of the generation (LLVM as a black box); equal texts
+are merged across processors.
+"""
+import os
+import random
+import sys
+from collections import OrderedDict
+
+sys.path.insert(0, os.path.dirname(__file__))
+from llvm_mc import disassemble  # noqa: E402
+import sweep  # noqa: E402
+from sweep import DEFS, parse_defs, build  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RANDOM_PER_OPCODE = 4
+
+# DPP16 controls LLVM names (others are reserved): quad_perm, row_shl/shr/ror,
+# mirrors, row_share/row_xmask (gfx10+), and a few reserved values.
+DPP_CTRLS = (list(range(0x100)) + list(range(0x101, 0x110)) + list(range(0x111, 0x120))
+             + list(range(0x121, 0x130)) + [0x140, 0x141] + list(range(0x150, 0x170))
+             + [0x100, 0x110, 0x120, 0x130, 0x142, 0x170, 0x1ff])
+
+
+def opcodes(text, encname):
+    """Opcode values of encoding `encname` in the op lines."""
+    out = []
+    for line in text.splitlines():
+        if not line.startswith("op "):
+            continue
+        for e in line.split()[2].split(","):
+            enc, opc = e.split("@")[0].split("=")
+            if enc == encname:
+                out.append(int(opc, 16))
+    return sorted(set(out))
+
+
+def rand_fields(rng, en, skip=()):
+    v = {}
+    for name, (lo, w, kind) in en["fields"].items():
+        if kind != "op" and name not in skip:
+            v[name] = rng.getrandbits(w)
+    return v
+
+
+def dpp_words(rng, text, encs):
+    """VOP1/VOP2/VOPC in DPP16 and DPP8 forms, every opcode of the base tables."""
+    words = []
+    for base in ("VOP1", "VOP2", "VOPC"):
+        for opc in opcodes(text, base):
+            for form in ("_DPP", "_DPP8", "_DPP8FI"):
+                en = encs.get(base + form)
+                if en is None:
+                    continue
+                clean = dict(op=opc, vdst=1, src0=2, src1=3, dpp_ctrl=0xE4, row_mask=0xF,
+                             bank_mask=0xF, dpp8=0xFAC688)
+                words.append(build(en, clean))
+                for _ in range(RANDOM_PER_OPCODE):
+                    # (fi of DPP8 is bit 1 of src0 = 0xe9/0xea: fixed by the encoding)
+                    v = rand_fields(rng, en, skip=("fi",) if "dpp8" in en["fields"] else ())
+                    v.update(op=opc)
+                    if "dpp_ctrl" in v:
+                        v["dpp_ctrl"] = rng.choice(DPP_CTRLS)
+                    words.append(build(en, v))
+    return words
+
+
+def vop3dpp_words(rng, text, encs):
+    """gfx11+ VOP3 (and VOP3P) with src0 = 0xfa (DPP16 word) or 0xe9/0xea (DPP8 word)."""
+    words = []
+    for encname in ("VOP3", "VOP3P"):
+        en = encs[encname]
+        for opc in opcodes(text, encname):
+            for s0 in (0xFA, 0xE9, 0xEA):
+                clean = dict(op=opc, vdst=1, sdst=0x6A, src0=s0, src1=256 + 3, src2=256 + 4)
+                dpp = (0xFF0000E4 | 2) if s0 == 0xFA else (0xFAC688 << 8 | 2)
+                words.append(build(en, clean) + [dpp])
+                for i in range(RANDOM_PER_OPCODE):
+                    v = rand_fields(rng, en)
+                    v.update(op=opc, src0=s0)
+                    # mostly VGPR sources (LLVM takes SGPRs/constants in src1/src2 too)
+                    for s in ("src1", "src2"):
+                        if s in v and rng.random() < 0.6:
+                            v[s] = 256 + rng.getrandbits(8)
+                    if i < 2:
+                        for m in ("clamp", "omod", "opsel", "abs", "neg", "neg_hi",
+                                  "opsel_hi", "opsel_hi2"):
+                            if m in v and rng.random() < 0.7:
+                                v[m] = 0
+                    if s0 == 0xFA:
+                        w2 = (rng.getrandbits(8) | rng.choice(DPP_CTRLS) << 8
+                              | rng.getrandbits(1) << 18 | rng.getrandbits(1) << 19
+                              | rng.getrandbits(4) << 24 | rng.getrandbits(4) << 28)
+                        w2 |= rng.getrandbits(4) << 20 if rng.random() < 0.2 else 0
+                    else:
+                        w2 = rng.getrandbits(32)
+                    words.append(build(en, v) + [w2])
+    return words
+
+
+def plain_words(rng, text, encs, encnames):
+    """Every opcode of the named encodings: a clean probe and random fields."""
+    words = []
+    for encname in encnames:
+        en = encs.get(encname)
+        if en is None:
+            continue
+        lo, w, _ = en["fields"]["op"]
+        for opc in opcodes(text, encname):
+            vals, _ = sweep.probes(encname)
+            key = dict(op=opc) if lo + w != 32 else {}
+            words.append(build(en, dict(vals, **key)))
+            for _ in range(RANDOM_PER_OPCODE + 4):
+                v = rand_fields(rng, en)
+                v.update(key)
+                words.append(build(en, v))
+    return words
+
+
+FAMILIES = {
+    "dpp": dpp_words,
+    "vop3dpp": vop3dpp_words,
+    "mtbuf": lambda r, t, e: plain_words(r, t, e, ["MTBUF"]),
+    "exp": lambda r, t, e: plain_words(r, t, e, ["EXP"]),
+    "vinterp": lambda r, t, e: plain_words(r, t, e, ["VINTERP", "VINTRP"]),
+    "ldsdir": lambda r, t, e: plain_words(r, t, e, ["LDSDIR"]),
+}
+
+
+def main():
+    gen, family = sys.argv[1], sys.argv[2]
+    sweep.set_generation(gen)
+    text = open(os.path.join(DEFS, gen + ".txt")).read()
+    procs, encs = parse_defs(text)
+    rng = random.Random(7)
+    words = []
+    seen = set()
+    for ws in FAMILIES[family](rng, text, encs):
+        if tuple(ws) not in seen:
+            seen.add(tuple(ws))
+            words.append(ws)
+    per = OrderedDict()
+    bad = OrderedDict()
+    for proc in procs:
+        for ws, r in zip(words, disassemble(words, proc)):
+            if not r:
+                bad.setdefault(tuple(ws), []).append(proc)
+                continue
+            if r[1] != 4 * len(ws) or ("/*" in r[0] and not ("VGPR_32_Lo128" in r[0] or "dpp_ctrl" in r[0])):
+                continue  # decoded as something shorter (another encoding)
+            per.setdefault((tuple(ws), r[0]), []).append(proc)
+    hexw = lambda ws: " ".join("%08x" % w for w in ws)  # noqa: E731
+    head = "# generated by scripts/enc_vectors.py %s %s from llvm-mc-22 --disassemble; do not edit" % (gen, family)
+    out = [head, "# hex words | llvm text | processors"]
+    for (ws, txt), ps in per.items():
+        out.append("%s | %s | %s" % (hexw(ws), txt, ",".join(ps)))
+    inv = [head.replace("from llvm-mc-22", "(words llvm-mc-22 rejects) from llvm-mc-22"),
+           "# hex words | processors"]
+    for ws, ps in bad.items():
+        inv.append("%s | %s" % (hexw(ws), ",".join(ps)))
+    base = os.path.join(HERE, "..", "tests", "data", "%s.%s" % (gen, family))
+    open(base + ".txt", "w").write("\n".join(out) + "\n")
+    open(base + ".invalid", "w").write("\n".join(inv) + "\n")
+    print("%s %s: %d vectors, %d rejected words" % (gen, family, len(out) - 2, len(inv) - 2))
+
+
+if __name__ == "__main__":
+    main()
