@@ -184,6 +184,11 @@ const F16_INLINE: [u32; 9] = [
     0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
 ];
 
+/// The bf16 bits of the inline float constants 240-248 (as `F16_INLINE`).
+const BF16_INLINE: [u32; 9] = [
+    0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080, 0x3e22,
+];
+
 /// Print one operand (without modifiers).
 pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
     match o {
@@ -1615,27 +1620,58 @@ fn hex_signed(v: i32) -> String {
 /// `v_dual_X vdstx, src0x, vsrc1x :: v_dual_Y vdsty, src0y, vsrc1y` (gfx11+).
 fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let op = dec.op(inst);
-    let half =
-        |out: &mut String, mnemonic: &str, ops: &[Operand], descs: &[crate::desc::OperandDesc]| {
-            out.push_str(mnemonic);
-            for (i, (o, od)) in ops.iter().zip(descs).enumerate() {
-                if let (Ty::Bitop3, Operand::Vgpr { first, .. }) = (od.ty, *o) {
-                    // gfx1250 v_dual_bitop2_b32: the truth table is a modifier
-                    if first > 10 {
-                        let _ = write!(out, " bitop3:0x{first:x}");
-                    } else if first != 0 {
-                        let _ = write!(out, " bitop3:{first}");
-                    }
-                    continue;
+    // llvm-mc-22 quirk: after an X v_dual_fmamk_f32, a Y half that has a constant K too
+    // shows a literal source as the inline constant it equals (`1.0`), without lit()
+    let x_fmamk = op.mnemonic == "v_dual_fmamk_f32";
+    let half = |out: &mut String,
+                mnemonic: &str,
+                ops: &[Operand],
+                descs: &[crate::desc::OperandDesc],
+                is_y: bool| {
+        let shared_k =
+            is_y && x_fmamk && descs.iter().any(|d| d.role == crate::desc::Role::Literal);
+        out.push_str(mnemonic);
+        for (i, (o, od)) in ops.iter().zip(descs).enumerate() {
+            if let (Ty::Bitop3, Operand::Vgpr { first, .. }) = (od.ty, *o) {
+                // gfx1250 v_dual_bitop2_b32: the truth table is a modifier
+                if first > 10 {
+                    let _ = write!(out, " bitop3:0x{first:x}");
+                } else if first != 0 {
+                    let _ = write!(out, " bitop3:{first}");
                 }
-                out.push_str(if i == 0 { " " } else { ", " });
-                operand(out, *o, od.ty, inst.literal);
+                continue;
             }
-        };
-    half(out, op.mnemonic, &inst.operands, op.operands);
+            out.push_str(if i == 0 { " " } else { ", " });
+            match (od.role, *o) {
+                // the constant K of fmaak/fmamk: always hex
+                (crate::desc::Role::Literal, _) => {
+                    let _ = write!(out, "0x{:x}", inst.literal);
+                }
+                (_, Operand::Literal) if shared_k => {
+                    fixed_literal(out, inst.literal, Ty::B32, false)
+                }
+                // dot2acc: packed 16-bit sources, inline only as such
+                (_, Operand::Literal) if mnemonic.starts_with("v_dual_dot2acc_f32_") => {
+                    let v = inst.literal;
+                    let float = if mnemonic.ends_with("bf16") {
+                        &BF16_INLINE
+                    } else {
+                        &F16_INLINE
+                    };
+                    if (-16..=64).contains(&(v as i32)) || float.contains(&v) {
+                        let _ = write!(out, "lit(0x{v:x})");
+                    } else {
+                        let _ = write!(out, "0x{v:x}");
+                    }
+                }
+                _ => operand(out, *o, od.ty, inst.literal),
+            }
+        }
+    };
+    half(out, op.mnemonic, &inst.operands, op.operands, false);
     if let Some((y, ops)) = dec.vopd_y(inst) {
         out.push_str(" :: ");
-        half(out, y.mnemonic, &ops, y.operands);
+        half(out, y.mnemonic, &ops, y.operands, true);
     }
 }
 

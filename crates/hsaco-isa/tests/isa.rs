@@ -174,6 +174,20 @@ fn sopp_vectors() {
     );
 }
 
+/// VOPD (dual-issue) vectors of gfx11/gfx12 (scripts/vopd_vectors.py): every pair of X
+/// and Y opcodes LLVM accepts, with VGPR, SGPR, inline and literal first sources.
+#[test]
+fn vopd_vectors() {
+    exact_vectors(
+        "VOPD",
+        &[
+            ("gfx11", include_str!("data/gfx11.vopd.txt")),
+            ("gfx12", include_str!("data/gfx12.vopd.txt")),
+        ],
+        500,
+    );
+}
+
 /// SOPP words llvm-mc-22 rejects (operand-less instructions with an immediate,
 /// opcodes a processor does not have).
 #[test]
