@@ -336,6 +336,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "gds" => "GDS",
         "glcrtn" => "GLC_RTN",
         "d16" => "D16",
+        "mai" => "MAI",
         _ => bail!("unknown flag {f}"),
     })
 }

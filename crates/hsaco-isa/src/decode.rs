@@ -483,7 +483,10 @@ impl Decoder {
         {
             ds_acc(&mut inst, op);
         }
-        if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
+        if enc.form == crate::desc::Form::Mai
+            || op.flags & crate::desc::flags::MAI != 0
+            || op.mnemonic == "v_accvgpr_mov_b32"
+        {
             self.accumulators(&mut inst, enc, op);
         }
         let returns = op.flags & crate::desc::flags::GLC_RTN != 0

@@ -278,6 +278,9 @@ pub mod flags {
     pub const GLC_RTN: u32 = 1 << 9;
     /// gfx10+ MIMG: accepts packed 16-bit data (`d16`).
     pub const D16: u32 = 1 << 10;
+    /// A VOP3P-encoded matrix op (gfx940+ MFMA/SMFMAC below opcode 0x40): read as the
+    /// MAI encoding (AGPR operands from acc/acc_cd, cbsz/abid/blgp).
+    pub const MAI: u32 = 1 << 11;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

@@ -1034,6 +1034,20 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
         }
+        Form::Mai | Form::Vop3p
+            if (enc.form == Form::Mai || op.flags & flags::MAI != 0)
+                && !op.mnemonic.starts_with("v_accvgpr") =>
+        {
+            for (name, field) in [
+                ("cbsz", Field::Cbsz),
+                ("abid", Field::Abid),
+                ("blgp", Field::Blgp),
+            ] {
+                if f(field) != 0 {
+                    let _ = write!(out, " {name}:{}", f(field));
+                }
+            }
+        }
         Form::Vop3p => {
             let n = usize::from(plan.srcs);
             let list = |out: &mut String, name: &str, bits: u32, default: u32| {
@@ -1137,17 +1151,6 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             );
             if f(Field::BoundCtrl) != 0 {
                 out.push_str(" bound_ctrl:1");
-            }
-        }
-        Form::Mai if !op.mnemonic.starts_with("v_accvgpr") => {
-            for (name, field) in [
-                ("cbsz", Field::Cbsz),
-                ("abid", Field::Abid),
-                ("blgp", Field::Blgp),
-            ] {
-                if f(field) != 0 {
-                    let _ = write!(out, " {name}:{}", f(field));
-                }
             }
         }
         // no glc on s_dcache_*/s_memtime (no base address) nor on s_dcache_discard and
