@@ -1013,8 +1013,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if op.flags & flags::OPSEL != 0 {
                 let sel = f(Field::Opsel) & if interp { !2 } else { !0 };
                 if sel != 0 {
+                    // (v_cvt_sr_fp8/bf8_f32 list a third source: the byte select of
+                    // their tied destination, observed)
+                    let srcs = if matches!(op.mnemonic, "v_cvt_sr_fp8_f32" | "v_cvt_sr_bf8_f32") {
+                        3
+                    } else {
+                        u32::from(plan.srcs)
+                    };
                     out.push_str(" op_sel:[");
-                    for i in 0..u32::from(plan.srcs) {
+                    for i in 0..srcs {
                         out.push(if sel >> i & 1 != 0 { '1' } else { '0' });
                         out.push(',');
                     }
