@@ -346,6 +346,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "dppig1" => "DPP_IGNORE_MODS1",
         "dpprej0" => "DPP_REJECT_MODS0",
         "dpprej1" => "DPP_REJECT_MODS1",
+        "mai" => "MAI",
         _ => bail!("unknown flag {f}"),
     })
 }

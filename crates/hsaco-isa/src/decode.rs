@@ -440,6 +440,32 @@ impl Decoder {
         if enc.form == crate::desc::Form::Sopp && op.operands.is_empty() && raw & 0xffff != 0 {
             return Err(DecodeError::Invalid);
         }
+        // gfx9 FLAT loads to LDS (bit 13; gfx940's scratch sve): only the byte, short
+        // and dword loads of global and scratch (what llvm-mc-22 accepts)
+        if enc.form == crate::desc::Form::Flat
+            && !self.buckets.rdna
+            && self.traits & traits::GFX940 == 0
+            && self
+                .field_desc(ei, Field::Lds)
+                .is_some_and(|f| f.get(raw) != 0)
+            && !matches!(
+                op.mnemonic.split_once("_load_"),
+                Some((
+                    "global" | "scratch",
+                    "ubyte" | "sbyte" | "ushort" | "sshort" | "dword"
+                ))
+            )
+        {
+            return Err(DecodeError::Invalid);
+        }
+        // gfx900-gfx908 FLAT: bit 55 (acc from gfx90a) must be clear
+        if enc.form == crate::desc::Form::Flat
+            && self.isa.generation == "gfx9"
+            && self.traits & (traits::GFX90A | traits::GFX940) == 0
+            && raw >> 55 & 1 != 0
+        {
+            return Err(DecodeError::Invalid);
+        }
         let mut inst = Instruction {
             op: row.op,
             encoding: ei as u8,
@@ -530,7 +556,10 @@ impl Decoder {
         {
             ds_acc(&mut inst, op)?;
         }
-        if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
+        if enc.form == crate::desc::Form::Mai
+            || op.flags & crate::desc::flags::MAI != 0
+            || op.mnemonic == "v_accvgpr_mov_b32"
+        {
             self.accumulators(&mut inst, enc, op);
         }
         if self.traits & traits::WAVE64 != 0 {

@@ -298,6 +298,9 @@ pub mod flags {
     pub const DPP_REJECT_MODS0: u32 = 1 << 17;
     /// gfx10+ DPP16 forms: a neg/abs bit of src1 makes the word invalid.
     pub const DPP_REJECT_MODS1: u32 = 1 << 18;
+    /// A VOP3P-encoded matrix op (gfx940+ MFMA/SMFMAC below opcode 0x40): read as the
+    /// MAI encoding (AGPR operands from acc/acc_cd, cbsz/abid/blgp).
+    pub const MAI: u32 = 1 << 19;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

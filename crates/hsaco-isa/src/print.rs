@@ -1132,8 +1132,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if op.flags & flags::OPSEL != 0 {
                 let sel = f(Field::Opsel) & if interp { !2 } else { !0 };
                 if sel != 0 {
+                    // (v_cvt_sr_fp8/bf8_f32 list a third source: the byte select of
+                    // their tied destination, observed)
+                    let srcs = if matches!(op.mnemonic, "v_cvt_sr_fp8_f32" | "v_cvt_sr_bf8_f32") {
+                        3
+                    } else {
+                        u32::from(plan.srcs)
+                    };
                     out.push_str(" op_sel:[");
-                    for i in 0..u32::from(plan.srcs) {
+                    for i in 0..srcs {
                         out.push(if sel >> i & 1 != 0 { '1' } else { '0' });
                         out.push(',');
                     }
@@ -1150,6 +1157,20 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     2 => out.push_str(" mul:4"),
                     3 => out.push_str(" div:2"),
                     _ => {}
+                }
+            }
+        }
+        Form::Mai | Form::Vop3p
+            if (enc.form == Form::Mai || op.flags & flags::MAI != 0)
+                && !op.mnemonic.starts_with("v_accvgpr") =>
+        {
+            for (name, field) in [
+                ("cbsz", Field::Cbsz),
+                ("abid", Field::Abid),
+                ("blgp", Field::Blgp),
+            ] {
+                if f(field) != 0 {
+                    let _ = write!(out, " {name}:{}", f(field));
                 }
             }
         }
@@ -1256,17 +1277,6 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             );
             if f(Field::BoundCtrl) != 0 {
                 out.push_str(" bound_ctrl:1");
-            }
-        }
-        Form::Mai if !op.mnemonic.starts_with("v_accvgpr") => {
-            for (name, field) in [
-                ("cbsz", Field::Cbsz),
-                ("abid", Field::Abid),
-                ("blgp", Field::Blgp),
-            ] {
-                if f(field) != 0 {
-                    let _ = write!(out, " {name}:{}", f(field));
-                }
             }
         }
         // no glc on s_dcache_*/s_memtime (no base address) nor on s_dcache_discard and

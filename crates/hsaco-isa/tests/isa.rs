@@ -644,3 +644,28 @@ fn rdna_family_invalid_words() {
         failures.join("\n")
     );
 }
+
+/// gfx900/gfx908 FLAT words llvm-mc-22 rejects (`lds` on a store or a dwordx2 load;
+/// bit 55, acc from gfx90a, set) and the accepted word that differs only in bit 55.
+#[test]
+fn gfx9_flat_words_llvm_rejects() {
+    for p in ["gfx900", "gfx908"] {
+        let dec = Decoder::for_processor(p).expect("processor");
+        for hex in [
+            "dc7ea728 01a5085d",
+            "de55a5a3 18581610",
+            "dc429455 1aa02a07",
+            "dc45588c f19d000a",
+        ] {
+            let r = dec.decode(&words_to_bytes(hex));
+            assert!(r.is_err(), "{hex} on {p}: {:?}", r.map(|i| dec.text(&i)));
+        }
+        let inst = dec
+            .decode(&words_to_bytes("dc429455 1a202a07"))
+            .expect("valid");
+        assert_eq!(
+            dec.text(&inst),
+            "global_load_ubyte v26, v7, s[32:33] offset:-2987 slc"
+        );
+    }
+}
