@@ -347,6 +347,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "dpprej0" => "DPP_REJECT_MODS0",
         "dpprej1" => "DPP_REJECT_MODS1",
         "mai" => "MAI",
+        "vop3dpp" => "VOP3_DPP",
         _ => bail!("unknown flag {f}"),
     })
 }

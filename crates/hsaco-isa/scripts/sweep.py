@@ -191,8 +191,10 @@ def types_of(mn):
 def typed(role, bits, mn, is_dst):
     dt, st = types_of(mn)
     t = dt if is_dst else st
-    if mn.startswith("v_ldexp") and role == "src1":
-        t = "i32"  # the exponent
+    # the exponent, the class mask (true16 v_cmp_class_f16 takes float modifiers there)
+    if role == "src1" and (mn.startswith("v_ldexp")
+                           or ("_class_" in mn and not (TRUE16 and "_f16" in mn))):
+        t = "i%d" % bits
     if mn.startswith("v_trig_preop") and role == "src1":
         t = "u32"  # the segment select
     if t is None or int(t[1:]) != bits:
@@ -249,7 +251,9 @@ MOD_PROBES = {
     # (neg=2: v_interp_*_f16, whose src0 is the attribute, take modifiers on src1)
     "VOP3": [(dict(neg=1), "fpmods", r", -| -[v|]"), (dict(neg=2), "fpmods", r", -| -[v|]"),
              (dict(clamp=1), "clamp", " clamp"),
-             (dict(omod=1), "omod", " mul:2"), (dict(opsel=8), "opsel", "op_sel:")],
+             (dict(omod=1), "omod", " mul:2"), (dict(opsel=8), "opsel", "op_sel:"),
+             # (true16 VOPC: a dst op_sel bit makes LLVM fall back to plain registers)
+             (dict(opsel=1), "opsel", "op_sel:")],
     "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), "),
              (dict(th=1), "glcrtn", r" v(10|\[10:\d+\]), .*TH_ATOMIC_RETURN")],
     "DS": [(dict(offset0=1, offset1=2), "offset2", "offset1:2"), (dict(gds=1), "gds", " gds")],
@@ -564,6 +568,34 @@ def dpp_facts(procs, encs):
     return out
 
 
+def vop3_dpp_facts(procs, encs):
+    """gfx11+: the VOP3/VOP3P operations LLVM decodes with a DPP16 (src0 = 0xfa) or DPP8
+    (0xe9) third word: flag `vop3dpp` per (mnemonic, encoding)."""
+    out = {}
+    for encname in ("VOP3", "VOP3P"):
+        en = encs[encname]
+        vals, _ = probes(encname)
+        alts = [{}] + ALTERNATIVES.get(encname, [])
+        opw = en["fields"]["op"][1]
+        for proc in procs:
+            lines = []
+            for o in range(1 << opw):
+                for alt in alts:
+                    for s0, w2 in ((0xFA, 0xFF00E414), (0xE9, 0xFAC68814)):
+                        v = dict(vals, **alt)
+                        lines.append(build(en, dict(v, op=o, src0=s0)) + [w2])
+            res = disassemble(lines, proc)
+            n = 2 * len(alts)
+            for o in range(1 << opw):
+                for r in res[o * n:(o + 1) * n]:
+                    if r and r[1] == 12:
+                        mn = r[0].split(" ")[0]
+                        base = re.sub(r"(_e64)?_dpp$", "", mn)
+                        out.setdefault((base, encname), set()).add("vop3dpp")
+                        break
+    return out
+
+
 def set_generation(gen):
     """Per-generation probe facts: the code of `null`, true16 operands."""
     global NULL, TRUE16, GEN_SGPR_RSRC, MIMG_DECODED, SIXTEEN
@@ -658,6 +690,9 @@ def main():
     # DPP source-modifier rules and gfx12 low-128 register operands (rdna)
     if "VOP1_DPP8" in encs:
         for key, fl in dpp_facts(procs, encs).items():
+            flags.setdefault(key, set()).update(fl)
+    if "VOPD" in encs:
+        for key, fl in vop3_dpp_facts(procs, encs).items():
             flags.setdefault(key, set()).update(fl)
     # VOPD (gfx11+): X and Y halves, each swept with the other half a v_dual_mov_b32
     if "VOPD" in encs:

@@ -108,6 +108,8 @@ pub(crate) struct OpPlan {
     /// decoder's processor sees them.
     vop3_procs: u32,
     vop12c_procs: u32,
+    /// It has a VOPC encoding (a compare).
+    pub vopc: bool,
 }
 
 impl OpPlan {
@@ -152,6 +154,7 @@ impl OpPlan {
             srcs: roles()
                 .filter(|r| matches!(r, Role::Field(Field::Src0 | Field::Src1 | Field::Src2)))
                 .count() as u8,
+            vopc: procs_of(&[Form::Vopc]) != 0,
         }
     }
 }
@@ -612,19 +615,30 @@ impl Decoder {
             literal = true;
         }
         if self.buckets.swap_m0_null
-            && enc.form == crate::desc::Form::Vop3
+            && matches!(enc.form, crate::desc::Form::Vop3 | crate::desc::Form::Vop3p)
             && self
                 .field_desc(ei, Field::Src0)
-                .is_some_and(|f| f.get(raw) == 0xfa)
+                .is_some_and(|f| matches!(f.get(raw), 0xfa | 0xe9 | 0xea))
         {
-            // gfx11+ VOP3 with a DPP16 word: src0 is its VGPR; the word is kept in
-            // `literal` (see `Decoder::vop3_dpp`).
+            // gfx11+ VOP3 with a DPP16 (src0 = 0xfa) or DPP8 (0xe9, 0xea with fi) word:
+            // src0 is its VGPR; the word is kept in `literal` (see `Decoder::vop3_dpp`).
+            if op.flags & crate::desc::flags::VOP3_DPP == 0 {
+                return Err(DecodeError::Invalid);
+            }
+            if enc.form == crate::desc::Form::Vop3 && !self.vop3_dpp_modifiers_valid(ei, op, raw) {
+                return Err(DecodeError::Invalid);
+            }
             let w = word(bytes, 2).ok_or(DecodeError::Truncated)?;
             for (o, od) in inst.operands.iter_mut().zip(op.operands) {
                 if od.role == Role::Field(Field::Src0) {
-                    *o = Operand::Vgpr {
-                        first: w as u8,
-                        count: regs(od.ty),
+                    // a true16 source is the half op_sel picks
+                    *o = if od.ty.bits() == 16 {
+                        self.half(ei, Field::Src0, w as u8, raw)
+                    } else {
+                        Operand::Vgpr {
+                            first: w as u8,
+                            count: regs(od.ty),
+                        }
                     };
                 }
             }
@@ -653,15 +667,74 @@ impl Decoder {
 }
 
 impl Decoder {
-    /// The DPP16 control word of a gfx11+ VOP3 instruction in its DPP form
-    /// (`v_add3_u32_e64_dpp`), if it is one.
+    /// gfx11+ VOP3 in DPP form: LLVM rejects modifier bits the operation does not take
+    /// (neg/abs of an operation with neither float modifiers nor op_sel, or of a source
+    /// it lacks; clamp; omod; op_sel bits are ignored);
+    /// VOP3b (`sdst`) operations have no abs/op_sel/clamp bits.
+    fn vop3_dpp_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+        use crate::desc::flags;
+        let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+        // (rare: VOP3 words with a DPP word only)
+        let index = self
+            .isa
+            .ops
+            .iter()
+            .position(|o| std::ptr::eq(o, op))
+            .unwrap_or(0);
+        let plan = OpPlan::new(self.isa, index, op);
+        let srcs = (1u32 << plan.srcs) - 1;
+        // (op_sel lives in the same per-source modifier operands as neg/abs in LLVM)
+        let mods = if op.flags & (flags::FPMODS | flags::OPSEL) != 0 {
+            srcs
+        } else {
+            0
+        };
+        if get(Field::Neg) & !mods != 0 {
+            return false;
+        }
+        if plan.vop3b {
+            return true;
+        }
+        (get(Field::Abs) & !mods == 0)
+            && (op.flags & flags::CLAMP != 0 || get(Field::Clamp) == 0)
+            && (op.flags & flags::OMOD != 0 || get(Field::Omod) == 0)
+    }
+}
+
+/// The kind of DPP word of a gfx11+ VOP3/VOP3P instruction in DPP form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vop3Dpp {
+    /// `quad_perm`, `row_*` controls, masks, `bound_ctrl`, `fi` (src0 = 0xfa).
+    Dpp16,
+    /// `dpp8:[..]` lane selects (src0 = 0xe9, or 0xea with `fi:1`).
+    Dpp8 {
+        /// fetch inactive lanes (`fi:1`)
+        fi: bool,
+    },
+}
+
+impl Decoder {
+    /// The DPP word of a gfx11+ VOP3 instruction in its DPP form (`v_add3_u32_e64_dpp`),
+    /// if it is one: the DPP16 control word, or (`Vop3Dpp::Dpp8`) the DPP8 lane selects.
     pub fn vop3_dpp(&self, inst: &Instruction) -> Option<u32> {
+        self.vop3_dpp_kind(inst).map(|_| inst.literal)
+    }
+
+    /// Which DPP word a gfx11+ VOP3 instruction carries, if any.
+    pub fn vop3_dpp_kind(&self, inst: &Instruction) -> Option<Vop3Dpp> {
         let enc = self.isa.encodings.get(usize::from(inst.encoding))?;
-        (self.buckets.swap_m0_null
-            && enc.form == crate::desc::Form::Vop3
-            && enc.field(Field::Src0)?.get(inst.raw) == 0xfa
+        if !(self.buckets.swap_m0_null
+            && matches!(enc.form, crate::desc::Form::Vop3 | crate::desc::Form::Vop3p)
             && inst.size == 12)
-            .then_some(inst.literal)
+        {
+            return None;
+        }
+        match enc.field(Field::Src0)?.get(inst.raw) {
+            0xfa => Some(Vop3Dpp::Dpp16),
+            0xe9 => Some(Vop3Dpp::Dpp8 { fi: false }),
+            0xea => Some(Vop3Dpp::Dpp8 { fi: true }),
+            _ => None,
+        }
     }
 
     /// The Y half of a VOPD (dual-issue) instruction: its operation and operands

@@ -301,6 +301,8 @@ pub mod flags {
     /// A VOP3P-encoded matrix op (gfx940+ MFMA/SMFMAC below opcode 0x40): read as the
     /// MAI encoding (AGPR operands from acc/acc_cd, cbsz/abid/blgp).
     pub const MAI: u32 = 1 << 19;
+    /// gfx11+: has VOP3/VOP3P forms with a DPP16/DPP8 word (`v_add3_u32_e64_dpp`).
+    pub const VOP3_DPP: u32 = 1 << 20;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

@@ -1,6 +1,6 @@
 //! [`Instruction`] -> text, as llvm-objdump prints it.
 
-use crate::decode::traits;
+use crate::decode::{traits, Vop3Dpp};
 use crate::desc::{flags, Form, Role, Ty};
 use crate::{Decoder, Field, Instruction, Operand};
 use std::fmt::Write;
@@ -536,8 +536,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         Form::Vop1 | Form::Vop2 | Form::Vopc if !op.operands.is_empty() && plan.has_vop3 => {
             out.push_str("_e32")
         }
+        Form::Vop3 | Form::Vop3p if dec.vop3_dpp(inst).is_some() => out.push_str("_e64_dpp"),
         Form::Vop3 if plan.has_vop12c => out.push_str("_e64"),
-        Form::Vop3 if dec.vop3_dpp(inst).is_some() => out.push_str("_e64_dpp"),
         Form::Sdwa => out.push_str("_sdwa"),
         // gfx11+ prints VOPC in DPP form without a suffix (`v_cmp_eq_f32 vcc_lo, ...`)
         Form::Dpp
@@ -584,7 +584,17 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             operands = rest;
         }
     }
+    // gfx11+ true16 VOP3: an op_sel bit of an operand that is not a 16-bit register
+    // makes LLVM decode the plain (fake16) form: whole registers, no op_sel
+    let fake16 = rdna && enc.form == Form::Vop3 && true16_fallback(op, inst, f(Field::Opsel));
     for (o, od) in operands.iter().zip(op.operands) {
+        let o = &match *o {
+            Operand::VgprHalf { reg, .. } if fake16 => Operand::Vgpr {
+                first: reg,
+                count: 1,
+            },
+            o => o,
+        };
         if *o == Operand::None {
             break;
         }
@@ -999,33 +1009,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     };
     match enc.form {
         Form::Vop3 if rdna => {
-            if op.flags & flags::CLAMP != 0 {
-                flag(out, "clamp", Field::Clamp);
-            }
-            if op.flags & flags::OMOD != 0 {
-                match f(Field::Omod) {
-                    1 => out.push_str(" mul:2"),
-                    2 => out.push_str(" mul:4"),
-                    3 => out.push_str(" div:2"),
-                    _ => {}
-                }
-            }
-            if let Some(w) = dec.vop3_dpp(inst) {
-                dpp16(
-                    out,
-                    w >> 8 & 0x1ff,
-                    w >> 28,
-                    w >> 24 & 0xf,
-                    w >> 19 & 1,
-                    w >> 18 & 1,
-                );
-            }
-            if op.flags & flags::OPSEL != 0 {
+            // llvm-mc-22: op_sel, then clamp and omod, then the DPP word
+            if op.flags & flags::OPSEL != 0 && !fake16 {
                 let srcs = usize::from(plan.srcs);
                 let sel = f(Field::Opsel);
+                // (a VOPC in DPP form lists only its sources)
+                let dst = !(dec.vop3_dpp(inst).is_some() && plan.vopc);
                 let bits: Vec<u32> = (0..srcs as u32)
                     .map(|i| sel >> i & 1)
-                    .chain(std::iter::once(sel >> 3 & 1))
+                    .chain(dst.then_some(sel >> 3 & 1))
                     .collect();
                 if bits.iter().any(|b| *b != 0) {
                     out.push_str(" op_sel:[");
@@ -1038,6 +1030,18 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push(']');
                 }
             }
+            if op.flags & flags::CLAMP != 0 {
+                flag(out, "clamp", Field::Clamp);
+            }
+            if op.flags & flags::OMOD != 0 {
+                match f(Field::Omod) {
+                    1 => out.push_str(" mul:2"),
+                    2 => out.push_str(" mul:4"),
+                    3 => out.push_str(" div:2"),
+                    _ => {}
+                }
+            }
+            vop3_dpp_word(out, dec, inst);
         }
         Form::Dpp if rdna && enc.field(Field::Dpp8).is_some() => {
             dpp8(out, f(Field::Dpp8), f(Field::Fi));
@@ -1206,6 +1210,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 list(out, "neg_hi", f(Field::NegHi), 0);
             }
             flag(out, "clamp", Field::Clamp);
+            vop3_dpp_word(out, dec, inst);
         }
         Form::Sdwa => {
             if op.flags & flags::CLAMP != 0 {
@@ -1682,6 +1687,47 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     if let Some((y, ops)) = dec.vopd_y(inst) {
         out.push_str(" :: ");
         half(out, y.mnemonic, &ops, y.operands, true);
+    }
+}
+
+/// Whether a gfx11+ VOP3 instruction with true16 operands has an `op_sel` bit set for
+/// an operand it lacks (a third source, a vector destination of a compare): llvm-mc-22
+/// then prints whole registers and no `op_sel`.
+fn true16_fallback(op: &crate::OpDesc, inst: &Instruction, sel: u32) -> bool {
+    if !inst
+        .operands
+        .iter()
+        .any(|o| matches!(o, Operand::VgprHalf { .. }))
+    {
+        return false;
+    }
+    let mut used = 0;
+    for od in op.operands {
+        used |= match od.role {
+            Role::Field(Field::Src0) => 1,
+            Role::Field(Field::Src1) => 2,
+            Role::Field(Field::Src2) => 4,
+            Role::Field(Field::Vdst) => 8,
+            _ => 0,
+        };
+    }
+    sel & !used & 0xf != 0
+}
+
+/// The DPP16 or DPP8 word of a gfx11+ VOP3/VOP3P instruction in DPP form, if any.
+fn vop3_dpp_word(out: &mut String, dec: &Decoder, inst: &Instruction) {
+    let w = inst.literal;
+    match dec.vop3_dpp_kind(inst) {
+        Some(Vop3Dpp::Dpp16) => dpp16(
+            out,
+            w >> 8 & 0x1ff,
+            w >> 28,
+            w >> 24 & 0xf,
+            w >> 19 & 1,
+            w >> 18 & 1,
+        ),
+        Some(Vop3Dpp::Dpp8 { fi }) => dpp8(out, w >> 8, u32::from(fi)),
+        None => {}
     }
 }
 

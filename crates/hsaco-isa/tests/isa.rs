@@ -562,27 +562,69 @@ fn wave64_vectors() {
 
 /// RDNA encoding families (scripts/enc_vectors.py GEN FAMILY): DPP16/DPP8 forms of
 /// VOP1/VOP2/VOPC, gfx11+ VOP3 with a DPP word, MTBUF, EXP, VINTERP/VINTRP, LDSDIR.
-/// Every line must decode to one whole instruction printed exactly as llvm-mc-22 does,
-/// on every listed processor.
-const RDNA_FAMILIES: &[(&str, &str)] = &[
-    ("gfx10.dpp", include_str!("data/gfx10.dpp.txt")),
-    ("gfx11.dpp", include_str!("data/gfx11.dpp.txt")),
-    ("gfx12.dpp", include_str!("data/gfx12.dpp.txt")),
-];
-
-/// Words of the same families that llvm-mc-22 rejects: hsaco must not decode them.
-const RDNA_FAMILIES_INVALID: &[(&str, &str)] = &[
-    ("gfx10.dpp", include_str!("data/gfx10.dpp.invalid")),
-    ("gfx11.dpp", include_str!("data/gfx11.dpp.invalid")),
-    ("gfx12.dpp", include_str!("data/gfx12.dpp.invalid")),
+/// `<gen>.<family>.txt`: every line must decode to one whole instruction printed exactly
+/// as llvm-mc-22 does, on every listed processor; `<gen>.<family>.invalid`: words
+/// llvm-mc-22 rejects, which hsaco must reject too. A family whose vectors do not all
+/// match yet lists the rest in `<gen>.<family>.known-gaps` (`hex | processor`), a
+/// ratchet: `BLESS=1` rewrites it, and the test fails when a listed line passes.
+const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
+    (
+        "gfx10.dpp",
+        include_str!("data/gfx10.dpp.txt"),
+        include_str!("data/gfx10.dpp.invalid"),
+        "",
+    ),
+    (
+        "gfx11.dpp",
+        include_str!("data/gfx11.dpp.txt"),
+        include_str!("data/gfx11.dpp.invalid"),
+        "",
+    ),
+    (
+        "gfx12.dpp",
+        include_str!("data/gfx12.dpp.txt"),
+        include_str!("data/gfx12.dpp.invalid"),
+        "",
+    ),
+    (
+        "gfx11.vop3dpp",
+        include_str!("data/gfx11.vop3dpp.txt"),
+        include_str!("data/gfx11.vop3dpp.invalid"),
+        include_str!("data/gfx11.vop3dpp.known-gaps"),
+    ),
+    (
+        "gfx12.vop3dpp",
+        include_str!("data/gfx12.vop3dpp.txt"),
+        include_str!("data/gfx12.vop3dpp.invalid"),
+        include_str!("data/gfx12.vop3dpp.known-gaps"),
+    ),
 ];
 
 #[test]
 fn rdna_family_vectors() {
+    let bless = std::env::var_os("BLESS").is_some();
     let mut failures = Vec::new();
     let mut checked = 0;
-    for (name, text) in RDNA_FAMILIES {
+    for (name, text, invalid, gaps_text) in RDNA_FAMILIES {
+        let gaps: std::collections::BTreeSet<&str> = gaps_text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .collect();
+        let mut missed = Vec::new();
         let mut lines = 0;
+        let mut check = |key: String, ok: bool, msg: String, missed: &mut Vec<String>| {
+            checked += 1;
+            if !ok {
+                if !gaps.contains(key.as_str()) {
+                    failures.push(format!("{name} {msg}"));
+                }
+                missed.push(key);
+            } else if gaps.contains(key.as_str()) {
+                failures.push(format!(
+                    "{name} {key} passes now: shrink {name}.known-gaps (BLESS=1)"
+                ));
+            }
+        };
         for line in text
             .lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())
@@ -592,34 +634,22 @@ fn rdna_family_vectors() {
             let bytes = words_to_bytes(hex);
             for p in procs.split(',') {
                 let dec = Decoder::for_processor(p).expect("processor");
-                checked += 1;
                 let got = match dec.decode(&bytes) {
                     Ok(inst) if usize::from(inst.size) == bytes.len() => dec.text(&inst),
                     Ok(inst) => format!("{} ({} bytes)", dec.text(&inst), inst.size),
                     Err(e) => format!("error: {e}"),
                 };
-                if got != want {
-                    failures.push(format!("{name} {p} {hex}: want `{want}`, got `{got}`"));
-                }
+                check(
+                    format!("{hex} | {p}"),
+                    got == want,
+                    format!("{p} {hex}: want `{want}`, got `{got}`"),
+                    &mut missed,
+                );
             }
             lines += 1;
         }
         assert!(lines > 20, "{name}: too few vectors: {lines}");
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} checks differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-}
-
-#[test]
-fn rdna_family_invalid_words() {
-    let mut failures = Vec::new();
-    let mut checked = 0;
-    for (name, text) in RDNA_FAMILIES_INVALID {
-        for line in text
+        for line in invalid
             .lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())
         {
@@ -627,22 +657,38 @@ fn rdna_family_invalid_words() {
             let bytes = words_to_bytes(hex);
             for p in procs.split(',') {
                 let dec = Decoder::for_processor(p).expect("processor");
-                checked += 1;
-                if let Ok(inst) = dec.decode(&bytes) {
-                    failures.push(format!(
-                        "{name} {p} {hex}: decoded as `{}`",
-                        dec.text(&inst)
-                    ));
-                }
+                let got = dec.decode(&bytes).map(|inst| dec.text(&inst));
+                check(
+                    format!("{hex} | {p}"),
+                    got.is_err(),
+                    format!("{p} {hex}: LLVM rejects it, decoded as `{got:?}`"),
+                    &mut missed,
+                );
             }
         }
+        if bless && (!gaps.is_empty() || !missed.is_empty()) {
+            let path = format!(
+                "{}/tests/data/{name}.known-gaps",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let mut out = format!(
+                "# {name} vectors and rejected words hsaco does not match yet (tests/isa.rs rdna_family_vectors)\n"
+            );
+            for m in &missed {
+                out.push_str(m);
+                out.push('\n');
+            }
+            std::fs::write(path, out).expect("write known gaps");
+        }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} words LLVM rejects are decoded:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    if !bless {
+        assert!(
+            failures.is_empty(),
+            "{} of {checked} checks differ:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
 }
 
 /// gfx900/gfx908 FLAT words llvm-mc-22 rejects (`lds` on a store or a dwordx2 load;
