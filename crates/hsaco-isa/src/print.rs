@@ -537,7 +537,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push_str("_e32")
         }
         Form::Vop3 | Form::Vop3p if dec.vop3_dpp(inst).is_some() => out.push_str("_e64_dpp"),
-        Form::Vop3 if plan.has_vop12c => out.push_str("_e64"),
+        // (an operand-less one, v_nop, has no suffix)
+        Form::Vop3 if plan.has_vop12c && !op.operands.is_empty() => out.push_str("_e64"),
         Form::Sdwa => out.push_str("_sdwa"),
         // gfx11+ prints VOPC in DPP form without a suffix (`v_cmp_eq_f32 vcc_lo, ...`)
         Form::Dpp
@@ -643,7 +644,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
                 // v_mad_mix/v_fma_mix (op_sel but no neg_lo/neg_hi lists): neg_lo is
                 // `-`, neg_hi is `|..|`
-                Form::Vop3p if !rdna && op.flags & (flags::OPSEL | flags::NEG) == flags::OPSEL => {
+                Form::Vop3p
+                    if (!rdna && op.flags & (flags::OPSEL | flags::NEG) == flags::OPSEL)
+                        || op.mnemonic.starts_with("v_fma_mix") =>
+                {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = f(Field::NegHi) >> i & 1 != 0;
                 }
@@ -1011,10 +1015,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         Form::Vop3 if rdna => {
             // llvm-mc-22: op_sel, then clamp and omod, then the DPP word
             if op.flags & flags::OPSEL != 0 && !fake16 {
-                let srcs = usize::from(plan.srcs);
+                // (v_permlane16/x16: the two bits are fi and bound_ctrl, shown as a
+                // two-entry op_sel, observed)
+                let permlane = matches!(op.mnemonic, "v_permlane16_b32" | "v_permlanex16_b32");
+                let srcs = if permlane { 2 } else { usize::from(plan.srcs) };
                 let sel = f(Field::Opsel);
                 // (a VOPC in DPP form lists only its sources)
-                let dst = !(dec.vop3_dpp(inst).is_some() && plan.vopc);
+                let dst = !(permlane || (dec.vop3_dpp(inst).is_some() && plan.vopc));
                 let bits: Vec<u32> = (0..srcs as u32)
                     .map(|i| sel >> i & 1)
                     .chain(dst.then_some(sel >> 3 & 1))
@@ -1195,7 +1202,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             };
             // gfx9: integer dot products print no op_sel; the mix ops print their neg
             // bits as source modifiers and op_sel_hi when set
-            let neg_lists = rdna || op.flags & flags::NEG != 0;
+            let mix = op.mnemonic.starts_with("v_fma_mix") || op.mnemonic.starts_with("v_mad_mix");
+            let neg_lists = (rdna && !mix) || op.flags & flags::NEG != 0;
             if rdna || op.flags & flags::OPSEL != 0 {
                 list(out, "op_sel", f(Field::Opsel), 0);
                 list(

@@ -188,6 +188,23 @@ fn vopd_vectors() {
     );
 }
 
+/// Vectors from assembly text (scripts/asm_vectors.py): operand-less, lane, permute,
+/// f64-compare and image instructions the sweeps left without a passing vector.
+#[test]
+fn asm_vectors() {
+    exact_vectors(
+        "asm",
+        &[
+            ("gfx8", include_str!("data/gfx8.asm.txt")),
+            ("gfx9", include_str!("data/gfx9.asm.txt")),
+            ("gfx10", include_str!("data/gfx10.asm.txt")),
+            ("gfx11", include_str!("data/gfx11.asm.txt")),
+            ("gfx12", include_str!("data/gfx12.asm.txt")),
+        ],
+        10,
+    );
+}
+
 /// SOPP words llvm-mc-22 rejects (operand-less instructions with an immediate,
 /// opcodes a processor does not have).
 #[test]
