@@ -410,6 +410,12 @@ impl Decoder {
         {
             return Err(DecodeError::Invalid);
         }
+        if enc.form == crate::desc::Form::Smem
+            && self.isa.generation == "gfx9"
+            && !smem_registers_valid(op, |f| self.field_desc(ei, f).map(|d| d.get(raw)))
+        {
+            return Err(DecodeError::Invalid);
+        }
         // gfx900-gfx908 FLAT: bit 55 (acc from gfx90a) must be clear
         if enc.form == crate::desc::Form::Flat
             && self.isa.generation == "gfx9"
@@ -684,6 +690,45 @@ impl Decoder {
             }
         }
     }
+}
+
+/// gfx9 SMEM register fields as llvm-mc-22 accepts them (probed over every value): a
+/// data tuple must lie in s0-s103 starting at or below s101 (after the usual
+/// alignment) or in ttmp0-ttmp15; pairs may also be flat_scratch, xnack_mask or vcc;
+/// single registers anything but m0 and exec; `null` (125) always. A 64-bit base may
+/// be any SGPR or ttmp pair, flat_scratch, xnack_mask, vcc or exec, not m0; a buffer
+/// resource only an SGPR or ttmp quad.
+fn smem_registers_valid(op: &OpDesc, field: impl Fn(Field) -> Option<u32>) -> bool {
+    let tuple_ok = |v: u32, count: u32| {
+        let align = |x: u32| match count {
+            1 => x,
+            2 => x & !1,
+            _ => x & !3,
+        };
+        match v {
+            125 => true,
+            0..=101 => align(v) + count - 1 <= 103,
+            108..=123 => 108 + align(v - 108) + count - 1 <= 123,
+            _ => match count {
+                1 => !matches!(v, 124 | 126 | 127),
+                2 => matches!(v, 102 | 104 | 106),
+                _ => false,
+            },
+        }
+    };
+    op.operands.iter().all(|od| match od.role {
+        Role::Field(Field::Sdata) if od.ty.bits() >= 32 && od.ty != Ty::Dec16 => {
+            field(Field::Sdata).is_none_or(|v| tuple_ok(v, od.ty.regs().into()))
+        }
+        Role::Field(Field::Sbase) => field(Field::Sbase).is_none_or(|b| {
+            if od.ty.regs() > 2 {
+                b <= 50 || (54..=61).contains(&b)
+            } else {
+                b != 62
+            }
+        }),
+        _ => true,
+    })
 }
 
 /// DS on gfx90a+ with the `acc` bit: the data and returned registers are AGPRs (the
