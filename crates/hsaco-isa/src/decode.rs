@@ -411,8 +411,11 @@ impl Decoder {
             return Err(DecodeError::Invalid);
         }
         if enc.form == crate::desc::Form::Smem
-            && self.isa.generation == "gfx9"
-            && !smem_registers_valid(op, |f| self.field_desc(ei, f).map(|d| d.get(raw)))
+            && enc.words == 2
+            && matches!(self.isa.generation, "gfx8" | "gfx9")
+            && !smem_registers_valid(op, self.isa.generation == "gfx8", |f| {
+                self.field_desc(ei, f).map(|d| d.get(raw))
+            })
         {
             return Err(DecodeError::Invalid);
         }
@@ -692,13 +695,14 @@ impl Decoder {
     }
 }
 
-/// gfx9 SMEM register fields as llvm-mc-22 accepts them (probed over every value): a
-/// data tuple must lie in s0-s103 starting at or below s101 (after the usual
-/// alignment) or in ttmp0-ttmp15; pairs may also be flat_scratch, xnack_mask or vcc;
-/// single registers anything but m0 and exec; `null` (125) always. A 64-bit base may
-/// be any SGPR or ttmp pair, flat_scratch, xnack_mask, vcc or exec, not m0; a buffer
-/// resource only an SGPR or ttmp quad.
-fn smem_registers_valid(op: &OpDesc, field: impl Fn(Field) -> Option<u32>) -> bool {
+/// gfx8/gfx9 SMEM register fields as llvm-mc-22 accepts them (probed over every
+/// value): a data tuple must lie in s0-s103 starting at or below s101 (after the usual
+/// alignment) or start in the trap temporaries (108-123; gfx8: 112-123) and end by
+/// code 123 (gfx8: 127); pairs may also be flat_scratch, xnack_mask or vcc (gfx8: tba,
+/// tma); single registers anything but m0 and exec; `null` (125) always. A 64-bit base
+/// may be any pair but m0; a buffer resource only an SGPR or ttmp quad.
+fn smem_registers_valid(op: &OpDesc, gfx8: bool, field: impl Fn(Field) -> Option<u32>) -> bool {
+    let (ttmp, ttmp_end) = if gfx8 { (112, 127) } else { (108, 123) };
     let tuple_ok = |v: u32, count: u32| {
         let align = |x: u32| match count {
             1 => x,
@@ -708,10 +712,10 @@ fn smem_registers_valid(op: &OpDesc, field: impl Fn(Field) -> Option<u32>) -> bo
         match v {
             125 => true,
             0..=101 => align(v) + count - 1 <= 103,
-            108..=123 => 108 + align(v - 108) + count - 1 <= 123,
+            108..=123 if v >= ttmp => ttmp + align(v - ttmp) + count - 1 <= ttmp_end,
             _ => match count {
                 1 => !matches!(v, 124 | 126 | 127),
-                2 => matches!(v, 102 | 104 | 106),
+                2 => matches!(v, 102 | 104 | 106) || (gfx8 && matches!(v, 108 | 110)),
                 _ => false,
             },
         }
@@ -722,7 +726,7 @@ fn smem_registers_valid(op: &OpDesc, field: impl Fn(Field) -> Option<u32>) -> bo
         }
         Role::Field(Field::Sbase) => field(Field::Sbase).is_none_or(|b| {
             if od.ty.regs() > 2 {
-                b <= 50 || (54..=61).contains(&b)
+                b <= 50 || (ttmp / 2..=61).contains(&b)
             } else {
                 b != 62
             }
