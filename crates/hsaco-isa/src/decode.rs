@@ -700,9 +700,19 @@ impl Decoder {
 /// alignment) or start in the trap temporaries (108-123; gfx8: 112-123) and end by
 /// code 123 (gfx8: 127); pairs may also be flat_scratch, xnack_mask or vcc (gfx8: tba,
 /// tma); single registers anything but m0 and exec; `null` (125) always. A 64-bit base
-/// may be any pair but m0; a buffer resource only an SGPR or ttmp quad.
+/// may be any pair but m0; a buffer resource only an SGPR or ttmp quad. Operations
+/// without an offset operand need imm clear.
 fn smem_registers_valid(op: &OpDesc, gfx8: bool, field: impl Fn(Field) -> Option<u32>) -> bool {
     let (ttmp, ttmp_end) = if gfx8 { (112, 127) } else { (108, 123) };
+    // s_dcache_*, s_memtime: no offset operand, and imm must be clear
+    if field(Field::Imm) == Some(1)
+        && !op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Offset))
+    {
+        return false;
+    }
     let tuple_ok = |v: u32, count: u32| {
         let align = |x: u32| match count {
             1 => x,
