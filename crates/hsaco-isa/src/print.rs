@@ -1089,7 +1089,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "clamp", Field::Clamp);
         }
         Form::Sdwa => {
-            if op.flags & flags::CLAMP != 0 {
+            // (VOP1/VOP2 SDWA forms take clamp even where the VOP3 form has none:
+            // v_and_b32_sdwa ... clamp, observed)
+            if op.flags & flags::CLAMP != 0 || enc.field(Field::DstSel).is_some() {
                 flag(out, "clamp", Field::Clamp);
             }
             if op.flags & flags::OMOD != 0 {
