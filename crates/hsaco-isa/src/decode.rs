@@ -461,6 +461,15 @@ impl Decoder {
         {
             return Err(DecodeError::Invalid);
         }
+        if enc.form == crate::desc::Form::Smem
+            && enc.words == 2
+            && matches!(self.isa.generation, "gfx8" | "gfx9")
+            && !smem_registers_valid(op, self.isa.generation == "gfx8", |f| {
+                self.field_desc(ei, f).map(|d| d.get(raw))
+            })
+        {
+            return Err(DecodeError::Invalid);
+        }
         // gfx900-gfx908 FLAT: bit 55 (acc from gfx90a) must be clear
         if enc.form == crate::desc::Form::Flat
             && self.isa.generation == "gfx9"
@@ -844,6 +853,56 @@ impl Decoder {
             }
         }
     }
+}
+
+/// gfx8/gfx9 SMEM register fields as llvm-mc-22 accepts them (probed over every
+/// value): a data tuple must lie in s0-s103 starting at or below s101 (after the usual
+/// alignment) or start in the trap temporaries (108-123; gfx8: 112-123) and end by
+/// code 123 (gfx8: 127); pairs may also be flat_scratch, xnack_mask or vcc (gfx8: tba,
+/// tma); single registers anything but m0 and exec; `null` (125) always. A 64-bit base
+/// may be any pair but m0; a buffer resource only an SGPR or ttmp quad. Operations
+/// without an offset operand need imm clear.
+fn smem_registers_valid(op: &OpDesc, gfx8: bool, field: impl Fn(Field) -> Option<u32>) -> bool {
+    let (ttmp, ttmp_end) = if gfx8 { (112, 127) } else { (108, 123) };
+    // s_dcache_*, s_memtime: no offset operand, and imm must be clear
+    if field(Field::Imm) == Some(1)
+        && !op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Offset))
+    {
+        return false;
+    }
+    let tuple_ok = |v: u32, count: u32| {
+        let align = |x: u32| match count {
+            1 => x,
+            2 => x & !1,
+            _ => x & !3,
+        };
+        match v {
+            125 => true,
+            0..=101 => align(v) + count - 1 <= 103,
+            108..=123 if v >= ttmp => ttmp + align(v - ttmp) + count - 1 <= ttmp_end,
+            _ => match count {
+                1 => !matches!(v, 124 | 126 | 127),
+                2 => matches!(v, 102 | 104 | 106) || (gfx8 && matches!(v, 108 | 110)),
+                _ => false,
+            },
+        }
+    };
+    op.operands.iter().all(|od| match od.role {
+        Role::Field(Field::Sdata) if od.ty.bits() >= 32 && od.ty != Ty::Dec16 => {
+            field(Field::Sdata).is_none_or(|v| tuple_ok(v, od.ty.regs().into()))
+        }
+        Role::Field(Field::Sbase) => field(Field::Sbase).is_none_or(|b| {
+            if od.ty.regs() > 2 {
+                b <= 50 || (ttmp / 2..=61).contains(&b)
+            } else {
+                b != 62
+            }
+        }),
+        _ => true,
+    })
 }
 
 /// The number of data and returned-data operands (`vdst`, `data0`, `data1`) of a DS

@@ -1221,7 +1221,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             vop3_dpp_word(out, dec, inst);
         }
         Form::Sdwa => {
-            if op.flags & flags::CLAMP != 0 {
+            // (VOP1/VOP2 SDWA forms take clamp even where the VOP3 form has none:
+            // v_and_b32_sdwa ... clamp, observed)
+            if op.flags & flags::CLAMP != 0 || enc.field(Field::DstSel).is_some() {
                 flag(out, "clamp", Field::Clamp);
             }
             if op.flags & flags::OMOD != 0 {
@@ -1349,14 +1351,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 flag(out, "lds", Field::Lds);
             }
         }
-        // operand-less buffer_inv/buffer_wbl2 (gfx940+): only the cache bits
-        Form::Mubuf if op.operands.is_empty() => {
-            flag(out, glc, Field::Glc);
-            flag(out, slc, Field::Slc);
-            if let Some(sc1) = sc1 {
-                flag(out, sc1, Field::Sc1);
-            }
+        // operand-less buffer_inv/buffer_wbl2/buffer_wbinvl1: gfx940+ print sc0 and sc1
+        // (never nt), earlier processors nothing (observed)
+        Form::Mubuf if op.operands.is_empty() && gfx940 => {
+            flag(out, "sc0", Field::Glc);
+            flag(out, "sc1", Field::Sc1);
         }
+        Form::Mubuf if op.operands.is_empty() => {}
         Form::Mubuf => {
             flag(out, "idxen", Field::Idxen);
             flag(out, "offen", Field::Offen);

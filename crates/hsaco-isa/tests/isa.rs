@@ -732,3 +732,34 @@ fn gfx9_flat_words_llvm_rejects() {
         );
     }
 }
+
+/// gfx9 SMEM register fields: words llvm-mc-22 rejects (a buffer resource in
+/// flat_scratch, an 8-register tuple from vcc_hi, m0 as base) and edge cases it accepts.
+#[test]
+fn gfx9_smem_register_fields_as_llvm() {
+    for p in ["gfx900", "gfx942"] {
+        let dec = Decoder::for_processor(p).expect("processor");
+        for hex in [
+            "c02f4773 dc05c8fb",
+            "c00c1ad1 1a0d448a",
+            "c01e183e 26031714",
+        ] {
+            let r = dec.decode(&words_to_bytes(hex));
+            assert!(r.is_err(), "{hex} on {p}: {:?}", r.map(|i| dec.text(&i)));
+        }
+        for (hex, want) in [
+            (
+                "c006198a 00000010",
+                "s_load_dwordx2 flat_scratch, s[20:21], 0x10",
+            ),
+            (
+                "c01216ca 00000010",
+                "s_load_dwordx16 s[88:103], s[20:21], 0x10",
+            ),
+            ("c0021f7f 00000010", "s_load_dword null, exec, 0x10"),
+        ] {
+            let inst = dec.decode(&words_to_bytes(hex)).expect(hex);
+            assert_eq!(dec.text(&inst), want, "{hex} on {p}");
+        }
+    }
+}
