@@ -40,7 +40,16 @@ TEXTS = [
     "image_load_mip_pck_sgn v1, v2, s[4:11] dmask:0x1",
     "image_store_pck v1, v2, s[4:11] dmask:0x1", "image_store_mip v[1:4], v2, s[4:11] dmask:0xf",
     "image_store_mip_pck v1, v2, s[4:11] dmask:0x1", "image_get_resinfo v[1:4], v2, s[4:11] dmask:0xf",
-] + ["image_atomic_%s v1, v2, s[4:11] dmask:0x1" % a
+    # gfx12 / gfx1250
+    # (not yet: v_cvt_pk_f16_bf8/fp8, which LLVM prints without _e32/_e64 on gfx1250,
+    # and gfx12 tbuffer_* with format:[...]; see NOTES)
+    "v_fmaak_f64 v[0:1], v[2:3], v[4:5], 0x3ff0000000000001",
+    "v_fmamk_f64 v[0:1], v[2:3], 0x3ff0000000000001, v[4:5]",
+    "v_permlane_bcast_b32 v1, v2, s3, s4", "v_permlane_down_b32 v1, v2, s3, s4",
+    "v_permlane_up_b32 v1, v2, s3, s4", "v_permlane_xor_b32 v1, v2, s3, s4",
+    "v_permlane_idx_gen_b32 v1, v2, s3",
+] + ["v_s_%s s5, s2" % o for o in ("exp_f16", "exp_f32", "log_f16", "log_f32", "rcp_f16",
+                                   "rcp_f32", "rsq_f16", "rsq_f32", "sqrt_f16", "sqrt_f32")] + ["image_atomic_%s v1, v2, s[4:11] dmask:0x1" % a
      for a in ("swap", "add", "sub", "smin", "umin", "smax", "umax", "and", "or", "xor",
                "inc", "dec")] + ["image_atomic_cmpswap v[1:2], v2, s[4:11] dmask:0x3"]
 
