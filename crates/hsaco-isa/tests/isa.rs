@@ -205,6 +205,16 @@ fn asm_vectors() {
     );
 }
 
+/// Probe vectors of gfx1250 WMMA/SWMMAC and VOPD3 (scripts/probe_vectors.py).
+#[test]
+fn probe_vectors() {
+    exact_vectors(
+        "probe",
+        &[("gfx12", include_str!("data/gfx12.probe.txt"))],
+        5,
+    );
+}
+
 /// SOPP words llvm-mc-22 rejects (operand-less instructions with an immediate,
 /// opcodes a processor does not have).
 #[test]
