@@ -295,7 +295,8 @@ fn form(name: &str) -> Result<&'static str> {
         "VOP1" => "Vop1",
         "VOP2" => "Vop2",
         "VOPC" => "Vopc",
-        "VOP3" => "Vop3",
+        // gfx11+ VINTERP is VOP3-like (VGPR sources, neg, op_sel, clamp, wait_exp)
+        "VOP3" | "VINTERP" => "Vop3",
         "VOP3P" => "Vop3p",
         "MAI" => "Mai",
         "DS" => "Ds",
@@ -304,7 +305,8 @@ fn form(name: &str) -> Result<&'static str> {
         "MTBUF" => "Mtbuf",
         "MIMG" | "VIMAGE" | "VSAMPLE" => "Mimg",
         "EXP" => "Exp",
-        "VINTRP" => "Vintrp",
+        // gfx11+ LDSDIR (lds_param_load, lds_direct_load): parameter loads too
+        "VINTRP" | "LDSDIR" => "Vintrp",
         "VOPD" | "VOPDY" | "VOPD3" | "VOPD3Y" => "Vopd",
         _ => bail!("no family for encoding {name}"),
     })

@@ -121,11 +121,50 @@ def plain_words(rng, text, encs, encnames):
         for opc in opcodes(text, encname):
             vals, _ = sweep.probes(encname)
             key = dict(op=opc) if lo + w != 32 else {}
+            if "opm" in en["fields"]:
+                key = dict(op=opc & ((1 << w) - 1), opm=opc >> w)  # gfx10 MTBUF/MIMG
             words.append(build(en, dict(vals, **key)))
-            for _ in range(RANDOM_PER_OPCODE + 4):
+            # words with bits no field describes set (LLVM may reject them)
+            mask = int(text.split("encoding %s " % encname)[1].split()[2], 16)
+            covered = mask
+            for lo_, w_, _k in en["fields"].values():
+                covered |= ((1 << w_) - 1) << lo_
+            free = ~covered & ((1 << (32 * en["words"])) - 1)
+            if free:
+                for _ in range(4):
+                    ws = build(en, dict(vals, **key))
+                    extra = rng.getrandbits(32 * en["words"]) & free
+                    words.append([w | (extra >> (32 * i)) & 0xFFFFFFFF
+                                  for i, w in enumerate(ws)])
+            for _ in range(16):
                 v = rand_fields(rng, en)
                 v.update(key)
+                for name, (_, _, kind) in en["fields"].items():
+                    if kind == "src9" and rng.random() < 0.8:
+                        v[name] = 256 + rng.getrandbits(8)  # mostly VGPRs
                 words.append(build(en, v))
+    return words
+
+
+def exp_words(rng, text, encs):
+    """EXP: every target with random sources/flags, every enable mask with and without
+    each flag."""
+    en = encs["EXP"]
+    words = []
+    for tgt in range(64):
+        for _ in range(2):
+            v = rand_fields(rng, en)
+            v["tgt"] = tgt
+            words.append(build(en, v))
+    for mask in range(16):
+        for fl in ("", "compr", "done", "vm", "row_en"):
+            if fl and fl not in en["fields"]:
+                continue
+            v = dict(en=mask, tgt=rng.choice((0, 8, 12, 20, 33)), vsrc0=1, vsrc1=2,
+                     vsrc2=3, vsrc3=4)
+            if fl:
+                v[fl] = 1
+            words.append(build(en, v))
     return words
 
 
@@ -133,7 +172,7 @@ FAMILIES = {
     "dpp": dpp_words,
     "vop3dpp": vop3dpp_words,
     "mtbuf": lambda r, t, e: plain_words(r, t, e, ["MTBUF"]),
-    "exp": lambda r, t, e: plain_words(r, t, e, ["EXP"]),
+    "exp": exp_words,
     "vinterp": lambda r, t, e: plain_words(r, t, e, ["VINTERP", "VINTRP"]),
     "ldsdir": lambda r, t, e: plain_words(r, t, e, ["LDSDIR"]),
 }

@@ -98,6 +98,11 @@ def probes(encname):
         return dict(vdst=10, src0=V(20), src1=V(30), src2=V(40)), {
             "v10": "vdst", "s10": "sdst8", "v20": "src0", "v30": "src1", "v40": "src2",
             "s0": "sdst", "s20": "src0", "s30": "src1", "s40": "src2", "a10": "vdst"}
+    if encname == "LDSDIR":
+        return dict(vdst=10, attr=3, attrchan=1), {"v10": "vdst"}
+    if encname == "VINTERP":
+        return dict(vdst=10, src0=V(20), src1=V(30), src2=V(40)), {
+            "v10": "vdst", "v20": "src0", "v30": "src1", "v40": "src2"}
     if encname == "VOP3P":
         return dict(vdst=10, src0=V(20), src1=V(30), src2=V(40), opsel_hi=3, opsel_hi2=1), {
             "v10": "vdst", "v20": "src0", "v30": "src1", "v40": "src2", "a10": "vdst"}
@@ -112,7 +117,9 @@ def probes(encname):
         return dict(vdata=10, vaddr=20, srsrc=rsrc, soffset=50, offen=1), {
             "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
     if encname == "MTBUF":
-        return dict(vdata=10, vaddr=20, srsrc=10, soffset=50, offen=1, dfmt=4, nfmt=7), {
+        rsrc = 40 if "srsrc" in GEN_SGPR_RSRC else 10
+        return dict(vdata=10, vaddr=20, srsrc=rsrc, soffset=50, offen=1, dfmt=4, nfmt=7,
+                    format=22), {
             "v10": "vdata", "v20": "vaddr", "s40": "srsrc", "s50": "soffset"}
     if encname in ("VIMAGE", "VSAMPLE"):
         # gfx12: SGPR numbers; address bytes 20, 21, 22, 23 (and 24)
@@ -257,6 +264,8 @@ MOD_PROBES = {
     "FLAT": [(dict(glc=1), "glcrtn", r" v(10|\[10:\d+\]), "),
              (dict(th=1), "glcrtn", r" v(10|\[10:\d+\]), .*TH_ATOMIC_RETURN")],
     "DS": [(dict(offset0=1, offset1=2), "offset2", "offset1:2"), (dict(gds=1), "gds", " gds")],
+    "VINTERP": [(dict(neg=1), "fpmods", r", -| -[v|]"), (dict(clamp=1), "clamp", " clamp"),
+                (dict(opsel=1), "opsel", "op_sel:")],
     "VOP3P": [(dict(neg=1), "neg", "neg_lo:"), (dict(clamp=1), "clamp", " clamp"),
               (dict(opsel=1), "opsel", "op_sel:")],
     # gfx10+ MIMG: packed 16-bit data (LLVM rejects d16 on atomics, *_pck, get_resinfo...)
@@ -619,8 +628,13 @@ def main():
     variants = OrderedDict()  # (mnemonic, encoding, tokens) -> {opc: procs}
     flags = {}  # (mnemonic, encoding) -> set of flags
 
+    # --only ENC[,ENC]: sweep only these encodings and print their op lines (for adding
+    # an encoding to a defs file whose other op lines are not re-swept)
+    only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
     for encname, enc in encs.items():
         if "base" in enc["opts"] or encname in ("VOPD", "VOPDY", "VOPD3", "VOPD3Y"):
+            continue
+        if only and encname not in only:
             continue
         opw = enc["fields"]["op"][1]
         lo, w, _ = enc["fields"]["op"]
@@ -665,7 +679,7 @@ def main():
         if encname == "SOPP" and base in optional and toks == ("simm16:dec16",):
             variants[(base, encname, ("simm16:opt16",))] = variants.pop((base, encname, toks))
     # SDWA / DPP availability, per base encoding
-    for var, src0, word1, encname in (
+    for var, src0, word1, encname in () if only else (
             ("sdwa", 0xF9, 0x00060614, "VOP1"), ("sdwa", 0xF9, 0x06060614, "VOP2"),
             ("sdwa", 0xF9, 0x06060014, "VOPC"), ("dpp", 0xFA, 0xFF011114, "VOP1"),
             ("dpp", 0xFA, 0xFF011114, "VOP2"), ("dpp", 0xFA, 0xFF011114, "VOPC")):
@@ -688,16 +702,16 @@ def main():
                         base = re.sub(r"_e32$", "", mn)
                         flags.setdefault((base, encname), set()).add(var)
     # DPP source-modifier rules and gfx12 low-128 register operands (rdna)
-    if "VOP1_DPP8" in encs:
+    if "VOP1_DPP8" in encs and not only:
         for key, fl in dpp_facts(procs, encs).items():
             flags.setdefault(key, set()).update(fl)
-    if "VOPD" in encs:
+    if "VOPD" in encs and not only:
         for key, fl in vop3_dpp_facts(procs, encs).items():
             flags.setdefault(key, set()).update(fl)
     # VOPD (gfx11+): X and Y halves, each swept with the other half a v_dual_mov_b32
-    if "VOPD" in encs:
+    if "VOPD" in encs and not only:
         vopd_lines(procs, encs, variants)
-    if "VOPD3" in encs:
+    if "VOPD3" in encs and not only:
         vopd_lines(procs, encs, variants, "VOPD3")
     # merge encodings of one instruction
     ops = OrderedDict()  # mnemonic -> list of [tokens, [(enc, opc, procs)]]
@@ -731,6 +745,9 @@ def main():
             fl = "".join(" !" + f for f in sorted(fl))
             lines.append("op %s %s %s%s%s" % (base, opcs, " ".join(toks) or "-", fl, pr))
     body = "\n".join(lines) + "\n"
+    if only:
+        print(body, end="")
+        return
     head = text.split(MARK)[0]
     new = head + MARK + "\n" + body
     if check:

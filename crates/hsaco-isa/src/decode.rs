@@ -435,6 +435,32 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
+        if self.buckets.rdna && enc.form == crate::desc::Form::Mtbuf {
+            // llvm-mc-22 has no MTBUF forms with tfe on gfx10+, nor reserved scalar
+            // codes (209-229, 232-234) or src_lds_direct (254) as soffset
+            let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+            // (nor a resource tuple of s104-s107 or (gfx10) s124-s127 (gfx12: m0, exec),
+            // nor gfx12 offsets of 2^23 and more or bits 48-49 set)
+            let srsrc_quad = self
+                .field_desc(ei, Field::Srsrc)
+                .is_some_and(|d| d.kind == FieldKind::Srsrc);
+            if get(Field::Tfe) != 0
+                || (self
+                    .field_desc(ei, Field::Soffset)
+                    .is_some_and(|d| d.width == 8)
+                    && matches!(get(Field::Soffset), 209..=229 | 232..=234 | 254))
+                || (srsrc_quad && get(Field::Srsrc) == 26)
+                || (srsrc_quad && get(Field::Srsrc) == 31 && !self.buckets.swap_m0_null)
+                || (enc.words == 3 && raw >> 48 & 3 != 0)
+                || (!srsrc_quad && matches!(get(Field::Srsrc), 104..=107 | 125..))
+                || (enc.words == 3
+                    && self
+                        .field_desc(ei, Field::Offset)
+                        .is_some_and(|d| d.get_wide(raw, word(bytes, 2).unwrap_or(0)) >= 1 << 23))
+            {
+                return Err(DecodeError::Invalid);
+            }
+        }
         if enc.form == crate::desc::Form::Ds && !self.ds_fields_valid(ei, op, raw) {
             return Err(DecodeError::Invalid);
         }
@@ -494,7 +520,10 @@ impl Decoder {
         let w2 = inst.literal;
         // gfx10+ buffer loads with tfe return one more register (the status)
         let tfe = self.buckets.rdna
-            && enc.form == crate::desc::Form::Mubuf
+            && matches!(
+                enc.form,
+                crate::desc::Form::Mubuf | crate::desc::Form::Mtbuf
+            )
             && self
                 .field_desc(ei, Field::Tfe)
                 .is_some_and(|f| f.get_wide(raw, w2) != 0);
@@ -515,6 +544,24 @@ impl Decoder {
                 }
                 _ => o,
             };
+        }
+        if enc.form == crate::desc::Form::Vop3 && enc.field(Field::WaitExp).is_some() {
+            // gfx11+ VINTERP: sources are VGPRs; LLVM rejects a 32-bit one below 256 and
+            // takes a 16-bit one from the low 8 bits
+            for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+                let Role::Field(f @ (Field::Src0 | Field::Src1 | Field::Src2)) = od.role else {
+                    continue;
+                };
+                let v = self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+                if v < 256 {
+                    if od.ty.bits() == 16 {
+                        *o = self.half(ei, f, v as u8, raw);
+                    } else if f != Field::Src2 {
+                        // (a 32-bit src2 below 256 decodes as a scalar source)
+                        return Err(DecodeError::Invalid);
+                    }
+                }
+            }
         }
         if enc.form == crate::desc::Form::Vopd {
             let (_, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
@@ -625,6 +672,7 @@ impl Decoder {
         }
         if self.buckets.swap_m0_null
             && matches!(enc.form, crate::desc::Form::Vop3 | crate::desc::Form::Vop3p)
+            && enc.field(Field::WaitExp).is_none()
             && self
                 .field_desc(ei, Field::Src0)
                 .is_some_and(|f| matches!(f.get(raw), 0xfa | 0xe9 | 0xea))
@@ -734,6 +782,7 @@ impl Decoder {
         let enc = self.isa.encodings.get(usize::from(inst.encoding))?;
         if !(self.buckets.swap_m0_null
             && matches!(enc.form, crate::desc::Form::Vop3 | crate::desc::Form::Vop3p)
+            && enc.field(Field::WaitExp).is_none()
             && inst.size == 12)
         {
             return None;

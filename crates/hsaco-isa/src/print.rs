@@ -565,7 +565,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         ("glc", "slc", None)
     };
     if matches!(enc.form, Form::Exp | Form::Vintrp) {
-        exp_or_interp(out, enc.form, &f);
+        if enc.field(Field::WaitVdst).is_some() || enc.field(Field::WaitVaVdst).is_some() {
+            lds_direct(out, op, &f);
+        } else {
+            exp_or_interp(out, enc.form, dec.isa().generation, &f);
+        }
         return;
     }
     // gfx12 v_cndmask_b32 in DPP16 form prints `|v1, vcc_lo|` for an abs src1
@@ -977,6 +981,19 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             _ => operand(out, *o, od.ty, inst.literal),
         }
+        // gfx11+ VINTERP: a 32-bit src2 below 256 is printed with LLVM's comment
+        if src == Some(2) && enc.field(Field::WaitExp).is_some() {
+            match *o {
+                Operand::Sgpr { .. } | Operand::Ttmp { .. } => {
+                    out.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
+                }
+                Operand::Special { code, .. } if !(235..=239).contains(&code) && code < 0xf9 => {
+                    out.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
+                }
+                Operand::Int(_) | Operand::Float(_) => out.push_str("/*Invalid immediate*/"),
+                _ => {}
+            }
+        }
         // gfx12 DPP: a 16-bit source past v127 is printed with LLVM's comment
         if enc.form == Form::Dpp && matches!(*o, Operand::Vgpr { first, .. } if first >= 128) {
             let lo128 = match src {
@@ -1013,7 +1030,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     };
     match enc.form {
         Form::Vop3 if rdna => {
-            // llvm-mc-22: op_sel, then clamp and omod, then the DPP word
+            // llvm-mc-22: op_sel, then clamp and omod, then the DPP word (VINTERP: clamp,
+            // op_sel, wait_exp)
+            let vinterp = enc.field(Field::WaitExp).is_some();
+            if vinterp && op.flags & flags::CLAMP != 0 {
+                flag(out, "clamp", Field::Clamp);
+            }
             if op.flags & flags::OPSEL != 0 && !fake16 {
                 // (v_permlane16/x16: the two bits are fi and bound_ctrl, shown as a
                 // two-entry op_sel, observed)
@@ -1037,7 +1059,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push(']');
                 }
             }
-            if op.flags & flags::CLAMP != 0 {
+            if !vinterp && op.flags & flags::CLAMP != 0 {
                 flag(out, "clamp", Field::Clamp);
             }
             if op.flags & flags::OMOD != 0 {
@@ -1047,6 +1069,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     3 => out.push_str(" div:2"),
                     _ => {}
                 }
+            }
+            // gfx11+ VINTERP: always printed
+            if vinterp {
+                let _ = write!(out, " wait_exp:{}", f(Field::WaitExp));
             }
             vop3_dpp_word(out, dec, inst);
         }
@@ -1087,7 +1113,25 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "dlc", Field::Dlc);
             cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
         }
-        Form::Mubuf if rdna => {
+        Form::Mubuf | Form::Mtbuf if rdna => {
+            if enc.form == Form::Mtbuf {
+                // gfx10+ unified format, omitted at its default (1, BUF_FMT_8_UNORM)
+                let fmt = f(Field::Format);
+                let names = if dec.isa().generation == "gfx10" {
+                    crate::rdna::BUF_FMT_GFX10
+                } else {
+                    crate::rdna::BUF_FMT_GFX11
+                };
+                match names.get(fmt as usize) {
+                    _ if fmt == 1 => {}
+                    Some(name) => {
+                        let _ = write!(out, " format:[BUF_FMT_{name}]");
+                    }
+                    None => {
+                        let _ = write!(out, " format:{fmt}");
+                    }
+                }
+            }
             flag(out, "idxen", Field::Idxen);
             flag(out, "offen", Field::Offen);
             if f(Field::Offset) != 0 {
@@ -1099,6 +1143,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
             flag(out, "lds", Field::Lds);
             flag(out, "tfe", Field::Tfe);
+            flag(out, "nv", Field::Nv);
         }
         Form::Vop3 if op.mnemonic.starts_with("v_bitop3") => {
             // gfx950: the 8-bit truth table is spread over neg (bits 0-2), abs (3-5) and
@@ -1556,9 +1601,38 @@ const NUM_FORMATS: [&str; 8] = [
     "FLOAT",
 ];
 
+/// gfx11+ LDSDIR (`lds_param_load v1, attr3.y wait_vdst:0`, gfx12 `ds_direct_load v1
+/// wait_va_vdst:3 wait_vm_vsrc:0`): the wait counts are always printed.
+fn lds_direct(out: &mut String, op: &crate::OpDesc, f: &dyn Fn(Field) -> u32) {
+    out.push_str(" v");
+    dec(out, f(Field::Vdst));
+    if op
+        .operands
+        .iter()
+        .any(|o| o.role == Role::Field(Field::Attr))
+    {
+        let _ = write!(
+            out,
+            ", attr{}.{}",
+            f(Field::Attr),
+            ["x", "y", "z", "w"][f(Field::Attrchan) as usize & 3]
+        );
+    }
+    if op.mnemonic.starts_with("lds_") {
+        let _ = write!(out, " wait_vdst:{}", f(Field::WaitVdst));
+    } else {
+        let _ = write!(
+            out,
+            " wait_va_vdst:{} wait_vm_vsrc:{}",
+            f(Field::WaitVaVdst),
+            f(Field::WaitVmVsrc)
+        );
+    }
+}
+
 /// The operands of `exp` (target, four sources or `off`, done/compr/vm) and of the
 /// VINTRP `v_interp_*` (vdst, vsrc or p10/p20/p0, attrN.c).
-fn exp_or_interp(out: &mut String, form: Form, f: &dyn Fn(Field) -> u32) {
+fn exp_or_interp(out: &mut String, form: Form, generation: &str, f: &dyn Fn(Field) -> u32) {
     if form == Form::Vintrp {
         out.push_str(" v");
         dec(out, f(Field::Vdst));
@@ -1588,18 +1662,28 @@ fn exp_or_interp(out: &mut String, form: Form, f: &dyn Fn(Field) -> u32) {
     }
     let tgt = f(Field::Tgt);
     out.push(' ');
+    // gfx10+ targets as llvm-mc-22 names them: pos4 and prim; gfx11+ drops null and the
+    // parameters and adds dual_src_blend0/1
+    let rdna = matches!(generation, "gfx10" | "gfx11" | "gfx12");
+    let gfx11 = rdna && generation != "gfx10";
     match tgt {
         0..=7 => {
             out.push_str("mrt");
             dec(out, tgt);
         }
         8 => out.push_str("mrtz"),
-        9 => out.push_str("null"),
+        9 if !gfx11 => out.push_str("null"),
         12..=15 => {
             out.push_str("pos");
             dec(out, tgt - 12);
         }
-        32..=63 => {
+        16 if rdna => out.push_str("pos4"),
+        20 if rdna => out.push_str("prim"),
+        21 | 22 if gfx11 => {
+            out.push_str("dual_src_blend");
+            dec(out, tgt - 21);
+        }
+        32..=63 if !gfx11 => {
             out.push_str("param");
             dec(out, tgt - 32);
         }
@@ -1624,6 +1708,7 @@ fn exp_or_interp(out: &mut String, form: Form, f: &dyn Fn(Field) -> u32) {
         ("done", Field::Done),
         ("compr", Field::Compr),
         ("vm", Field::Vm),
+        ("row_en", Field::RowEn),
     ] {
         if f(field) != 0 {
             out.push(' ');

@@ -44,6 +44,7 @@ pub enum Field {
     DstUnused,
     En,
     Fi,
+    Format,
     Gds,
     Glc,
     Idxen,
@@ -68,6 +69,7 @@ pub enum Field {
     Opx,
     Opy,
     R128,
+    RowEn,
     RowMask,
     S0,
     S1,
@@ -124,6 +126,10 @@ pub enum Field {
     Vsrc1y,
     Vsrc2,
     Vsrc3,
+    WaitExp,
+    WaitVaVdst,
+    WaitVdst,
+    WaitVmVsrc,
 }
 
 impl Field {
@@ -161,6 +167,7 @@ impl Field {
             Field::DstUnused => "dst_unused",
             Field::En => "en",
             Field::Fi => "fi",
+            Field::Format => "format",
             Field::Gds => "gds",
             Field::Glc => "glc",
             Field::Idxen => "idxen",
@@ -185,6 +192,7 @@ impl Field {
             Field::Opx => "opx",
             Field::Opy => "opy",
             Field::R128 => "r128",
+            Field::RowEn => "row_en",
             Field::RowMask => "row_mask",
             Field::S0 => "s0",
             Field::S1 => "s1",
@@ -241,6 +249,10 @@ impl Field {
             Field::Vsrc1y => "vsrc1y",
             Field::Vsrc2 => "vsrc2",
             Field::Vsrc3 => "vsrc3",
+            Field::WaitExp => "wait_exp",
+            Field::WaitVaVdst => "wait_va_vdst",
+            Field::WaitVdst => "wait_vdst",
+            Field::WaitVmVsrc => "wait_vm_vsrc",
         }
     }
 }
