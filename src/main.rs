@@ -38,8 +38,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
+    let command = match cmd::read::plain_metadata_args(std::env::args_os()) {
+        Some(opts) => Command::Read(opts),
+        None => Cli::parse().command,
+    };
+    let result = match command {
         Command::Read(o) => cmd::read::run(o),
         Command::Extract(o) => cmd::extract::run(o),
         Command::Demo(o) => cmd::demo::run(o),
@@ -51,6 +54,53 @@ fn main() -> ExitCode {
         Err(e) => {
             output::report_error(&e);
             ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The clap-free form of `read --metadata FILE...` gives what clap gives, and
+    /// leaves every other command line to clap.
+    #[test]
+    fn plain_metadata_args_agree_with_clap() {
+        let cases: &[&[&str]] = &[
+            &["hsaco", "read", "--metadata", "a.co"],
+            &["hsaco", "read", "--metadata", "a.co", "dir/b.o", "c d.co"],
+        ];
+        for args in cases {
+            let fast = cmd::read::plain_metadata_args(args.iter().map(Into::into))
+                .expect("the plain form");
+            let Command::Read(slow) = Cli::try_parse_from(*args).expect("clap").command else {
+                panic!("not read");
+            };
+            assert_eq!(fast.files, slow.files);
+            assert_eq!(
+                (fast.metadata, fast.kernel_descriptors, fast.kernargs),
+                (slow.metadata, slow.kernel_descriptors, slow.kernargs)
+            );
+            assert_eq!(
+                (fast.symbols, fast.relocations, fast.notes, fast.json),
+                (slow.symbols, slow.relocations, slow.notes, slow.json)
+            );
+        }
+        let others: &[&[&str]] = &[
+            &["hsaco", "read", "--metadata"],
+            &["hsaco", "read", "a.co", "--metadata"],
+            &["hsaco", "read", "--metadata", "--json", "a.co"],
+            &["hsaco", "read", "--metadata", "-"],
+            &["hsaco", "read", "--metadata", "a.co", "--help"],
+            &["hsaco", "read", "--metadata", ""],
+            &["hsaco", "dis", "--metadata", "a.co"],
+            &["hsaco"],
+        ];
+        for args in others {
+            assert!(
+                cmd::read::plain_metadata_args(args.iter().map(Into::into)).is_none(),
+                "{args:?}"
+            );
         }
     }
 }

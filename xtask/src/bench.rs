@@ -38,6 +38,22 @@ pub fn run(opts: &Options) -> Result<()> {
         llvm.as_secs_f64(),
         llvm.as_secs_f64() / ours.as_secs_f64().max(1e-9)
     );
+    // CPU time (user + system, best of 5) too: steadier than wall time on a loaded
+    // machine, and it shows what the threads cost
+    if Path::new("/usr/bin/time").exists() {
+        let ours = best_of(5, || {
+            cpu_time(Command::new(&hsaco).args(["read", "--metadata"]), &objects)
+        })?;
+        let llvm = best_of(5, || {
+            cpu_time(Command::new("llvm-readelf-22").arg("--notes"), &objects)
+        })?;
+        println!(
+            "CPU time (user+sys): hsaco {:.3} s   llvm-readelf-22 {:.3} s   ratio {:.1}x",
+            ours.as_secs_f64(),
+            llvm.as_secs_f64(),
+            llvm.as_secs_f64() / ours.as_secs_f64().max(1e-9)
+        );
+    }
     println!("\ndis vs llvm-objdump-22 -d on one large gfx90a code object (crates/hsaco-isa/scripts/dis_bench.py):");
     let script = crate::root().join("crates/hsaco-isa/scripts/dis_bench.py");
     let status = Command::new("python3")
@@ -74,4 +90,43 @@ fn time(cmd: &mut Command, files: &[PathBuf]) -> Result<Duration> {
         bail!("{cmd:?} failed: {status}");
     }
     Ok(elapsed)
+}
+
+/// Runs per CPU-time measurement (GNU time reports hundredths of a second).
+const CPU_RUNS: u32 = 10;
+
+/// User + system CPU time of one run: GNU time (`/usr/bin/time -f "%U %S"`) over
+/// `CPU_RUNS` runs in a shell loop, divided.
+fn cpu_time(cmd: &mut Command, files: &[PathBuf]) -> Result<Duration> {
+    let report = std::env::temp_dir().join(format!("hsaco-bench-time-{}", std::process::id()));
+    let program = cmd.get_program().to_owned();
+    let args: Vec<_> = cmd.get_args().map(|a| a.to_owned()).collect();
+    let status = Command::new("/usr/bin/time")
+        .arg("-f")
+        .arg("%U %S")
+        .arg("-o")
+        .arg(&report)
+        .arg("sh")
+        .arg("-c")
+        .arg(format!(
+            "for i in $(seq {CPU_RUNS}); do \"$@\" >/dev/null || exit 1; done"
+        ))
+        .arg("sh")
+        .arg(&program)
+        .args(&args)
+        .args(files.iter().map(PathBuf::as_path).map(Path::as_os_str))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .with_context(|| format!("/usr/bin/time {program:?}"))?;
+    if !status.success() {
+        bail!("{program:?} failed: {status}");
+    }
+    let text = std::fs::read_to_string(&report)?;
+    let _ = std::fs::remove_file(&report);
+    let secs: f64 = text
+        .split_whitespace()
+        .filter_map(|t| t.parse::<f64>().ok())
+        .sum();
+    Ok(Duration::from_secs_f64(secs / f64::from(CPU_RUNS)))
 }

@@ -266,6 +266,7 @@ fn ty(t: &str) -> Result<&'static str> {
         "sendmsg" => "Sendmsg",
         "waitcnt" => "Waitcnt",
         "gpridx" => "GprIdx",
+        "attr" => "Attr",
         "smem" => "SmemOffset",
         "delayalu" => "DelayAlu",
         "depctr" => "Depctr",
@@ -347,6 +348,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "dppig1" => "DPP_IGNORE_MODS1",
         "dpprej0" => "DPP_REJECT_MODS0",
         "dpprej1" => "DPP_REJECT_MODS1",
+        "mai" => "MAI",
         "vop3dpp" => "VOP3_DPP",
         _ => bail!("unknown flag {f}"),
     })

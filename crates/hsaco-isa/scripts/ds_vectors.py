@@ -23,9 +23,15 @@ op has operands for are set (unused fields stay zero):
     offset0/offset1/gds/acc (misaligned tuples, tuples past v255, acc/gds where LLVM
     ignores them); LLVM rejects a DS word with a non-zero register field the op does
     not use, so those stay zero;
+  * RANDOM_ANY_PER_OP encodings with random values in any field (each non-zero with
+    probability 1/2) and, half of the time, one bit of the first word no field covers
+    (gfx10+ bit 16): mostly words LLVM rejects (see .ds.invalid below);
 Processors: the `processor` lines and (ALIASES) the `alias` lines of the description.
+  * misaligned (odd) first registers of wide operands (and with acc on gfx9);
 Only inputs LLVM decodes as one whole 8-byte instruction are kept, and texts LLVM marks
-with a comment (`/*`) are left out.
+with a comment (`/*`) are left out, but for the "Invalid register ... _Align2" mark of
+misaligned tuples (gfx90a+, gfx1250) and the "Invalid register" mark of AGPRs in loads
+and stores before gfx90a.
 
 It also writes tests/data/<gen>.ds.invalid: `hex words | processors` of the words above
 and of the words of invalid_candidates() (a register field the op does not use set, the
@@ -34,6 +40,7 @@ reject them too.
 """
 import os
 import random
+import re
 import sys
 from collections import OrderedDict
 
@@ -48,6 +55,11 @@ GENS = ["gfx8", "gfx9", "gfx10", "gfx11", "gfx12"]
 # gfx90c, the generic targets, ...): they must decode as the processor they alias.
 ALIASES = True
 RANDOM_PER_OP = 3
+RANDOM_ANY_PER_OP = 3
+# The only comment kept in texts: gfx90a+ mark a misaligned register tuple.
+ALIGN2 = re.compile(r"/\*Invalid register, operand has '\w+_Align2' register class\*/")
+# ... and gfx900-gfx908's mark of AGPRs in a load or store.
+AGPR_MARK = re.compile(r"/\*Invalid register, operand has '(VGPR_32|VReg_\d+)' register class\*/")
 REGS = dict(addr=1, data0=2, data1=6, vdst=10)
 # ds_swizzle_b32 offsets: each mode (bit-mask: SWAP, REVERSE, BROADCAST, BITMASK_PERM;
 # QUAD_PERM; gfx9+ ROTATE and FFT) and the numbers around their edges.
@@ -125,13 +137,33 @@ def candidates(gen, fields, mnemonic, opc, operands):
     if "acc" in fields:
         out.append(dict(base, acc=1))
         out.append(dict(high, acc=1))
+    # odd first registers of tuples (gfx90a+ and gfx1250 mark them "Invalid register")
+    for k, width in operands.items():
+        if k in REGS and width > 32:
+            out.append(dict(base, **{k: base[k] + 1}))
+            if "acc" in fields:
+                out.append(dict(base, acc=1, **{k: base[k] + 1}))
     # random values in every field but the opcode (seeded: reruns write the same file)
     rng = random.Random("%s %d" % (gen, opc))
     for _ in range(RANDOM_PER_OP):
         out.append(dict({k: rng.getrandbits(f[1]) for k, f in fields.items()
                          if k in operands or k in ("offset0", "offset1", "gds", "acc")},
                         op=opc, **({"gds": 1} if "gds" in operands else {})))
-    return [build(fields, c) for c in out]
+    words = [build(fields, c) for c in out]
+    # and any field, or a bit of the first word no field covers (seeded random)
+    used = 0
+    for k, f in fields.items():
+        if k != "match":
+            used |= ((1 << f[1]) - 1) << f[0]
+    free = [b for b in range(26) if not (used >> b) & 1]
+    for _ in range(RANDOM_ANY_PER_OP):
+        ws = build(fields, dict({k: rng.getrandbits(f[1]) if rng.random() < 0.5 else 0
+                                 for k, f in fields.items() if k not in ("op", "match")},
+                                op=opc))
+        if free and rng.random() < 0.5:
+            ws[0] |= 1 << rng.choice(free)
+        words.append(ws)
+    return words
 
 
 def invalid_candidates(gen, fields, opc, operands):
@@ -184,7 +216,7 @@ def vectors(gen, missing=False):
         for ws, r in zip(words, res):
             if not r:
                 rejected.setdefault(tuple(ws), []).append(proc)
-            elif "/*" not in r[0] and r[1] == 8:
+            elif "/*" not in AGPR_MARK.sub("", ALIGN2.sub("", r[0])) and r[1] == 8:
                 per.setdefault((tuple(ws), r[0]), []).append(proc)
     return per, rejected
 

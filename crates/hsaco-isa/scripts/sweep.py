@@ -65,6 +65,7 @@ def build(enc, vals):
 NULL = 0x7F
 # Whether 16-bit operands are VGPR halves (true16, gfx11+): `v1.l` is typed 16-bit.
 TRUE16 = False
+SIXTEEN = False
 # Generations whose buffer resource field is an SGPR number (gfx12), not number / 4.
 GEN_SGPR_RSRC = set()
 # Whether MIMG probes record LLVM's decoded (not widened) operand widths (gfx10+).
@@ -254,7 +255,9 @@ ALTERNATIVES = {
 }
 # Probes that reveal optional modifiers: (field values, flag, pattern in the text).
 MOD_PROBES = {
-    "VOP3": [(dict(neg=1), "fpmods", r", -| -[v|]"), (dict(clamp=1), "clamp", " clamp"),
+    # (neg=2: v_interp_*_f16, whose src0 is the attribute, take modifiers on src1)
+    "VOP3": [(dict(neg=1), "fpmods", r", -| -[v|]"), (dict(neg=2), "fpmods", r", -| -[v|]"),
+             (dict(clamp=1), "clamp", " clamp"),
              (dict(omod=1), "omod", " mul:2"), (dict(opsel=8), "opsel", "op_sel:"),
              # (true16 VOPC: a dst op_sel bit makes LLVM fall back to plain registers)
              (dict(opsel=1), "opsel", "op_sel:")],
@@ -349,6 +352,9 @@ def tokens_for(encname, mn, rest):
     for i, o in enumerate(ops):
         if encname == "DS" and o == "gds":
             continue  # a modifier after no operands
+        if encname == "VOP3" and re.match(r"^attr\d+\.[xyzw]$", o):
+            toks.append("src0:attr")  # v_interp_*_f16: attribute and channel in src0
+            continue
         if encname == "VINTRP" and re.match(r"^(attr\d+\.[xyzw]|p10|p20|p0|invalid_param_\d+)$", o):
             continue  # attribute and parameter slot: printed from their fields
         clean = o.strip("|-")
@@ -364,6 +370,12 @@ def tokens_for(encname, mn, rest):
                 break
             if encname == "SMEM" and o == "0x2c":
                 toks.append("offset:smem")
+                continue
+            if encname == "SMEM" and o == "16":
+                toks.append("sdata:dec16")  # s_atc_probe: the probe number
+                continue
+            if encname == "SOPC" and mn == "s_set_gpr_idx_on" and i == 1:
+                toks.append("ssrc1:gpridx")  # the index mode (probe 30 prints as hex)
                 continue
             if re.match(r"^(0x[0-9a-f]+|-?\d+\.\d+)$", o):
                 t = types_of(mn)[1] or "b32"
@@ -465,6 +477,48 @@ def vopd_lines(procs, encs, variants, name="VOPD"):
                 toks += toks_tail
                 v = variants.setdefault((mn, encname, tuple(toks)), {})
                 v.setdefault(o, set()).add(proc)
+
+
+def sixteen_bit_types(procs, encs, ops):
+    """gfx8/gfx9: {mnemonic: {source: type}} for the sources LLVM reads as 16 bits. A
+    literal source 0 that prints as its low half is 16-bit (f16 unless the next probe
+    says integer); a source whose inline 0.5 prints as 0x3800 is a 16-bit integer."""
+    probes_ = []  # (words, mnemonic, what)
+    for base, lst in ops.items():
+        for toks, encl in lst:
+            if any(t.startswith("lit:") for t in toks):
+                continue  # v_madmk/v_madak: their constant is the literal
+            for encname, opc, _ in encl:
+                enc = encs[encname]
+                vals, _ = probes(encname)
+                if encname in ("VOP1", "VOP2", "VOPC"):
+                    w = build(enc, dict(vals, op=opc, src0=255))
+                    probes_.append((w + [0x12345678], base, "lit0"))
+                    probes_.append((build(enc, dict(vals, op=opc, src0=240)), base, "f0"))
+                elif encname == "VOP3":
+                    for k in range(3):
+                        w = build(enc, dict(vals, op=opc, **{"src%d" % k: 240}))
+                        probes_.append((w, base, "f%d" % k))
+    found = {}
+    for proc in procs:
+        res = disassemble([w for w, _, _ in probes_], proc)
+        for (_, base, what), r in zip(probes_, res):
+            if not r or not r[0].startswith(base):
+                continue
+            d = found.setdefault(base, set())
+            if what == "lit0" and re.search(r"[ (]0x5678\b", r[0]):
+                d.add(what)
+            elif what != "lit0" and "0x3800" in r[0]:
+                d.add(what)
+    types = {}
+    for base, d in found.items():
+        ity = "b16" if base.endswith("_b16") else "i16" if "_i16" in base else "u16"
+        t = {"src%d" % k: ity for k in range(3) if "f%d" % k in d}
+        if "lit0" in d and "src0" not in t:
+            t["src0"] = "f16"
+        if t:
+            types[base] = t
+    return types
 
 
 def dpp_facts(procs, encs):
@@ -581,7 +635,9 @@ def vop3_int_srcs(procs, encs, text):
 
 def set_generation(gen):
     """Per-generation probe facts: the code of `null`, true16 operands."""
-    global NULL, TRUE16, GEN_SGPR_RSRC, MIMG_DECODED
+    global NULL, TRUE16, GEN_SGPR_RSRC, MIMG_DECODED, SIXTEEN
+    # gfx8/gfx9 16-bit sources (whole VGPRs; see sixteen_bit_types)
+    SIXTEEN = gen in ("gfx8", "gfx9")
     MIMG_DECODED = gen in ("gfx10", "gfx11")
     GEN_SGPR_RSRC = {"srsrc"} if gen == "gfx12" else set()
     NULL = {"gfx10": 125, "gfx11": 124, "gfx12": 124}.get(gen, 0x7F)
@@ -699,6 +755,7 @@ def main():
             lst.append(ent)
         for opc, ps in sorted(opcs.items()):
             ent[1].append((encname, opc, frozenset(ps)))
+    sixteen = sixteen_bit_types(procs, encs, ops) if SIXTEEN else {}
     lines = []
     intsrc = vop3_int_srcs(procs, encs, text) if "VOPD" in encs and not only else {}
     for base, lst in ops.items():
@@ -708,6 +765,9 @@ def main():
                                lambda m: "src%s:u%s" % (m.group(1), m.group(2))
                                if int(m.group(1)) in intsrc[base] else m.group(0), x)
                         for x in toks]
+            t16 = sixteen.get(base, {})
+            toks = [r + ":" + t16[r] if t == "b32" and r in t16 else x
+                    for x in toks for r, _, t in [x.partition(":")]]
             allp = set().union(*[ps for _, _, ps in encl])
             opcs = ",".join("%s=0x%x%s" % (e, o, "" if ps == allp else
                                             "@" + "+".join(p for p in procs if p in ps))

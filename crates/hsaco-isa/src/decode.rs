@@ -103,24 +103,45 @@ pub(crate) struct OpPlan {
     pub label: u8,
     /// Number of src0/src1/src2 operands.
     pub srcs: u8,
+    /// Processors (bit mask) with a VOP3 encoding, and with a VOP1/VOP2/VOPC one
+    /// (`v_mul_legacy_f32` is VOP3-only from gfx90a): `has_vop3`/`has_vop12c` as the
+    /// decoder's processor sees them.
+    vop3_procs: u32,
+    vop12c_procs: u32,
     /// It has a VOPC encoding (a compare).
     pub vopc: bool,
 }
 
 impl OpPlan {
-    fn new(isa: &IsaDesc, op: &OpDesc) -> OpPlan {
+    /// The plan of `op`, operation `index` of `isa`.
+    fn new(isa: &IsaDesc, index: usize, op: &OpDesc) -> OpPlan {
         use crate::desc::Form;
-        let has_form = |forms: &[Form]| {
-            op.encodings.iter().any(|(e, _)| {
-                isa.encodings
-                    .get(usize::from(*e))
-                    .is_some_and(|e| forms.contains(&e.form))
-            })
+        // processors with an opcode of this operation in an encoding of these forms
+        let procs_of = |forms: &[Form]| {
+            let mut procs = 0;
+            for (e, key) in op.encodings {
+                if let Some(enc) = isa.encodings.get(usize::from(*e)) {
+                    if forms.contains(&enc.form) {
+                        let table = enc.base.and_then(|b| isa.encodings.get(usize::from(b)));
+                        procs |= table
+                            .unwrap_or(enc)
+                            .opcodes
+                            .iter()
+                            .filter(|r| r.key == *key && usize::from(r.op) == index)
+                            .fold(0, |m, r| m | r.procs);
+                    }
+                }
+            }
+            procs
         };
+        let vop3_procs = procs_of(&[Form::Vop3]);
+        let vop12c_procs = procs_of(&[Form::Vop1, Form::Vop2, Form::Vopc]);
         let roles = || op.operands.iter().map(|o| o.role);
         OpPlan {
-            has_vop3: has_form(&[Form::Vop3]),
-            has_vop12c: has_form(&[Form::Vop1, Form::Vop2, Form::Vopc]),
+            has_vop3: vop3_procs != 0,
+            has_vop12c: vop12c_procs != 0,
+            vop3_procs,
+            vop12c_procs,
             vop3b: roles()
                 .any(|r| matches!(r, Role::Field(Field::Sdst) | Role::FieldOr(Field::Sdst, _))),
             no_vdst: !roles().any(|r| r == Role::Field(Field::Vdst)),
@@ -133,7 +154,7 @@ impl OpPlan {
             srcs: roles()
                 .filter(|r| matches!(r, Role::Field(Field::Src0 | Field::Src1 | Field::Src2)))
                 .count() as u8,
-            vopc: has_form(&[Form::Vopc]),
+            vopc: procs_of(&[Form::Vopc]) != 0,
         }
     }
 }
@@ -221,7 +242,12 @@ impl Buckets {
             swap_m0_null: !matches!(isa.generation, "gfx9" | "gfx8" | "gfx7" | "gfx6" | "gfx10"),
             vopdy: isa.encodings.iter().position(|e| e.name == "VOPDY"),
             rdna: matches!(isa.generation, "gfx10" | "gfx11" | "gfx12"),
-            plans: isa.ops.iter().map(|op| OpPlan::new(isa, op)).collect(),
+            plans: isa
+                .ops
+                .iter()
+                .enumerate()
+                .map(|(i, op)| OpPlan::new(isa, i, op))
+                .collect(),
         }
     }
 
@@ -308,11 +334,15 @@ impl Decoder {
     /// The precomputed facts about an instruction's operation.
     #[inline]
     pub(crate) fn plan(&self, inst: &Instruction) -> OpPlan {
-        self.buckets
+        let mut plan = self
+            .buckets
             .plans
             .get(usize::from(inst.op))
             .copied()
-            .unwrap_or_default()
+            .unwrap_or_default();
+        plan.has_vop3 = plan.vop3_procs & self.proc_bit != 0;
+        plan.has_vop12c = plan.vop12c_procs & self.proc_bit != 0;
+        plan
     }
 
     /// The generation's description.
@@ -434,6 +464,46 @@ impl Decoder {
         if enc.form == crate::desc::Form::Ds && !self.ds_fields_valid(ei, op, raw) {
             return Err(DecodeError::Invalid);
         }
+        // an operand-less SOPP instruction (s_barrier, s_wakeup, ...) with a non-zero
+        // immediate is not one (llvm-mc-22 rejects it)
+        if enc.form == crate::desc::Form::Sopp && op.operands.is_empty() && raw & 0xffff != 0 {
+            return Err(DecodeError::Invalid);
+        }
+        // gfx9 FLAT loads to LDS (bit 13; gfx940's scratch sve): only the byte, short
+        // and dword loads of global and scratch (what llvm-mc-22 accepts)
+        if enc.form == crate::desc::Form::Flat
+            && !self.buckets.rdna
+            && self.traits & traits::GFX940 == 0
+            && self
+                .field_desc(ei, Field::Lds)
+                .is_some_and(|f| f.get(raw) != 0)
+            && !matches!(
+                op.mnemonic.split_once("_load_"),
+                Some((
+                    "global" | "scratch",
+                    "ubyte" | "sbyte" | "ushort" | "sshort" | "dword"
+                ))
+            )
+        {
+            return Err(DecodeError::Invalid);
+        }
+        if enc.form == crate::desc::Form::Smem
+            && enc.words == 2
+            && matches!(self.isa.generation, "gfx8" | "gfx9")
+            && !smem_registers_valid(op, self.isa.generation == "gfx8", |f| {
+                self.field_desc(ei, f).map(|d| d.get(raw))
+            })
+        {
+            return Err(DecodeError::Invalid);
+        }
+        // gfx900-gfx908 FLAT: bit 55 (acc from gfx90a) must be clear
+        if enc.form == crate::desc::Form::Flat
+            && self.isa.generation == "gfx9"
+            && self.traits & (traits::GFX90A | traits::GFX940) == 0
+            && raw >> 55 & 1 != 0
+        {
+            return Err(DecodeError::Invalid);
+        }
         let mut inst = Instruction {
             op: row.op,
             encoding: ei as u8,
@@ -497,9 +567,17 @@ impl Decoder {
             let (_, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
             literal |= y.contains(&Operand::Literal);
         }
+        // gfx90a and gfx940+: bit 55 of MUBUF (tfe before) and FLAT is acc: the data
+        // registers are AGPRs
+        let acc_data = self.traits & (traits::GFX90A | traits::GFX940) != 0
+            && matches!(
+                enc.form,
+                crate::desc::Form::Mubuf | crate::desc::Form::Mtbuf | crate::desc::Form::Flat
+            );
         // tfe (gfx6-gfx9; gfx10+ is handled above): a load also writes a status dword
         // after its data (and a buffer store's data tuple is one longer too)
         if !self.buckets.rdna
+            && !acc_data
             && self
                 .field_desc(ei, Field::Tfe)
                 .is_some_and(|t| t.get(raw) != 0)
@@ -535,15 +613,18 @@ impl Decoder {
                 .field_desc(ei, Field::Acc)
                 .is_some_and(|a| a.get(raw) != 0)
         {
-            ds_acc(&mut inst, op);
+            ds_acc(&mut inst, op)?;
         }
-        if enc.form == crate::desc::Form::Mai || op.mnemonic == "v_accvgpr_mov_b32" {
+        if enc.form == crate::desc::Form::Mai
+            || op.flags & crate::desc::flags::MAI != 0
+            || op.mnemonic == "v_accvgpr_mov_b32"
+        {
             self.accumulators(&mut inst, enc, op);
         }
         if self.traits & traits::WAVE64 != 0 {
             wave64_widths(&mut inst, enc, op, self.traits & traits::GFX12 != 0);
         }
-        if op.flags & crate::desc::flags::GLC_RTN != 0
+        let returns = op.flags & crate::desc::flags::GLC_RTN != 0
             && (self
                 .field_desc(ei, Field::Glc)
                 .is_some_and(|g| g.get(raw) != 0)
@@ -553,9 +634,29 @@ impl Decoder {
             && !op
                 .operands
                 .iter()
-                .any(|o| o.role == Role::Field(Field::Vdst))
-        {
+                .any(|o| o.role == Role::Field(Field::Vdst));
+        if returns {
             rtn(&mut inst, enc, op, raw)?;
+        }
+        // gfx8 FLAT: llvm-objdump reads bit 55 (tfe) as acc too, for returning atomics
+        // (other forms it flags as invalid registers)
+        let gfx8_flat_rtn =
+            returns && enc.form == crate::desc::Form::Flat && self.isa.generation == "gfx8";
+        if (acc_data || gfx8_flat_rtn) && raw >> 55 & 1 != 0 {
+            // (a returning atomic's operand 0 is the vdst that `rtn` inserted)
+            let roles = returns
+                .then_some(Role::Field(Field::Vdst))
+                .into_iter()
+                .chain(op.operands.iter().map(|o| o.role));
+            for (o, role) in inst.operands.iter_mut().zip(roles) {
+                if let (
+                    Role::Field(Field::Vdata | Field::Vdst | Field::Data),
+                    Operand::Vgpr { first, count },
+                ) = (role, *o)
+                {
+                    *o = Operand::Agpr { first, count };
+                }
+            }
         }
         // gfx7 SMRD: an SGPR offset of 255 means a 32-bit literal offset follows.
         if enc.form == crate::desc::Form::Smem
@@ -630,7 +731,14 @@ impl Decoder {
     fn vop3_dpp_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         use crate::desc::flags;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
-        let plan = OpPlan::new(self.isa, op);
+        // (rare: VOP3 words with a DPP word only)
+        let index = self
+            .isa
+            .ops
+            .iter()
+            .position(|o| std::ptr::eq(o, op))
+            .unwrap_or(0);
+        let plan = OpPlan::new(self.isa, index, op);
         let srcs = (1u32 << plan.srcs) - 1;
         // (op_sel lives in the same per-source modifier operands as neg/abs in LLVM; an
         // op_sel bit of an operand the op lacks selects LLVM's plain form, whose integer
@@ -757,8 +865,8 @@ impl Decoder {
     /// disassemble, are not checked): every register field the operation has no operand
     /// for is zero (and ds_nop's offset), the `gds` bit is set only where the operation
     /// has it and always for GDS-only operations, and the `acc` bit only on
-    /// gfx90a/gfx940+ (from gfx900 for GDS-only operations) and not on an operation
-    /// without operands.
+    /// gfx90a/gfx940+ (before, gfx8 included, for GDS-only operations, loads and stores)
+    /// and not on an operation without operands.
     fn ds_fields_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         use crate::desc::flags;
         if self.traits & traits::GFX6_7 != 0 {
@@ -781,12 +889,13 @@ impl Decoder {
         if (gds && op.flags & flags::GDS == 0) || (!gds && op.flags & flags::GDS_ONLY != 0) {
             return false;
         }
-        // before gfx90a LLVM accepts AGPRs only in the GDS-only operations (other words
-        // it rejects or prints with an "Invalid register" comment)
+        // before gfx90a LLVM takes AGPRs in the GDS-only operations, and in loads and
+        // stores (which it marks "Invalid register"); it rejects the other words
         get(Field::Acc) == 0
             || (!op.operands.is_empty()
                 && (self.traits & (traits::GFX90A | traits::GFX940) != 0
-                    || op.flags & flags::GDS_ONLY != 0))
+                    || op.flags & flags::GDS_ONLY != 0
+                    || ds_data_operands(op) == 1))
     }
 
     /// Turn the VGPR operands of matrix and accumulator-move instructions that name
@@ -822,21 +931,100 @@ impl Decoder {
     }
 }
 
-/// DS with the `acc` bit (gfx90a+; GDS-only operations from gfx900): the data and
-/// returned registers are AGPRs. The address stays a VGPR, but for the GDS-only
-/// operations, whose one register in the address field is data.
-fn ds_acc(inst: &mut Instruction, op: &OpDesc) {
-    let gds_only = op.flags & crate::desc::flags::GDS_ONLY != 0;
+/// gfx8/gfx9 SMEM register fields as llvm-mc-22 accepts them (probed over every
+/// value): a data tuple must lie in s0-s103 starting at or below s101 (after the usual
+/// alignment) or start in the trap temporaries (108-123; gfx8: 112-123) and end by
+/// code 123 (gfx8: 127); pairs may also be flat_scratch, xnack_mask or vcc (gfx8: tba,
+/// tma); single registers anything but m0 and exec; `null` (125) always. A 64-bit base
+/// may be any pair but m0; a buffer resource only an SGPR or ttmp quad. Operations
+/// without an offset operand need imm clear.
+fn smem_registers_valid(op: &OpDesc, gfx8: bool, field: impl Fn(Field) -> Option<u32>) -> bool {
+    let (ttmp, ttmp_end) = if gfx8 { (112, 127) } else { (108, 123) };
+    // s_dcache_*, s_memtime: no offset operand, and imm must be clear
+    if field(Field::Imm) == Some(1)
+        && !op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Offset))
+    {
+        return false;
+    }
+    let tuple_ok = |v: u32, count: u32| {
+        let align = |x: u32| match count {
+            1 => x,
+            2 => x & !1,
+            _ => x & !3,
+        };
+        match v {
+            125 => true,
+            0..=101 => align(v) + count - 1 <= 103,
+            108..=123 if v >= ttmp => ttmp + align(v - ttmp) + count - 1 <= ttmp_end,
+            _ => match count {
+                1 => !matches!(v, 124 | 126 | 127),
+                2 => matches!(v, 102 | 104 | 106) || (gfx8 && matches!(v, 108 | 110)),
+                _ => false,
+            },
+        }
+    };
+    op.operands.iter().all(|od| match od.role {
+        Role::Field(Field::Sdata) if od.ty.bits() >= 32 && od.ty != Ty::Dec16 => {
+            field(Field::Sdata).is_none_or(|v| tuple_ok(v, od.ty.regs().into()))
+        }
+        Role::Field(Field::Sbase) => field(Field::Sbase).is_none_or(|b| {
+            if od.ty.regs() > 2 {
+                b <= 50 || (ttmp / 2..=61).contains(&b)
+            } else {
+                b != 62
+            }
+        }),
+        _ => true,
+    })
+}
+
+/// The number of data and returned-data operands (`vdst`, `data0`, `data1`) of a DS
+/// operation: 1 for loads and stores, more for returning atomics and two-data stores.
+pub(crate) fn ds_data_operands(op: &OpDesc) -> usize {
+    op.operands
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.role,
+                Role::Field(Field::Vdst | Field::Data0 | Field::Data1)
+            )
+        })
+        .count()
+}
+
+/// A GDS-only DS operation without a returned value (`ds_gws_*`): its one register, in
+/// the address field, is data.
+pub(crate) fn ds_gws(op: &OpDesc) -> bool {
+    op.flags & crate::desc::flags::GDS_ONLY != 0
+        && !op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Vdst))
+}
+
+/// DS with the `acc` bit (gfx90a+; before, GDS-only operations, loads and stores): the
+/// data and returned registers are AGPRs. The address stays a VGPR, but for `ds_gws_*`,
+/// whose one register in the address field is data.
+fn ds_acc(inst: &mut Instruction, op: &OpDesc) -> Result<(), DecodeError> {
+    let gws = ds_gws(op);
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
         let data = match od.role {
             Role::Field(Field::Vdst | Field::Data0 | Field::Data1) => true,
-            Role::Field(Field::Addr) => gds_only,
+            Role::Field(Field::Addr) => gws,
             _ => false,
         };
         if let (true, Operand::Vgpr { first, count }) = (data, *o) {
+            // LLVM has no AGPR tuple past a255 (it shows v[255:256], not a[255:256])
+            if u16::from(first) + u16::from(count) > 256 {
+                return Err(DecodeError::Invalid);
+            }
             *o = Operand::Agpr { first, count };
         }
     }
+    Ok(())
 }
 
 /// gfx10+ in wave64: a lane mask (carry, compare result, `v_cndmask` selector; the
@@ -1400,7 +1588,10 @@ impl Decoder {
                     count,
                 }
             }
-            Operand::Vgpr { first, .. } if ty.bits() == 16 => self.half(ei, field, first, raw),
+            // (gfx11+ true16; gfx8/gfx9 16-bit operands are whole VGPRs)
+            Operand::Vgpr { first, .. } if ty.bits() == 16 && self.buckets.rdna => {
+                self.half(ei, field, first, raw)
+            }
             Operand::Special { code: 254, .. }
                 if ty.bits() == 64 && self.traits & traits::GFX1250 != 0 =>
             {
@@ -1446,7 +1637,15 @@ impl Decoder {
     ) -> Operand {
         let count = regs(ty);
         match kind {
+            // an immediate in a register field (s_set_gpr_idx_on's mode, s_atc_probe's
+            // probe number, s_sendmsg_rtn's message: 255 is no literal there)
+            FieldKind::Sdst | FieldKind::Ssrc
+                if matches!(ty, Ty::GprIdx | Ty::Dec16 | Ty::SendmsgRtn) =>
+            {
+                Operand::Imm(v as u16)
+            }
             FieldKind::Sdst | FieldKind::Ssrc => scalar_in(self.isa, v, ty),
+            FieldKind::Src9 if ty == Ty::Attr => Operand::Imm(v as u16),
             FieldKind::Src9 if v >= 256 => Operand::Vgpr {
                 first: (v - 256) as u8,
                 count,

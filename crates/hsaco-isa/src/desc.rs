@@ -187,6 +187,9 @@ pub enum Ty {
     Waitcnt,
     /// `gpr_idx(...)`.
     GprIdx,
+    /// `attrN.c` of the gfx8/gfx9 VOP3 `v_interp_*_f16`: attribute in bits 0-5 of src0,
+    /// channel in 6-7 (bit 8, `high`, is printed as a modifier).
+    Attr,
     /// SMEM offset: immediate or SGPR.
     SmemOffset,
     /// gfx11+ `s_delay_alu` operand: `instid0(...) | instskip(...) | instid1(...)`.
@@ -295,8 +298,11 @@ pub mod flags {
     pub const DPP_REJECT_MODS0: u32 = 1 << 17;
     /// gfx10+ DPP16 forms: a neg/abs bit of src1 makes the word invalid.
     pub const DPP_REJECT_MODS1: u32 = 1 << 18;
+    /// A VOP3P-encoded matrix op (gfx940+ MFMA/SMFMAC below opcode 0x40): read as the
+    /// MAI encoding (AGPR operands from acc/acc_cd, cbsz/abid/blgp).
+    pub const MAI: u32 = 1 << 19;
     /// gfx11+: has VOP3/VOP3P forms with a DPP16/DPP8 word (`v_add3_u32_e64_dpp`).
-    pub const VOP3_DPP: u32 = 1 << 19;
+    pub const VOP3_DPP: u32 = 1 << 20;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

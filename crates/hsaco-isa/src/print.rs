@@ -178,6 +178,17 @@ fn is_inline(v: u32, ty: Ty) -> bool {
         )
 }
 
+/// The f16 bits of the inline float constants 240-248 (0.5, -0.5, 1.0, -1.0, 2.0, -2.0,
+/// 4.0, -4.0, 1/(2*pi)).
+const F16_INLINE: [u32; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+
+/// The bf16 bits of the inline float constants 240-248 (as `F16_INLINE`).
+const BF16_INLINE: [u32; 9] = [
+    0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080, 0x3e22,
+];
+
 /// Print one operand (without modifiers).
 pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
     match o {
@@ -192,10 +203,32 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         Operand::Ttmp { first, count } => reg(out, "ttmp", first, count),
         Operand::Special { code, count } => special(out, code, count),
         Operand::Int(n) => dec_signed(out, i32::from(n)),
+        // a 16-bit integer operand shows an inline float as its f16 bits
+        Operand::Float(c) if matches!(ty, Ty::I16 | Ty::U16 | Ty::B16) => {
+            let i = usize::from(c.saturating_sub(240)).min(8);
+            hex(out, u64::from(F16_INLINE[i]));
+        }
         Operand::Float(248) if ty.bits() == 64 => out.push_str("0.15915494309189532"),
         Operand::Float(c) => out.push_str(float(c)),
-        // a 16-bit operand reads the low half of the literal
-        Operand::Literal if ty.bits() == 16 => hex(out, u64::from(literal & 0xffff)),
+        // a 16-bit operand reads the low half of the literal; a literal that could have
+        // been an inline constant prints whole in lit(): for f16 when its low half is an
+        // integer -16..64 or an f16 constant, for 16-bit integers when the whole value
+        // is an integer -16..64 (observed)
+        Operand::Literal if ty.bits() == 16 => {
+            let low = literal & 0xffff;
+            let inline = if ty == Ty::F16 {
+                (-16..=64).contains(&i32::from(low as u16 as i16)) || F16_INLINE.contains(&low)
+            } else {
+                (-16..=64).contains(&(literal as i32))
+            };
+            if inline {
+                out.push_str("lit(");
+                hex(out, u64::from(literal));
+                out.push(')');
+            } else {
+                hex(out, u64::from(low));
+            }
+        }
         Operand::Literal64 => hex(out, u64::from(literal)),
         Operand::Literal => {
             if is_inline(literal, ty) {
@@ -212,11 +245,39 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
             Ty::Hex16 => hex(out, u64::from(v)),
             Ty::Label => dec(out, u32::from(v)),
             Ty::Waitcnt => waitcnt(out, u32::from(v), true),
+            Ty::GprIdx => gpr_idx(out, v),
+            Ty::Attr => {
+                out.push_str("attr");
+                dec(out, u32::from(v & 0x3f));
+                out.push('.');
+                out.push(['x', 'y', 'z', 'w'][usize::from(v >> 6 & 3)]);
+            }
             // as an inline constant would print: decimal up to 64, else hex
             Ty::Dec16 if v > 64 => hex(out, u64::from(v)),
             _ => dec(out, u32::from(v)),
         },
     }
+}
+
+/// `gpr_idx(SRC0,SRC1,SRC2,DST)` of s_set_gpr_idx_on/_mode: the enabled index modes
+/// (bits 0-3); other values in hex (observed).
+fn gpr_idx(out: &mut String, v: u16) {
+    if v > 15 {
+        hex(out, u64::from(v));
+        return;
+    }
+    out.push_str("gpr_idx(");
+    let mut first = true;
+    for (i, name) in ["SRC0", "SRC1", "SRC2", "DST"].iter().enumerate() {
+        if v >> i & 1 != 0 {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push_str(name);
+        }
+    }
+    out.push(')');
 }
 
 /// The literal operand of v_madmk/v_madak (float: always hex) and s_setreg_imm32
@@ -248,6 +309,49 @@ const SEL: [&str; 8] = [
     "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7",
 ];
 const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"];
+
+/// The "Invalid register" mark LLVM prints after some DS registers (gfx8, gfx9,
+/// gfx1250). gfx8 and gfx900-gfx908: AGPRs (the `acc` bit) of a load or store, with the
+/// VGPR class it wanted (`VGPR_32`, `VReg_<bits>`). gfx90a/gfx940+ and gfx1250: a
+/// register tuple that starts at an odd register, with `AV_<bits>_Align2` for the one
+/// data operand of a load or store (VGPRs or AGPRs), `VReg_<bits>_Align2` for the VGPRs
+/// of an operation with more (atomics that return, two-data stores), which has no mark
+/// on AGPRs; always `VReg_<bits>_Align2` on gfx1250 (no AGPRs).
+fn ds_register_mark(out: &mut String, traits: u16, op: &crate::desc::OpDesc, o: Operand) {
+    let (agpr, first, count) = match o {
+        Operand::Vgpr { first, count } => (false, first, count),
+        Operand::Agpr { first, count } => (true, first, count),
+        _ => return,
+    };
+    let bits = u32::from(count) * 32;
+    if traits & (traits::GFX90A | traits::GFX940 | traits::GFX1250) == 0 {
+        if agpr && !crate::decode::ds_gws(op) {
+            out.push_str("/*Invalid register, operand has '");
+            if count == 1 {
+                out.push_str("VGPR_32");
+            } else {
+                let _ = write!(out, "VReg_{bits}");
+            }
+            out.push_str("' register class*/");
+        }
+        return;
+    }
+    // (the 96-bit transposing loads take any tuple)
+    if count < 2 || first % 2 == 0 || matches!(op.mnemonic, "ds_read_b96_tr_b6" | "ds_load_tr6_b96")
+    {
+        return;
+    }
+    let class = match (crate::decode::ds_data_operands(op), agpr) {
+        _ if traits & traits::GFX1250 != 0 => "VReg",
+        (1, _) => "AV",
+        (_, false) => "VReg",
+        (_, true) => return,
+    };
+    let _ = write!(
+        out,
+        "/*Invalid register, operand has '{class}_{bits}_Align2' register class*/"
+    );
+}
 
 /// The `swizzle(...)` form of a `ds_swizzle_b32` offset (non-zero). The FFT and ROTATE
 /// modes (offsets 0xc000-0xffff) are gfx9+ (`fft_rotate`); gfx6-gfx8 print them in
@@ -310,42 +414,50 @@ fn swizzle(out: &mut String, o: u32, fft_rotate: bool) {
 /// `sendmsg(MSG[, OP[, stream]])` of s_sendmsg (message id bits 0-3, operation 4-6,
 /// GS stream 8-9), as llvm-objdump prints it: names where the combination is valid,
 /// else `sendmsg(id, op, stream)`, and a plain number when bits above 9 are set.
-fn sendmsg(out: &mut String, v: u32, generation: &str) {
-    if v >> 10 != 0 {
-        dec(out, v);
-        return;
-    }
+/// `sendmsg(...)` of s_sendmsg/s_sendmsghalt before gfx11: message id in bits 0-3,
+/// operation in 4-6, GS stream in 8-9. A known message with a valid operation and
+/// stream prints by name (other bits ignored); anything else as `sendmsg(id, op,
+/// stream)`, or as a number when bits outside those fields are set (as llvm-objdump;
+/// checked on every 16-bit value, scripts/sweep16.py).
+pub(crate) fn sendmsg(out: &mut String, v: u32, generation: &str) {
     let (id, op, stream) = (v & 0xf, (v >> 4) & 7, (v >> 8) & 3);
-    let gfx9 = generation == "gfx9";
+    let old = matches!(generation, "gfx6" | "gfx7");
+    let gfx9_10 = matches!(generation, "gfx9" | "gfx10");
     let gs_op = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
-    let plain = match (id, gfx9) {
-        (1, _) => Some("MSG_INTERRUPT"),
-        (4, _) if generation != "gfx6" && generation != "gfx7" => Some("MSG_SAVEWAVE"),
-        (5, true) => Some("MSG_STALL_WAVE_GEN"),
-        (6, true) => Some("MSG_HALT_WAVES"),
-        (7, true) => Some("MSG_ORDERED_PS_DONE"),
-        (8, true) => Some("MSG_EARLY_PRIM_DEALLOC"),
-        (9, true) => Some("MSG_GS_ALLOC_REQ"),
+    let plain = match id {
+        1 => Some("MSG_INTERRUPT"),
+        4 if !old => Some("MSG_SAVEWAVE"),
+        5 if gfx9_10 => Some("MSG_STALL_WAVE_GEN"),
+        6 if gfx9_10 => Some("MSG_HALT_WAVES"),
+        7 if gfx9_10 => Some("MSG_ORDERED_PS_DONE"),
+        8 if gfx9_10 => Some("MSG_EARLY_PRIM_DEALLOC"),
+        9 if gfx9_10 => Some("MSG_GS_ALLOC_REQ"),
+        10 if gfx9_10 => Some("MSG_GET_DOORBELL"),
+        11 if generation == "gfx10" => Some("MSG_GET_DDID"),
+        _ => None,
+    };
+    // system message operations: host trap ack only before gfx9
+    let sysmsg = match op {
+        1 => Some("SYSMSG_OP_ECC_ERR_INTERRUPT"),
+        2 => Some("SYSMSG_OP_REG_RD"),
+        3 if !gfx9_10 => Some("SYSMSG_OP_HOST_TRAP_ACK"),
+        4 => Some("SYSMSG_OP_TTRACE_PC"),
         _ => None,
     };
     match (id, op, stream, plain) {
         (_, 0, 0, Some(name)) => {
             let _ = write!(out, "sendmsg({name})");
         }
-        (2, 1..=3, _, _) | (3, 1..=3, _, _) => {
+        (2 | 3, 1..=3, _, _) => {
             let name = if id == 2 { "MSG_GS" } else { "MSG_GS_DONE" };
             let _ = write!(out, "sendmsg({name}, {}, {stream})", gs_op[op as usize]);
         }
         (3, 0, 0, _) => out.push_str("sendmsg(MSG_GS_DONE, GS_OP_NOP)"),
-        (15, 1..=4, 0, _) => {
-            let name = [
-                "SYSMSG_OP_ECC_ERR_INTERRUPT",
-                "SYSMSG_OP_REG_RD",
-                "SYSMSG_OP_HOST_TRAP_ACK",
-                "SYSMSG_OP_TTRACE_PC",
-            ][op as usize - 1];
-            let _ = write!(out, "sendmsg(MSG_SYSMSG, {name})");
+        (15, _, 0, _) if sysmsg.is_some() => {
+            let _ = write!(out, "sendmsg(MSG_SYSMSG, {})", sysmsg.unwrap_or_default());
         }
+        // bits outside the fields are ignored for a named message only
+        _ if v & !0x37f != 0 => dec(out, v),
         _ => {
             let _ = write!(out, "sendmsg({id}, {op}, {stream})");
         }
@@ -354,8 +466,8 @@ fn sendmsg(out: &mut String, v: u32, generation: &str) {
 
 /// `hwreg(NAME[, offset, size])` of s_getreg/s_setreg: register id in bits 0-5, bit
 /// offset in 6-10, size - 1 in 11-15; offset and size are omitted for the whole register.
-/// Names as llvm-objdump prints them (ids 1-7; gfx9 adds 15-19).
-fn hwreg(out: &mut String, v: u32, old: bool) {
+/// Names as llvm-objdump prints them (ids 1-7; gfx9 adds 15-19, gfx940+ 20-24).
+fn hwreg(out: &mut String, v: u32, old: bool, gfx940: bool) {
     let (id, offset, size) = (v & 0x3f, (v >> 6) & 0x1f, (v >> 11) + 1);
     let name = match id {
         1 => "HW_REG_MODE",
@@ -370,6 +482,11 @@ fn hwreg(out: &mut String, v: u32, old: bool) {
         17 if !old => "HW_REG_TBA_HI",
         18 if !old => "HW_REG_TMA_LO",
         19 if !old => "HW_REG_TMA_HI",
+        20 if gfx940 => "HW_REG_XCC_ID",
+        21 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA",
+        22 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA1",
+        23 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
+        24 if gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_HI",
         _ => "",
     };
     out.push_str("hwreg(");
@@ -420,7 +537,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push_str("_e32")
         }
         Form::Vop3 | Form::Vop3p if dec.vop3_dpp(inst).is_some() => out.push_str("_e64_dpp"),
-        Form::Vop3 if plan.has_vop12c => out.push_str("_e64"),
+        // (an operand-less one, v_nop, has no suffix)
+        Form::Vop3 if plan.has_vop12c && !op.operands.is_empty() => out.push_str("_e64"),
         Form::Sdwa => out.push_str("_sdwa"),
         // gfx11+ prints VOPC in DPP form without a suffix (`v_cmp_eq_f32 vcc_lo, ...`)
         Form::Dpp
@@ -492,6 +610,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if enc.form == Form::Mubuf && od.role == Role::Field(Field::Vdata) && f(Field::Lds) != 0 {
             continue;
         }
+        // and neither have gfx9 FLAT loads to LDS (bit 13; gfx940's scratch `sve`)
+        if enc.form == Form::Flat
+            && !rdna
+            && !gfx940
+            && od.role == Role::Field(Field::Vdst)
+            && f(Field::Lds) != 0
+        {
+            continue;
+        }
         out.push_str(if first { " " } else { ", " });
         first = false;
         let field = match od.role {
@@ -519,8 +646,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = !vop3b && f(Field::Abs) >> i & 1 != 0;
                 }
-                // RDNA v_fma_mix*: neg_lo is the source's negation, neg_hi its abs
-                Form::Vop3p if rdna && op.mnemonic.starts_with("v_fma_mix") && i < 3 => {
+                // v_mad_mix/v_fma_mix (op_sel but no neg_lo/neg_hi lists): neg_lo is
+                // `-`, neg_hi is `|..|`
+                Form::Vop3p
+                    if (!rdna && op.flags & (flags::OPSEL | flags::NEG) == flags::OPSEL)
+                        || op.mnemonic.starts_with("v_fma_mix") =>
+                {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = f(Field::NegHi) >> i & 1 != 0;
                 }
@@ -736,7 +867,27 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             (Form::Sopk, _) if !rdna && od.ty == Ty::Hwreg => {
                 if let Operand::Imm(v) = *o {
-                    hwreg(out, u32::from(v), old_gcn(dec));
+                    hwreg(out, u32::from(v), old_gcn(dec), gfx940);
+                }
+            }
+            // gfx9 SMEM: soe (bit 14) adds the SGPR of bits 57-63; with imm (bit 17) the
+            // offset is a signed 21-bit byte offset (`s20 offset:-0x100`, `-0x100`),
+            // without it the offset field holds an SGPR unless soe is set (observed)
+            (Form::Smem, Some(Field::Offset)) if dec.field(inst, Field::Soe).is_some() => {
+                let off = ((f(Field::Offset) << 11) as i32) >> 11;
+                let imm = f(Field::Imm) != 0;
+                if f(Field::Soe) != 0 {
+                    let so = crate::decode::scalar_in(dec.isa(), f(Field::Soffset), Ty::B32);
+                    operand(out, so, Ty::B32, 0);
+                    if imm {
+                        out.push_str(" offset:");
+                        out.push_str(&hex_signed(off));
+                    }
+                } else if imm {
+                    out.push_str(&hex_signed(off));
+                } else {
+                    let so = crate::decode::scalar_in(dec.isa(), f(Field::Offset) & 0x7f, Ty::B32);
+                    operand(out, so, Ty::B32, 0);
                 }
             }
             (Form::Smem, Some(Field::Offset)) => {
@@ -778,12 +929,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 if s == 0x7f {
                     out.push_str("off");
                 } else {
-                    let count = if is_scratch { 1 } else { 2 };
-                    operand(out, crate::decode::scalar(s, Ty::B32), Ty::B32, 0);
-                    if let Operand::Sgpr { first, .. } = crate::decode::scalar(s, Ty::B32) {
-                        out.truncate(out.len() - format!("s{first}").len());
-                        reg(out, "s", first, count);
-                    }
+                    // global: an SGPR or ttmp pair, aligned as every scalar pair
+                    let ty = if is_scratch { Ty::B32 } else { Ty::B64 };
+                    operand(out, crate::decode::scalar(s, ty), ty, 0);
                 }
             }
             (Form::Mubuf | Form::Mtbuf, Some(Field::Vaddr)) => {
@@ -869,6 +1017,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if neg_fn {
             out.push(')');
         }
+        if enc.form == Form::Ds && dec.traits & (traits::GFX8 | traits::GFX9 | traits::GFX1250) != 0
+        {
+            ds_register_mark(out, dec.traits, op, *o);
+        }
     }
     let flag = |out: &mut String, name: &str, field: Field| {
         if f(field) != 0 {
@@ -885,10 +1037,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 flag(out, "clamp", Field::Clamp);
             }
             if op.flags & flags::OPSEL != 0 && !fake16 {
-                let srcs = usize::from(plan.srcs);
+                // (v_permlane16/x16: the two bits are fi and bound_ctrl, shown as a
+                // two-entry op_sel, observed)
+                let permlane = matches!(op.mnemonic, "v_permlane16_b32" | "v_permlanex16_b32");
+                let srcs = if permlane { 2 } else { usize::from(plan.srcs) };
                 let sel = f(Field::Opsel);
                 // (a VOPC in DPP form lists only its sources)
-                let dst = !(dec.vop3_dpp(inst).is_some() && plan.vopc);
+                let dst = !(permlane || (dec.vop3_dpp(inst).is_some() && plan.vopc));
                 let bits: Vec<u32> = (0..srcs as u32)
                     .map(|i| sel >> i & 1)
                     .chain(dst.then_some(sel >> 3 & 1))
@@ -1023,6 +1178,32 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     _ => false,
                 }
             };
+            // v_interp_*_f16: bit 8 of the attribute operand
+            let interp = op.operands.iter().any(|o| o.ty == Ty::Attr);
+            if interp && f(Field::Src0) & 0x100 != 0 {
+                out.push_str(" high");
+            }
+            // gfx9 op_sel: one bit per source, then the destination's (bit 3), before clamp
+            // (none for the attribute of v_interp_p2_f16)
+            if op.flags & flags::OPSEL != 0 {
+                let sel = f(Field::Opsel) & if interp { !2 } else { !0 };
+                if sel != 0 {
+                    // (v_cvt_sr_fp8/bf8_f32 list a third source: the byte select of
+                    // their tied destination, observed)
+                    let srcs = if matches!(op.mnemonic, "v_cvt_sr_fp8_f32" | "v_cvt_sr_bf8_f32") {
+                        3
+                    } else {
+                        u32::from(plan.srcs)
+                    };
+                    out.push_str(" op_sel:[");
+                    for i in 0..srcs {
+                        out.push(if sel >> i & 1 != 0 { '1' } else { '0' });
+                        out.push(',');
+                    }
+                    out.push(if sel >> 3 & 1 != 0 { '1' } else { '0' });
+                    out.push(']');
+                }
+            }
             if op.flags & flags::CLAMP != 0 && !clamp_in_sdst {
                 flag(out, "clamp", Field::Clamp);
             }
@@ -1032,6 +1213,20 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     2 => out.push_str(" mul:4"),
                     3 => out.push_str(" div:2"),
                     _ => {}
+                }
+            }
+        }
+        Form::Mai | Form::Vop3p
+            if (enc.form == Form::Mai || op.flags & flags::MAI != 0)
+                && !op.mnemonic.starts_with("v_accvgpr") =>
+        {
+            for (name, field) in [
+                ("cbsz", Field::Cbsz),
+                ("abid", Field::Abid),
+                ("blgp", Field::Blgp),
+            ] {
+                if f(field) != 0 {
+                    let _ = write!(out, " {name}:{}", f(field));
                 }
             }
         }
@@ -1050,17 +1245,20 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push(']');
                 }
             };
-            // RDNA v_fma_mix*: op_sel_hi defaults to 0 and neg_lo/neg_hi are the sources'
-            // neg/abs (printed on the operands)
-            let mix = rdna && op.mnemonic.starts_with("v_fma_mix");
-            list(out, "op_sel", f(Field::Opsel), 0);
-            list(
-                out,
-                "op_sel_hi",
-                f(Field::OpselHi) | f(Field::OpselHi2) << 2,
-                if mix { 0 } else { 7 },
-            );
-            if !mix {
+            // gfx9: integer dot products print no op_sel; the mix ops print their neg
+            // bits as source modifiers and op_sel_hi when set
+            let mix = op.mnemonic.starts_with("v_fma_mix") || op.mnemonic.starts_with("v_mad_mix");
+            let neg_lists = (rdna && !mix) || op.flags & flags::NEG != 0;
+            if rdna || op.flags & flags::OPSEL != 0 {
+                list(out, "op_sel", f(Field::Opsel), 0);
+                list(
+                    out,
+                    "op_sel_hi",
+                    f(Field::OpselHi) | f(Field::OpselHi2) << 2,
+                    if neg_lists { 7 } else { 0 },
+                );
+            }
+            if neg_lists {
                 list(out, "neg_lo", f(Field::Neg), 0);
                 list(out, "neg_hi", f(Field::NegHi), 0);
             }
@@ -1068,7 +1266,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             vop3_dpp_word(out, dec, inst);
         }
         Form::Sdwa => {
-            if op.flags & flags::CLAMP != 0 {
+            // (VOP1/VOP2 SDWA forms take clamp even where the VOP3 form has none:
+            // v_and_b32_sdwa ... clamp, observed)
+            if op.flags & flags::CLAMP != 0 || enc.field(Field::DstSel).is_some() {
                 flag(out, "clamp", Field::Clamp);
             }
             if op.flags & flags::OMOD != 0 {
@@ -1139,19 +1339,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 out.push_str(" bound_ctrl:1");
             }
         }
-        Form::Mai if !op.mnemonic.starts_with("v_accvgpr") => {
-            for (name, field) in [
-                ("cbsz", Field::Cbsz),
-                ("abid", Field::Abid),
-                ("blgp", Field::Blgp),
-            ] {
-                if f(field) != 0 {
-                    let _ = write!(out, " {name}:{}", f(field));
-                }
-            }
+        // no glc on s_dcache_*/s_memtime (no base address) nor on s_dcache_discard and
+        // s_atc_probe*
+        Form::Smem
+            if plan.sbase
+                && !op.mnemonic.starts_with("s_dcache_discard")
+                && !op.mnemonic.starts_with("s_atc_probe") =>
+        {
+            flag(out, "glc", Field::Glc)
         }
-        // no glc on s_dcache_*/s_memtime (no base address)
-        Form::Smem if plan.sbase => flag(out, "glc", Field::Glc),
         Form::Ds => {
             if op.flags & flags::OFFSET2 != 0 {
                 if f(Field::Offset0) != 0 {
@@ -1196,7 +1392,17 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if let Some(sc1) = sc1 {
                 flag(out, sc1, Field::Sc1);
             }
+            if !gfx940 {
+                flag(out, "lds", Field::Lds);
+            }
         }
+        // operand-less buffer_inv/buffer_wbl2/buffer_wbinvl1: gfx940+ print sc0 and sc1
+        // (never nt), earlier processors nothing (observed)
+        Form::Mubuf if op.operands.is_empty() && gfx940 => {
+            flag(out, "sc0", Field::Glc);
+            flag(out, "sc1", Field::Sc1);
+        }
+        Form::Mubuf if op.operands.is_empty() => {}
         Form::Mubuf => {
             flag(out, "idxen", Field::Idxen);
             flag(out, "offen", Field::Offen);
@@ -1211,7 +1417,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 flag(out, sc1, Field::Sc1);
             }
             flag(out, "lds", Field::Lds);
-            flag(out, "tfe", Field::Tfe);
+            // gfx90a and gfx940+: bit 55 is acc (AGPR data), not tfe
+            if dec.traits & (traits::GFX90A | traits::GFX940) == 0 {
+                flag(out, "tfe", Field::Tfe);
+            }
         }
         Form::Mtbuf => {
             // format:[data format, numeric format], each omitted at its default
@@ -1430,15 +1639,14 @@ fn exp_or_interp(out: &mut String, form: Form, generation: &str, f: &dyn Fn(Fiel
         out.push_str(", ");
         if f(Field::Op) == 2 {
             // v_interp_mov_f32: the parameter slot
-            out.push_str(match f(Field::Vsrc) {
-                0 => "p10",
-                1 => "p20",
-                2 => "p0",
-                _ => "",
-            });
-            if f(Field::Vsrc) > 2 {
-                out.push_str("invalid_param_");
-                dec(out, f(Field::Vsrc));
+            match f(Field::Vsrc) {
+                0 => out.push_str("p10"),
+                1 => out.push_str("p20"),
+                2 => out.push_str("p0"),
+                v => {
+                    out.push_str("invalid_param_");
+                    dec(out, v);
+                }
             }
         } else {
             out.push('v');
@@ -1521,27 +1729,58 @@ fn hex_signed(v: i32) -> String {
 /// `v_dual_X vdstx, src0x, vsrc1x :: v_dual_Y vdsty, src0y, vsrc1y` (gfx11+).
 fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let op = dec.op(inst);
-    let half =
-        |out: &mut String, mnemonic: &str, ops: &[Operand], descs: &[crate::desc::OperandDesc]| {
-            out.push_str(mnemonic);
-            for (i, (o, od)) in ops.iter().zip(descs).enumerate() {
-                if let (Ty::Bitop3, Operand::Vgpr { first, .. }) = (od.ty, *o) {
-                    // gfx1250 v_dual_bitop2_b32: the truth table is a modifier
-                    if first > 10 {
-                        let _ = write!(out, " bitop3:0x{first:x}");
-                    } else if first != 0 {
-                        let _ = write!(out, " bitop3:{first}");
-                    }
-                    continue;
+    // llvm-mc-22 quirk: after an X v_dual_fmamk_f32, a Y half that has a constant K too
+    // shows a literal source as the inline constant it equals (`1.0`), without lit()
+    let x_fmamk = op.mnemonic == "v_dual_fmamk_f32";
+    let half = |out: &mut String,
+                mnemonic: &str,
+                ops: &[Operand],
+                descs: &[crate::desc::OperandDesc],
+                is_y: bool| {
+        let shared_k =
+            is_y && x_fmamk && descs.iter().any(|d| d.role == crate::desc::Role::Literal);
+        out.push_str(mnemonic);
+        for (i, (o, od)) in ops.iter().zip(descs).enumerate() {
+            if let (Ty::Bitop3, Operand::Vgpr { first, .. }) = (od.ty, *o) {
+                // gfx1250 v_dual_bitop2_b32: the truth table is a modifier
+                if first > 10 {
+                    let _ = write!(out, " bitop3:0x{first:x}");
+                } else if first != 0 {
+                    let _ = write!(out, " bitop3:{first}");
                 }
-                out.push_str(if i == 0 { " " } else { ", " });
-                operand(out, *o, od.ty, inst.literal);
+                continue;
             }
-        };
-    half(out, op.mnemonic, &inst.operands, op.operands);
+            out.push_str(if i == 0 { " " } else { ", " });
+            match (od.role, *o) {
+                // the constant K of fmaak/fmamk: always hex
+                (crate::desc::Role::Literal, _) => {
+                    let _ = write!(out, "0x{:x}", inst.literal);
+                }
+                (_, Operand::Literal) if shared_k => {
+                    fixed_literal(out, inst.literal, Ty::B32, false)
+                }
+                // dot2acc: packed 16-bit sources, inline only as such
+                (_, Operand::Literal) if mnemonic.starts_with("v_dual_dot2acc_f32_") => {
+                    let v = inst.literal;
+                    let float = if mnemonic.ends_with("bf16") {
+                        &BF16_INLINE
+                    } else {
+                        &F16_INLINE
+                    };
+                    if (-16..=64).contains(&(v as i32)) || float.contains(&v) {
+                        let _ = write!(out, "lit(0x{v:x})");
+                    } else {
+                        let _ = write!(out, "0x{v:x}");
+                    }
+                }
+                _ => operand(out, *o, od.ty, inst.literal),
+            }
+        }
+    };
+    half(out, op.mnemonic, &inst.operands, op.operands, false);
     if let Some((y, ops)) = dec.vopd_y(inst) {
         out.push_str(" :: ");
-        half(out, y.mnemonic, &ops, y.operands);
+        half(out, y.mnemonic, &ops, y.operands, true);
     }
 }
 

@@ -12,8 +12,10 @@ pub(crate) fn imm(out: &mut String, generation: &str, processor: &str, ty: Ty, v
         Ty::Hwreg => hwreg(out, processor, v),
         Ty::Waitcnt => waitcnt(out, generation, v),
         Ty::DelayAlu => delay_alu(out, v),
-        Ty::Depctr => depctr(out, generation, v),
-        Ty::Sendmsg | Ty::SendmsgRtn => sendmsg(out, v),
+        Ty::Depctr => depctr(out, generation, processor, v),
+        // gfx10 keeps the gfx9 layout (id, operation, stream)
+        Ty::Sendmsg if generation == "gfx10" => crate::print::sendmsg(out, v, generation),
+        Ty::Sendmsg | Ty::SendmsgRtn => sendmsg(out, generation, processor, v),
         _ => return false,
     }
     true
@@ -127,9 +129,8 @@ fn delay_alu(out: &mut String, v: u32) {
         "SALU_CYCLE_2",
         "SALU_CYCLE_3",
     ];
-    const SKIP: [&str; 7] = [
-        "SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4", "SKIP_5",
-    ];
+    // (6 and 7 have no name: llvm-mc-22 prints them as invalid)
+    const SKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
     let parts = [
         ("instid0", v & 0xf, &ID[..], "instid"),
         ("instskip", (v >> 4) & 7, &SKIP[..], "instskip"),
@@ -155,7 +156,7 @@ fn delay_alu(out: &mut String, v: u32) {
     }
 }
 
-fn depctr(out: &mut String, generation: &str, v: u32) {
+fn depctr(out: &mut String, generation: &str, processor: &str, v: u32) {
     // (name, lowest bit, width); all-ones is the default that is not printed
     let mut fields: &[(&str, u32, u32)] = &[
         ("hold_cnt", 7, 1),
@@ -168,7 +169,8 @@ fn depctr(out: &mut String, generation: &str, v: u32) {
     ];
     // bits no field covers must be zero for the symbolic form (observed)
     let mut unused = 0x60;
-    if generation == "gfx10" {
+    // hold_cnt from gfx10.3 (gfx1010/gfx1013 have no such field)
+    if generation == "gfx10" && processor != "gfx1030" {
         fields = &fields[1..];
         unused |= 0x80;
     }
@@ -189,14 +191,21 @@ fn depctr(out: &mut String, generation: &str, v: u32) {
     }
 }
 
-fn sendmsg(out: &mut String, v: u32) {
-    let name = match v {
+/// gfx11+ `sendmsg(NAME)`: an 8-bit message id, named per processor (other bits
+/// ignored when it has a name); an unnamed id prints as `sendmsg(ID, 0, 0)`, or the
+/// whole value as a number when bits above the id are set (checked on every 16-bit
+/// value against llvm-mc-22).
+fn sendmsg(out: &mut String, generation: &str, processor: &str, v: u32) {
+    let gfx12 = generation == "gfx12";
+    let gfx1250 = processor == "gfx1250";
+    let name = match v & 0xff {
         1 => "MSG_INTERRUPT",
         2 => "MSG_HS_TESSFACTOR",
         3 => "MSG_DEALLOC_VGPRS",
-        5 => "MSG_STALL_WAVE_GEN",
-        6 => "MSG_HALT_WAVES",
+        5 if !gfx12 => "MSG_STALL_WAVE_GEN",
+        6 if !gfx12 => "MSG_HALT_WAVES",
         9 => "MSG_GS_ALLOC_REQ",
+        0xa if gfx1250 => "MSG_SAVEWAVE_HAS_TDM",
         0x80 => "MSG_RTN_GET_DOORBELL",
         0x81 => "MSG_RTN_GET_DDID",
         0x82 => "MSG_RTN_GET_TMA",
@@ -204,8 +213,13 @@ fn sendmsg(out: &mut String, v: u32) {
         0x84 => "MSG_RTN_SAVE_WAVE",
         0x85 => "MSG_RTN_GET_TBA",
         0x86 => "MSG_RTN_GET_TBA_TO_PC",
+        0x87 if gfx12 => "MSG_RTN_GET_SE_AID_ID",
+        0x88 if gfx1250 => "MSG_RTN_GET_CLUSTER_BARRIER_STATE",
+        _ if v > 0xff => {
+            let _ = write!(out, "{v}");
+            return;
+        }
         _ => {
-            // (gfx11+: an unnamed message prints its whole value as the id)
             let _ = write!(out, "sendmsg({v}, 0, 0)");
             return;
         }

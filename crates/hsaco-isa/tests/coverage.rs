@@ -75,6 +75,10 @@ fn covered(gen: &str) -> (BTreeSet<String>, usize) {
                 rows += 1;
                 let enc = dec.encoding(&inst);
                 seen.insert(format!("{} {}", enc.name, dec.op(&inst).mnemonic));
+                // a dual-issue word covers its Y half too (VOPDY, VOPD3Y)
+                if let Some((y, _)) = dec.vopd_y(&inst) {
+                    seen.insert(format!("{}Y {}", enc.name, y.mnemonic));
+                }
             }
         }
     }

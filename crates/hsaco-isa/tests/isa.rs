@@ -42,18 +42,10 @@ fn gfx9_extra_vectors() {
     assert!(checked > 1500, "too few vectors: {checked}");
 }
 
-/// DS (LDS/GDS) vectors of every generation (scripts/ds_vectors.py): every line must
-/// decode to one whole instruction printed exactly as llvm-mc-22 does, on every listed
-/// processor.
-#[test]
-fn ds_vectors() {
-    let files = [
-        ("gfx8", include_str!("data/gfx8.ds.txt")),
-        ("gfx9", include_str!("data/gfx9.ds.txt")),
-        ("gfx10", include_str!("data/gfx10.ds.txt")),
-        ("gfx11", include_str!("data/gfx11.ds.txt")),
-        ("gfx12", include_str!("data/gfx12.ds.txt")),
-    ];
+/// Every line of each `(generation, text)` vector file (`hex | llvm text | processors`)
+/// decodes to one whole instruction printed exactly as llvm-mc-22 does, on every
+/// listed processor; each file has more than `min_lines` lines.
+fn exact_vectors(what: &str, files: &[(&str, &str)], min_lines: usize) {
     let mut failures = Vec::new();
     let mut checked = 0;
     for (gen, text) in files {
@@ -62,9 +54,11 @@ fn ds_vectors() {
             .lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())
         {
-            let mut parts = line.split(" | ");
-            let (Some(hex), Some(want), Some(procs)) = (parts.next(), parts.next(), parts.next())
-            else {
+            // the text may contain " | " itself (s_delay_alu)
+            let (Some((hex, rest)), true) = (line.split_once(" | "), line.contains(" | ")) else {
+                panic!("bad vector line {line}");
+            };
+            let Some((want, procs)) = rest.rsplit_once(" | ") else {
                 panic!("bad vector line {line}");
             };
             let bytes = words_to_bytes(hex);
@@ -82,28 +76,19 @@ fn ds_vectors() {
             }
             lines += 1;
         }
-        assert!(lines > 100, "{gen}: too few DS vectors: {lines}");
+        assert!(lines > min_lines, "{gen}: too few {what} vectors: {lines}");
     }
     assert!(
         failures.is_empty(),
-        "{} of {checked} DS checks differ:\n{}",
+        "{} of {checked} {what} checks differ:\n{}",
         failures.len(),
         failures.join("\n")
     );
 }
 
-/// DS words llvm-mc-22 rejects (scripts/ds_vectors.py: register fields the operation
-/// does not use, gds/acc where it has none, operations of other processors): hsaco must
-/// not decode them either (llvm-objdump prints them as data).
-#[test]
-fn ds_invalid_words() {
-    let files = [
-        ("gfx8", include_str!("data/gfx8.ds.invalid")),
-        ("gfx9", include_str!("data/gfx9.ds.invalid")),
-        ("gfx10", include_str!("data/gfx10.ds.invalid")),
-        ("gfx11", include_str!("data/gfx11.ds.invalid")),
-        ("gfx12", include_str!("data/gfx12.ds.invalid")),
-    ];
+/// Every word of each `(generation, text)` file (`hex | processors`), which llvm-mc-22
+/// rejects, is rejected by hsaco too (llvm-objdump prints such words as data).
+fn rejected_words(what: &str, files: &[(&str, &str)], min_lines: usize) {
     let mut failures = Vec::new();
     let mut checked = 0;
     for (gen, text) in files {
@@ -125,13 +110,125 @@ fn ds_invalid_words() {
             }
             lines += 1;
         }
-        assert!(lines > 100, "{gen}: too few rejected DS words: {lines}");
+        assert!(
+            lines > min_lines,
+            "{gen}: too few rejected {what} words: {lines}"
+        );
     }
     assert!(
         failures.is_empty(),
-        "{} of {checked} words LLVM rejects are decoded:\n{}",
+        "{} of {checked} {what} words LLVM rejects are decoded:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+/// DS (LDS/GDS) vectors of every generation (scripts/ds_vectors.py).
+#[test]
+fn ds_vectors() {
+    exact_vectors(
+        "DS",
+        &[
+            ("gfx8", include_str!("data/gfx8.ds.txt")),
+            ("gfx9", include_str!("data/gfx9.ds.txt")),
+            ("gfx10", include_str!("data/gfx10.ds.txt")),
+            ("gfx11", include_str!("data/gfx11.ds.txt")),
+            ("gfx12", include_str!("data/gfx12.ds.txt")),
+        ],
+        100,
+    );
+}
+
+/// DS words llvm-mc-22 rejects (scripts/ds_vectors.py: register fields the operation
+/// does not use, gds/acc where it has none, operations of other processors).
+#[test]
+fn ds_invalid_words() {
+    rejected_words(
+        "DS",
+        &[
+            ("gfx8", include_str!("data/gfx8.ds.invalid")),
+            ("gfx9", include_str!("data/gfx9.ds.invalid")),
+            ("gfx10", include_str!("data/gfx10.ds.invalid")),
+            ("gfx11", include_str!("data/gfx11.ds.invalid")),
+            ("gfx12", include_str!("data/gfx12.ds.invalid")),
+        ],
+        100,
+    );
+}
+
+/// SOPP vectors of gfx8-gfx12 (scripts/sopp_vectors.py): every SOPP instruction with
+/// immediates across the range (sendmsg, gpr_idx, waitcnt, depctr, delay_alu, ...),
+/// plus s_set_gpr_idx_on and s_sendmsg_rtn.
+#[test]
+fn sopp_vectors() {
+    exact_vectors(
+        "SOPP",
+        &[
+            ("gfx8", include_str!("data/gfx8.sopp.txt")),
+            ("gfx9", include_str!("data/gfx9.sopp.txt")),
+            ("gfx10", include_str!("data/gfx10.sopp.txt")),
+            ("gfx11", include_str!("data/gfx11.sopp.txt")),
+            ("gfx12", include_str!("data/gfx12.sopp.txt")),
+        ],
+        500,
+    );
+}
+
+/// VOPD (dual-issue) vectors of gfx11/gfx12 (scripts/vopd_vectors.py): every pair of X
+/// and Y opcodes LLVM accepts, with VGPR, SGPR, inline and literal first sources.
+#[test]
+fn vopd_vectors() {
+    exact_vectors(
+        "VOPD",
+        &[
+            ("gfx11", include_str!("data/gfx11.vopd.txt")),
+            ("gfx12", include_str!("data/gfx12.vopd.txt")),
+        ],
+        500,
+    );
+}
+
+/// Vectors from assembly text (scripts/asm_vectors.py): operand-less, lane, permute,
+/// f64-compare and image instructions the sweeps left without a passing vector.
+#[test]
+fn asm_vectors() {
+    exact_vectors(
+        "asm",
+        &[
+            ("gfx8", include_str!("data/gfx8.asm.txt")),
+            ("gfx9", include_str!("data/gfx9.asm.txt")),
+            ("gfx10", include_str!("data/gfx10.asm.txt")),
+            ("gfx11", include_str!("data/gfx11.asm.txt")),
+            ("gfx12", include_str!("data/gfx12.asm.txt")),
+        ],
+        10,
+    );
+}
+
+/// Probe vectors of gfx1250 WMMA/SWMMAC and VOPD3 (scripts/probe_vectors.py).
+#[test]
+fn probe_vectors() {
+    exact_vectors(
+        "probe",
+        &[("gfx12", include_str!("data/gfx12.probe.txt"))],
+        5,
+    );
+}
+
+/// SOPP words llvm-mc-22 rejects (operand-less instructions with an immediate,
+/// opcodes a processor does not have).
+#[test]
+fn sopp_invalid_words() {
+    rejected_words(
+        "SOPP",
+        &[
+            ("gfx8", include_str!("data/gfx8.sopp.invalid")),
+            ("gfx9", include_str!("data/gfx9.sopp.invalid")),
+            ("gfx10", include_str!("data/gfx10.sopp.invalid")),
+            ("gfx11", include_str!("data/gfx11.sopp.invalid")),
+            ("gfx12", include_str!("data/gfx12.sopp.invalid")),
+        ],
+        100,
     );
 }
 
@@ -685,5 +782,61 @@ fn rdna_family_vectors() {
             failures.len(),
             failures.join("\n")
         );
+    }
+}
+
+/// gfx900/gfx908 FLAT words llvm-mc-22 rejects (`lds` on a store or a dwordx2 load;
+/// bit 55, acc from gfx90a, set) and the accepted word that differs only in bit 55.
+#[test]
+fn gfx9_flat_words_llvm_rejects() {
+    for p in ["gfx900", "gfx908"] {
+        let dec = Decoder::for_processor(p).expect("processor");
+        for hex in [
+            "dc7ea728 01a5085d",
+            "de55a5a3 18581610",
+            "dc429455 1aa02a07",
+            "dc45588c f19d000a",
+        ] {
+            let r = dec.decode(&words_to_bytes(hex));
+            assert!(r.is_err(), "{hex} on {p}: {:?}", r.map(|i| dec.text(&i)));
+        }
+        let inst = dec
+            .decode(&words_to_bytes("dc429455 1a202a07"))
+            .expect("valid");
+        assert_eq!(
+            dec.text(&inst),
+            "global_load_ubyte v26, v7, s[32:33] offset:-2987 slc"
+        );
+    }
+}
+
+/// gfx9 SMEM register fields: words llvm-mc-22 rejects (a buffer resource in
+/// flat_scratch, an 8-register tuple from vcc_hi, m0 as base) and edge cases it accepts.
+#[test]
+fn gfx9_smem_register_fields_as_llvm() {
+    for p in ["gfx900", "gfx942"] {
+        let dec = Decoder::for_processor(p).expect("processor");
+        for hex in [
+            "c02f4773 dc05c8fb",
+            "c00c1ad1 1a0d448a",
+            "c01e183e 26031714",
+        ] {
+            let r = dec.decode(&words_to_bytes(hex));
+            assert!(r.is_err(), "{hex} on {p}: {:?}", r.map(|i| dec.text(&i)));
+        }
+        for (hex, want) in [
+            (
+                "c006198a 00000010",
+                "s_load_dwordx2 flat_scratch, s[20:21], 0x10",
+            ),
+            (
+                "c01216ca 00000010",
+                "s_load_dwordx16 s[88:103], s[20:21], 0x10",
+            ),
+            ("c0021f7f 00000010", "s_load_dword null, exec, 0x10"),
+        ] {
+            let inst = dec.decode(&words_to_bytes(hex)).expect(hex);
+            assert_eq!(dec.text(&inst), want, "{hex} on {p}");
+        }
     }
 }
