@@ -537,8 +537,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             out.push_str("_e32")
         }
         Form::Vop3 | Form::Vop3p if dec.vop3_dpp(inst).is_some() => out.push_str("_e64_dpp"),
-        // (an operand-less one, v_nop, has no suffix)
-        Form::Vop3 if plan.has_vop12c && !op.operands.is_empty() => out.push_str("_e64"),
+        // (an operand-less one, v_nop, has no suffix as llvm-objdump prints it; on
+        // gfx6/gfx7, whose text must assemble back to the same bytes, it keeps it)
+        Form::Vop3
+            if plan.has_vop12c && (!op.operands.is_empty() || dec.traits & traits::GFX6_7 != 0) =>
+        {
+            out.push_str("_e64")
+        }
         Form::Sdwa => out.push_str("_sdwa"),
         // gfx11+ prints VOPC in DPP form without a suffix (`v_cmp_eq_f32 vcc_lo, ...`)
         Form::Dpp
