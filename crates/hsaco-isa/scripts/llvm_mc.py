@@ -10,6 +10,19 @@ _WARN = re.compile(r"^<stdin>:(\d+):(\d+): warning: invalid instruction encoding
 _ENC = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]")
 
 
+def disassemble_one(mcpu, words):
+    """The text llvm-mc-22 gives for one instruction (32-bit `words`, little-endian), or
+    None when it rejects the bytes or they do not make exactly one instruction."""
+    data = " ".join("0x%02x" % b for w in words for b in w.to_bytes(4, "little"))
+    r = subprocess.run([LLVM_MC, "--disassemble", "-triple=amdgcn", "-mcpu=" + mcpu],
+                       input=data, capture_output=True, text=True)
+    lines = [l.strip() for l in r.stdout.splitlines()
+             if l.strip() and not l.strip().startswith(".text")]
+    if "warning" in r.stderr or "error" in r.stderr or len(lines) != 1:
+        return None
+    return lines[0]
+
+
 def disassemble(lines, mcpu):
     """As _disassemble, but isolates inputs that crash llvm-mc (result None)."""
     try:

@@ -1,30 +1,21 @@
 #!/usr/bin/env python3
-"""Write tests/data/<gen>.probe.txt: vectors for instructions still listed in
-tests/data/<gen>.uncovered whose encoding is VOP3P or VOPD3 (gfx1250 WMMA/SWMMAC and
-dual-issue ops), from words built with the description's field layout (plain VGPR
+"""Write tests/data/<gen>.probe.txt: vectors for the VOPD3 (gfx1250 dual-issue)
+operations, from words built with the description's field layout (plain VGPR
 operands, no modifiers) and disassembled by llvm-mc-22 (one word per run).
 
     python3 crates/hsaco-isa/scripts/probe_vectors.py gfx12
 """
 import os
 import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from llvm_mc import disassemble_one  # noqa: E402
 DATA = os.path.join(HERE, "..", "tests", "data")
 PROCS = {"gfx12": ["gfx1201", "gfx1250"], "gfx11": ["gfx1100"]}
 
 
-def llvm(proc, words):
-    data = " ".join("0x%02x" % b for w in words for b in w.to_bytes(4, "little"))
-    r = subprocess.run(["llvm-mc-22", "--disassemble", "-triple=amdgcn", "-mcpu=" + proc],
-                       input=data, capture_output=True, text=True)
-    lines = [l.strip() for l in r.stdout.splitlines()
-             if l.strip() and not l.strip().startswith(".text")]
-    if "warning" in r.stderr or "error" in r.stderr or len(lines) != 1:
-        return None
-    return lines[0]
 
 
 def encodings(defs):
@@ -58,8 +49,8 @@ def main():
     encs = encodings(defs)
     # (VOP3P WMMA/SWMMAC of gfx1250 are left out: their matrix_*_fmt/_reuse modifiers in
     # the op_sel bits are not printed by hsaco yet; see NOTES)
-    wanted = [l.split() for l in open(os.path.join(DATA, gen + ".uncovered"))
-              if l.split() and l.split()[0] in ("VOPD3",)]
+    # (every VOPD3 operation of the description, so a rerun rewrites the same file)
+    wanted = [("VOPD3", m) for m in re.findall(r"^op (\S+) (?:\S*,)?VOPD3=", defs, re.M)]
     rows = {}
     for encname, mn in wanted:
         m = re.search(r"^op %s (?:\S*,)?%s=(0x[0-9a-f]+)" % (re.escape(mn), encname), defs, re.M)
@@ -78,7 +69,7 @@ def main():
                                                        src2y=8, vdsty=9)))
         for words in cases:
             for proc in PROCS[gen]:
-                t = llvm(proc, words)
+                t = disassemble_one(proc, words)
                 if t is not None and "Invalid" not in t:
                     rows.setdefault((" ".join("%08X" % w for w in words), t), []).append(proc)
     with open(os.path.join(DATA, gen + ".probe.txt"), "w") as f:

@@ -9,24 +9,16 @@ constant / literal first source on either side; words LLVM rejects are left out 
 pair that does not exist). Lines are `hex words | text | processors`.
 """
 import os
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from llvm_mc import disassemble_one  # noqa: E402
 PROCS = {"gfx11": ["gfx1100"], "gfx12": ["gfx1201", "gfx1250"]}
 LITERAL = 0x3F800000
 
 
-def llvm(proc, words):
-    data = " ".join("0x%02x" % b for w in words for b in w.to_bytes(4, "little"))
-    r = subprocess.run(["llvm-mc-22", "--disassemble", "-triple=amdgcn", "-mcpu=" + proc],
-                       input=data, capture_output=True, text=True)
-    lines = [l.strip() for l in r.stdout.splitlines()
-             if l.strip() and not l.strip().startswith(".text")]
-    if "warning" in r.stderr or "error" in r.stderr or len(lines) != 1:
-        return None
-    return lines[0]
 
 
 def word_pair(opx, opy, src0x, vsrc1x, vdstx, src0y, vsrc1y, vdsty):
@@ -48,7 +40,7 @@ def main():
                 cases.append(word_pair(opx, opy, src0x, 2, 4, src0y, 7, 9))
     jobs = [(p, c) for c in cases for p in procs]
     with ThreadPoolExecutor(4) as ex:
-        texts = list(ex.map(lambda j: llvm(*j), jobs))
+        texts = list(ex.map(lambda j: disassemble_one(*j), jobs))
     out = []
     for i, c in enumerate(cases):
         per = texts[i * len(procs):(i + 1) * len(procs)]
