@@ -564,8 +564,11 @@ impl Decoder {
             }
         }
         if enc.form == crate::desc::Form::Vopd {
-            let (_, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
+            let (yop, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
             literal |= y.contains(&Operand::Literal);
+            if enc.words == 3 && !self.vopd3_fields_valid(ei, op, yop, raw, w2) {
+                return Err(DecodeError::Invalid);
+            }
         }
         // gfx90a and gfx940+: bit 55 of MUBUF (tfe before) and FLAT is acc: the data
         // registers are AGPRs
@@ -859,6 +862,57 @@ impl Decoder {
             };
         }
         Some((op, out))
+    }
+
+    /// Whether a gfx1250 VOPD3 word is one llvm-mc-22 decodes (learned with
+    /// scripts/vopd3_vectors.py): a register field its half has no operand for is zero
+    /// (`vsrc1` of v_dual_mov_b32, `src2` of the two-source operations); the neg bits
+    /// (41-43 X, 44-46 Y: src0, vsrc1, src2) only on operations with float source
+    /// modifiers (`!fpmods`) and only for sources they have (not a lane mask); no
+    /// literal (255) nor an unnamed code as a scalar source; a 64-bit src0 is no vcc_hi, m0 or
+    /// exec_hi. (Register banks are the assembler's rule: the disassembler takes any.)
+    fn vopd3_fields_valid(&self, ei: usize, x: &OpDesc, y: &OpDesc, raw: u64, w2: u32) -> bool {
+        use crate::desc::flags;
+        let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get_wide(raw, w2));
+        let neg = get(Field::Neg);
+        let halves = [
+            (
+                x,
+                [Field::Src0x, Field::Vsrc1x, Field::Src2x],
+                Field::Ssrc2x,
+                0,
+            ),
+            (
+                y,
+                [Field::Src0y, Field::Vsrc1y, Field::Src2y],
+                Field::Ssrc2y,
+                3,
+            ),
+        ];
+        for (op, [src0, vsrc1, src2], ssrc2, shift) in halves {
+            let has = |f: Field| op.operands.iter().find(|o| o.role == Role::Field(f));
+            let lane_mask = has(ssrc2).is_some();
+            for (i, f) in [src0, vsrc1, src2].into_iter().enumerate() {
+                let used = has(f).is_some() || (f == src2 && lane_mask);
+                if !used && get(f) != 0 {
+                    return false;
+                }
+                let negated = neg >> (shift + i) & 1 != 0;
+                if negated && (op.flags & flags::FPMODS == 0 || has(f).is_none()) {
+                    return false;
+                }
+            }
+            let s0 = get(src0);
+            // (codes without a name: 209-229, 232-234, 249, 250)
+            let unnamed = |c: u32| matches!(c, 209..=229 | 232..=234 | 249 | 250 | 255);
+            if unnamed(s0)
+                || (has(src0).is_some_and(|o| o.ty.bits() == 64) && matches!(s0, 107 | 125 | 127))
+                || (lane_mask && unnamed(get(ssrc2)))
+            {
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether a DS word is one LLVM decodes (gfx8+; gfx6/gfx7, which LLVM cannot

@@ -1737,6 +1737,8 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     // llvm-mc-22 quirk: after an X v_dual_fmamk_f32, a Y half that has a constant K too
     // shows a literal source as the inline constant it equals (`1.0`), without lit()
     let x_fmamk = op.mnemonic == "v_dual_fmamk_f32";
+    // gfx1250 VOPD3: neg bits of src0/vsrc1/src2, X in bits 0-2, Y in 3-5
+    let neg = dec.field(inst, Field::Neg).unwrap_or(0);
     let half = |out: &mut String,
                 mnemonic: &str,
                 ops: &[Operand],
@@ -1756,6 +1758,20 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 continue;
             }
             out.push_str(if i == 0 { " " } else { ", " });
+            let src = match od.role {
+                Role::Field(Field::Src0x | Field::Src0y) => Some(0),
+                Role::Field(Field::Vsrc1x | Field::Vsrc1y) => Some(1),
+                Role::Field(Field::Src2x | Field::Src2y) => Some(2),
+                _ => None,
+            };
+            let negated = src.is_some_and(|k| neg >> (k + if is_y { 3 } else { 0 }) & 1 != 0);
+            // a negated constant is `neg(c)` (as in VOP3)
+            let neg_fn = negated && matches!(o, Operand::Int(_) | Operand::Float(_));
+            if neg_fn {
+                out.push_str("neg(");
+            } else if negated {
+                out.push('-');
+            }
             match (od.role, *o) {
                 // the constant K of fmaak/fmamk: always hex
                 (crate::desc::Role::Literal, _) => {
@@ -1779,6 +1795,30 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     }
                 }
                 _ => operand(out, *o, od.ty, inst.literal),
+            }
+            if neg_fn {
+                out.push(')');
+            }
+            match (od.role, *o) {
+                // gfx1250 VOPD3 64-bit VGPR operands must be even-aligned (LLVM marks an
+                // odd tuple; src0 may also be an SGPR pair, hence its class)
+                (Role::Field(f), Operand::Vgpr { first, count: 2 }) if first % 2 == 1 => {
+                    let class = if matches!(f, Field::Src0x | Field::Src0y) {
+                        "VS"
+                    } else {
+                        "VReg"
+                    };
+                    let _ = write!(
+                        out,
+                        "/*Invalid register, operand has '{class}_64_Align2' register class*/"
+                    );
+                }
+                // a constant as v_dual_cndmask_b32's lane mask (VOPD3)
+                (
+                    Role::Field(Field::Ssrc2x | Field::Ssrc2y),
+                    Operand::Int(_) | Operand::Float(_),
+                ) => out.push_str("/*Invalid immediate*/"),
+                _ => {}
             }
         }
     };

@@ -188,6 +188,31 @@ fn vopd_vectors() {
     );
 }
 
+/// gfx1250 VOPD3 (three-word dual-issue) vectors (scripts/vopd3_vectors.py): every X
+/// operation with every Y operation, neg bits per source, scalar/inline/special
+/// sources, lane masks, bitop3 tables, odd 64-bit tuples, random words.
+#[test]
+fn vopd3_vectors() {
+    exact_vectors(
+        "VOPD3",
+        &[("gfx12", include_str!("data/gfx12.vopd3.txt"))],
+        1000,
+    );
+}
+
+/// VOPD3 words llvm-mc-22 rejects (scripts/vopd3_vectors.py): a non-zero register
+/// field the half has no operand for, neg bits of operations without float modifiers
+/// or of absent sources, literal and unnamed scalar codes, opcodes outside the tables,
+/// random words; every VOPD3 pair on gfx1201.
+#[test]
+fn vopd3_invalid_words() {
+    rejected_words(
+        "VOPD3",
+        &[("gfx12", include_str!("data/gfx12.vopd3.invalid"))],
+        1000,
+    );
+}
+
 /// Vectors from assembly text (scripts/asm_vectors.py): operand-less, lane, permute,
 /// f64-compare and image instructions the sweeps left without a passing vector.
 #[test]
