@@ -421,9 +421,12 @@ def merge_tokens(a, b):
     return out
 
 
-def vopd_lines(procs, encs, variants, name="VOPD"):
+def vopd_lines(procs, encs, variants, name="VOPD", flags=None):
     """Sweep opx (with opy = mov) and opy (with opx = mov) of the dual-issue encoding
-    (VOPD, or gfx1250's three-word VOPD3 with third sources and a plain vdsty)."""
+    (VOPD, or gfx1250's three-word VOPD3 with third sources and a plain vdsty). VOPD3
+    also probes the half's src0 neg bit (field `neg`: X bits 0-2, Y 3-5): an operation
+    LLVM prints `-v20` / `-v[20:21]` (X) or `-v50` (Y) for gets `fpmods` in `flags` (LLVM
+    rejects the bit on the others)."""
     enc = encs[name]
     three = name == "VOPD3"
     base = dict(src0x=256 + 20, vsrc1x=30, vdstx=10, src0y=256 + 50, vsrc1y=60,
@@ -439,12 +442,21 @@ def vopd_lines(procs, encs, variants, name="VOPD"):
         for proc in procs:
             tries = [dict(src2), dict(src2, **{own: 0}), {}, {own: 0}] if three else [{}, {own: 0}]
             res = None
+            negs = [False] * n
             for t in tries:
                 lines = [build(enc, dict(base, **t, **{field: o, other: 8, oth: 0}))
                          for o in range(n)]
                 got = disassemble(lines, proc)
                 res = got if res is None else [a if a and " :: " in a[0] else b
                                                for a, b in zip(res, got)]
+                if three and flags is not None and "neg" in enc["fields"]:
+                    neg = dict(neg=1 if half == "x" else 8)
+                    lines = [build(enc, dict(base, **t, **neg, **{field: o, other: 8, oth: 0}))
+                             for o in range(n)]
+                    src0 = r" -v(20|\[20:)" if half == "x" else r" -v(50|\[50:)"
+                    for o, r in enumerate(disassemble(lines, proc)):
+                        if r and " :: " in r[0]:
+                            negs[o] |= bool(re.search(src0, r[0].split(" :: ")[0 if half == "x" else 1]))
             for o, r in enumerate(res):
                 if not r or "Invalid" in r[0] or " :: " not in r[0]:
                     r = None
@@ -475,6 +487,8 @@ def vopd_lines(procs, encs, variants, name="VOPD"):
                     else:
                         toks.append("?" + t)
                 toks += toks_tail
+                if negs[o]:
+                    flags.setdefault((mn, encname), set()).add("fpmods")
                 v = variants.setdefault((mn, encname, tuple(toks)), {})
                 v.setdefault(o, set()).add(proc)
 
@@ -740,7 +754,7 @@ def main():
     if "VOPD" in encs and not only:
         vopd_lines(procs, encs, variants)
     if "VOPD3" in encs and not only:
-        vopd_lines(procs, encs, variants, "VOPD3")
+        vopd_lines(procs, encs, variants, "VOPD3", flags)
     # merge encodings of one instruction
     ops = OrderedDict()  # mnemonic -> list of [tokens, [(enc, opc, procs)]]
     for (base, encname, toks), opcs in variants.items():

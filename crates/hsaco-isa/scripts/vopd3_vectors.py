@@ -12,15 +12,17 @@ NOTES.md "Round vopd3"):
   probe_vectors.py built them, are rejected for most pairs;
 * neg bits 41-43 (X: src0, vsrc1, src2) and 44-46 (Y) only on the operations with
   float source modifiers and only for sources they have; bits 9-11 and 47 are ignored;
-* no literal (src 255), no unnamed scalar codes; register banks are only checked by
-  the assembler.
+* no unnamed scalar codes, no literal (src 255) unless another scalar source (src0 or a
+  lane mask) is 254: llvm-mc-22 then prints both as a constant read from the second
+  instruction word (254 as a 64-bit source: the second and third), though nothing
+  follows the instruction (a decoder quirk, reproduced by hsaco);
+* register banks are only checked by the assembler.
 
 Vectors (`hex words | text | processors`, all must match): every X operation with
 every Y operation (clean registers, banks the assembler accepts), each half's neg bits,
 scalar / inline-constant / special sources, lane masks, bitop3 tables, odd 64-bit
-tuples, ignored bits, and random words over the valid opcodes. Words whose src0x,
-src0y or lane mask is 254 are left out: llvm-mc-22 reads a "literal" from the second
-word there (a decoder quirk hsaco does not reproduce; NOTES.md). Rejected words
+tuples, ignored bits, the 254/255 quirk, and random words over the valid opcodes.
+Rejected words
 (`hex words | processors`): each rule above broken once per operation, undefined
 opcodes, and random words LLVM rejects; all VOPD3 words are rejected on gfx1201.
 """
@@ -166,6 +168,24 @@ def main():
                 cases.append(pair(ox, ADD, xo={f: (r + 256 if f == "src0x" else r)
                                                 for f in ("src0x", "vsrc1x", "src2x", "vdstx")
                                                 if f in roles}))
+    # the 254 quirk: a constant read from the second word (and 255 next to a 254)
+    for ox in sorted(xt):
+        for sx, sy in ((254, 256 + 6), (256 + 1, 254), (254, 254), (255, 254), (254, 255)):
+            for w1 in (0, 0x40, 0x3F800000, 0x12345678):
+                # the second word's bits are src0y, neg and X's vsrc1/src2 (kept only
+                # where the operation has them)
+                xo = dict(src0x=sx)
+                if sy == 256 + 6:
+                    xo.update(vsrc1x=w1 >> 16 & 0xFF, src2x=w1 >> 24)
+                w = pair(ox, ADD, xo=xo, yo=dict(src0y=sy))
+                cases.append(w)
+    for oy in sorted(yt):
+        for sx, sy in ((256 + 1, 254), (254, 254), (255, 254)):
+            cases.append(pair(ADD, oy, xo=dict(src0x=sx), yo=dict(src0y=sy)))
+    for mx, my in ((254, 106), (106, 254), (255, 254), (254, 255), (254, 254)):
+        cases.append(pair(9, 9, xo=dict(src2x=mx), yo=dict(src2y=my)))
+        cases.append(pair(9, 9, raw=1 << 41 | 1 << 44, xo=dict(src0x=254, src2x=mx),
+                          yo=dict(src0y=254, src2y=my)))
     # ignored bits (9-11, 47)
     for b in (9, 10, 11, 47):
         cases.append(pair(0x13, 0x13, raw=1 << b))
@@ -233,20 +253,12 @@ def main():
     rows, seen = [], set()
     rejected = []
     for words, r in zip(cases, res[:len(cases)]):
-        def f(name):
-            lo, w = FIELDS[name]
-            return (words[lo // 32] >> (lo % 32)) & ((1 << w) - 1)
-
         if r is None:
             if words in rand:
                 rejected.append(words)
             continue
         if r[1] != 12:
             raise SystemExit("unexpected length %d: %s" % (r[1], hexw(words)))
-        lane_x = "ssrc2x" in xt[f("opx")][1] and f("src2x") == 254
-        lane_y = "ssrc2y" in yt[f("opy")][1] and f("src2y") == 254
-        if 254 in (f("src0x"), f("src0y")) or lane_x or lane_y:
-            continue  # the literal quirk (see the docstring)
         key = hexw(words)
         if key not in seen:
             seen.add(key)

@@ -566,8 +566,13 @@ impl Decoder {
         if enc.form == crate::desc::Form::Vopd {
             let (yop, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
             literal |= y.contains(&Operand::Literal);
-            if enc.words == 3 && !self.vopd3_fields_valid(ei, op, yop, raw, w2) {
-                return Err(DecodeError::Invalid);
+            if enc.words == 3 {
+                if !self.vopd3_fields_valid(ei, op, yop, raw, w2) {
+                    return Err(DecodeError::Invalid);
+                }
+                // (no literal word follows a VOPD3 instruction)
+                literal = false;
+                literal64 = false;
             }
         }
         // gfx90a and gfx940+: bit 55 of MUBUF (tfe before) and FLAT is acc: the data
@@ -869,8 +874,10 @@ impl Decoder {
     /// (`vsrc1` of v_dual_mov_b32, `src2` of the two-source operations); the neg bits
     /// (41-43 X, 44-46 Y: src0, vsrc1, src2) only on operations with float source
     /// modifiers (`!fpmods`) and only for sources they have (not a lane mask); no
-    /// literal (255) nor an unnamed code as a scalar source; a 64-bit src0 is no vcc_hi, m0 or
-    /// exec_hi. (Register banks are the assembler's rule: the disassembler takes any.)
+    /// unnamed code as a scalar source, no literal (255) unless another scalar source is
+    /// 254 (print.rs `vopd`); a 64-bit src0 is no odd half (vcc_hi, m0, exec_hi,
+    /// src_flat_scratch_base_hi). (Register banks are the assembler's rule: the
+    /// disassembler takes any.)
     fn vopd3_fields_valid(&self, ei: usize, x: &OpDesc, y: &OpDesc, raw: u64, w2: u32) -> bool {
         use crate::desc::flags;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get_wide(raw, w2));
@@ -889,6 +896,7 @@ impl Decoder {
                 3,
             ),
         ];
+        let (mut lit, mut lit254) = (false, false);
         for (op, [src0, vsrc1, src2], ssrc2, shift) in halves {
             let has = |f: Field| op.operands.iter().find(|o| o.role == Role::Field(f));
             let lane_mask = has(ssrc2).is_some();
@@ -904,15 +912,25 @@ impl Decoder {
             }
             let s0 = get(src0);
             // (codes without a name: 209-229, 232-234, 249, 250)
-            let unnamed = |c: u32| matches!(c, 209..=229 | 232..=234 | 249 | 250 | 255);
+            let unnamed = |c: u32| matches!(c, 209..=229 | 232..=234 | 249 | 250);
             if unnamed(s0)
-                || (has(src0).is_some_and(|o| o.ty.bits() == 64) && matches!(s0, 107 | 125 | 127))
+                || (has(src0).is_some_and(|o| o.ty.bits() == 64)
+                    && matches!(s0, 107 | 125 | 127 | 231))
                 || (lane_mask && unnamed(get(ssrc2)))
             {
                 return false;
             }
+            for c in [Some(s0), lane_mask.then(|| get(ssrc2))]
+                .into_iter()
+                .flatten()
+            {
+                lit |= c == 255;
+                lit254 |= c == 254;
+            }
         }
-        true
+        // a literal (255) only next to a 254 (llvm-mc-22 then reads both from the second
+        // word, print.rs `vopd`)
+        !lit || lit254
     }
 
     /// Whether a DS word is one LLVM decodes (gfx8+; gfx6/gfx7, which LLVM cannot

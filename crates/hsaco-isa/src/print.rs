@@ -1739,6 +1739,22 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let x_fmamk = op.mnemonic == "v_dual_fmamk_f32";
     // gfx1250 VOPD3: neg bits of src0/vsrc1/src2, X in bits 0-2, Y in 3-5
     let neg = dec.field(inst, Field::Neg).unwrap_or(0);
+    // llvm-mc-22 quirk (VOPD3): a scalar source of code 254 (and, next to one, 255)
+    // prints as a constant read from the second instruction word (254 as a 64-bit
+    // source: the second and third), as an inline constant where it equals one, else in
+    // hex; nothing follows the instruction (see decode.rs `vopd3_fields_valid`)
+    let vopd3 = dec.encoding(inst).words == 3;
+    let word1 = |o: Operand| -> Option<(u64, bool)> {
+        match o {
+            Operand::Special { code: 254, .. } | Operand::Literal if vopd3 => {
+                Some((inst.raw >> 32, false))
+            }
+            Operand::Literal64 if vopd3 => {
+                Some((inst.raw >> 32 | u64::from(inst.literal) << 32, true))
+            }
+            _ => None,
+        }
+    };
     let half = |out: &mut String,
                 mnemonic: &str,
                 ops: &[Operand],
@@ -1766,13 +1782,19 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
             };
             let negated = src.is_some_and(|k| neg >> (k + if is_y { 3 } else { 0 }) & 1 != 0);
             // a negated constant is `neg(c)` (as in VOP3)
-            let neg_fn = negated && matches!(o, Operand::Int(_) | Operand::Float(_));
+            let neg_fn = negated
+                && (matches!(o, Operand::Int(_) | Operand::Float(_)) || word1(*o).is_some());
             if neg_fn {
                 out.push_str("neg(");
             } else if negated {
                 out.push('-');
             }
             match (od.role, *o) {
+                (_, o) if word1(o).is_some() => match word1(o) {
+                    Some((v, true)) => inline64(out, v),
+                    Some((v, false)) => fixed_literal(out, v as u32, Ty::B32, false),
+                    None => {}
+                },
                 // the constant K of fmaak/fmamk: always hex
                 (crate::desc::Role::Literal, _) => {
                     let _ = write!(out, "0x{:x}", inst.literal);
@@ -1818,6 +1840,9 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     Role::Field(Field::Ssrc2x | Field::Ssrc2y),
                     Operand::Int(_) | Operand::Float(_),
                 ) => out.push_str("/*Invalid immediate*/"),
+                (Role::Field(Field::Ssrc2x | Field::Ssrc2y), o) if word1(o).is_some() => {
+                    out.push_str("/*Invalid immediate*/")
+                }
                 _ => {}
             }
         }
@@ -1826,6 +1851,29 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     if let Some((y, ops)) = dec.vopd_y(inst) {
         out.push_str(" :: ");
         half(out, y.mnemonic, &ops, y.operands, true);
+    }
+}
+
+/// A 64-bit value as LLVM prints a 64-bit immediate: an inline integer (-16..64) or
+/// float constant by its value, else hex.
+fn inline64(out: &mut String, v: u64) {
+    let float = [
+        (0x3fe0000000000000, "0.5"),
+        (0xbfe0000000000000, "-0.5"),
+        (0x3ff0000000000000, "1.0"),
+        (0xbff0000000000000, "-1.0"),
+        (0x4000000000000000, "2.0"),
+        (0xc000000000000000, "-2.0"),
+        (0x4010000000000000, "4.0"),
+        (0xc010000000000000, "-4.0"),
+        (0x3fc45f306dc9c882, "0.15915494309189532"),
+    ];
+    if (-16..=64).contains(&(v as i64)) {
+        let _ = write!(out, "{}", v as i64);
+    } else if let Some((_, t)) = float.iter().find(|(b, _)| *b == v) {
+        out.push_str(t);
+    } else {
+        let _ = write!(out, "0x{v:x}");
     }
 }
 
