@@ -21,7 +21,8 @@ NOTES.md "Round vopd3"):
 Vectors (`hex words | text | processors`, all must match): every X operation with
 every Y operation (clean registers, banks the assembler accepts), each half's neg bits,
 scalar / inline-constant / special sources, lane masks, bitop3 tables, odd 64-bit
-tuples, ignored bits, the 254/255 quirk, and random words over the valid opcodes.
+tuples, ignored bits, the 254/255 quirk (also random words around it), and random
+words over the valid opcodes.
 Rejected words
 (`hex words | processors`): each rule above broken once per operation, undefined
 opcodes, and random words LLVM rejects; all VOPD3 words are rejected on gfx1201.
@@ -182,6 +183,16 @@ def main():
     for oy in sorted(yt):
         for sx, sy in ((256 + 1, 254), (254, 254), (255, 254)):
             cases.append(pair(ADD, oy, xo=dict(src0x=sx), yo=dict(src0y=sy)))
+    # (a third word of 0: lit64(...); a 255 whose second word could be inline: lit(...))
+    zero3 = dict(vdsty=0, vsrc1y=0, src2y=0)
+    for ox, (_, _, fp, _) in sorted(xt.items()):
+        for s0y in (0x40, 0x106, 0xF0):
+            cases.append(pair(ox, ADD, xo=dict(src0x=254, vdstx=0), yo=dict(zero3, src0y=s0y)))
+            if fp:
+                cases.append(pair(ox, ADD, raw=1 << 41, xo=dict(src0x=254, vdstx=0),
+                                  yo=dict(zero3, src0y=s0y)))
+        for s0y in (0x40, 0xC1, 0xF2):
+            cases.append(pair(ox, 9, xo=dict(src0x=255), yo=dict(src0y=s0y, src2y=254)))
     for mx, my in ((254, 106), (106, 254), (255, 254), (254, 255), (254, 254)):
         cases.append(pair(9, 9, xo=dict(src2x=mx), yo=dict(src2y=my)))
         cases.append(pair(9, 9, raw=1 << 41 | 1 << 44, xo=dict(src0x=254, src2x=mx),
@@ -211,6 +222,35 @@ def main():
                 raw |= 1 << b
         rand.append(build(raw, **d))
     cases += rand
+    # random words around the 254/255 quirk: valid fields, small values (so that the
+    # second and third words are often inline constants or fit in 32 bits), neg bits
+    def small():
+        r = rnd.random()
+        if r < 0.3:
+            return 0
+        if r < 0.5:
+            return rnd.randrange(16)
+        if r < 0.6:
+            return rnd.choice([0x3F, 0x40, 0x3C, 0x38, 0x44, 0x80, 0xC1, 0xF0, 0xF5, 0xF8])
+        return rnd.randrange(256)
+
+    for _ in range(a.n // 3):
+        ox, oy = rnd.choice(sorted(xt)), rnd.choice(sorted(yt))
+        d = dict(opx=ox, opy=oy)
+        raw = 0
+        for h, (_, roles, fp, _) in (("x", xt[ox]), ("y", yt[oy])):
+            d["vdst" + h] = small()
+            d["src0" + h] = rnd.choice([254, 254, 255, small(), 256 + small()])
+            if "vsrc1" + h in roles:
+                d["vsrc1" + h] = small()
+            if "src2" + h in roles:
+                d["src2" + h] = small()
+            if "ssrc2" + h in roles:
+                d["src2" + h] = rnd.choice([254, 255, 106, small()])
+            for i, r in enumerate(("src0", "vsrc1", "src2")):
+                if fp and r + h in roles and rnd.random() < 0.2:
+                    raw |= 1 << ((41 if h == "x" else 44) + i)
+        cases.append(build(raw, **d))
 
     # words LLVM must reject: each rule broken once per operation
     bad = []

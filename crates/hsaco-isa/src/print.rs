@@ -1739,19 +1739,15 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let x_fmamk = op.mnemonic == "v_dual_fmamk_f32";
     // gfx1250 VOPD3: neg bits of src0/vsrc1/src2, X in bits 0-2, Y in 3-5
     let neg = dec.field(inst, Field::Neg).unwrap_or(0);
-    // llvm-mc-22 quirk (VOPD3): a scalar source of code 254 (and, next to one, 255)
-    // prints as a constant read from the second instruction word (254 as a 64-bit
-    // source: the second and third), as an inline constant where it equals one, else in
-    // hex; nothing follows the instruction (see decode.rs `vopd3_fields_valid`)
+    // llvm-mc-22 quirk (VOPD3): a scalar source of code 254 reads a 64-bit constant from
+    // the second and third instruction words (nothing follows the instruction), and a
+    // 255 next to one the second word; see `vopd3_constant`
     let vopd3 = dec.encoding(inst).words == 3;
-    let word1 = |o: Operand| -> Option<(u64, bool)> {
+    let wide = inst.raw >> 32 | u64::from(inst.literal) << 32;
+    let quirk = |o: Operand| -> Option<bool> {
         match o {
-            Operand::Special { code: 254, .. } | Operand::Literal if vopd3 => {
-                Some((inst.raw >> 32, false))
-            }
-            Operand::Literal64 if vopd3 => {
-                Some((inst.raw >> 32 | u64::from(inst.literal) << 32, true))
-            }
+            Operand::Special { code: 254, .. } | Operand::Literal64 if vopd3 => Some(true),
+            Operand::Literal if vopd3 => Some(false),
             _ => None,
         }
     };
@@ -1782,19 +1778,23 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
             };
             let negated = src.is_some_and(|k| neg >> (k + if is_y { 3 } else { 0 }) & 1 != 0);
             // a negated constant is `neg(c)` (as in VOP3)
+            // (a quirk constant in lit()/lit64() is negated with `-`)
             let neg_fn = negated
-                && (matches!(o, Operand::Int(_) | Operand::Float(_)) || word1(*o).is_some());
+                && (matches!(o, Operand::Int(_) | Operand::Float(_))
+                    || quirk(*o).is_some_and(|from254| {
+                        !vopd3_constant_is_lit(wide, from254, od.ty, mnemonic)
+                    }));
             if neg_fn {
                 out.push_str("neg(");
             } else if negated {
                 out.push('-');
             }
             match (od.role, *o) {
-                (_, o) if word1(o).is_some() => match word1(o) {
-                    Some((v, true)) => inline64(out, v),
-                    Some((v, false)) => fixed_literal(out, v as u32, Ty::B32, false),
-                    None => {}
-                },
+                (_, o) if quirk(o).is_some() => {
+                    if let Some(from254) = quirk(o) {
+                        vopd3_constant(out, wide, from254, od.ty, mnemonic);
+                    }
+                }
                 // the constant K of fmaak/fmamk: always hex
                 (crate::desc::Role::Literal, _) => {
                     let _ = write!(out, "0x{:x}", inst.literal);
@@ -1840,7 +1840,10 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     Role::Field(Field::Ssrc2x | Field::Ssrc2y),
                     Operand::Int(_) | Operand::Float(_),
                 ) => out.push_str("/*Invalid immediate*/"),
-                (Role::Field(Field::Ssrc2x | Field::Ssrc2y), o) if word1(o).is_some() => {
+                // (but not on lit64(...))
+                (Role::Field(Field::Ssrc2x | Field::Ssrc2y), o)
+                    if quirk(o).is_some_and(|from254| !from254 || wide >> 32 != 0) =>
+                {
                     out.push_str("/*Invalid immediate*/")
                 }
                 _ => {}
@@ -1854,8 +1857,66 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     }
 }
 
-/// A 64-bit value as LLVM prints a 64-bit immediate: an inline integer (-16..64) or
-/// float constant by its value, else hex.
+/// The constant llvm-mc-22 shows for a gfx1250 VOPD3 scalar source of code 254 or 255
+/// (next to a 254), `wide` being the second and third instruction words. 254: a value
+/// that fits in 32 bits is `lit64(0x..)`; else a 64-bit operand shows the 64-bit value,
+/// a 32-bit one the low half, as the inline constant it equals (packed f16/bf16
+/// constants for v_dual_dot2acc_*) or in hex. 255: the low half in hex, or (a 32-bit
+/// operand) `lit(0x<wide>)` when the low half could have been inline.
+fn vopd3_constant(out: &mut String, wide: u64, from254: bool, ty: Ty, mnemonic: &str) {
+    let v = wide as u32;
+    if vopd3_constant_is_lit(wide, from254, ty, mnemonic) {
+        if from254 {
+            let _ = write!(out, "lit64(0x{wide:x})");
+        } else {
+            let _ = write!(out, "lit(0x{wide:x})");
+        }
+        return;
+    }
+    if !from254 {
+        let _ = write!(out, "0x{v:x}");
+        return;
+    }
+    if ty.bits() == 64 {
+        inline64(out, wide);
+        return;
+    }
+    let packed = match mnemonic {
+        "v_dual_dot2acc_f32_f16" => Some(&F16_INLINE),
+        "v_dual_dot2acc_f32_bf16" => Some(&BF16_INLINE),
+        _ => None,
+    };
+    match packed {
+        Some(table) if !(-16..=64).contains(&(v as i32)) => {
+            match table.iter().position(|&b| b == v) {
+                Some(i) => out.push_str(float(240 + i as u8)),
+                None => {
+                    let _ = write!(out, "0x{v:x}");
+                }
+            }
+        }
+        _ => fixed_literal(out, v, Ty::B32, false),
+    }
+}
+
+/// Whether [`vopd3_constant`] shows `lit64(..)` (254) or `lit(..)` (255; for the packed
+/// sources of v_dual_dot2acc_* when the low half could have been inline).
+fn vopd3_constant_is_lit(wide: u64, from254: bool, ty: Ty, mnemonic: &str) -> bool {
+    if from254 {
+        return wide >> 32 == 0;
+    }
+    let v = wide as u32;
+    let table = match mnemonic {
+        "v_dual_dot2acc_f32_f16" => &F16_INLINE,
+        "v_dual_dot2acc_f32_bf16" => &BF16_INLINE,
+        _ => return ty.bits() != 64 && is_inline(v, Ty::B32),
+    };
+    let low = v & 0xffff;
+    (-16..=64).contains(&i32::from(low as u16 as i16)) || table.contains(&low)
+}
+
+/// A 64-bit value as LLVM prints a 64-bit float immediate: an inline integer (-16..64)
+/// or float constant by its value, else hex (the high half alone when the low one is 0).
 fn inline64(out: &mut String, v: u64) {
     let float = [
         (0x3fe0000000000000, "0.5"),
@@ -1872,6 +1933,9 @@ fn inline64(out: &mut String, v: u64) {
         let _ = write!(out, "{}", v as i64);
     } else if let Some((_, t)) = float.iter().find(|(b, _)| *b == v) {
         out.push_str(t);
+    } else if v & 0xffff_ffff == 0 {
+        // (as LLVM shows a 64-bit float literal: its high half when the low one is 0)
+        let _ = write!(out, "0x{:x}", v >> 32);
     } else {
         let _ = write!(out, "0x{v:x}");
     }
