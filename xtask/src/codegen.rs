@@ -350,6 +350,12 @@ fn flag(f: &str) -> Result<&'static str> {
         "dpprej1" => "DPP_REJECT_MODS1",
         "mai" => "MAI",
         "vop3dpp" => "VOP3_DPP",
+        "wmma" => "WMMA",
+        "neghi" => "NEG_HI",
+        "ikey" => "INDEX_KEY",
+        "reuse" => "MATRIX_REUSE",
+        "fmt" => "MATRIX_FMT",
+        "nosfx" => "NO_SUFFIX",
         _ => bail!("unknown flag {f}"),
     })
 }

@@ -588,7 +588,8 @@ fn wave64_vectors() {
 }
 
 /// RDNA encoding families (scripts/enc_vectors.py GEN FAMILY): DPP16/DPP8 forms of
-/// VOP1/VOP2/VOPC, gfx11+ VOP3 with a DPP word, MTBUF, EXP, VINTERP/VINTRP, LDSDIR.
+/// VOP1/VOP2/VOPC, gfx11+ VOP3 with a DPP word, MTBUF, EXP, VINTERP/VINTRP, LDSDIR,
+/// gfx12+ WMMA/SWMMAC modifiers (and the ops printed without `_e32`/`_e64`).
 /// `<gen>.<family>.txt`: every line must decode to one whole instruction printed exactly
 /// as llvm-mc-22 does, on every listed processor; `<gen>.<family>.invalid`: words
 /// llvm-mc-22 rejects, which hsaco must reject too. A family whose vectors do not all
@@ -690,6 +691,12 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         include_str!("data/gfx12.ldsdir.txt"),
         include_str!("data/gfx12.ldsdir.invalid"),
         "",
+    ),
+    (
+        "gfx12.wmma",
+        include_str!("data/gfx12.wmma.txt"),
+        include_str!("data/gfx12.wmma.invalid"),
+        include_str!("data/gfx12.wmma.known-gaps"),
     ),
 ];
 
