@@ -210,6 +210,10 @@ def wmma_words(rng, text, encs):
         for lit in (0x3F800000, 0x12345678, 0x3E22F983, 0x3C00):
             words.append(build(en, dict(base, src2=255)) + [lit])
         words.append(build(en, dict(base, src0=255)) + [0x3F800000])
+        # null, src_* registers, an SGPR, odd registers (gfx1250: tuples are even)
+        for f, v in (("src0", 124), ("src1", 124), ("src2", 230), ("src2", 253),
+                     ("src0", 230), ("src1", 2), ("src0", V(21)), ("vdst", 11), ("src2", V(81))):
+            words.append(build(en, dict(base, **{f: v})))
         words.append(build(en, dict(base, vdst=240, src0=V(232), src1=V(224), src2=V(240))))
         if "fmt" in [x[1:] for x in text.split("op " + mn + " ")[1].split("\n")[0].split()
                      if x.startswith("!")]:

@@ -610,8 +610,10 @@ def wmma_facts(procs, encs):
     ones) decodes while op_sel_hi = 0 is rejected or prints a `matrix_` modifier get
     `wmma`; single-bit probes then give `fpmods` (neg_lo/neg_hi of the accumulator,
     src2), `neghi` (neg_hi of src0), `ikey` (op_sel bit 0 is index_key), `reuse` (op_sel
-    bit 2 is matrix_a_reuse) and `fmt` (op_sel is matrix_a_fmt). {(mnemonic, "VOP3P"):
-    flags}; an op's flags are those of every processor that has it."""
+    bit 2 is matrix_a_reuse) and `fmt` (op_sel is matrix_a_fmt), and a literal
+    accumulator probe the element type of a 128-bit src2 (`acc:f16x8`, `acc:bf16x8`:
+    main() retypes the operand). {(mnemonic, "VOP3P"): flags}; an op's flags are those
+    of every processor that has it."""
     en = encs["VOP3P"]
     vals, _ = probes("VOP3P")
     opw = en["fields"]["op"][1]
@@ -620,10 +622,15 @@ def wmma_facts(procs, encs):
                 (dict(neg_hi=1), ("neghi", "neg_hi:[1,0,0]")),
                 (dict(opsel=1), ("ikey", "index_key:1")),
                 (dict(opsel=4), ("reuse", " matrix_a_reuse")),
-                (dict(opsel=1), ("fmt", "matrix_a_fmt:"))]
+                (dict(opsel=1), ("fmt", "matrix_a_fmt:")),
+                # a literal accumulator: 16-bit (f16 elements) or bf16 (low half not
+                # inline, printed whole) instead of 32-bit (`lit(0x3e22f983)`)
+                (dict(src2=255), ("acc:f16x8", ", 0xf983")),
+                (dict(src2=255), ("acc:bf16x8", ", 0x3e22f983"))]
     out = {}
     for proc in procs:
-        lines = [build(en, dict(vals, op=o, **v)) for o in range(1 << opw) for v, _ in variants]
+        lines = [build(en, dict(vals, op=o, **v)) + [0x3E22F983]
+                 for o in range(1 << opw) for v, _ in variants]
         res = disassemble(lines, proc)
         n = len(variants)
         for o in range(1 << opw):
@@ -819,6 +826,9 @@ def main():
             fl = set()
             for e, _, _ in encl:
                 fl |= flags.get((base, e), set())
+            for acc in [f for f in fl if f.startswith("acc:")]:
+                fl.discard(acc)
+                toks = [acc.replace("acc:", "src2:") if x == "src2:b128" else x for x in toks]
             encs_of = {e for e, _, _ in encl}
             if not (encs_of & {"VOP1", "VOP2", "VOPC"} and "VOP3" in encs_of and all(
                     "nosfx" in flags.get((base, e), set()) for e in encs_of

@@ -548,7 +548,11 @@ impl Decoder {
                 _ => o,
             };
         }
-        if literal && op.flags & crate::desc::flags::WMMA != 0 && !matrix_literal_valid(&inst, op) {
+        if op.flags & crate::desc::flags::WMMA != 0
+            && !matrix_operands_valid(op, self.traits & traits::GFX1250 != 0, |f| {
+                self.field_desc(ei, f).map_or(0, |d| d.get(raw))
+            })
+        {
             return Err(DecodeError::Invalid);
         }
         if op.flags & crate::desc::flags::MATRIX_FMT != 0 {
@@ -1113,10 +1117,14 @@ fn wave64_widths(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx12:
     }
 }
 
-/// A matrix op (`flags::WMMA` with a result wider than 64 bits: not gfx12's fp8 dot
-/// products) takes a literal only as its accumulator C (src2), not in A or B nor in a
-/// SWMMAC's sparse index (the src2 narrower than the result; observed).
-fn matrix_literal_valid(inst: &Instruction, op: &OpDesc) -> bool {
+/// The operands of a matrix op (`flags::WMMA` with a result wider than 64 bits: not
+/// gfx12's fp8 dot products) as llvm-mc-22 takes them without an `Invalid` comment:
+/// VGPRs (gfx1250: tuples from an even register, the result too) or `null`; a 32- or
+/// 64-bit source (A/B of the narrow ops, a SWMMAC's sparse index) also a
+/// `src_*` special register (230 (32-bit: 231), 235-239, 251-253); an inline constant or
+/// a literal only as the accumulator C (src2 not narrower than the result; a SWMMAC's
+/// index is). Anything else makes the word invalid (observed on gfx1201 and gfx1250).
+fn matrix_operands_valid(op: &OpDesc, align: bool, field: impl Fn(Field) -> u32) -> bool {
     let bits = |f: Field| {
         op.operands
             .iter()
@@ -1124,11 +1132,24 @@ fn matrix_literal_valid(inst: &Instruction, op: &OpDesc) -> bool {
             .map_or(0, |o| o.ty.bits())
     };
     let vdst = bits(Field::Vdst);
-    vdst <= 64
-        || inst.operands.iter().zip(op.operands).all(|(o, od)| {
-            *o != Operand::Literal
-                || (od.role == Role::Field(Field::Src2) && bits(Field::Src2) >= vdst)
-        })
+    if vdst <= 64 {
+        return true;
+    }
+    let even = |reg: u32, bits: u32| !align || bits <= 32 || reg % 2 == 0;
+    even(field(Field::Vdst), vdst)
+        && [Field::Src0, Field::Src1, Field::Src2]
+            .into_iter()
+            .all(|f| {
+                let (v, b) = (field(f), bits(f));
+                match v {
+                    256.. => even(v - 256, b),
+                    124 => true,
+                    230 | 235..=239 | 251..=253 => b <= 64,
+                    231 => b <= 32,
+                    128..=208 | 240..=248 | 255 => f == Field::Src2 && b >= vdst,
+                    _ => false,
+                }
+            })
 }
 
 /// The A and B formats of `v_wmma_*_f8f6f4` (`flags::MATRIX_FMT`): matrix_a_fmt in

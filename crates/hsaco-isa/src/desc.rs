@@ -162,6 +162,12 @@ pub enum Ty {
     B384,
     B512,
     B1024,
+    /// A matrix accumulator of eight f16 (WMMA C/D, 128 bits): a literal is a 16-bit
+    /// one (printed as f16 sources are).
+    F16x8,
+    /// A matrix accumulator of eight bf16 (128 bits): a 32-bit literal, inline when its
+    /// low half is a bf16 inline constant.
+    Bf16x8,
     F16,
     F32,
     F64,
@@ -210,7 +216,7 @@ impl Ty {
             B16 | F16 | I16 | U16 => 16,
             B64 | F64 | I64 | U64 => 64,
             B96 => 96,
-            B128 => 128,
+            B128 | F16x8 | Bf16x8 => 128,
             B160 => 160,
             B192 => 192,
             B256 => 256,

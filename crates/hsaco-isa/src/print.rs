@@ -214,9 +214,21 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         // been an inline constant prints whole in lit(): for f16 when its low half is an
         // integer -16..64 or an f16 constant, for 16-bit integers when the whole value
         // is an integer -16..64 (observed)
-        Operand::Literal if ty.bits() == 16 => {
+        // a bf16 accumulator: the whole literal, inline when its low half is an integer
+        // -16..64 or a bf16 constant (observed)
+        Operand::Literal if ty == Ty::Bf16x8 => {
             let low = literal & 0xffff;
-            let inline = if ty == Ty::F16 {
+            if (-16..=64).contains(&i32::from(low as u16 as i16)) || BF16_INLINE.contains(&low) {
+                out.push_str("lit(");
+                hex(out, u64::from(literal));
+                out.push(')');
+            } else {
+                hex(out, u64::from(literal));
+            }
+        }
+        Operand::Literal if ty.bits() == 16 || ty == Ty::F16x8 => {
+            let low = literal & 0xffff;
+            let inline = if matches!(ty, Ty::F16 | Ty::F16x8) {
                 (-16..=64).contains(&i32::from(low as u16 as i16)) || F16_INLINE.contains(&low)
             } else {
                 (-16..=64).contains(&(literal as i32))
@@ -230,9 +242,8 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
             }
         }
         Operand::Literal64 => hex(out, u64::from(literal)),
-        // a matrix accumulator (wider than 64 bits) holds 32-bit elements here: f32 and
-        // i32 print as 32-bit literals (f16/bf16 accumulators differ: known gaps of
-        // tests/data/gfx12.wmma.txt)
+        // a matrix accumulator of f32 or i32 elements (wider than 64 bits; f16 and bf16
+        // ones have their own types): a 32-bit literal
         Operand::Literal if ty.bits() > 64 => {
             if is_inline(literal, Ty::B32) {
                 out.push_str("lit(");
