@@ -309,6 +309,7 @@ pub mod flags {
     pub const MAI: u32 = 1 << 19;
     /// gfx11+: has VOP3/VOP3P forms with a DPP16/DPP8 word (`v_add3_u32_e64_dpp`).
     pub const VOP3_DPP: u32 = 1 << 20;
+    // (1 << 21 is taken by branch rdnagaps, BYTE_SEL, not merged yet)
     /// gfx12+ VOP3P matrix op (WMMA/SWMMAC): op_sel and op_sel_hi are not printed as
     /// such. op_sel_hi (bits 59-60, and bit 14 unless [`MATRIX_REUSE`]/[`MATRIX_FMT`] use
     /// it) must hold its neutral value, all ones; the op_sel bits hold `index_key`
@@ -317,21 +318,21 @@ pub mod flags {
     /// the word invalid: neg_lo of A/B with [`NEG`], neg_hi of A/B with [`NEG_HI`],
     /// both of the accumulator C (src2: its neg and abs) with [`FPMODS`], clamp with
     /// [`CLAMP`].
-    pub const WMMA: u32 = 1 << 21;
+    pub const WMMA: u32 = 1 << 22;
     /// WMMA: neg_hi of the A and B matrices (src0, src1; packed 16-bit elements).
-    pub const NEG_HI: u32 = 1 << 22;
+    pub const NEG_HI: u32 = 1 << 23;
     /// SWMMAC: op_sel bit 0 (bit 11) is `index_key:N`, which half of the sparse index.
-    pub const INDEX_KEY: u32 = 1 << 23;
+    pub const INDEX_KEY: u32 = 1 << 24;
     /// gfx1250 WMMA/SWMMAC: op_sel bit 2 (bit 13) is `matrix_a_reuse`, bit 14
     /// `matrix_b_reuse`.
-    pub const MATRIX_REUSE: u32 = 1 << 24;
+    pub const MATRIX_REUSE: u32 = 1 << 25;
     /// gfx1250 `v_wmma_*_f8f6f4`: op_sel (bits 11-13) is `matrix_a_fmt`, op_sel_hi with
     /// bit 14 above it `matrix_b_fmt` (`MATRIX_FMT_FP8`=0 (default), `BF8`, `FP6`, `BF6`,
     /// `FP4`, else a number); they also give the widths of A and B.
-    pub const MATRIX_FMT: u32 = 1 << 25;
+    pub const MATRIX_FMT: u32 = 1 << 26;
     /// Printed without `_e32`/`_e64` although it has both a VOP1/VOP2/VOPC and a VOP3
     /// form (gfx1250 `v_cvt_pk_f16_fp8`/`bf8`, observed).
-    pub const NO_SUFFIX: u32 = 1 << 26;
+    pub const NO_SUFFIX: u32 = 1 << 27;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.
