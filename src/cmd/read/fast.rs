@@ -1,5 +1,6 @@
 //! `hsaco read --metadata`, fast: files shared among threads in chunks, each file
-//! read into a reused buffer and only its notes looked at (no
+//! read into a reused buffer, or mapped when large ([`super::files`]), and only its
+//! notes looked at (no
 //! [`super::view::ObjectView`]), each chunk's text written to stdout as soon as the
 //! chunks before it are, through a few reused buffers (memory stays small whatever the
 //! number of files).
@@ -23,8 +24,7 @@ use hsaco_elf::msgpack;
 use hsaco_elf::note::NoteOwner;
 use hsaco_elf::CodeObject;
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -34,8 +34,6 @@ use std::sync::Mutex;
 const CHUNK: usize = 16;
 /// A chunk's text buffer starts this large (growing a buffer faults in fresh pages).
 const OUTPUT_CAPACITY: usize = 1 << 18;
-/// Bytes asked of a file's first `read` (most code objects are smaller).
-const FIRST_READ: usize = 1 << 16;
 /// At most this many threads.
 const MAX_THREADS: usize = 8;
 
@@ -204,8 +202,8 @@ impl Sink {
 /// What a thread keeps from file to file.
 #[derive(Default)]
 struct Worker {
-    /// The file being read (the allocation is reused).
-    buf: Vec<u8>,
+    /// Reads the files.
+    files: super::files::Reader,
     /// The last metadata note printed. An object file and the code object linked
     /// from it usually hold the same metadata, and their names sort together.
     last: Option<LastNote>,
@@ -225,110 +223,86 @@ impl Worker {
     /// several files, then the block of every metadata note. `None` if the general
     /// path must handle the file (`out` may then hold part of the file's text).
     fn file_blocks(&mut self, path: &Path, with_headers: bool, out: &mut Vec<u8>) -> Option<()> {
-        let len = read_file(path, &mut self.buf)?;
-        let data = &self.buf[..len];
-        let objects = code_objects(data).ok()?;
-        if objects.len() != 1 || objects[0].container != ContainerKind::Plain {
-            return None;
-        }
-        let co = CodeObject::parse(data).ok()?;
-        symbols_readable(&co)?;
-        if with_headers {
-            // as `path.display()` shows it (invalid UTF-8 replaced the same way)
-            out.extend_from_slice(b"==> ");
-            out.extend_from_slice(path.to_string_lossy().as_bytes());
-            out.extend_from_slice(b" <==\n");
-        }
-        let mut first = true;
-        for note in co.elf.notes() {
-            let note = note.ok()?;
-            let is_metadata = matches!(
-                (note.kind().owner, note.n_type),
-                (NoteOwner::Amdgpu, NT_AMDGPU_METADATA) | (NoteOwner::Amd, NT_AMD_HSA_METADATA)
-            );
-            if !is_metadata {
-                continue;
-            }
-            let hit = self
-                .last
-                .as_ref()
-                .is_some_and(|l| l.n_type == note.n_type && l.desc == note.desc);
-            if !hit {
-                // the descriptor's copy and the block keep their allocations
-                let (mut desc, mut block) = self
-                    .last
-                    .take()
-                    .map(|l| (l.desc, l.block))
-                    .unwrap_or_default();
-                desc.clear();
-                desc.extend_from_slice(note.desc);
-                block.clear();
-                let decodes = if note.n_type == NT_AMDGPU_METADATA {
-                    // known from the printing, most of the time
-                    Some(write_amdgpu_metadata_block(note.desc, &mut block))
-                } else {
-                    write_readelf_block(note.n_type, note.desc, &mut block);
-                    None
-                };
-                self.last = Some(LastNote {
-                    n_type: note.n_type,
-                    desc,
-                    block,
-                    decodes,
-                });
-            }
-            let last = self.last.as_mut()?;
-            out.extend_from_slice(&last.block);
-            if first {
-                // the general path decodes the first metadata note and reports failure
-                first = false;
-                let decodes = *last.decodes.get_or_insert_with(|| {
-                    if note.n_type == NT_AMDGPU_METADATA {
-                        msgpack::is_map_document(note.desc)
-                    } else {
-                        CodeObjectMetadata::from_v2_yaml(note.desc).is_ok()
-                    }
-                });
-                if !decodes {
-                    return None;
-                }
-            }
-        }
-        Some(())
+        let last = &mut self.last;
+        self.files
+            .with_file(path, |data| blocks(data, last, path, with_headers, out))?
     }
 }
 
-/// `path`'s bytes into `buf` (which keeps its allocation, and its bytes past the end,
-/// so nothing is cleared, from file to file); returns the length read.
-///
-/// No `stat`: the first `read` asks for [`FIRST_READ`] bytes, and when it gets fewer,
-/// they are what is parsed, without the `read` that would return 0 at the end of
-/// the file. A regular file's `read` stops short only at its end; and should it
-/// stop short anyway, the object still reads the same unless something it refers to
-/// lies past what was read, and then parsing fails and the general path, which
-/// reads the whole file, reports the file.
-fn read_file(path: &Path, buf: &mut Vec<u8>) -> Option<usize> {
-    let mut f = File::open(path).ok()?;
-    if buf.len() < FIRST_READ {
-        buf.resize(FIRST_READ, 0);
+/// [`Worker::file_blocks`] of the file's bytes `data`.
+fn blocks(
+    data: &[u8],
+    last_note: &mut Option<LastNote>,
+    path: &Path,
+    with_headers: bool,
+    out: &mut Vec<u8>,
+) -> Option<()> {
+    let objects = code_objects(data).ok()?;
+    if objects.len() != 1 || objects[0].container != ContainerKind::Plain {
+        return None;
     }
-    let mut filled = 0;
-    loop {
-        if filled == buf.len() {
-            buf.resize(buf.len() * 2, 0);
+    let co = CodeObject::parse(data).ok()?;
+    symbols_readable(&co)?;
+    if with_headers {
+        // as `path.display()` shows it (invalid UTF-8 replaced the same way)
+        out.extend_from_slice(b"==> ");
+        out.extend_from_slice(path.to_string_lossy().as_bytes());
+        out.extend_from_slice(b" <==\n");
+    }
+    let mut first = true;
+    for note in co.elf.notes() {
+        let note = note.ok()?;
+        let is_metadata = matches!(
+            (note.kind().owner, note.n_type),
+            (NoteOwner::Amdgpu, NT_AMDGPU_METADATA) | (NoteOwner::Amd, NT_AMD_HSA_METADATA)
+        );
+        if !is_metadata {
+            continue;
         }
-        match f.read(&mut buf[filled..]) {
-            Ok(0) => return Some(filled),
-            Ok(n) => {
-                filled += n;
-                if filled < FIRST_READ {
-                    return Some(filled);
+        let hit = last_note
+            .as_ref()
+            .is_some_and(|l| l.n_type == note.n_type && l.desc == note.desc);
+        if !hit {
+            // the descriptor's copy and the block keep their allocations
+            let (mut desc, mut block) = last_note
+                .take()
+                .map(|l| (l.desc, l.block))
+                .unwrap_or_default();
+            desc.clear();
+            desc.extend_from_slice(note.desc);
+            block.clear();
+            let decodes = if note.n_type == NT_AMDGPU_METADATA {
+                // known from the printing, most of the time
+                Some(write_amdgpu_metadata_block(note.desc, &mut block))
+            } else {
+                write_readelf_block(note.n_type, note.desc, &mut block);
+                None
+            };
+            *last_note = Some(LastNote {
+                n_type: note.n_type,
+                desc,
+                block,
+                decodes,
+            });
+        }
+        let last = last_note.as_mut()?;
+        out.extend_from_slice(&last.block);
+        if first {
+            // the general path decodes the first metadata note and reports failure
+            first = false;
+            let decodes = *last.decodes.get_or_insert_with(|| {
+                if note.n_type == NT_AMDGPU_METADATA {
+                    msgpack::is_map_document(note.desc)
+                } else {
+                    CodeObjectMetadata::from_v2_yaml(note.desc).is_ok()
                 }
+            });
+            if !decodes {
+                return None;
             }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
         }
     }
+    Some(())
 }
 
 /// Whether the symbol tables read without error (the general path reads them for
