@@ -24,15 +24,14 @@ use hsaco_elf::msgpack;
 use hsaco_elf::note::NoteOwner;
 use hsaco_elf::CodeObject;
 use std::collections::BTreeMap;
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Mutex;
 
-/// Files per unit of work handed to a thread.
-const CHUNK: usize = 16;
+/// At most this many files in a unit of work handed to a thread.
+const CHUNK: usize = 64;
 /// A chunk's text buffer starts this large (growing a buffer faults in fresh pages).
 const OUTPUT_CAPACITY: usize = 1 << 18;
 /// At most this many threads.
@@ -53,26 +52,25 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
         return None;
     }
     let with_headers = files.len() > 1;
-    let chunks = files.len().div_ceil(CHUNK);
+    let chunks = chunks(files);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(chunks)
+        .min(chunks.len())
         .clamp(1, MAX_THREADS);
     let next = AtomicUsize::new(0);
     let sink = Sink::default();
-    let cache = Cache::default();
     let work = || {
         let mut worker = Worker::default();
         loop {
             let c = next.fetch_add(1, Relaxed);
-            let Some(chunk) = files.get(c * CHUNK..) else {
+            let Some(chunk) = chunks.get(c) else {
                 break;
             };
             let mut out = sink.buffer();
-            for path in &chunk[..chunk.len().min(CHUNK)] {
+            for path in &files[chunk.clone()] {
                 let start = out.text.len();
                 if worker
-                    .file_blocks(&cache, path, with_headers, &mut out.text)
+                    .file_blocks(path, with_headers, &mut out.text)
                     .is_none()
                 {
                     out.text.truncate(start);
@@ -101,6 +99,21 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
         None if sink.failed => Ok(ExitCode::from(1)),
         None => Ok(ExitCode::SUCCESS),
     })
+}
+
+/// The units of work: runs of files in the same directory, at most [`CHUNK`] long.
+/// Files of one directory often share metadata (a program's objects and the code
+/// object linked from them; see [`Recent`]), and [`super::files::Reader`] opens them
+/// relative to the directory.
+fn chunks(files: &[std::path::PathBuf]) -> Vec<std::ops::Range<usize>> {
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        match out.last_mut() {
+            Some(r) if r.len() < CHUNK && files[r.start].parent() == f.parent() => r.end = i + 1,
+            _ => out.push(i..i + 1),
+        }
+    }
+    out
 }
 
 /// One file reported by the general path's code, into `out`; returns whether it
@@ -206,114 +219,96 @@ impl Sink {
 struct Worker {
     /// Reads the files.
     files: super::files::Reader,
-    /// The last metadata note printed: an object file and the code object linked from
-    /// it usually hold the same metadata, and their names sort together.
-    last: Option<Arc<Printed>>,
+    /// The metadata notes printed last.
+    recent: Recent,
 }
 
 /// A metadata note's descriptor and its printed block.
 struct Printed {
     n_type: u32,
-    desc: Box<[u8]>,
+    desc: Vec<u8>,
     block: Vec<u8>,
     /// Whether it decodes (see [`blocks`]), once asked.
-    decodes: OnceLock<bool>,
+    decodes: Option<bool>,
 }
 
-impl Printed {
-    fn is(&self, n_type: u32, desc: &[u8]) -> bool {
-        self.n_type == n_type && *self.desc == *desc
-    }
-}
-
-/// The blocks printed so far, shared by the threads: the corpus of one program built
-/// for many processors and code object versions holds far fewer distinct metadata
-/// notes than files (859 in 3350 in the shared corpus). Holds at most
-/// [`CACHE_BYTES`] of descriptors and text; past that, notes are printed each time.
+/// The last [`RECENT`] distinct metadata notes a thread printed, with their text. The
+/// files of one directory share much of their metadata: an object file and the code
+/// object linked from it hold the same note, and a code object linked from several
+/// objects holds each of their notes (859 distinct notes among 3350 in the shared
+/// corpus; remembering one note printed 2264 times, remembering these ~900). The
+/// entries' buffers are reused, oldest first, so memory stops growing once the ring
+/// is full.
 #[derive(Default)]
-struct Cache {
-    map: Mutex<CacheMap>,
+struct Recent {
+    entries: Vec<Printed>,
+    /// The entry to reuse next once the ring is full.
+    oldest: usize,
 }
 
-#[derive(Default)]
-struct CacheMap {
-    by_hash: HashMap<u64, Vec<Arc<Printed>>>,
-    bytes: usize,
-}
+/// How many notes [`Recent`] keeps.
+const RECENT: usize = 32;
 
-/// The most bytes of descriptors and printed text [`Cache`] keeps.
-const CACHE_BYTES: usize = 32 << 20;
-
-impl Cache {
-    fn lock(&self) -> std::sync::MutexGuard<'_, CacheMap> {
-        self.map.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn get(&self, hash: u64, n_type: u32, desc: &[u8]) -> Option<Arc<Printed>> {
-        let map = self.lock();
-        map.by_hash
-            .get(&hash)?
+impl Recent {
+    /// The entry of the note (`n_type`, `desc`), printed now if it is not there.
+    fn get(&mut self, n_type: u32, desc: &[u8]) -> &mut Printed {
+        let found = self
+            .entries
             .iter()
-            .find(|p| p.is(n_type, desc))
-            .cloned()
+            .position(|p| p.n_type == n_type && p.desc == desc);
+        let i = match found {
+            Some(i) => i,
+            None if self.entries.len() < RECENT => {
+                self.entries.push(Printed {
+                    n_type,
+                    desc: Vec::new(),
+                    block: Vec::new(),
+                    decodes: None,
+                });
+                self.fill(self.entries.len() - 1, n_type, desc)
+            }
+            None => {
+                let i = self.oldest;
+                self.oldest = (i + 1) % RECENT;
+                self.fill(i, n_type, desc)
+            }
+        };
+        &mut self.entries[i]
     }
 
-    fn insert(&self, hash: u64, printed: &Arc<Printed>) {
-        let mut map = self.lock();
-        let size = printed.desc.len() + printed.block.len();
-        if map.bytes + size <= CACHE_BYTES {
-            map.bytes += size;
-            map.by_hash.entry(hash).or_default().push(printed.clone());
-        }
+    /// Prints the note into entry `i` (whose buffers keep their allocations).
+    fn fill(&mut self, i: usize, n_type: u32, desc: &[u8]) -> usize {
+        let p = &mut self.entries[i];
+        p.n_type = n_type;
+        p.desc.clear();
+        p.desc.extend_from_slice(desc);
+        p.block.clear();
+        p.decodes = if n_type == NT_AMDGPU_METADATA {
+            // known from the printing
+            Some(write_amdgpu_metadata_block(desc, &mut p.block))
+        } else {
+            write_readelf_block(n_type, desc, &mut p.block);
+            None
+        };
+        i
     }
-}
-
-/// A quick hash of a descriptor (its equality is checked in full on every hit): four
-/// independent lanes of 8-byte words, so that the multiplications overlap.
-fn hash(desc: &[u8]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
-    let mut lanes = [desc.len() as u64, 1, 2, 3];
-    let mut blocks = desc.chunks_exact(32);
-    for b in &mut blocks {
-        for (i, lane) in lanes.iter_mut().enumerate() {
-            *lane = (*lane ^ word(&b[i * 8..i * 8 + 8]))
-                .wrapping_mul(K)
-                .rotate_left(29);
-        }
-    }
-    let mut h = lanes
-        .iter()
-        .fold(0u64, |h, &l| (h ^ l).wrapping_mul(K).rotate_left(31));
-    for &b in blocks.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(K);
-    }
-    h
 }
 
 impl Worker {
     /// Appends the output for one file to `out`: its header line when there are
     /// several files, then the block of every metadata note. `None` if the general
     /// path must handle the file (`out` may then hold part of the file's text).
-    fn file_blocks(
-        &mut self,
-        cache: &Cache,
-        path: &Path,
-        with_headers: bool,
-        out: &mut Vec<u8>,
-    ) -> Option<()> {
-        let last = &mut self.last;
-        self.files.with_file(path, |data| {
-            blocks(data, cache, last, path, with_headers, out)
-        })?
+    fn file_blocks(&mut self, path: &Path, with_headers: bool, out: &mut Vec<u8>) -> Option<()> {
+        let recent = &mut self.recent;
+        self.files
+            .with_file(path, |data| blocks(data, recent, path, with_headers, out))?
     }
 }
 
 /// [`Worker::file_blocks`] of the file's bytes `data`.
 fn blocks(
     data: &[u8],
-    cache: &Cache,
-    last: &mut Option<Arc<Printed>>,
+    recent: &mut Recent,
     path: &Path,
     with_headers: bool,
     out: &mut Vec<u8>,
@@ -340,27 +335,12 @@ fn blocks(
         if !is_metadata {
             continue;
         }
-        let printed = match last.as_ref() {
-            Some(p) if p.is(note.n_type, note.desc) => p.clone(),
-            _ => {
-                let h = hash(note.desc);
-                let p = match cache.get(h, note.n_type, note.desc) {
-                    Some(p) => p,
-                    None => {
-                        let p = Arc::new(print(note.n_type, note.desc));
-                        cache.insert(h, &p);
-                        p
-                    }
-                };
-                *last = Some(p.clone());
-                p
-            }
-        };
+        let printed = recent.get(note.n_type, note.desc);
         out.extend_from_slice(&printed.block);
         if first {
             // the general path decodes the first metadata note and reports failure
             first = false;
-            let decodes = *printed.decodes.get_or_init(|| {
+            let decodes = *printed.decodes.get_or_insert_with(|| {
                 if note.n_type == NT_AMDGPU_METADATA {
                     msgpack::is_map_document(note.desc)
                 } else {
@@ -373,24 +353,6 @@ fn blocks(
         }
     }
     Some(())
-}
-
-/// The block of one metadata note.
-fn print(n_type: u32, desc: &[u8]) -> Printed {
-    let mut block = Vec::new();
-    let decodes = OnceLock::new();
-    if n_type == NT_AMDGPU_METADATA {
-        // known from the printing
-        let _ = decodes.set(write_amdgpu_metadata_block(desc, &mut block));
-    } else {
-        write_readelf_block(n_type, desc, &mut block);
-    }
-    Printed {
-        n_type,
-        desc: desc.into(),
-        block,
-        decodes,
-    }
 }
 
 /// Whether the symbol tables read without error (the general path reads them for
@@ -427,4 +389,42 @@ fn names_end_in_table(co: &CodeObject<'_>, table: &hsaco_elf::elf::SymbolTable<'
         let st_name = u32::from_le_bytes([sym[0], sym[1], sym[2], sym[3]]);
         (st_name as usize) < strtab.len()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small MessagePack metadata map `{ "amdhsa.version": [1, i] }`.
+    fn note(i: u8) -> Vec<u8> {
+        let mut d = vec![0x81, 0xae];
+        d.extend_from_slice(b"amdhsa.version");
+        d.extend_from_slice(&[0x92, 0x01, i & 0x7f]);
+        d
+    }
+
+    #[test]
+    fn recent_notes_print_as_a_fresh_print() {
+        let mut recent = Recent::default();
+        // more distinct notes than the ring holds, revisited in several orders, so
+        // that hits, misses and reused entries all happen
+        let order: Vec<u8> = (0..80)
+            .chain((0..80).rev())
+            .chain((0..80u16).map(|i| ((i * 7) % 80) as u8))
+            .collect();
+        let mut hits = 0;
+        for i in order {
+            let desc = note(i);
+            let before = recent.entries.iter().any(|p| p.desc == desc);
+            hits += usize::from(before);
+            let mut fresh = Vec::new();
+            let decodes = write_amdgpu_metadata_block(&desc, &mut fresh);
+            let p = recent.get(NT_AMDGPU_METADATA, &desc);
+            assert_eq!(p.block, fresh, "note {i}");
+            assert_eq!(p.decodes, Some(decodes));
+            assert!(String::from_utf8_lossy(&p.block).contains(&format!("- {}", i & 0x7f)));
+        }
+        assert!(recent.entries.len() == RECENT);
+        assert!(hits > 0 && hits < 240, "{hits} hits");
+    }
 }

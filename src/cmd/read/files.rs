@@ -1,14 +1,17 @@
 //! Reading many files quickly, for the `--metadata` fast path ([`super::fast`]).
 //!
-//! Two costs dominate reading a few thousand small code objects: the kernel's copy of
-//! every byte into the reader's buffer, and the path walk of each `open`. So:
+//! Reading a few thousand small code objects is mostly system calls: the kernel's copy
+//! of every byte, the path walk of each `open`, and the `stat` that sizes a buffer. So:
 //! - a file is opened relative to its directory, whose descriptor is kept while the
 //!   next file lies in the same directory (`openat` walks one name, not the whole
 //!   path);
-//! - its first [`FIRST_READ`] bytes are read into a reused buffer; a file that fills
-//!   them is mapped instead of read on (a code object's metadata and symbols are a
-//!   small part of a large file, and the mapping copies nothing: only the pages looked
-//!   at are touched).
+//! - its first [`FIRST_READ`] bytes are read into a reused buffer, with no `stat`:
+//!   most code objects are smaller, and a short read is the whole file. Only a file
+//!   that fills them is sized and read on.
+//!
+//! (Mapping large files instead of reading them was tried: it saves the copy, but
+//! unmapping in a process with several threads interrupts the other cores to flush
+//! their TLBs, and the run was no faster.)
 //!
 //! Everything here returns `None` on any error; the caller then reads the file by the
 //! ordinary path, which reports the error.
@@ -18,8 +21,8 @@ use std::path::Path;
 #[cfg(unix)]
 use rustix::fd::OwnedFd;
 
-/// Bytes asked of a file's first `read`; a file that fills them is mapped.
-const FIRST_READ: usize = 1 << 14;
+/// Bytes asked of a file's first `read`.
+const FIRST_READ: usize = 1 << 16;
 
 /// What a thread keeps from file to file.
 #[derive(Default)]
@@ -85,61 +88,25 @@ impl Reader {
         if n < FIRST_READ {
             return Some(f(&self.buf[..n]));
         }
+        // the rest, into a buffer of the file's size and one byte more, so that the
+        // `read` returning 0 at the end needs no second pass
         let size = usize::try_from(fstat(&fd).ok()?.st_size).ok()?;
-        let map = Mapping::new(&fd, size)?;
-        Some(f(map.bytes()))
-    }
-}
-
-/// A whole file mapped read-only.
-#[cfg(unix)]
-struct Mapping {
-    ptr: *mut std::ffi::c_void,
-    len: usize,
-}
-
-#[cfg(unix)]
-impl Mapping {
-    #[allow(unsafe_code)]
-    fn new(fd: &OwnedFd, len: usize) -> Option<Self> {
-        use rustix::mm::{mmap, MapFlags, ProtFlags};
-        if len == 0 {
-            return None;
+        if self.buf.len() <= size {
+            self.buf.resize(size + 1, 0);
         }
-        // SAFETY: a fresh private read-only mapping of `len` bytes of an open file, at
-        // an address the kernel picks, aliases no Rust object. The bytes are read
-        // through `bytes` only while `self` lives, and `Drop` unmaps them. (As with
-        // every reader that maps files, LLVM's included, a file truncated by another
-        // process while mapped would fault; the files read here are inputs named on
-        // the command line, read once.)
-        let ptr = unsafe {
-            mmap(
-                std::ptr::null_mut(),
-                len,
-                ProtFlags::READ,
-                MapFlags::PRIVATE,
-                fd,
-                0,
-            )
+        let mut filled = n;
+        loop {
+            match read(&fd, &mut self.buf[filled..]) {
+                Ok(0) => break,
+                Ok(k) => filled += k,
+                Err(Errno::INTR) => {}
+                Err(_) => return None,
+            }
+            if filled == self.buf.len() {
+                // the file grew: read on
+                self.buf.resize(filled * 2, 0);
+            }
         }
-        .ok()?;
-        Some(Mapping { ptr, len })
-    }
-
-    #[allow(unsafe_code)]
-    fn bytes(&self) -> &[u8] {
-        // SAFETY: `ptr` is a live mapping of `len` readable bytes (see `new`), not
-        // written by this process, and the slice cannot outlive `self`.
-        unsafe { std::slice::from_raw_parts(self.ptr.cast::<u8>(), self.len) }
-    }
-}
-
-#[cfg(unix)]
-impl Drop for Mapping {
-    #[allow(unsafe_code)]
-    fn drop(&mut self) {
-        // SAFETY: unmaps exactly the mapping made in `new`; no slice of it outlives
-        // `self`.
-        let _ = unsafe { rustix::mm::munmap(self.ptr, self.len) };
+        Some(f(&self.buf[..filled]))
     }
 }
