@@ -1135,7 +1135,7 @@ fn matrix_operands_valid(op: &OpDesc, align: bool, field: impl Fn(Field) -> u32)
     if vdst <= 64 {
         return true;
     }
-    let even = |reg: u32, bits: u32| !align || bits <= 32 || reg % 2 == 0;
+    let even = |reg: u32, bits: u32| !align || bits <= 32 || reg.is_multiple_of(2);
     even(field(Field::Vdst), vdst)
         && [Field::Src0, Field::Src1, Field::Src2]
             .into_iter()
