@@ -193,6 +193,9 @@ def main():
                                   yo=dict(zero3, src0y=s0y)))
         for s0y in (0x40, 0xC1, 0xF2):
             cases.append(pair(ox, 9, xo=dict(src0x=255), yo=dict(src0y=s0y, src2y=254)))
+    # (a lane mask of 255 next to a 254: the second word as a 32-bit constant)
+    for s0y in (14, 0xC1, 0xF0, 0x106):
+        cases.append(pair(8, 9, xo=dict(src0x=254), yo=dict(src0y=s0y, src2y=255)))
     for mx, my in ((254, 106), (106, 254), (255, 254), (254, 255), (254, 254)):
         cases.append(pair(9, 9, xo=dict(src2x=mx), yo=dict(src2y=my)))
         cases.append(pair(9, 9, raw=1 << 41 | 1 << 44, xo=dict(src0x=254, src2x=mx),

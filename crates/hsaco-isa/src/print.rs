@@ -1886,7 +1886,13 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
             match (od.role, *o) {
                 (_, o) if quirk(o).is_some() => {
                     if let Some(from254) = quirk(o) {
-                        vopd3_constant(out, wide, from254, od.ty, mnemonic);
+                        let lane = matches!(od.role, Role::Field(Field::Ssrc2x | Field::Ssrc2y));
+                        if lane && !from254 {
+                            // (a lane mask from 255: the second word as a 32-bit constant)
+                            fixed_literal(out, wide as u32, Ty::B32, false);
+                        } else {
+                            vopd3_constant(out, wide, from254, od.ty, mnemonic);
+                        }
                     }
                 }
                 // the constant K of fmaak/fmamk: always hex
