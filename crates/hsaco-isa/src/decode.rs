@@ -580,10 +580,10 @@ impl Decoder {
         if enc.form == crate::desc::Form::Vopd {
             let (yop, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
             literal |= y.contains(&Operand::Literal);
+            if !self.vopd_fields_valid(ei, op, yop, raw, w2) {
+                return Err(DecodeError::Invalid);
+            }
             if enc.words == 3 {
-                if !self.vopd3_fields_valid(ei, op, yop, raw, w2) {
-                    return Err(DecodeError::Invalid);
-                }
                 // (no literal word follows a VOPD3 instruction)
                 literal = false;
                 literal64 = false;
@@ -883,17 +883,18 @@ impl Decoder {
         Some((op, out))
     }
 
-    /// Whether a gfx1250 VOPD3 word is one llvm-mc-22 decodes (learned with
-    /// scripts/vopd3_vectors.py): a register field its half has no operand for is zero
-    /// (`vsrc1` of v_dual_mov_b32, `src2` of the two-source operations); the neg bits
+    /// Whether a VOPD (gfx11+) or gfx1250 VOPD3 word is one llvm-mc-22 decodes (learned
+    /// with scripts/vopd3_vectors.py): a register field its half has no operand for is
+    /// zero (`vsrc1` of v_dual_mov_b32, VOPD3 `src2` of the two-source operations), no
+    /// unnamed code as a scalar source (nor 254 in gfx1250 VOPD). VOPD3 only: the neg bits
     /// (41-43 X, 44-46 Y: src0, vsrc1, src2) only on operations with float source
-    /// modifiers (`!fpmods`) and only for sources they have (not a lane mask); no
-    /// unnamed code as a scalar source, no literal (255) unless another scalar source is
-    /// 254 (print.rs `vopd`); a 64-bit src0 is no odd half (vcc_hi, m0, exec_hi,
-    /// src_flat_scratch_base_hi). (Register banks are the assembler's rule: the
-    /// disassembler takes any.)
-    fn vopd3_fields_valid(&self, ei: usize, x: &OpDesc, y: &OpDesc, raw: u64, w2: u32) -> bool {
+    /// modifiers (`!fpmods`) and only for sources they have (not a lane mask); no literal
+    /// (255) unless another scalar source is 254 (print.rs `vopd`); a 64-bit src0 is no
+    /// odd half (vcc_hi, m0, exec_hi, src_flat_scratch_base_hi). (Register banks are the
+    /// assembler's rule: the disassembler takes any.)
+    fn vopd_fields_valid(&self, ei: usize, x: &OpDesc, y: &OpDesc, raw: u64, w2: u32) -> bool {
         use crate::desc::flags;
+        let three = self.isa.encodings[ei].words == 3;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get_wide(raw, w2));
         let neg = get(Field::Neg);
         let halves = [
@@ -927,7 +928,9 @@ impl Decoder {
             let s0 = get(src0);
             // (codes without a name: 209-229, 232-234, 249, 250)
             let unnamed = |c: u32| matches!(c, 209..=229 | 232..=234 | 249 | 250);
+            // (gfx1250 VOPD: no src_lds_direct, and 254 is no constant there)
             if unnamed(s0)
+                || (!three && s0 == 254 && self.traits & traits::GFX1250 != 0)
                 || (has(src0).is_some_and(|o| o.ty.bits() == 64)
                     && matches!(s0, 107 | 125 | 127 | 231))
                 || (lane_mask && unnamed(get(ssrc2)))
@@ -942,9 +945,9 @@ impl Decoder {
                 lit254 |= c == 254;
             }
         }
-        // a literal (255) only next to a 254 (llvm-mc-22 then reads both from the second
-        // word, print.rs `vopd`)
-        !lit || lit254
+        // VOPD3: a literal (255) only next to a 254 (llvm-mc-22 then reads both from the
+        // second word, print.rs `vopd`)
+        !three || !lit || lit254
     }
 
     /// A gfx12+ matrix op (`flags::WMMA`: WMMA/SWMMAC, gfx12's fp8 dot products): LLVM

@@ -188,6 +188,20 @@ fn vopd_vectors() {
     );
 }
 
+/// VOPD words llvm-mc-22 rejects although the pair exists (scripts/vopd_vectors.py): a
+/// vsrc1 of v_dual_mov_b32, unnamed scalar codes, gfx1250's code 254.
+#[test]
+fn vopd_invalid_words() {
+    rejected_words(
+        "VOPD",
+        &[
+            ("gfx11", include_str!("data/gfx11.vopd.invalid")),
+            ("gfx12", include_str!("data/gfx12.vopd.invalid")),
+        ],
+        10,
+    );
+}
+
 /// gfx1250 VOPD3 (three-word dual-issue) vectors (scripts/vopd3_vectors.py): every X
 /// operation with every Y operation, neg bits per source, scalar/inline/special
 /// sources, lane masks, bitop3 tables, odd 64-bit tuples, random words.
