@@ -496,6 +496,18 @@ impl Decoder {
         {
             return Err(DecodeError::Invalid);
         }
+        // gfx12 FLAT/GLOBAL: a scalar base is a register pair (not vcc_hi (107), m0 (raw
+        // 125) or 127); only gfx1250 takes one in the FLAT segment (0), and gfx1201
+        // requires null (124) there (observed with llvm-mc-22)
+        if enc.form == crate::desc::Form::Flat && self.traits & traits::GFX12 != 0 {
+            let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+            let (seg, saddr) = (get(Field::Seg), get(Field::Saddr));
+            if (seg != 1 && matches!(saddr, 107 | 125 | 127))
+                || (seg == 0 && self.traits & traits::GFX1250 == 0 && saddr != 124)
+            {
+                return Err(DecodeError::Invalid);
+            }
+        }
         // gfx900-gfx908 FLAT: bit 55 (acc from gfx90a) must be clear
         if enc.form == crate::desc::Form::Flat
             && self.isa.generation == "gfx9"

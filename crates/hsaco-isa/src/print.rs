@@ -560,6 +560,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let mods = op.flags & flags::FPMODS != 0;
     let is_global = enc.form == Form::Flat && f(Field::Seg) == 2;
     let is_scratch = enc.form == Form::Flat && f(Field::Seg) == 1;
+    // gfx1250 FLAT (segment 0) takes a scalar base like global: with one, the address
+    // is a 32-bit offset VGPR and the pair is printed after the operands (observed)
+    let flat_saddr = enc.form == Form::Flat
+        && f(Field::Seg) == 0
+        && dec.traits & traits::GFX1250 != 0
+        && f(Field::Saddr) != 124;
     let gfx940 = dec.traits & traits::GFX940 != 0;
     // Cache-policy bits: glc, slc and (gfx90a) scc; sc0, nt and sc1 on gfx940+.
     let (glc, slc, sc1) = if gfx940 {
@@ -829,11 +835,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 if is_scratch && no_vaddr {
                     out.push_str("off");
                 } else if let Operand::Vgpr { first, .. } = *o {
-                    let count = if is_scratch || (is_global && f(Field::Saddr) != null) {
-                        1
-                    } else {
-                        od.ty.regs()
-                    };
+                    let count =
+                        if is_scratch || flat_saddr || (is_global && f(Field::Saddr) != null) {
+                            1
+                        } else {
+                            od.ty.regs()
+                        };
                     reg(out, "v", first, count);
                 }
             }
@@ -844,8 +851,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 } else {
                     124
                 };
-                if s == null || s == 0x7f {
+                let gfx12 = dec.traits & traits::GFX12 != 0;
+                if s == null || (s == 0x7f && !gfx12) {
                     out.push_str("off");
+                } else if gfx12 && is_scratch && s == 0x7f {
+                    // (gfx12: 127 is exec_hi, which LLVM prints with a comment)
+                    out.push_str(
+                        "exec_hi/*Invalid register, operand has 'SReg_32_XEXEC_HI' register class*/",
+                    );
                 } else {
                     let count = if is_scratch { 1 } else { 2 };
                     // tuples are aligned like every gfx10+ scalar tuple
@@ -857,6 +870,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                             operand(out, Operand::Special { code, count }, Ty::B32, 0)
                         }
                         o => operand(out, o, Ty::B32, 0),
+                    }
+                    if gfx12 && !is_scratch && s == 126 {
+                        out.push_str(
+                            "/*Invalid register, operand has 'SReg_64_XEXEC_XNULL' register class*/",
+                        );
                     }
                 }
             }
@@ -1100,6 +1118,24 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
         }
         Form::Flat if rdna => {
+            if flat_saddr {
+                out.push_str(", ");
+                let s = f(Field::Saddr);
+                match rdna_scalar(dec, s) {
+                    Operand::Sgpr { first, .. } => reg(out, "s", first & !1, 2),
+                    Operand::Ttmp { first, .. } => reg(out, "ttmp", first & !1, 2),
+                    Operand::Special { code, .. } => {
+                        operand(out, Operand::Special { code, count: 2 }, Ty::B32, 0)
+                    }
+                    o => operand(out, o, Ty::B32, 0),
+                }
+                // (flat atomics print no comment on exec, observed)
+                if s == 126 && !op.mnemonic.contains("atomic") {
+                    out.push_str(
+                        "/*Invalid register, operand has 'SReg_64_XEXEC_XNULL' register class*/",
+                    );
+                }
+            }
             let w = dec
                 .field_desc(usize::from(inst.encoding), Field::Offset)
                 .map_or(12, |d| d.width);
@@ -1879,8 +1915,8 @@ fn dpp16(out: &mut String, c: u32, row_mask: u32, bank_mask: u32, bound: u32, fi
 /// gfx12 cache policy: ` th:TH_...` (by loads, stores and atomics) and ` scope:SCOPE_...`.
 fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
     let sys = scope == 3;
-    // (image atomics print the cascade names from SCOPE_DEV on)
-    let cascade = sys || (scope == 2 && mnemonic.starts_with("image_"));
+    // (atomics print the cascade names from SCOPE_DEV on)
+    let cascade = scope >= 2;
     if th != 0 {
         let name = if mnemonic.contains("atomic") {
             match (th, cascade) {
