@@ -761,7 +761,17 @@ impl Decoder {
             .any(|o| o.role == Role::Field(Field::Vdst));
         let used_sel = srcs | if has_vdst { 8 } else { 0 };
         let plain = get(Field::Opsel) & !used_sel & 0xf != 0;
-        let mods = if op.flags & flags::FPMODS != 0 || (op.flags & flags::OPSEL != 0 && !plain) {
+        // an operation with op_sel and only a VOP3 form (v_pack_b32_f16, v_sub_nc_i16,
+        // v_maximum_f16) has no plain form to fall back to: such a bit is invalid
+        if plain && op.flags & flags::OPSEL != 0 && !plan.has_vop12c {
+            return false;
+        }
+        // the lane mask of v_cndmask (src2) takes no float modifiers (integer sources
+        // do: v_ldexp's, v_cmpx_class's src1 accept and ignore them)
+        let int_srcs = lane_mask_sources(op);
+        let mods = if op.flags & flags::FPMODS != 0 {
+            srcs & !int_srcs
+        } else if op.flags & flags::OPSEL != 0 && !plain {
             srcs
         } else {
             0
@@ -777,10 +787,11 @@ impl Decoder {
         {
             return false;
         }
+        // (nor a literal: the DPP word takes its place)
         if [(Field::Src1, 2), (Field::Src2, 3)]
             .into_iter()
             .any(|(f, n)| {
-                plan.srcs >= n && ((209..=229).contains(&get(f)) || (232..=234).contains(&get(f)))
+                plan.srcs >= n && matches!(get(f), 209..=229 | 232..=234 | 249 | 250 | 255)
             })
         {
             return false;
@@ -788,12 +799,23 @@ impl Decoder {
         if get(Field::Neg) & !mods != 0 {
             return false;
         }
+        // (VOP3b: no output modifier either)
         if plan.vop3b {
-            return true;
+            return op.flags & flags::OMOD != 0 || get(Field::Omod) == 0;
         }
         (get(Field::Abs) & !mods == 0)
             && (op.flags & flags::CLAMP != 0 || get(Field::Clamp) == 0)
             && (op.flags & flags::OMOD != 0 || get(Field::Omod) == 0)
+    }
+}
+
+/// The sources of `op` that are a lane mask (`v_cndmask_*`'s src2, bit 2): no float
+/// modifiers, no op_sel bit, though the operation has both for its other sources.
+pub(crate) fn lane_mask_sources(op: &OpDesc) -> u32 {
+    if op.mnemonic.starts_with("v_cndmask_") {
+        4
+    } else {
+        0
     }
 }
 

@@ -1846,7 +1846,8 @@ fn true16_fallback(op: &crate::OpDesc, inst: &Instruction, sel: u32) -> bool {
             _ => 0,
         };
     }
-    sel & !used & 0xf != 0
+    // (v_cndmask_b16's lane mask is a source, but has no op_sel bit)
+    sel & !(used & !crate::decode::lane_mask_sources(op)) & 0xf != 0
 }
 
 /// The DPP16 or DPP8 word of a gfx11+ VOP3/VOP3P instruction in DPP form, if any.
