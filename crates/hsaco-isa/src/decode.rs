@@ -461,6 +461,12 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
+        if enc.form == crate::desc::Form::Vop3p
+            && self.buckets.rdna
+            && !self.vop3p_modifiers_valid(ei, op, raw)
+        {
+            return Err(DecodeError::Invalid);
+        }
         if enc.form == crate::desc::Form::Ds && !self.ds_fields_valid(ei, op, raw) {
             return Err(DecodeError::Invalid);
         }
@@ -806,6 +812,28 @@ impl Decoder {
         (get(Field::Abs) & !mods == 0)
             && (op.flags & flags::CLAMP != 0 || get(Field::Clamp) == 0)
             && (op.flags & flags::OMOD != 0 || get(Field::Omod) == 0)
+    }
+}
+
+impl Decoder {
+    /// RDNA VOP3P operations on 32-bit registers without op_sel (the integer and fp8
+    /// dot products, observed with llvm-mc-22): op_sel must be 0 and clamp 0 where the
+    /// operation has none; one without neg lists either (v_dot4_f32_fp8_fp8) takes
+    /// op_sel_hi only at its default and neg_lo/neg_hi only on src2.
+    fn vop3p_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+        use crate::desc::flags;
+        let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+        if op.flags & (flags::OPSEL | flags::MAI) != 0
+            || op.operands.iter().any(|o| o.ty.bits() > 32)
+        {
+            return true;
+        }
+        if get(Field::Opsel) != 0 || (op.flags & flags::CLAMP == 0 && get(Field::Clamp) != 0) {
+            return false;
+        }
+        op.flags & flags::NEG != 0
+            || (get(Field::OpselHi) | get(Field::OpselHi2) << 2 == 7
+                && (get(Field::Neg) | get(Field::NegHi)) & 3 == 0)
     }
 }
 

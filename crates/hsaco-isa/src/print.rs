@@ -1289,14 +1289,22 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             // gfx9: integer dot products print no op_sel; the mix ops print their neg
             // bits as source modifiers and op_sel_hi when set
             let mix = op.mnemonic.starts_with("v_fma_mix") || op.mnemonic.starts_with("v_mad_mix");
-            let neg_lists = (rdna && !mix) || op.flags & flags::NEG != 0;
-            if rdna || op.flags & flags::OPSEL != 0 {
+            // (RDNA: an op with op_sel but no neg lists, gfx1250's v_pk_add_max_i16 ...,
+            // ignores the neg bits; one with neither, v_dot4_f32_fp8_fp8, prints src2's)
+            let neg_lists =
+                (rdna && !mix && op.flags & flags::OPSEL == 0) || op.flags & flags::NEG != 0;
+            // (RDNA: op_sel_hi only where there is op_sel: v_dot4_u32_u8 ignores it)
+            if op.flags & flags::OPSEL != 0 || (rdna && op.flags & flags::NEG == 0) {
                 list(out, "op_sel", f(Field::Opsel), 0);
                 list(
                     out,
                     "op_sel_hi",
                     f(Field::OpselHi) | f(Field::OpselHi2) << 2,
-                    if neg_lists { 7 } else { 0 },
+                    if (rdna && !mix) || op.flags & flags::NEG != 0 {
+                        7
+                    } else {
+                        0
+                    },
                 );
             }
             if neg_lists {
