@@ -99,6 +99,9 @@ pub(crate) struct OpPlan {
     pub no_vdst: bool,
     /// It has an `sbase` operand.
     pub sbase: bool,
+    /// It has no `sdata` register operand (SMEM discards, prefetches; a probe's
+    /// number is no register).
+    pub no_sdata: bool,
     /// Index of its branch-target (label) operand, or `u8::MAX`.
     pub label: u8,
     /// Number of src0/src1/src2 operands.
@@ -146,6 +149,9 @@ impl OpPlan {
                 .any(|r| matches!(r, Role::Field(Field::Sdst) | Role::FieldOr(Field::Sdst, _))),
             no_vdst: !roles().any(|r| r == Role::Field(Field::Vdst)),
             sbase: roles().any(|r| r == Role::Field(Field::Sbase)),
+            no_sdata: !op.operands.iter().any(|o| {
+                o.role == Role::Field(Field::Sdata) && o.ty.bits() >= 32 && o.ty != Ty::Dec16
+            }),
             label: op
                 .operands
                 .iter()
@@ -464,6 +470,18 @@ impl Decoder {
         if enc.form == crate::desc::Form::Vop3p
             && self.buckets.rdna
             && !self.vop3p_modifiers_valid(ei, op, raw)
+        {
+            return Err(DecodeError::Invalid);
+        }
+        // gfx12 s_prefetch_*: the count (sdata) is 0-31
+        if enc.form == crate::desc::Form::Smem
+            && op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Soffset))
+            && self
+                .field_desc(ei, Field::Sdata)
+                .is_some_and(|d| d.get(raw) >= 32)
         {
             return Err(DecodeError::Invalid);
         }

@@ -772,8 +772,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     let _ = write!(out, "0x{:x}", u64::from(hi) << 32 | u64::from(inst.literal));
                 }
             }
-            // gfx10+ SOPP decimal immediates: decimal up to 64, else hex (observed)
-            (Form::Sopp, _) if rdna && od.ty == Ty::Dec16 => {
+            // gfx10+ SOPP decimal immediates and SMEM probe numbers: decimal up to 64,
+            // else hex (observed)
+            (Form::Sopp | Form::Smem, _) if rdna && od.ty == Ty::Dec16 => {
                 if let Operand::Imm(v) = *o {
                     if v <= 64 {
                         let _ = write!(out, "{v}");
@@ -805,12 +806,19 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     .field_desc(usize::from(inst.encoding), Field::Offset)
                     .map_or(21, |d| u32::from(d.width));
                 let off = ((f(Field::Offset) << (32 - w)) as i32) >> (32 - w);
+                // (gfx12 s_prefetch_*: the offset alone, soffset is an operand of its own)
+                let own_soffset = op
+                    .operands
+                    .iter()
+                    .any(|o| o.role == Role::Field(Field::Soffset));
                 let null = if dec.isa().generation == "gfx10" {
                     125
                 } else {
                     124
                 };
-                if f(Field::Soffset) != null {
+                if own_soffset {
+                    out.push_str(&hex_signed(off));
+                } else if f(Field::Soffset) != null {
                     operand(out, so, Ty::B32, 0);
                     if off != 0 {
                         let _ = write!(out, " offset:{}", hex_signed(off));
@@ -1112,11 +1120,16 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 f(Field::Fi),
             );
         }
-        Form::Smem if rdna => {
+        // cache bits only on loads and stores (a base address and data): not on the
+        // probes, prefetches, discards, s_dcache_inv, s_memtime (observed)
+        Form::Smem
+            if rdna && plan.sbase && !plan.no_sdata && !op.mnemonic.starts_with("s_atc_probe") =>
+        {
             flag(out, "glc", Field::Glc);
             flag(out, "dlc", Field::Dlc);
             cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
         }
+        Form::Smem if rdna => {}
         Form::Flat if rdna => {
             if flat_saddr {
                 out.push_str(", ");

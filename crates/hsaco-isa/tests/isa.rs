@@ -870,3 +870,44 @@ fn gfx12_flat_scalar_base_as_llvm() {
         assert_eq!(got.as_deref(), *want, "{p} {hex}");
     }
 }
+
+/// RDNA SMEM words as llvm-mc-22 decodes them (each checked with `llvm-mc-22
+/// --disassemble`): the probe number of s_atc_probe, gfx12 s_prefetch_* (offset, soffset
+/// and a count of 0-31), no cache bits on operations without a base address and data.
+#[test]
+fn rdna_smem_probes_and_prefetches_as_llvm() {
+    let cases: &[(&str, &str, Option<&str>)] = &[
+        (
+            "gfx1030",
+            "f4984fca 0a000000",
+            Some("s_atc_probe 63, s[20:21], s5"),
+        ),
+        (
+            "gfx1030",
+            "f49c0fca fa000000",
+            Some("s_atc_probe_buffer 63, s[20:23], null"),
+        ),
+        (
+            "gfx1201",
+            "f404c7ca 0affffff",
+            Some("s_prefetch_data s[20:21], -0x1, s5, 31"),
+        ),
+        (
+            "gfx1201",
+            "f404c40a 0a7fffff",
+            Some("s_prefetch_data s[20:21], 0x7fffff, s5, 16"),
+        ),
+        (
+            "gfx1201",
+            "f404a44a fa000000",
+            Some("s_prefetch_inst_pc_rel 0x0, m0, 17"),
+        ),
+        ("gfx1201", "f404c80a 0affffff", None),
+        ("gfx1201", "f404dfca 0affffff", None),
+    ];
+    for (p, hex, want) in cases {
+        let dec = Decoder::for_processor(p).expect("processor");
+        let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
+        assert_eq!(got.as_deref(), *want, "{p} {hex}");
+    }
+}
