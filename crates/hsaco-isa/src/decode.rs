@@ -493,10 +493,10 @@ impl Decoder {
         if enc.form == crate::desc::Form::Sopp && op.operands.is_empty() && raw & 0xffff != 0 {
             return Err(DecodeError::Invalid);
         }
-        // gfx9 FLAT loads to LDS (bit 13; gfx940's scratch sve): only the byte, short
-        // and dword loads of global and scratch (what llvm-mc-22 accepts)
+        // gfx9/gfx10 FLAT loads to LDS (bit 13; gfx940's scratch sve): only the byte,
+        // short and dword loads of global and scratch (what llvm-mc-22 accepts)
         if enc.form == crate::desc::Form::Flat
-            && !self.buckets.rdna
+            && (!self.buckets.rdna || self.traits & traits::GFX10 != 0)
             && self.traits & traits::GFX940 == 0
             && self
                 .field_desc(ei, Field::Lds)

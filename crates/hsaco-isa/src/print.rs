@@ -621,9 +621,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if enc.form == Form::Mubuf && od.role == Role::Field(Field::Vdata) && f(Field::Lds) != 0 {
             continue;
         }
-        // and neither have gfx9 FLAT loads to LDS (bit 13; gfx940's scratch `sve`)
+        // and neither have gfx9/gfx10 FLAT loads to LDS (bit 13; gfx940's scratch `sve`)
         if enc.form == Form::Flat
-            && !rdna
+            && (!rdna || dec.traits & traits::GFX10 != 0)
             && !gfx940
             && od.role == Role::Field(Field::Vdst)
             && f(Field::Lds) != 0
@@ -1166,6 +1166,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "slc", Field::Slc);
             flag(out, "dlc", Field::Dlc);
             cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
+            flag(out, "lds", Field::Lds);
         }
         Form::Mubuf | Form::Mtbuf if rdna => {
             if enc.form == Form::Mtbuf {

@@ -911,3 +911,39 @@ fn rdna_smem_probes_and_prefetches_as_llvm() {
         assert_eq!(got.as_deref(), *want, "{p} {hex}");
     }
 }
+
+/// gfx10 FLAT loads to LDS (bit 13) as llvm-mc-22 decodes them (each word checked with
+/// `llvm-mc-22 --disassemble -mcpu=gfx1010`): no vdst, `lds` last; only the byte, short
+/// and dword loads of global and scratch have the form.
+#[test]
+fn gfx10_flat_lds_as_llvm() {
+    let cases: &[(&str, Option<&str>)] = &[
+        (
+            "dc206010 2d7d0712",
+            Some("scratch_load_ubyte v18, off offset:16 lds"),
+        ),
+        (
+            "dc306010 2d020712",
+            Some("scratch_load_dword off, s2 offset:16 lds"),
+        ),
+        (
+            "dc20a010 2d7d0712",
+            Some("global_load_ubyte v[18:19], off offset:16 lds"),
+        ),
+        (
+            "dc30a010 2d020712",
+            Some("global_load_dword v18, s[2:3] offset:16 lds"),
+        ),
+        ("dc302010 2d7d0712", None),
+        ("dc34a010 2d020712", None),
+        ("dc806010 2d7d0712", None),
+        ("dc60a010 2d020712", None),
+    ];
+    for p in ["gfx1010", "gfx1030"] {
+        let dec = Decoder::for_processor(p).expect("processor");
+        for (hex, want) in cases {
+            let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
+            assert_eq!(got.as_deref(), *want, "{p} {hex}");
+        }
+    }
+}
