@@ -1154,7 +1154,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 .map_or(12, |d| d.width);
             let off = ((f(Field::Offset) << (32 - u32::from(w))) as i32) >> (32 - u32::from(w));
             let off = if f(Field::Seg) == 0 && dec.isa().generation == "gfx10" {
-                f(Field::Offset) as i32 & 0x7ff
+                f(Field::Offset) as i32 & 0xfff
             } else {
                 off
             };
