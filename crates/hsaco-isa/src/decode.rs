@@ -581,6 +581,32 @@ impl Decoder {
                 _ => o,
             };
         }
+        // RDNA: a source with a reserved scalar code (209-229, 232-234, 249, 250) is
+        // invalid in every encoding (llvm-mc-22 prints no `unknown_N`); gfx11+ VOP3/VOP3P
+        // src0 233, 234 and 250 announce a DPP word
+        // (VINTERP's 16-bit sources are VGPRs whatever the code, see below)
+        if self.buckets.rdna && enc.field(Field::WaitExp).is_none() {
+            let dpp_src0 = self.buckets.swap_m0_null
+                && matches!(enc.form, crate::desc::Form::Vop3 | crate::desc::Form::Vop3p);
+            for (o, od) in inst.operands.iter().zip(op.operands) {
+                let (Role::Field(f) | Role::FieldOr(f, _)) = od.role else {
+                    continue;
+                };
+                if let Operand::Special { code, .. } = *o {
+                    let reserved = matches!(code, 209..=229 | 232..=234 | 249 | 250);
+                    let marker = dpp_src0 && f == Field::Src0 && matches!(code, 233 | 234 | 250);
+                    if reserved
+                        && !marker
+                        && matches!(
+                            f,
+                            Field::Src0 | Field::Src1 | Field::Src2 | Field::Ssrc0 | Field::Ssrc1
+                        )
+                    {
+                        return Err(DecodeError::Invalid);
+                    }
+                }
+            }
+        }
         if enc.form == crate::desc::Form::Vop3 && enc.field(Field::WaitExp).is_some() {
             // gfx11+ VINTERP: sources are VGPRs; LLVM rejects a 32-bit one below 256 and
             // takes a 16-bit one from the low 8 bits
@@ -718,7 +744,8 @@ impl Decoder {
             if op.flags & crate::desc::flags::VOP3_DPP == 0 {
                 return Err(DecodeError::Invalid);
             }
-            if enc.form == crate::desc::Form::Vop3 && !self.vop3_dpp_modifiers_valid(ei, op, raw) {
+            if enc.form == crate::desc::Form::Vop3 && !self.vop3_modifiers_valid(ei, op, raw, true)
+            {
                 return Err(DecodeError::Invalid);
             }
             let w = word(bytes, 2).ok_or(DecodeError::Truncated)?;
@@ -738,6 +765,14 @@ impl Decoder {
             inst.literal = w;
             inst.size += 4;
             return Ok(inst);
+        }
+        // RDNA plain VOP3: the same modifier rules as its DPP form (observed)
+        if self.buckets.rdna
+            && enc.form == crate::desc::Form::Vop3
+            && enc.field(Field::WaitExp).is_none()
+            && !self.vop3_modifiers_valid(ei, op, raw, false)
+        {
+            return Err(DecodeError::Invalid);
         }
         if literal64 {
             // two literal words; the high one goes to the unused upper half of `raw`
@@ -764,7 +799,8 @@ impl Decoder {
     /// (neg/abs of an operation with neither float modifiers nor op_sel, or of a source
     /// it lacks; clamp; omod; op_sel bits are ignored);
     /// VOP3b (`sdst`) operations have no abs/op_sel/clamp bits.
-    fn vop3_dpp_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+    /// (`dpp`: the DPP form, where no source is a literal; else the plain VOP3 form.)
+    fn vop3_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64, dpp: bool) -> bool {
         use crate::desc::flags;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
         // (rare: VOP3 words with a DPP word only)
@@ -792,7 +828,18 @@ impl Decoder {
         }
         // the lane mask of v_cndmask (src2) takes no float modifiers (integer sources
         // do: v_ldexp's, v_cmpx_class's src1 accept and ignore them)
-        let int_srcs = lane_mask_sources(op);
+        // (nor the attribute of v_interp_*_f16)
+        let int_srcs = lane_mask_sources(op)
+            | op.operands
+                .iter()
+                .filter(|o| o.ty == Ty::Attr)
+                .fold(0, |m, o| {
+                    m | match o.role {
+                        Role::Field(Field::Src0) => 1,
+                        Role::Field(Field::Src1) => 2,
+                        _ => 4,
+                    }
+                });
         let mods = if op.flags & flags::FPMODS != 0 {
             srcs & !int_srcs
         } else if op.flags & flags::OPSEL != 0 && !plain {
@@ -812,10 +859,14 @@ impl Decoder {
             return false;
         }
         // (nor a literal: the DPP word takes its place)
-        if [(Field::Src1, 2), (Field::Src2, 3)]
+        // (the plain form's src0 too; the DPP form's is the DPP marker)
+        if [(Field::Src0, 1), (Field::Src1, 2), (Field::Src2, 3)]
             .into_iter()
+            .filter(|(f, _)| !dpp || *f != Field::Src0)
             .any(|(f, n)| {
-                plan.srcs >= n && matches!(get(f), 209..=229 | 232..=234 | 249 | 250 | 255)
+                plan.srcs >= n
+                    && (matches!(get(f), 209..=229 | 232..=234 | 249 | 250)
+                        || (dpp && get(f) == 255))
             })
         {
             return false;
