@@ -892,9 +892,26 @@ impl Decoder {
     fn vop3p_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         use crate::desc::flags;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
-        if op.flags & (flags::OPSEL | flags::MAI) != 0
-            || op.operands.iter().any(|o| o.ty.bits() > 32)
-        {
+        if op.flags & flags::MAI != 0 || op.operands.iter().any(|o| o.ty.bits() > 32) {
+            return true;
+        }
+        // op_sel, neg_lo and neg_hi bits of a source the operation lacks are invalid
+        // (op_sel_hi's are ignored)
+        let srcs = op
+            .operands
+            .iter()
+            .fold(0, |m, o| {
+                m | match o.role {
+                    Role::Field(Field::Src0) => 1,
+                    Role::Field(Field::Src1) => 2,
+                    Role::Field(Field::Src2) => 4,
+                    _ => 0,
+                }
+            });
+        if (get(Field::Opsel) | get(Field::Neg) | get(Field::NegHi)) & !srcs & 7 != 0 {
+            return false;
+        }
+        if op.flags & flags::OPSEL != 0 {
             return true;
         }
         if get(Field::Opsel) != 0 || (op.flags & flags::CLAMP == 0 && get(Field::Clamp) != 0) {
