@@ -29,16 +29,20 @@ fn main() {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
         let (hex, rest) = line.split_once(" | ").expect("vector line");
-        let (text, _) = rest.rsplit_once(" | ").expect("vector line");
-        want.insert(hex.to_string(), text.to_string());
+        let (text, procs) = rest.rsplit_once(" | ").expect("vector line");
+        for p in procs.split(',') {
+            want.insert(format!("{hex} | {p}"), text.to_string());
+        }
     }
     if args.len() > 3 {
         for line in read(&args[2])
             .lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())
         {
-            let (hex, _) = line.split_once(" | ").expect("invalid line");
-            want.insert(hex.to_string(), "<invalid>".to_string());
+            let (hex, procs) = line.split_once(" | ").expect("invalid line");
+            for p in procs.split(',') {
+                want.insert(format!("{hex} | {p}"), "<invalid>".to_string());
+            }
         }
     }
     for line in read(args.last().unwrap())
@@ -51,7 +55,7 @@ fn main() {
             .flat_map(|w| u32::from_str_radix(w, 16).expect("hex").to_le_bytes())
             .collect();
         let got = text(p, &bytes);
-        let w = want.get(hex).map(String::as_str).unwrap_or("?");
+        let w = want.get(line).map(String::as_str).unwrap_or("?");
         println!("{hex} | {p} | {w} | {got}");
     }
 }

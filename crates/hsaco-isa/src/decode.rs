@@ -819,7 +819,13 @@ impl Decoder {
             .operands
             .iter()
             .any(|o| o.role == Role::Field(Field::Vdst));
-        let used_sel = srcs | if has_vdst { 8 } else { 0 };
+        // (a byte select lives in the bits of src2 and vdst)
+        let byte_sel = op.flags & flags::BYTE_SEL != 0;
+        let used_sel = srcs | if has_vdst { 8 } else { 0 } | if byte_sel { 0xc } else { 0 };
+        // (the plain form rejects op_sel bits of the sources; the DPP form ignores them)
+        if byte_sel && !dpp && op.flags & flags::OPSEL == 0 && get(Field::Opsel) & srcs != 0 {
+            return false;
+        }
         let plain = get(Field::Opsel) & !used_sel & 0xf != 0;
         // an operation with op_sel and only a VOP3 form (v_pack_b32_f16, v_sub_nc_i16,
         // v_maximum_f16) has no plain form to fall back to: such a bit is invalid
@@ -871,6 +877,11 @@ impl Decoder {
         {
             return false;
         }
+        // (v_bitop3_*: neg, abs and omod hold the truth table)
+        if op.mnemonic.starts_with("v_bitop3") {
+            return (op.flags & flags::CLAMP != 0 || get(Field::Clamp) == 0)
+                && (op.flags & flags::OPSEL != 0 || get(Field::Opsel) == 0);
+        }
         if get(Field::Neg) & !mods != 0 {
             return false;
         }
@@ -897,17 +908,14 @@ impl Decoder {
         }
         // op_sel, neg_lo and neg_hi bits of a source the operation lacks are invalid
         // (op_sel_hi's are ignored)
-        let srcs = op
-            .operands
-            .iter()
-            .fold(0, |m, o| {
-                m | match o.role {
-                    Role::Field(Field::Src0) => 1,
-                    Role::Field(Field::Src1) => 2,
-                    Role::Field(Field::Src2) => 4,
-                    _ => 0,
-                }
-            });
+        let srcs = op.operands.iter().fold(0, |m, o| {
+            m | match o.role {
+                Role::Field(Field::Src0) => 1,
+                Role::Field(Field::Src1) => 2,
+                Role::Field(Field::Src2) => 4,
+                _ => 0,
+            }
+        });
         if (get(Field::Opsel) | get(Field::Neg) | get(Field::NegHi)) & !srcs & 7 != 0 {
             return false;
         }

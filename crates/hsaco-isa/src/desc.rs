@@ -303,6 +303,9 @@ pub mod flags {
     pub const MAI: u32 = 1 << 19;
     /// gfx11+: has VOP3/VOP3P forms with a DPP16/DPP8 word (`v_add3_u32_e64_dpp`).
     pub const VOP3_DPP: u32 = 1 << 20;
+    /// gfx12 `v_cvt_sr_fp8/bf8_*`: op_sel bits 2-3 (src2's and vdst's) are a byte
+    /// select, printed ` byte_sel:N` after op_sel.
+    pub const BYTE_SEL: u32 = 1 << 21;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

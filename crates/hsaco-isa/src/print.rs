@@ -1064,6 +1064,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             // llvm-mc-22: op_sel, then clamp and omod, then the DPP word (VINTERP: clamp,
             // op_sel, wait_exp)
             let vinterp = enc.field(Field::WaitExp).is_some();
+            if op.mnemonic.starts_with("v_bitop3") {
+                bitop3_table(
+                    out,
+                    f(Field::Neg) | f(Field::Abs) << 3 | f(Field::Omod) << 6,
+                );
+            }
             if vinterp && op.flags & flags::CLAMP != 0 {
                 flag(out, "clamp", Field::Clamp);
             }
@@ -1072,7 +1078,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 // two-entry op_sel, observed)
                 let permlane = matches!(op.mnemonic, "v_permlane16_b32" | "v_permlanex16_b32");
                 let srcs = if permlane { 2 } else { usize::from(plan.srcs) };
-                let sel = f(Field::Opsel);
+                // (a byte select's bits are not op_sel's)
+                let sel = if op.flags & flags::BYTE_SEL != 0 {
+                    f(Field::Opsel) & 3
+                } else {
+                    f(Field::Opsel)
+                };
                 // (a VOPC in DPP form lists only its sources)
                 let dst = !(permlane || (dec.vop3_dpp(inst).is_some() && plan.vopc));
                 let bits: Vec<u32> = (0..srcs as u32)
@@ -1089,6 +1100,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     }
                     out.push(']');
                 }
+            }
+            if op.flags & flags::BYTE_SEL != 0 && f(Field::Opsel) >> 2 != 0 {
+                let _ = write!(out, " byte_sel:{}", f(Field::Opsel) >> 2 & 3);
             }
             if !vinterp && op.flags & flags::CLAMP != 0 {
                 flag(out, "clamp", Field::Clamp);
@@ -1203,12 +1217,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         Form::Vop3 if op.mnemonic.starts_with("v_bitop3") => {
             // gfx950: the 8-bit truth table is spread over neg (bits 0-2), abs (3-5) and
             // omod (6-7).
-            let t = f(Field::Neg) | f(Field::Abs) << 3 | f(Field::Omod) << 6;
-            if t > 10 {
-                let _ = write!(out, " bitop3:0x{t:x}");
-            } else if t != 0 {
-                let _ = write!(out, " bitop3:{t}");
-            }
+            bitop3_table(
+                out,
+                f(Field::Neg) | f(Field::Abs) << 3 | f(Field::Omod) << 6,
+            );
             let sel = f(Field::Opsel);
             if op.mnemonic.ends_with("b16") && sel != 0 {
                 let _ = write!(
@@ -1844,6 +1856,16 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     if let Some((y, ops)) = dec.vopd_y(inst) {
         out.push_str(" :: ");
         half(out, y.mnemonic, &ops, y.operands, true);
+    }
+}
+
+/// ` bitop3:N` of v_bitop3_*: the 8-bit truth table, decimal up to 10, else hex (none
+/// when 0).
+fn bitop3_table(out: &mut String, t: u32) {
+    if t > 10 {
+        let _ = write!(out, " bitop3:0x{t:x}");
+    } else if t != 0 {
+        let _ = write!(out, " bitop3:{t}");
     }
 }
 
