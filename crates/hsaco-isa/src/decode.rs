@@ -941,6 +941,17 @@ pub(crate) fn lane_mask_sources(op: &OpDesc) -> u32 {
     }
 }
 
+/// The sources of `op` that are packed pairs without an op_sel bit of their own
+/// (`v_dot2_f16_f16`/`v_dot2_bf16_bf16` src0 and src1: llvm-mc-22 prints their op_sel
+/// entries as 0 and ignores the bits).
+pub(crate) fn packed_sources_without_opsel(op: &OpDesc) -> u32 {
+    if matches!(op.mnemonic, "v_dot2_f16_f16" | "v_dot2_bf16_bf16") {
+        3
+    } else {
+        0
+    }
+}
+
 /// The kind of DPP word of a gfx11+ VOP3/VOP3P instruction in DPP form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Vop3Dpp {

@@ -1082,7 +1082,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 let sel = if op.flags & flags::BYTE_SEL != 0 {
                     f(Field::Opsel) & 3
                 } else {
-                    f(Field::Opsel)
+                    f(Field::Opsel) & !crate::decode::packed_sources_without_opsel(op)
                 };
                 // (a VOPC in DPP form lists only its sources)
                 let dst = !(permlane || (dec.vop3_dpp(inst).is_some() && plan.vopc));
