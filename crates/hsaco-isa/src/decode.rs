@@ -593,13 +593,20 @@ impl Decoder {
                     continue;
                 };
                 if let Operand::Special { code, .. } = *o {
-                    let reserved = matches!(code, 209..=229 | 232..=234 | 249 | 250);
+                    // (gfx1250: 254 is no src_lds_direct, only a 64-bit literal's code)
+                    let reserved = matches!(code, 209..=229 | 232..=234 | 249 | 250)
+                        || (code == 254 && self.traits & traits::GFX1250 != 0);
                     let marker = dpp_src0 && f == Field::Src0 && matches!(code, 233 | 234 | 250);
                     if reserved
                         && !marker
                         && matches!(
                             f,
-                            Field::Src0 | Field::Src1 | Field::Src2 | Field::Ssrc0 | Field::Ssrc1
+                            Field::Src0
+                                | Field::Src1
+                                | Field::Src2
+                                | Field::Ssrc0
+                                | Field::Ssrc1
+                                | Field::Sdst8
                         )
                     {
                         return Err(DecodeError::Invalid);
