@@ -179,6 +179,9 @@ struct Buckets {
     /// gfx11+: scalar codes 124 and 125 are `null` and `m0` (swapped to the gfx10
     /// numbering when decoding).
     swap_m0_null: bool,
+    /// gfx11: 16-bit VGPR operands are true16 halves (`v1.l`); gfx10 and gfx12 (as
+    /// llvm-mc-22 decodes them) read them as whole registers.
+    true16: bool,
     /// Index of the VOPD Y-half opcode table (`VOPDY`), if the generation has one.
     vopdy: Option<usize>,
     /// gfx10+: codes 102-105 are SGPRs, SGPR/TTMP tuples are aligned (pairs to 2,
@@ -247,6 +250,7 @@ impl Buckets {
             slots,
             swap_m0_null: !matches!(isa.generation, "gfx9" | "gfx8" | "gfx7" | "gfx6" | "gfx10"),
             vopdy: isa.encodings.iter().position(|e| e.name == "VOPDY"),
+            true16: isa.generation == "gfx11",
             rdna: matches!(isa.generation, "gfx10" | "gfx11" | "gfx12"),
             plans: isa
                 .ops
@@ -759,7 +763,7 @@ impl Decoder {
             for (o, od) in inst.operands.iter_mut().zip(op.operands) {
                 if od.role == Role::Field(Field::Src0) {
                     // a true16 source is the half op_sel picks
-                    *o = if od.ty.bits() == 16 {
+                    *o = if od.ty.bits() == 16 && self.buckets.true16 {
                         self.half(ei, Field::Src0, w as u8, raw)
                     } else {
                         Operand::Vgpr {
@@ -1762,8 +1766,8 @@ impl Decoder {
                     count,
                 }
             }
-            // (gfx11+ true16; gfx8/gfx9 16-bit operands are whole VGPRs)
-            Operand::Vgpr { first, .. } if ty.bits() == 16 && self.buckets.rdna => {
+            // (gfx11 true16; gfx8-gfx10 and gfx12 16-bit operands are whole VGPRs)
+            Operand::Vgpr { first, .. } if ty.bits() == 16 && self.buckets.true16 => {
                 self.half(ei, field, first, raw)
             }
             Operand::Special { code: 254, .. }

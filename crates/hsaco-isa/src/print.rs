@@ -213,13 +213,14 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         // a 16-bit operand reads the low half of the literal; a literal that could have
         // been an inline constant prints whole in lit(): for f16 when its low half is an
         // integer -16..64 or an f16 constant, for 16-bit integers when the whole value
-        // is an integer -16..64 (observed)
+        // is a 32-bit inline constant (an integer -16..64 or an f32 constant's bits;
+        // observed)
         Operand::Literal if ty.bits() == 16 => {
             let low = literal & 0xffff;
             let inline = if ty == Ty::F16 {
                 (-16..=64).contains(&i32::from(low as u16 as i16)) || F16_INLINE.contains(&low)
             } else {
-                (-16..=64).contains(&(literal as i32))
+                is_inline(literal, Ty::B32)
             };
             if inline {
                 out.push_str("lit(");
@@ -753,15 +754,6 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             // gfx10+ constant operands (`K` of fmaak/fmamk): plain hex, never lit()
             (_, None) if rdna && od.role == Role::Literal && *o == Operand::Literal => {
                 let _ = write!(out, "0x{:x}", inst.literal);
-            }
-            // gfx11+ 16-bit literal sources print their low half
-            (_, _)
-                if rdna
-                    && *o == Operand::Literal
-                    && od.ty.bits() == 16
-                    && dec.isa().generation != "gfx10" =>
-            {
-                let _ = write!(out, "0x{:x}", inst.literal & 0xffff);
             }
             // gfx1250 64-bit literal: a double with a zero low word prints its high word
             (_, _) if *o == Operand::Literal64 => {
