@@ -1062,6 +1062,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     f(Field::Neg) | f(Field::Abs) << 3 | f(Field::Omod) << 6,
                 );
             }
+            // gfx10 v_interp_*_f16: bit 8 of the attribute operand (op_sel is ignored)
+            if op.operands.iter().any(|o| o.ty == Ty::Attr) && f(Field::Src0) & 0x100 != 0 {
+                out.push_str(" high");
+            }
             if vinterp && op.flags & flags::CLAMP != 0 {
                 flag(out, "clamp", Field::Clamp);
             }

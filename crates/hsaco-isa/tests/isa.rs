@@ -947,3 +947,45 @@ fn gfx10_flat_lds_as_llvm() {
         }
     }
 }
+
+/// gfx10 VOP3 v_interp_*_f16 as llvm-mc-22 decodes them (each word checked with
+/// `llvm-mc-22 --disassemble -mcpu=gfx1030`): the attribute (src0) takes no modifiers,
+/// its bit 8 prints `high` after the operands, op_sel is ignored, omod only where the
+/// operation has it (not v_interp_p2_f16).
+#[test]
+fn gfx10_vop3_interp_as_llvm() {
+    let cases: &[(&str, Option<&str>)] = &[
+        (
+            "d742000a 44a23d14",
+            Some("v_interp_p1ll_f16 v10, -v30, attr20.x high"),
+        ),
+        (
+            "d742800a 04a23d14",
+            Some("v_interp_p1ll_f16 v10, v30, attr20.x high clamp"),
+        ),
+        (
+            "d742000a 0ca23d14",
+            Some("v_interp_p1ll_f16 v10, v30, attr20.x high mul:2"),
+        ),
+        (
+            "d742080a 04a23d14",
+            Some("v_interp_p1ll_f16 v10, v30, attr20.x high"),
+        ),
+        (
+            "d743040a 04a23d14",
+            Some("v_interp_p1lv_f16 v10, v30, attr20.x, |v40| high"),
+        ),
+        (
+            "d75a400a 84a23c14",
+            Some("v_interp_p2_f16 v10, v30, attr20.x, -v40"),
+        ),
+        ("d742000a 24a23d14", None),
+        ("d742040a 04a23d14", None),
+        ("d75a000a 0ca23d14", None),
+    ];
+    let dec = Decoder::for_processor("gfx1030").expect("processor");
+    for (hex, want) in cases {
+        let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
+        assert_eq!(got.as_deref(), *want, "{hex}");
+    }
+}
