@@ -99,6 +99,8 @@ pub(crate) struct OpPlan {
     pub no_vdst: bool,
     /// It has an `sbase` operand.
     pub sbase: bool,
+    /// It writes no register operand (`v_cmpx_*`: exec only).
+    pub no_sdst_or_vdst: bool,
     /// It has no `sdata` register operand (SMEM discards, prefetches; a probe's
     /// number is no register).
     pub no_sdata: bool,
@@ -149,6 +151,13 @@ impl OpPlan {
                 .any(|r| matches!(r, Role::Field(Field::Sdst) | Role::FieldOr(Field::Sdst, _))),
             no_vdst: !roles().any(|r| r == Role::Field(Field::Vdst)),
             sbase: roles().any(|r| r == Role::Field(Field::Sbase)),
+            no_sdst_or_vdst: !roles().any(|r| {
+                matches!(
+                    r,
+                    Role::Field(Field::Vdst | Field::Sdst | Field::Sdst8)
+                        | Role::FieldOr(Field::Sdst | Field::Sdst8, _)
+                )
+            }),
             no_sdata: !op.operands.iter().any(|o| {
                 o.role == Role::Field(Field::Sdata) && o.ty.bits() >= 32 && o.ty != Ty::Dec16
             }),

@@ -1081,7 +1081,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     f(Field::Opsel) & !crate::decode::packed_sources_without_opsel(op)
                 };
                 // (a VOPC in DPP form lists only its sources)
-                let dst = !(permlane || (dec.vop3_dpp(inst).is_some() && plan.vopc));
+                // (nor does a compare without a destination, v_cmpx_*)
+                let dst = !(permlane
+                    || (plan.vopc && (dec.vop3_dpp(inst).is_some() || plan.no_sdst_or_vdst)));
                 let bits: Vec<u32> = (0..srcs as u32)
                     .map(|i| sel >> i & 1)
                     .chain(dst.then_some(sel >> 3 & 1))
