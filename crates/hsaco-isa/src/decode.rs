@@ -866,6 +866,31 @@ impl Decoder {
                         _ => 4,
                     }
                 });
+        // a compare's integer source (v_cmp_class_f32/f64's src1) takes none either, but
+        // in a v_cmpx that falls back to the plain form in its DPP form or on gfx10
+        // (observed)
+        let gfx10 = self.traits & traits::GFX10 != 0;
+        let int_srcs = if plan.vopc && !(plan.no_sdst_or_vdst && plain && (dpp || gfx10)) {
+            int_srcs
+                | op.operands
+                    .iter()
+                    .filter(|o| {
+                        matches!(
+                            o.ty,
+                            Ty::I16 | Ty::I32 | Ty::I64 | Ty::U16 | Ty::U32 | Ty::U64
+                        )
+                    })
+                    .fold(0, |m, o| {
+                        m | match o.role {
+                            Role::Field(Field::Src0) => 1,
+                            Role::Field(Field::Src1) => 2,
+                            Role::Field(Field::Src2) => 4,
+                            _ => 0,
+                        }
+                    })
+        } else {
+            int_srcs
+        };
         let mods = if op.flags & flags::FPMODS != 0 {
             srcs & !int_srcs
         } else if op.flags & flags::OPSEL != 0 && !plain {

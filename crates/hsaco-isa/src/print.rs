@@ -1004,8 +1004,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             _ => operand(out, *o, od.ty, inst.literal),
         }
-        // gfx11+ VINTERP: a 32-bit src2 below 256 is printed with LLVM's comment
-        if src == Some(2) && enc.field(Field::WaitExp).is_some() {
+        // gfx11+ VINTERP: a 32-bit src2 below 256 is printed with LLVM's comment (and
+        // so are the scalar and constant sources of gfx10's VOP3 v_interp_*_f16)
+        let interp_vgpr =
+            rdna && matches!(src, Some(1 | 2)) && op.operands.iter().any(|o| o.ty == Ty::Attr);
+        if (src == Some(2) && enc.field(Field::WaitExp).is_some()) || interp_vgpr {
             match *o {
                 Operand::Sgpr { .. } | Operand::Ttmp { .. } => {
                     out.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
