@@ -1004,6 +1004,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     let _ = write!(out, "{v}");
                 }
             }
+            // RDNA v_fma_mix* (f16 forms): a literal source is read as f16 whatever
+            // op_sel_hi says (llvm-mc-22 prints its low half)
+            _ if rdna
+                && *o == Operand::Literal
+                && op.mnemonic.starts_with("v_fma_mix")
+                && !op.mnemonic.ends_with("bf16") =>
+            {
+                operand(out, *o, Ty::F16, inst.literal)
+            }
             _ => operand(out, *o, od.ty, inst.literal),
         }
         // gfx11+ VINTERP: a 32-bit src2 below 256 is printed with LLVM's comment (and

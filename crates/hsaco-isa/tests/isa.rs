@@ -989,3 +989,37 @@ fn gfx10_vop3_interp_as_llvm() {
         assert_eq!(got.as_deref(), *want, "{hex}");
     }
 }
+
+/// RDNA v_fma_mix* literals as llvm-mc-22 prints them (each word checked with
+/// `llvm-mc-22 --disassemble`): the f16 forms read a literal as f16 whatever op_sel_hi
+/// says (its low half, lit() when that is inline); the gfx1250 bf16 forms print it whole.
+#[test]
+fn rdna_mix_literals_as_llvm() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "gfx1100",
+            "cc200001 03fe0501 3e22f983",
+            "v_fma_mix_f32 v1, v1, v2, 0xf983",
+        ),
+        (
+            "gfx1030",
+            "cc200001 03fe0501 12345678",
+            "v_fma_mix_f32 v1, v1, v2, 0x5678",
+        ),
+        (
+            "gfx1201",
+            "cc210001 03fe0501 00003800",
+            "v_fma_mixlo_f16 v1, v1, v2, lit(0x3800)",
+        ),
+        (
+            "gfx1250",
+            "cc3d0001 03fe0501 12345678",
+            "v_fma_mix_f32_bf16 v1, v1, v2, 0x12345678",
+        ),
+    ];
+    for (p, hex, want) in cases {
+        let dec = Decoder::for_processor(p).expect("processor");
+        let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i));
+        assert_eq!(got.as_deref(), Ok(*want), "{p} {hex}");
+    }
+}
