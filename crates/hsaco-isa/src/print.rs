@@ -1004,6 +1004,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     let _ = write!(out, "{v}");
                 }
             }
+            // gfx11+ v_fmac_*_e64_dpp (the tied mac ops): an inline constant src1 prints
+            // as its raw operand code in hex (llvm-mc-22: `v_fmac_f32_e64_dpp v1, v2, 0xf2`)
+            _ if src == Some(1)
+                && matches!(o, Operand::Int(_) | Operand::Float(_))
+                && op.mnemonic.starts_with("v_fmac_")
+                && dec.vop3_dpp(inst).is_some() =>
+            {
+                hex(out, u64::from(f(Field::Src1)))
+            }
             // RDNA v_fma_mix* (f16 forms): a literal source is read as f16 whatever
             // op_sel_hi says (llvm-mc-22 prints its low half)
             _ if rdna
