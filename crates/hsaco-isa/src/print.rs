@@ -854,7 +854,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     124
                 };
                 let gfx12 = dec.traits & traits::GFX12 != 0;
-                if s == null || (s == 0x7f && !gfx12) {
+                // (gfx1250 tensor_save, whose only operand this is, prints null by name)
+                let only = op.operands.len() == 1;
+                if s == null && only {
+                    out.push_str("null");
+                } else if s == null || (s == 0x7f && !gfx12) {
                     out.push_str("off");
                 } else if gfx12 && is_scratch && s == 0x7f {
                     // (gfx12: 127 is exec_hi, which LLVM prints with a comment)
@@ -873,7 +877,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                         }
                         o => operand(out, o, Ty::B32, 0),
                     }
-                    if gfx12 && !is_scratch && s == 126 {
+                    if gfx12 && !is_scratch && !only && s == 126 {
                         out.push_str(
                             "/*Invalid register, operand has 'SReg_64_XEXEC_XNULL' register class*/",
                         );
@@ -1994,7 +1998,8 @@ fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
                 _ => "",
             }
         } else {
-            let store = mnemonic.contains("store");
+            // (tensor_save stores a tensor: the store names)
+            let store = mnemonic.contains("store") || mnemonic == "tensor_save";
             match (th, store, sys) {
                 (1, false, _) => "TH_LOAD_NT",
                 (2, false, _) => "TH_LOAD_HT",
