@@ -351,7 +351,6 @@ fn flag(f: &str) -> Result<&'static str> {
         "mai" => "MAI",
         "vop3dpp" => "VOP3_DPP",
         "bytesel" => "BYTE_SEL",
-        "nosuffix" => "NO_SUFFIX",
         _ => bail!("unknown flag {f}"),
     })
 }

@@ -306,9 +306,6 @@ pub mod flags {
     /// gfx12 `v_cvt_sr_fp8/bf8_*`: op_sel bits 2-3 (src2's and vdst's) are a byte
     /// select, printed ` byte_sel:N` after op_sel.
     pub const BYTE_SEL: u32 = 1 << 21;
-    /// Its VOP1/VOP2/VOPC and VOP3 forms print without `_e32`/`_e64` (gfx1250
-    /// `v_cvt_pk_f16_fp8`, as llvm-mc-22 prints it).
-    pub const NO_SUFFIX: u32 = 1 << 22;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

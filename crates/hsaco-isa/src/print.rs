@@ -533,8 +533,6 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         out.push(' ');
     }
     match enc.form {
-        Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3
-            if op.flags & flags::NO_SUFFIX != 0 && dec.vop3_dpp(inst).is_none() => {}
         // (operand-less VOP1 ops such as v_nop print no suffix)
         Form::Vop1 | Form::Vop2 | Form::Vopc if !op.operands.is_empty() && plan.has_vop3 => {
             out.push_str("_e32")
