@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod fast;
+mod files;
 pub mod view;
 
 use view::ObjectView;

@@ -241,6 +241,8 @@ fn ty(t: &str) -> Result<&'static str> {
         "b64" => "B64",
         "b96" => "B96",
         "b128" => "B128",
+        "f16x8" => "F16x8",
+        "bf16x8" => "Bf16x8",
         "b160" => "B160",
         "b192" => "B192",
         "b256" => "B256",
@@ -351,6 +353,12 @@ fn flag(f: &str) -> Result<&'static str> {
         "mai" => "MAI",
         "vop3dpp" => "VOP3_DPP",
         "bytesel" => "BYTE_SEL",
+        "wmma" => "WMMA",
+        "neghi" => "NEG_HI",
+        "ikey" => "INDEX_KEY",
+        "reuse" => "MATRIX_REUSE",
+        "fmt" => "MATRIX_FMT",
+        "nosfx" => "NO_SUFFIX",
         _ => bail!("unknown flag {f}"),
     })
 }

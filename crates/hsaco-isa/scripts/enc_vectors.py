@@ -7,6 +7,7 @@ words llvm-mc-22 --disassemble rejects, hsaco must reject them too).
     python3 scripts/enc_vectors.py gfx11 dpp      # VOP1/VOP2/VOPC DPP16 + DPP8
     python3 scripts/enc_vectors.py gfx11 vop3dpp  # VOP3 with a DPP16/DPP8 word (gfx11+)
     python3 scripts/enc_vectors.py gfx11 mtbuf    # and exp, vinterp, ldsdir (as described)
+    python3 scripts/enc_vectors.py gfx12 wmma     # matrix ops and !nosfx ops, modifiers
 
 Every opcode of the family's encodings (from the op lines of defs/<gen>.txt; for the
 DPP forms every opcode of the base table, so the `!dpp` flags are checked too) gets a
@@ -168,6 +169,81 @@ def exp_words(rng, text, encs):
     return words
 
 
+def flagged(text, flag):
+    """(mnemonic, {encoding: opcode}) of the op lines with `!flag`."""
+    out = []
+    for line in text.splitlines():
+        t = line.split()
+        if t and t[0] == "op" and "!" + flag in t:
+            out.append((t[1], {e.split("@")[0].split("=")[0]: int(e.split("@")[0].split("=")[1], 16)
+                               for e in t[2].split(",")}))
+    return out
+
+
+def wmma_words(rng, text, encs):
+    """gfx12+ matrix ops (`!wmma`: WMMA/SWMMAC, gfx12 fp8 dot products): a clean probe,
+    every modifier bit alone (op_sel, op_sel_hi and bit 14, neg_lo, neg_hi, clamp),
+    random modifier sets with the neutral op_sel_hi, every matrix_a_fmt x matrix_b_fmt
+    pair of the f8f6f4 op, accumulators that are constants or a literal, high registers;
+    and the ops printed without _e32/_e64 (`!nosfx`) in their VOP1, VOP3 and DPP forms."""
+    V = lambda n: 256 + n  # noqa: E731
+    en = encs["VOP3P"]
+    words = []
+    for mn, opc in flagged(text, "wmma"):
+        base = dict(op=opc["VOP3P"], vdst=10, src0=V(20), src1=V(40), src2=V(80), opsel_hi=3,
+                    opsel_hi2=1)
+        words.append(build(en, base))
+        for field, width in (("opsel", 3), ("opsel_hi", 2), ("opsel_hi2", 1), ("neg", 3),
+                             ("neg_hi", 3), ("clamp", 1)):
+            for b in range(width):
+                words.append(build(en, dict(base, **{field: base.get(field, 0) ^ 1 << b})))
+        for _ in range(8):
+            v = dict(base, opsel=rng.getrandbits(3), opsel_hi2=rng.getrandbits(1),
+                     neg=rng.getrandbits(3), neg_hi=rng.getrandbits(3),
+                     clamp=rng.getrandbits(1))
+            v.update(vdst=2 * rng.randrange(0, 100), src0=V(2 * rng.randrange(0, 100)),
+                     src1=V(2 * rng.randrange(0, 100)), src2=V(2 * rng.randrange(0, 100)))
+            words.append(build(en, v))
+        # accumulators: inline constants, a literal, null; registers near v255
+        for c in (128, 129, 193, 242, 247, 124):
+            words.append(build(en, dict(base, src2=c)))
+        for lit in (0x3F800000, 0x12345678, 0x3E22F983, 0x3C00):
+            words.append(build(en, dict(base, src2=255)) + [lit])
+        words.append(build(en, dict(base, src0=255)) + [0x3F800000])
+        # null, src_* registers, an SGPR, odd registers (gfx1250: tuples are even)
+        for f, v in (("src0", 124), ("src1", 124), ("src2", 230), ("src2", 253),
+                     ("src0", 230), ("src1", 2), ("src0", V(21)), ("vdst", 11), ("src2", V(81))):
+            words.append(build(en, dict(base, **{f: v})))
+        words.append(build(en, dict(base, vdst=240, src0=V(232), src1=V(224), src2=V(240))))
+        if "fmt" in [x[1:] for x in text.split("op " + mn + " ")[1].split("\n")[0].split()
+                     if x.startswith("!")]:
+            for a in range(8):
+                for b in range(8):
+                    words.append(build(en, dict(base, opsel=a, opsel_hi=b & 3, opsel_hi2=b >> 2)))
+    for mn, opc in flagged(text, "nosfx"):
+        if "VOP1" in opc:
+            e1 = encs["VOP1"]
+            for s0 in (V(2), V(130), 1, 106, 128, 193, 242):
+                words.append(build(e1, dict(op=opc["VOP1"], vdst=5, src0=s0)))
+            words.append(build(e1, dict(op=opc["VOP1"], vdst=5, src0=255)) + [0x00003C00])
+            # DPP16 and DPP8
+            words.append(build(e1, dict(op=opc["VOP1"], vdst=5, src0=0xFA)) + [0xFF00E402])
+            words.append(build(e1, dict(op=opc["VOP1"], vdst=5, src0=0xE9)) + [0x00FAC602])
+        if "VOP3" in opc:
+            e3 = encs["VOP3"]
+            b3 = dict(op=opc["VOP3"], vdst=5, src0=V(2))
+            words.append(build(e3, b3))
+            for field, width in (("abs", 3), ("opsel", 4), ("clamp", 1), ("omod", 2),
+                                 ("neg", 3)):
+                for b in range(width):
+                    words.append(build(e3, dict(b3, **{field: 1 << b})))
+            words.append(build(e3, dict(b3, src0=1)))
+            words.append(build(e3, dict(b3, src0=0xFA)) + [0xFF00E402])
+            words.append(build(e3, dict(b3, src0=0xFA, opsel=9)) + [0xFF00E402])
+            words.append(build(e3, dict(b3, src0=0xE9)) + [0x00FAC602])
+    return words
+
+
 FAMILIES = {
     "dpp": dpp_words,
     "vop3dpp": vop3dpp_words,
@@ -175,6 +251,7 @@ FAMILIES = {
     "exp": exp_words,
     "vinterp": lambda r, t, e: plain_words(r, t, e, ["VINTERP", "VINTRP"]),
     "ldsdir": lambda r, t, e: plain_words(r, t, e, ["LDSDIR"]),
+    "wmma": wmma_words,
 }
 
 

@@ -610,6 +610,49 @@ def vop3_dpp_facts(procs, encs):
     return out
 
 
+def wmma_facts(procs, encs):
+    """gfx12+ VOP3P matrix ops (WMMA/SWMMAC): those whose base probe (op_sel_hi all
+    ones) decodes while op_sel_hi = 0 is rejected or prints a `matrix_` modifier get
+    `wmma`; single-bit probes then give `fpmods` (neg_lo/neg_hi of the accumulator,
+    src2), `neghi` (neg_hi of src0), `ikey` (op_sel bit 0 is index_key), `reuse` (op_sel
+    bit 2 is matrix_a_reuse) and `fmt` (op_sel is matrix_a_fmt), and a literal
+    accumulator probe the element type of a 128-bit src2 (`acc:f16x8`, `acc:bf16x8`:
+    main() retypes the operand). {(mnemonic, "VOP3P"): flags}; an op's flags are those
+    of every processor that has it."""
+    en = encs["VOP3P"]
+    vals, _ = probes("VOP3P")
+    opw = en["fields"]["op"][1]
+    variants = [({}, None), (dict(opsel_hi=0, opsel_hi2=0), None),
+                (dict(neg=4, neg_hi=4), ("fpmods", "neg_lo:[0,0,1] neg_hi:[0,0,1]")),
+                (dict(neg_hi=1), ("neghi", "neg_hi:[1,0,0]")),
+                (dict(opsel=1), ("ikey", "index_key:1")),
+                (dict(opsel=4), ("reuse", " matrix_a_reuse")),
+                (dict(opsel=1), ("fmt", "matrix_a_fmt:")),
+                # a literal accumulator: 16-bit (f16 elements) or bf16 (low half not
+                # inline, printed whole) instead of 32-bit (`lit(0x3e22f983)`)
+                (dict(src2=255), ("acc:f16x8", ", 0xf983")),
+                (dict(src2=255), ("acc:bf16x8", ", 0x3e22f983"))]
+    out = {}
+    for proc in procs:
+        lines = [build(en, dict(vals, op=o, **v)) + [0x3E22F983]
+                 for o in range(1 << opw) for v, _ in variants]
+        res = disassemble(lines, proc)
+        n = len(variants)
+        for o in range(1 << opw):
+            rs = res[o * n:(o + 1) * n]
+            base, zero = rs[0], rs[1]
+            if not base or "Invalid" in base[0] or "op_sel_hi" in base[0]:
+                continue
+            if zero and "matrix_" not in zero[0] + base[0]:
+                continue
+            fl = out.setdefault((base[0].split(" ")[0], "VOP3P"), set())
+            fl.add("wmma")
+            for (_, probe), r in zip(variants[2:], rs[2:]):
+                if r and probe[1] in r[0]:
+                    fl.add(probe[0])
+    return out
+
+
 def vop3_int_srcs(procs, encs, text):
     """RDNA VOP3 ops with float modifiers whose source N llvm-mc-22 prints without the
     neg bit's `-` (an integer source: v_cvt_pk_u8_f32's src1/src2, v_trig_preop's src1):
@@ -692,6 +735,10 @@ def main():
                 if m and encname.startswith("VOP"):
                     base = m.group(1)
                 toks, _ = tokens_for(encname, mn, rest)
+                # (no _e32/_e64 although the op may have both forms: kept below only for
+                # ops that have both)
+                if encname in ("VOP1", "VOP2", "VOPC", "VOP3") and not m and rest:
+                    flags.setdefault((base, encname), set()).add("nosfx")
                 v = variants.setdefault((base, encname, tuple(toks)), {})
                 v.setdefault(opc, set()).add(proc)
         for fv, flag, pat in MOD_PROBES.get(encname, []):
@@ -742,6 +789,9 @@ def main():
     if "VOPD" in encs and not only:
         for key, fl in vop3_dpp_facts(procs, encs).items():
             flags.setdefault(key, set()).update(fl)
+    if GEN_SGPR_RSRC and not only:
+        for key, fl in wmma_facts(procs, encs).items():
+            flags.setdefault(key, set()).update(fl)
     # VOPD (gfx11+): X and Y halves, each swept with the other half a v_dual_mov_b32
     if "VOPD" in encs and not only:
         vopd_lines(procs, encs, variants)
@@ -782,6 +832,14 @@ def main():
             fl = set()
             for e, _, _ in encl:
                 fl |= flags.get((base, e), set())
+            for acc in [f for f in fl if f.startswith("acc:")]:
+                fl.discard(acc)
+                toks = [acc.replace("acc:", "src2:") if x == "src2:b128" else x for x in toks]
+            encs_of = {e for e, _, _ in encl}
+            if not (encs_of & {"VOP1", "VOP2", "VOPC"} and "VOP3" in encs_of and all(
+                    "nosfx" in flags.get((base, e), set()) for e in encs_of
+                    if e in ("VOP1", "VOP2", "VOPC", "VOP3"))):
+                fl.discard("nosfx")
             fl = "".join(" !" + f for f in sorted(fl))
             lines.append("op %s %s %s%s%s" % (base, opcs, " ".join(toks) or "-", fl, pr))
     body = "\n".join(lines) + "\n"

@@ -501,6 +501,9 @@ impl Decoder {
         if enc.form == crate::desc::Form::Ds && !self.ds_fields_valid(ei, op, raw) {
             return Err(DecodeError::Invalid);
         }
+        if op.flags & crate::desc::flags::WMMA != 0 && !self.matrix_modifiers_valid(ei, op, raw) {
+            return Err(DecodeError::Invalid);
+        }
         // an operand-less SOPP instruction (s_barrier, s_wakeup, ...) with a non-zero
         // immediate is not one (llvm-mc-22 rejects it)
         if enc.form == crate::desc::Form::Sopp && op.operands.is_empty() && raw & 0xffff != 0 {
@@ -593,6 +596,17 @@ impl Decoder {
                 }
                 _ => o,
             };
+        }
+        if op.flags & crate::desc::flags::WMMA != 0
+            && !matrix_operands_valid(op, self.traits & traits::GFX1250 != 0, |f| {
+                self.field_desc(ei, f).map_or(0, |d| d.get(raw))
+            })
+        {
+            return Err(DecodeError::Invalid);
+        }
+        if op.flags & crate::desc::flags::MATRIX_FMT != 0 {
+            let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+            matrix_fmt_widths(&mut inst, op, matrix_fmts(get));
         }
         // RDNA: a source with a reserved scalar code (209-229, 232-234, 249, 250) is
         // invalid in every encoding (llvm-mc-22 prints no `unknown_N`); gfx11+ VOP3/VOP3P
@@ -1073,6 +1087,32 @@ impl Decoder {
         Some((op, out))
     }
 
+    /// A gfx12+ matrix op (`flags::WMMA`: WMMA/SWMMAC, gfx12's fp8 dot products): LLVM
+    /// rejects op_sel_hi bits other than all ones (but where they hold matrix_b_fmt or,
+    /// bit 14, matrix_b_reuse), op_sel bits that are not index_key/reuse/format, and
+    /// neg_lo/neg_hi/clamp bits the op does not take (see `flags::WMMA`).
+    fn matrix_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+        use crate::desc::flags::*;
+        let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+        let has = |flag: u32| op.flags & flag != 0;
+        let fmt = has(MATRIX_FMT);
+        let reuse = has(MATRIX_REUSE);
+        if !fmt && (get(Field::OpselHi) != 3 || (!reuse && get(Field::OpselHi2) != 1)) {
+            return false;
+        }
+        let sel = if fmt {
+            7
+        } else {
+            u32::from(has(INDEX_KEY)) | if reuse { 4 } else { 0 }
+        };
+        let ab = |flag: u32| if has(flag) { 3 } else { 0 };
+        let c = if has(FPMODS) { 4 } else { 0 };
+        get(Field::Opsel) & !sel == 0
+            && (has(CLAMP) || get(Field::Clamp) == 0)
+            && get(Field::Neg) & !(ab(NEG) | c) == 0
+            && get(Field::NegHi) & !(ab(NEG_HI) | c) == 0
+    }
+
     /// Whether a DS word is one LLVM decodes (gfx8+; gfx6/gfx7, which LLVM cannot
     /// disassemble, are not checked): every register field the operation has no operand
     /// for is zero (and ds_nop's offset), the `gds` bit is set only where the operation
@@ -1285,6 +1325,72 @@ fn wave64_widths(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx12:
                     count: count / 2,
                 };
             }
+        }
+    }
+}
+
+/// The operands of a matrix op (`flags::WMMA` with a result wider than 64 bits: not
+/// gfx12's fp8 dot products) as llvm-mc-22 takes them without an `Invalid` comment:
+/// VGPRs (gfx1250: tuples from an even register, the result too) or `null`; a 32- or
+/// 64-bit source (A/B of the narrow ops, a SWMMAC's sparse index) also a
+/// `src_*` special register (230 (32-bit: 231), 235-239, 251-253); an inline constant or
+/// a literal only as the accumulator C (src2 not narrower than the result; a SWMMAC's
+/// index is). Anything else makes the word invalid (observed on gfx1201 and gfx1250).
+fn matrix_operands_valid(op: &OpDesc, align: bool, field: impl Fn(Field) -> u32) -> bool {
+    let bits = |f: Field| {
+        op.operands
+            .iter()
+            .find(|o| o.role == Role::Field(f))
+            .map_or(0, |o| o.ty.bits())
+    };
+    let vdst = bits(Field::Vdst);
+    if vdst <= 64 {
+        return true;
+    }
+    let even = |reg: u32, bits: u32| !align || bits <= 32 || reg.is_multiple_of(2);
+    even(field(Field::Vdst), vdst)
+        && [Field::Src0, Field::Src1, Field::Src2]
+            .into_iter()
+            .all(|f| {
+                let (v, b) = (field(f), bits(f));
+                match v {
+                    256.. => even(v - 256, b),
+                    124 => true,
+                    230 | 235..=239 | 251..=253 => b <= 64,
+                    231 => b <= 32,
+                    128..=208 | 240..=248 | 255 => f == Field::Src2 && b >= vdst,
+                    _ => false,
+                }
+            })
+}
+
+/// The A and B formats of `v_wmma_*_f8f6f4` (`flags::MATRIX_FMT`): matrix_a_fmt in
+/// op_sel, matrix_b_fmt in op_sel_hi with bit 14 above it.
+pub(crate) fn matrix_fmts(get: impl Fn(Field) -> u32) -> (u32, u32) {
+    (
+        get(Field::Opsel),
+        get(Field::OpselHi) | get(Field::OpselHi2) << 2,
+    )
+}
+
+/// The A and B registers of `v_wmma_*_f8f6f4` hold 128 elements of their format per
+/// lane group: 16 registers of 8-bit (FP8/BF8), 12 of 6-bit (FP6/BF6), 8 of 4-bit (FP4).
+/// With a format LLVM has no name for (5-7) in either, both stay 16 (observed).
+fn matrix_fmt_widths(inst: &mut Instruction, op: &OpDesc, (a, b): (u32, u32)) {
+    let regs = |fmt: u32| match fmt {
+        _ if a > 4 || b > 4 => 16,
+        2 | 3 => 12,
+        4 => 8,
+        _ => 16,
+    };
+    for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+        let fmt = match od.role {
+            Role::Field(Field::Src0) => a,
+            Role::Field(Field::Src1) => b,
+            _ => continue,
+        };
+        if let Operand::Vgpr { count, .. } = o {
+            *count = regs(fmt);
         }
     }
 }

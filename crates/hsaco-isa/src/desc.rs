@@ -162,6 +162,12 @@ pub enum Ty {
     B384,
     B512,
     B1024,
+    /// A matrix accumulator of eight f16 (WMMA C/D, 128 bits): a literal is a 16-bit
+    /// one (printed as f16 sources are).
+    F16x8,
+    /// A matrix accumulator of eight bf16 (128 bits): a 32-bit literal, inline when its
+    /// low half is a bf16 inline constant.
+    Bf16x8,
     F16,
     F32,
     F64,
@@ -210,7 +216,7 @@ impl Ty {
             B16 | F16 | I16 | U16 => 16,
             B64 | F64 | I64 | U64 => 64,
             B96 => 96,
-            B128 => 128,
+            B128 | F16x8 | Bf16x8 => 128,
             B160 => 160,
             B192 => 192,
             B256 => 256,
@@ -306,6 +312,29 @@ pub mod flags {
     /// gfx12 `v_cvt_sr_fp8/bf8_*`: op_sel bits 2-3 (src2's and vdst's) are a byte
     /// select, printed ` byte_sel:N` after op_sel.
     pub const BYTE_SEL: u32 = 1 << 21;
+    /// gfx12+ VOP3P matrix op (WMMA/SWMMAC): op_sel and op_sel_hi are not printed as
+    /// such. op_sel_hi (bits 59-60, and bit 14 unless [`MATRIX_REUSE`]/[`MATRIX_FMT`] use
+    /// it) must hold its neutral value, all ones; the op_sel bits hold `index_key`
+    /// ([`INDEX_KEY`]), `matrix_a_reuse`/`matrix_b_reuse` ([`MATRIX_REUSE`]) or the
+    /// formats ([`MATRIX_FMT`]). A neg_lo/neg_hi/clamp bit the op does not take makes
+    /// the word invalid: neg_lo of A/B with [`NEG`], neg_hi of A/B with [`NEG_HI`],
+    /// both of the accumulator C (src2: its neg and abs) with [`FPMODS`], clamp with
+    /// [`CLAMP`].
+    pub const WMMA: u32 = 1 << 22;
+    /// WMMA: neg_hi of the A and B matrices (src0, src1; packed 16-bit elements).
+    pub const NEG_HI: u32 = 1 << 23;
+    /// SWMMAC: op_sel bit 0 (bit 11) is `index_key:N`, which half of the sparse index.
+    pub const INDEX_KEY: u32 = 1 << 24;
+    /// gfx1250 WMMA/SWMMAC: op_sel bit 2 (bit 13) is `matrix_a_reuse`, bit 14
+    /// `matrix_b_reuse`.
+    pub const MATRIX_REUSE: u32 = 1 << 25;
+    /// gfx1250 `v_wmma_*_f8f6f4`: op_sel (bits 11-13) is `matrix_a_fmt`, op_sel_hi with
+    /// bit 14 above it `matrix_b_fmt` (`MATRIX_FMT_FP8`=0 (default), `BF8`, `FP6`, `BF6`,
+    /// `FP4`, else a number); they also give the widths of A and B.
+    pub const MATRIX_FMT: u32 = 1 << 26;
+    /// Printed without `_e32`/`_e64` although it has both a VOP1/VOP2/VOPC and a VOP3
+    /// form (gfx1250 `v_cvt_pk_f16_fp8`/`bf8`, observed).
+    pub const NO_SUFFIX: u32 = 1 << 27;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

@@ -210,14 +210,26 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         }
         Operand::Float(248) if ty.bits() == 64 => out.push_str("0.15915494309189532"),
         Operand::Float(c) => out.push_str(float(c)),
+        // a bf16 accumulator: the whole literal, inline when its low half is an integer
+        // -16..64 or a bf16 constant (observed)
+        Operand::Literal if ty == Ty::Bf16x8 => {
+            let low = literal & 0xffff;
+            if (-16..=64).contains(&i32::from(low as u16 as i16)) || BF16_INLINE.contains(&low) {
+                out.push_str("lit(");
+                hex(out, u64::from(literal));
+                out.push(')');
+            } else {
+                hex(out, u64::from(literal));
+            }
+        }
         // a 16-bit operand reads the low half of the literal; a literal that could have
         // been an inline constant prints whole in lit(): for f16 when its low half is an
         // integer -16..64 or an f16 constant, for 16-bit integers when the whole value
         // is a 32-bit inline constant (an integer -16..64 or an f32 constant's bits;
         // observed)
-        Operand::Literal if ty.bits() == 16 => {
+        Operand::Literal if ty.bits() == 16 || ty == Ty::F16x8 => {
             let low = literal & 0xffff;
-            let inline = if ty == Ty::F16 {
+            let inline = if matches!(ty, Ty::F16 | Ty::F16x8) {
                 (-16..=64).contains(&i32::from(low as u16 as i16)) || F16_INLINE.contains(&low)
             } else {
                 is_inline(literal, Ty::B32)
@@ -231,6 +243,17 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
             }
         }
         Operand::Literal64 => hex(out, u64::from(literal)),
+        // a matrix accumulator of f32 or i32 elements (wider than 64 bits; f16 and bf16
+        // ones have their own types): a 32-bit literal
+        Operand::Literal if ty.bits() > 64 => {
+            if is_inline(literal, Ty::B32) {
+                out.push_str("lit(");
+                hex(out, u64::from(literal));
+                out.push(')');
+            } else {
+                hex(out, u64::from(literal));
+            }
+        }
         Operand::Literal => {
             if is_inline(literal, ty) {
                 out.push_str("lit(");
@@ -508,6 +531,70 @@ fn old_gcn(dec: &Decoder) -> bool {
     dec.traits & traits::OLD_GCN != 0
 }
 
+/// LLVM's names of the `v_wmma_*_f8f6f4` matrix formats (`matrix_a_fmt:`,
+/// `matrix_b_fmt:`); 0 (FP8) is the default and not printed, 5-7 print as numbers.
+const MATRIX_FMT: [&str; 5] = [
+    "MATRIX_FMT_FP8",
+    "MATRIX_FMT_BF8",
+    "MATRIX_FMT_FP6",
+    "MATRIX_FMT_BF6",
+    "MATRIX_FMT_FP4",
+];
+
+/// The modifiers of a gfx12+ matrix op (`flags::WMMA`), in LLVM's order: index_key,
+/// matrix_a_fmt, matrix_b_fmt, matrix_a_reuse, matrix_b_reuse, neg_lo, neg_hi, clamp
+/// (op_sel and op_sel_hi are never printed as such; the decoder rejected any bit the op
+/// does not take).
+fn matrix_modifiers(
+    out: &mut String,
+    op: &crate::desc::OpDesc,
+    f: &dyn Fn(Field) -> u32,
+    n: usize,
+) {
+    let has = |flag: u32| op.flags & flag != 0;
+    let sel = f(Field::Opsel);
+    if has(flags::INDEX_KEY) && sel & 1 != 0 {
+        out.push_str(" index_key:1");
+    }
+    if has(flags::MATRIX_FMT) {
+        let (a, b) = crate::decode::matrix_fmts(f);
+        for (name, v) in [("matrix_a_fmt", a), ("matrix_b_fmt", b)] {
+            match MATRIX_FMT.get(v as usize) {
+                _ if v == 0 => {}
+                Some(fmt) => {
+                    let _ = write!(out, " {name}:{fmt}");
+                }
+                None => {
+                    let _ = write!(out, " {name}:{v}");
+                }
+            }
+        }
+    }
+    if has(flags::MATRIX_REUSE) {
+        if sel >> 2 & 1 != 0 {
+            out.push_str(" matrix_a_reuse");
+        }
+        if f(Field::OpselHi2) != 0 {
+            out.push_str(" matrix_b_reuse");
+        }
+    }
+    for (name, bits) in [("neg_lo", f(Field::Neg)), ("neg_hi", f(Field::NegHi))] {
+        if bits != 0 {
+            let _ = write!(out, " {name}:[");
+            for i in 0..n {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = write!(out, "{}", bits >> i & 1);
+            }
+            out.push(']');
+        }
+    }
+    if has(flags::CLAMP) && f(Field::Clamp) != 0 {
+        out.push_str(" clamp");
+    }
+}
+
 /// Append the text of `inst` to `out`.
 pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let op = dec.op(inst);
@@ -533,11 +620,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         out.push(' ');
     }
     match enc.form {
+        // (gfx1250 v_cvt_pk_f16_fp8/bf8 print none in either form, but `_e64_dpp`)
+        Form::Vop1 | Form::Vop2 | Form::Vopc if op.flags & flags::NO_SUFFIX != 0 => {}
         // (operand-less VOP1 ops such as v_nop print no suffix)
         Form::Vop1 | Form::Vop2 | Form::Vopc if !op.operands.is_empty() && plan.has_vop3 => {
             out.push_str("_e32")
         }
         Form::Vop3 | Form::Vop3p if dec.vop3_dpp(inst).is_some() => out.push_str("_e64_dpp"),
+        Form::Vop3 if op.flags & flags::NO_SUFFIX != 0 => {}
         // (an operand-less one, v_nop, has no suffix as llvm-objdump prints it; on
         // gfx6/gfx7, whose text must assemble back to the same bytes, it keeps it)
         Form::Vop3
@@ -1319,6 +1409,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     let _ = write!(out, " {name}:{}", f(field));
                 }
             }
+        }
+        Form::Vop3p if op.flags & flags::WMMA != 0 => {
+            matrix_modifiers(out, op, &f, usize::from(plan.srcs));
+            vop3_dpp_word(out, dec, inst);
         }
         Form::Vop3p => {
             let n = usize::from(plan.srcs);

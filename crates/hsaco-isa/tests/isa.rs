@@ -189,12 +189,15 @@ fn vopd_vectors() {
 }
 
 /// Vectors from assembly text (scripts/asm_vectors.py): operand-less, lane, permute,
-/// f64-compare and image instructions the sweeps left without a passing vector.
+/// f64-compare and image instructions the sweeps left without a passing vector. On gfx6
+/// and gfx7 the text is one that llvm-mc-22 assembles back to the same bytes.
 #[test]
 fn asm_vectors() {
     exact_vectors(
         "asm",
         &[
+            ("gfx6", include_str!("data/gfx6.asm.txt")),
+            ("gfx7", include_str!("data/gfx7.asm.txt")),
             ("gfx8", include_str!("data/gfx8.asm.txt")),
             ("gfx9", include_str!("data/gfx9.asm.txt")),
             ("gfx10", include_str!("data/gfx10.asm.txt")),
@@ -588,7 +591,8 @@ fn wave64_vectors() {
 }
 
 /// RDNA encoding families (scripts/enc_vectors.py GEN FAMILY): DPP16/DPP8 forms of
-/// VOP1/VOP2/VOPC, gfx11+ VOP3 with a DPP word, MTBUF, EXP, VINTERP/VINTRP, LDSDIR.
+/// VOP1/VOP2/VOPC, gfx11+ VOP3 with a DPP word, MTBUF, EXP, VINTERP/VINTRP, LDSDIR,
+/// gfx12+ WMMA/SWMMAC modifiers (and the ops printed without `_e32`/`_e64`).
 /// `<gen>.<family>.txt`: every line must decode to one whole instruction printed exactly
 /// as llvm-mc-22 does, on every listed processor; `<gen>.<family>.invalid`: words
 /// llvm-mc-22 rejects, which hsaco must reject too. A family whose vectors do not all
@@ -690,6 +694,12 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         include_str!("data/gfx12.ldsdir.txt"),
         include_str!("data/gfx12.ldsdir.invalid"),
         "",
+    ),
+    (
+        "gfx12.wmma",
+        include_str!("data/gfx12.wmma.txt"),
+        include_str!("data/gfx12.wmma.invalid"),
+        include_str!("data/gfx12.wmma.known-gaps"),
     ),
 ];
 
