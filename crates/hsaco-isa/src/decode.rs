@@ -955,14 +955,20 @@ impl Decoder {
 }
 
 impl Decoder {
-    /// RDNA VOP3P operations on 32-bit registers without op_sel (the integer and fp8
-    /// dot products, observed with llvm-mc-22): op_sel must be 0 and clamp 0 where the
-    /// operation has none; one without neg lists either (v_dot4_f32_fp8_fp8) takes
-    /// op_sel_hi only at its default and neg_lo/neg_hi only on src2.
+    /// RDNA VOP3P operations on 32-bit registers (observed with llvm-mc-22): op_sel,
+    /// neg_lo and neg_hi bits of a source the operation lacks are invalid; without op_sel
+    /// (the integer dot products) op_sel must be 0 and clamp 0 where the operation has
+    /// none; one without neg lists either takes op_sel_hi only at its default and
+    /// neg_lo/neg_hi only on src2 (the fp8 dot products, now checked with the matrix
+    /// ops by `matrix_modifiers_valid`, were the case).
     fn vop3p_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         use crate::desc::flags;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
-        if op.flags & flags::MAI != 0 || op.operands.iter().any(|o| o.ty.bits() > 32) {
+        // (matrix ops, and the fp8 dot products that share their rules, are checked by
+        // `matrix_modifiers_valid`)
+        if op.flags & (flags::MAI | flags::WMMA) != 0
+            || op.operands.iter().any(|o| o.ty.bits() > 32)
+        {
             return true;
         }
         // op_sel, neg_lo and neg_hi bits of a source the operation lacks are invalid
