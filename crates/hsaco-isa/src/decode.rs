@@ -454,6 +454,19 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
+        // gfx12 VOP1/VOP2/VOPC (e32): the same 16-bit vdst is one of v0-v127 (observed)
+        if self.traits & traits::GFX12 != 0
+            && matches!(
+                enc.form,
+                crate::desc::Form::Vop1 | crate::desc::Form::Vop2 | crate::desc::Form::Vopc
+            )
+            && op.flags & crate::desc::flags::DPP_LO128_VDST != 0
+            && self
+                .field_desc(ei, Field::Vdst)
+                .is_some_and(|f| f.get(raw) >= 128)
+        {
+            return Err(DecodeError::Invalid);
+        }
         if self.buckets.rdna && enc.form == crate::desc::Form::Mtbuf {
             // llvm-mc-22 has no MTBUF forms with tfe on gfx10+, nor reserved scalar
             // codes (209-229, 232-234) or src_lds_direct (254) as soffset

@@ -1143,6 +1143,21 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 out.push_str("/*Invalid register, operand has 'VGPR_32_Lo128' register class*/");
             }
         }
+        // and so is one of the e32 forms (src0, which may be scalar, is 'VS_32_Lo128')
+        if matches!(enc.form, Form::Vop1 | Form::Vop2 | Form::Vopc)
+            && dec.traits & traits::GFX12 != 0
+            && matches!(*o, Operand::Vgpr { first, .. } if first >= 128)
+        {
+            match src {
+                Some(0) if op.flags & flags::DPP_LO128_SRC0 != 0 => {
+                    out.push_str("/*Invalid register, operand has 'VS_32_Lo128' register class*/")
+                }
+                Some(1) if op.flags & flags::DPP_LO128_SRC1 != 0 => {
+                    out.push_str("/*Invalid register, operand has 'VGPR_32_Lo128' register class*/")
+                }
+                _ => {}
+            }
+        }
         if sext {
             out.push(')');
         }

@@ -1033,3 +1033,25 @@ fn rdna_mix_literals_as_llvm() {
         assert_eq!(got.as_deref(), Ok(*want), "{p} {hex}");
     }
 }
+
+/// gfx12 VOP1/VOP2/VOPC (e32) 16-bit operands as llvm-mc-22 decodes them (each word
+/// checked with `llvm-mc-22 --disassemble -mcpu=gfx1201`): a vdst past v127 is invalid, a
+/// source past v127 carries LLVM's low-128 register-class comment.
+#[test]
+fn gfx12_e32_lo128_as_llvm() {
+    let cases: &[(&str, Option<&str>)] = &[
+        ("7f90a901", None),
+        ("65900501", None),
+        ("7e02a9c8", Some("v_rcp_f16_e32 v1, v200/*Invalid register, operand has 'VS_32_Lo128' register class*/")),
+        ("64039101", Some("v_add_f16_e32 v1, v1, v200/*Invalid register, operand has 'VGPR_32_Lo128' register class*/")),
+        ("7c0205c8", Some("v_cmp_lt_f16_e32 vcc_lo, v200/*Invalid register, operand has 'VS_32_Lo128' register class*/, v2")),
+        ("7e02a901", Some("v_rcp_f16_e32 v1, v1")),
+    ];
+    for p in ["gfx1201", "gfx1250"] {
+        let dec = Decoder::for_processor(p).expect("processor");
+        for (hex, want) in cases {
+            let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
+            assert_eq!(got.as_deref(), *want, "{p} {hex}");
+        }
+    }
+}
