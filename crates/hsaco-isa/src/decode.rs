@@ -454,6 +454,17 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
+        // RDNA operand-less VOP1 ops (v_nop, v_pipeflush, v_clrexcp): the vdst field must
+        // be 0 (src0 is ignored; observed)
+        if self.buckets.rdna
+            && enc.form == crate::desc::Form::Vop1
+            && op.operands.is_empty()
+            && self
+                .field_desc(ei, Field::Vdst)
+                .is_some_and(|f| f.get(raw) != 0)
+        {
+            return Err(DecodeError::Invalid);
+        }
         // gfx12 VOP1/VOP2/VOPC (e32): the same 16-bit vdst is one of v0-v127 (observed)
         if self.traits & traits::GFX12 != 0
             && matches!(

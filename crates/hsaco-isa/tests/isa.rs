@@ -1055,3 +1055,16 @@ fn gfx12_e32_lo128_as_llvm() {
         }
     }
 }
+
+/// RDNA operand-less VOP1 words as llvm-mc-22 decodes them (checked with `llvm-mc-22
+/// --disassemble`): the vdst field must be 0, src0 is ignored.
+#[test]
+fn rdna_operandless_vop1_as_llvm() {
+    for p in ["gfx1030", "gfx1100", "gfx1201"] {
+        let dec = Decoder::for_processor(p).expect("processor");
+        let text = |hex: &str| dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
+        assert_eq!(text("7e000001").as_deref(), Some("v_nop"), "{p}");
+        assert_eq!(text("7e003601").as_deref(), Some("v_pipeflush"), "{p}");
+        assert_eq!(text("7e020000"), None, "{p}");
+    }
+}
