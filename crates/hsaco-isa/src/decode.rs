@@ -879,7 +879,8 @@ impl Decoder {
             .any(|o| o.role == Role::Field(Field::Vdst));
         // (a byte select lives in the bits of src2 and vdst)
         let byte_sel = op.flags & flags::BYTE_SEL != 0;
-        let used_sel = srcs | if has_vdst { 8 } else { 0 } | if byte_sel { 0xc } else { 0 };
+        let used_sel =
+            srcs | if has_vdst { 8 } else { 0 } | if byte_sel { byte_sel_bits(op) } else { 0 };
         // (the plain form rejects op_sel bits of the sources; the DPP form ignores them)
         if byte_sel && !dpp && op.flags & flags::OPSEL == 0 && get(Field::Opsel) & srcs != 0 {
             return false;
@@ -887,7 +888,12 @@ impl Decoder {
         let plain = get(Field::Opsel) & !used_sel & 0xf != 0;
         // an operation with op_sel and only a VOP3 form (v_pack_b32_f16, v_sub_nc_i16,
         // v_maximum_f16) has no plain form to fall back to: such a bit is invalid
-        if plain && op.flags & flags::OPSEL != 0 && !plan.has_vop12c {
+        // (gfx12, where llvm-mc-22 has no true16 forms, has no fallback for any op_sel op:
+        // v_cvt_f32_bf16, v_cvt_pk_f16_fp8)
+        if plain
+            && op.flags & flags::OPSEL != 0
+            && (!plan.has_vop12c || self.traits & traits::GFX12 != 0)
+        {
             return false;
         }
         // the lane mask of v_cndmask (src2) takes no float modifiers (integer sources
@@ -1017,6 +1023,31 @@ impl Decoder {
         op.flags & flags::NEG != 0
             || (get(Field::OpselHi) | get(Field::OpselHi2) << 2 == 7
                 && (get(Field::Neg) | get(Field::NegHi)) & 3 == 0)
+    }
+}
+
+/// The op_sel bits that hold the byte select of a [`crate::desc::flags::BYTE_SEL`]
+/// operation: 0-1 for one source (`v_cvt_f16_fp8`), else 2-3 (`v_cvt_sr_fp8_f32`).
+pub(crate) fn byte_sel_bits(op: &OpDesc) -> u32 {
+    let srcs = op
+        .operands
+        .iter()
+        .filter(|o| matches!(o.role, Role::Field(Field::Src0 | Field::Src1 | Field::Src2)))
+        .count();
+    if srcs == 1 {
+        3
+    } else {
+        0xc
+    }
+}
+
+/// The byte select of a [`crate::desc::flags::BYTE_SEL`] operation from its op_sel
+/// field (one source: bit 0 is the high bit, bit 1 the low one; observed).
+pub(crate) fn byte_sel(op: &OpDesc, sel: u32) -> u32 {
+    if byte_sel_bits(op) == 3 {
+        (sel & 1) << 1 | (sel >> 1 & 1)
+    } else {
+        sel >> 2 & 3
     }
 }
 

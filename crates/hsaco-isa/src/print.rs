@@ -1206,7 +1206,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 let srcs = if permlane { 2 } else { usize::from(plan.srcs) };
                 // (a byte select's bits are not op_sel's)
                 let sel = if op.flags & flags::BYTE_SEL != 0 {
-                    f(Field::Opsel) & 3
+                    f(Field::Opsel) & !crate::decode::byte_sel_bits(op)
                 } else {
                     f(Field::Opsel) & !crate::decode::packed_sources_without_opsel(op)
                 };
@@ -1229,8 +1229,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out.push(']');
                 }
             }
-            if op.flags & flags::BYTE_SEL != 0 && f(Field::Opsel) >> 2 != 0 {
-                let _ = write!(out, " byte_sel:{}", f(Field::Opsel) >> 2 & 3);
+            if op.flags & flags::BYTE_SEL != 0 {
+                let b = crate::decode::byte_sel(op, f(Field::Opsel));
+                if b != 0 {
+                    let _ = write!(out, " byte_sel:{b}");
+                }
             }
             if !vinterp && op.flags & flags::CLAMP != 0 {
                 flag(out, "clamp", Field::Clamp);
