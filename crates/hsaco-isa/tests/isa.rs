@@ -1068,3 +1068,31 @@ fn rdna_operandless_vop1_as_llvm() {
         assert_eq!(text("7e020000"), None, "{p}");
     }
 }
+
+/// gfx1250 v_cvt_f16_fp8 byte selects as llvm-mc-22 decodes them (each word checked with
+/// `llvm-mc-22 --disassemble -mcpu=gfx1250`): op_sel bits 0-1 are byte_sel (bit 0 its
+/// high bit), bit 3 the destination's op_sel, bit 2 (no second source) is invalid.
+#[test]
+fn gfx1250_cvt_f16_fp8_byte_sel_as_llvm() {
+    let cases: &[(&str, Option<&str>)] = &[
+        (
+            "d5f70805 00000102",
+            Some("v_cvt_f16_fp8_e64 v5, v2 byte_sel:2"),
+        ),
+        (
+            "d5f71005 00000102",
+            Some("v_cvt_f16_fp8_e64 v5, v2 byte_sel:1"),
+        ),
+        (
+            "d5f75805 00000102",
+            Some("v_cvt_f16_fp8_e64 v5, v2 op_sel:[0,1] byte_sel:3"),
+        ),
+        ("d5f72005 00000102", None),
+        ("d5f21005 00000102", None),
+    ];
+    let dec = Decoder::for_processor("gfx1250").expect("processor");
+    for (hex, want) in cases {
+        let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
+        assert_eq!(got.as_deref(), *want, "{hex}");
+    }
+}
