@@ -580,19 +580,25 @@ fn matrix_modifiers(
     }
     for (name, bits) in [("neg_lo", f(Field::Neg)), ("neg_hi", f(Field::NegHi))] {
         if bits != 0 {
-            let _ = write!(out, " {name}:[");
-            for i in 0..n {
-                if i > 0 {
-                    out.push(',');
-                }
-                let _ = write!(out, "{}", bits >> i & 1);
-            }
-            out.push(']');
+            bit_list(out, name, bits, n);
         }
     }
     if has(flags::CLAMP) && f(Field::Clamp) != 0 {
         out.push_str(" clamp");
     }
+}
+
+/// ` name:[b0,b1,...]`: the low `n` bits of `bits`, first source first (op_sel,
+/// neg_lo, ...).
+fn bit_list(out: &mut String, name: &str, bits: u32, n: usize) {
+    let _ = write!(out, " {name}:[");
+    for i in 0..n {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{}", bits >> i & 1);
+    }
+    out.push(']');
 }
 
 /// Append the text of `inst` to `out`.
@@ -1437,14 +1443,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             let list = |out: &mut String, name: &str, bits: u32, default: u32| {
                 let mask = (1u32 << n) - 1;
                 if bits & mask != default & mask {
-                    let _ = write!(out, " {name}:[");
-                    for i in 0..n {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        let _ = write!(out, "{}", bits >> i & 1);
-                    }
-                    out.push(']');
+                    bit_list(out, name, bits, n);
                 }
             };
             // gfx9: integer dot products print no op_sel; the mix ops print their neg

@@ -851,6 +851,24 @@ fn gfx9_smem_register_fields_as_llvm() {
     }
 }
 
+/// Checks words against what llvm-mc-22 decodes them to: `(processor, hex words, text)`,
+/// where `None` means LLVM rejects the word.
+fn check_llvm_decodes(cases: &[(&str, &str, Option<&str>)]) {
+    for (p, hex, want) in cases {
+        let dec = Decoder::for_processor(p).expect("processor");
+        let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
+        assert_eq!(got.as_deref(), *want, "{p} {hex}");
+    }
+}
+
+/// [`check_llvm_decodes`] of the same `(hex words, text)` cases on each processor.
+fn check_llvm_decodes_on(procs: &[&str], cases: &[(&str, Option<&str>)]) {
+    for p in procs {
+        let all: Vec<_> = cases.iter().map(|&(hex, want)| (*p, hex, want)).collect();
+        check_llvm_decodes(&all);
+    }
+}
+
 /// gfx12 FLAT/GLOBAL/SCRATCH scalar bases as llvm-mc-22 decodes them (each word and
 /// text checked with `llvm-mc-22 --disassemble`): gfx1250 takes a base pair in the FLAT
 /// segment too, gfx1201 requires null there; vcc_hi, m0 and 127 are no pair; exec and
@@ -874,11 +892,7 @@ fn gfx12_flat_scalar_base_as_llvm() {
         ("gfx1250", "ee04007f 4034009d e34df6b4", None),
         ("gfx1201", "ee04006b 4034009d e34df6b4", None),
     ];
-    for (p, hex, want) in cases {
-        let dec = Decoder::for_processor(p).expect("processor");
-        let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
-        assert_eq!(got.as_deref(), *want, "{p} {hex}");
-    }
+    check_llvm_decodes(cases);
 }
 
 /// RDNA SMEM words as llvm-mc-22 decodes them (each checked with `llvm-mc-22
@@ -915,11 +929,7 @@ fn rdna_smem_probes_and_prefetches_as_llvm() {
         ("gfx1201", "f404c80a 0affffff", None),
         ("gfx1201", "f404dfca 0affffff", None),
     ];
-    for (p, hex, want) in cases {
-        let dec = Decoder::for_processor(p).expect("processor");
-        let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
-        assert_eq!(got.as_deref(), *want, "{p} {hex}");
-    }
+    check_llvm_decodes(cases);
 }
 
 /// gfx10 FLAT loads to LDS (bit 13) as llvm-mc-22 decodes them (each word checked with
@@ -949,13 +959,7 @@ fn gfx10_flat_lds_as_llvm() {
         ("dc806010 2d7d0712", None),
         ("dc60a010 2d020712", None),
     ];
-    for p in ["gfx1010", "gfx1030"] {
-        let dec = Decoder::for_processor(p).expect("processor");
-        for (hex, want) in cases {
-            let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
-            assert_eq!(got.as_deref(), *want, "{p} {hex}");
-        }
-    }
+    check_llvm_decodes_on(&["gfx1010", "gfx1030"], cases);
 }
 
 /// gfx10 VOP3 v_interp_*_f16 as llvm-mc-22 decodes them (each word checked with
@@ -993,11 +997,7 @@ fn gfx10_vop3_interp_as_llvm() {
         ("d742040a 04a23d14", None),
         ("d75a000a 0ca23d14", None),
     ];
-    let dec = Decoder::for_processor("gfx1030").expect("processor");
-    for (hex, want) in cases {
-        let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
-        assert_eq!(got.as_deref(), *want, "{hex}");
-    }
+    check_llvm_decodes_on(&["gfx1030"], cases);
 }
 
 /// RDNA v_fma_mix* literals as llvm-mc-22 prints them (each word checked with
@@ -1047,13 +1047,7 @@ fn gfx12_e32_lo128_as_llvm() {
         ("7c0205c8", Some("v_cmp_lt_f16_e32 vcc_lo, v200/*Invalid register, operand has 'VS_32_Lo128' register class*/, v2")),
         ("7e02a901", Some("v_rcp_f16_e32 v1, v1")),
     ];
-    for p in ["gfx1201", "gfx1250"] {
-        let dec = Decoder::for_processor(p).expect("processor");
-        for (hex, want) in cases {
-            let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
-            assert_eq!(got.as_deref(), *want, "{p} {hex}");
-        }
-    }
+    check_llvm_decodes_on(&["gfx1201", "gfx1250"], cases);
 }
 
 /// RDNA operand-less VOP1 words as llvm-mc-22 decodes them (checked with `llvm-mc-22
@@ -1090,9 +1084,5 @@ fn gfx1250_cvt_f16_fp8_byte_sel_as_llvm() {
         ("d5f72005 00000102", None),
         ("d5f21005 00000102", None),
     ];
-    let dec = Decoder::for_processor("gfx1250").expect("processor");
-    for (hex, want) in cases {
-        let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
-        assert_eq!(got.as_deref(), *want, "{hex}");
-    }
+    check_llvm_decodes_on(&["gfx1250"], cases);
 }
