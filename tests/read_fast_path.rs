@@ -163,3 +163,43 @@ fn mutated_objects_print_the_same() {
     same_both_ways(&batch[..40]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A pipe's `read` can return part of what will come: a code object arriving in two
+/// writes through `/dev/stdin` must print as the file itself does (the fast path reads
+/// a pipe it cannot finish with to its end and hands the bytes over, instead of
+/// leaving the general path to read a drained pipe).
+#[cfg(unix)]
+#[test]
+fn slow_pipe_prints_as_the_file() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let file = root().join("src/cmd/demo_data/vadd-gfx906-cov5.co");
+    let data = std::fs::read(&file).unwrap();
+    let expected = run(std::slice::from_ref(&file), true);
+    for general in [false, true] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_hsaco"));
+        cmd.args(["read", "--metadata", "/dev/stdin"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if general {
+            cmd.env("HSACO_NO_FAST_PATH", "1");
+        } else {
+            cmd.env_remove("HSACO_NO_FAST_PATH");
+        }
+        let mut child = cmd.spawn().expect("run hsaco");
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(&data[..1000]).unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        stdin.write_all(&data[1000..]).unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            (out.stdout, out.status.code()),
+            (expected.0.clone(), expected.2),
+            "general path: {general}; stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

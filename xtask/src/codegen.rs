@@ -352,6 +352,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "dpprej1" => "DPP_REJECT_MODS1",
         "mai" => "MAI",
         "vop3dpp" => "VOP3_DPP",
+        "bytesel" => "BYTE_SEL",
         "wmma" => "WMMA",
         "neghi" => "NEG_HI",
         "ikey" => "INDEX_KEY",

@@ -493,7 +493,7 @@ def vopd_lines(procs, encs, variants, name="VOPD", flags=None):
                 v.setdefault(o, set()).add(proc)
 
 
-def sixteen_bit_types(procs, encs, ops):
+def sixteen_bit_types(procs, encs, ops, literals=False):
     """gfx8/gfx9: {mnemonic: {source: type}} for the sources LLVM reads as 16 bits. A
     literal source 0 that prints as its low half is 16-bit (f16 unless the next probe
     says integer); a source whose inline 0.5 prints as 0x3800 is a 16-bit integer."""
@@ -513,6 +513,10 @@ def sixteen_bit_types(procs, encs, ops):
                     for k in range(3):
                         w = build(enc, dict(vals, op=opc, **{"src%d" % k: 240}))
                         probes_.append((w, base, "f%d" % k))
+                        # (gfx10+ VOP3 takes a literal: a 16-bit source prints its low half)
+                        if literals:
+                            w = build(enc, dict(vals, op=opc, **{"src%d" % k: 255}))
+                            probes_.append((w + [0x12345678], base, "lit%d" % k))
     found = {}
     for proc in procs:
         res = disassemble([w for w, _, _ in probes_], proc)
@@ -520,16 +524,17 @@ def sixteen_bit_types(procs, encs, ops):
             if not r or not r[0].startswith(base):
                 continue
             d = found.setdefault(base, set())
-            if what == "lit0" and re.search(r"[ (]0x5678\b", r[0]):
+            if what.startswith("lit") and re.search(r"[ (]0x5678\b", r[0]):
                 d.add(what)
-            elif what != "lit0" and "0x3800" in r[0]:
+            elif not what.startswith("lit") and "0x3800" in r[0]:
                 d.add(what)
     types = {}
     for base, d in found.items():
         ity = "b16" if base.endswith("_b16") else "i16" if "_i16" in base else "u16"
         t = {"src%d" % k: ity for k in range(3) if "f%d" % k in d}
-        if "lit0" in d and "src0" not in t:
-            t["src0"] = "f16"
+        for k in range(3):
+            if "lit%d" % k in d and "src%d" % k not in t:
+                t["src%d" % k] = "f16"
         if t:
             types[base] = t
     return types
@@ -694,7 +699,8 @@ def set_generation(gen):
     """Per-generation probe facts: the code of `null`, true16 operands."""
     global NULL, TRUE16, GEN_SGPR_RSRC, MIMG_DECODED, SIXTEEN
     # gfx8/gfx9 16-bit sources (whole VGPRs; see sixteen_bit_types)
-    SIXTEEN = gen in ("gfx8", "gfx9")
+    # (and gfx10/gfx12, which llvm-mc-22 decodes without true16 halves)
+    SIXTEEN = gen in ("gfx8", "gfx9", "gfx10", "gfx12")
     MIMG_DECODED = gen in ("gfx10", "gfx11")
     GEN_SGPR_RSRC = {"srsrc"} if gen == "gfx12" else set()
     NULL = {"gfx10": 125, "gfx11": 124, "gfx12": 124}.get(gen, 0x7F)
@@ -819,7 +825,7 @@ def main():
             lst.append(ent)
         for opc, ps in sorted(opcs.items()):
             ent[1].append((encname, opc, frozenset(ps)))
-    sixteen = sixteen_bit_types(procs, encs, ops) if SIXTEEN else {}
+    sixteen = sixteen_bit_types(procs, encs, ops, gen in ("gfx10", "gfx12")) if SIXTEEN else {}
     lines = []
     intsrc = vop3_int_srcs(procs, encs, text) if "VOPD" in encs and not only else {}
     for base, lst in ops.items():

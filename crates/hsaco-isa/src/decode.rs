@@ -99,6 +99,11 @@ pub(crate) struct OpPlan {
     pub no_vdst: bool,
     /// It has an `sbase` operand.
     pub sbase: bool,
+    /// It writes no register operand (`v_cmpx_*`: exec only).
+    pub no_sdst_or_vdst: bool,
+    /// It has no `sdata` register operand (SMEM discards, prefetches; a probe's
+    /// number is no register).
+    pub no_sdata: bool,
     /// Index of its branch-target (label) operand, or `u8::MAX`.
     pub label: u8,
     /// Number of src0/src1/src2 operands.
@@ -146,6 +151,16 @@ impl OpPlan {
                 .any(|r| matches!(r, Role::Field(Field::Sdst) | Role::FieldOr(Field::Sdst, _))),
             no_vdst: !roles().any(|r| r == Role::Field(Field::Vdst)),
             sbase: roles().any(|r| r == Role::Field(Field::Sbase)),
+            no_sdst_or_vdst: !roles().any(|r| {
+                matches!(
+                    r,
+                    Role::Field(Field::Vdst | Field::Sdst | Field::Sdst8)
+                        | Role::FieldOr(Field::Sdst | Field::Sdst8, _)
+                )
+            }),
+            no_sdata: !op.operands.iter().any(|o| {
+                o.role == Role::Field(Field::Sdata) && o.ty.bits() >= 32 && o.ty != Ty::Dec16
+            }),
             label: op
                 .operands
                 .iter()
@@ -173,6 +188,9 @@ struct Buckets {
     /// gfx11+: scalar codes 124 and 125 are `null` and `m0` (swapped to the gfx10
     /// numbering when decoding).
     swap_m0_null: bool,
+    /// gfx11: 16-bit VGPR operands are true16 halves (`v1.l`); gfx10 and gfx12 (as
+    /// llvm-mc-22 decodes them) read them as whole registers.
+    true16: bool,
     /// Index of the VOPD Y-half opcode table (`VOPDY`), if the generation has one.
     vopdy: Option<usize>,
     /// gfx10+: codes 102-105 are SGPRs, SGPR/TTMP tuples are aligned (pairs to 2,
@@ -241,6 +259,7 @@ impl Buckets {
             slots,
             swap_m0_null: !matches!(isa.generation, "gfx9" | "gfx8" | "gfx7" | "gfx6" | "gfx10"),
             vopdy: isa.encodings.iter().position(|e| e.name == "VOPDY"),
+            true16: isa.generation == "gfx11",
             rdna: matches!(isa.generation, "gfx10" | "gfx11" | "gfx12"),
             plans: isa
                 .ops
@@ -435,6 +454,30 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
+        // RDNA operand-less VOP1 ops (v_nop, v_pipeflush, v_clrexcp): the vdst field must
+        // be 0 (src0 is ignored; observed)
+        if self.buckets.rdna
+            && enc.form == crate::desc::Form::Vop1
+            && op.operands.is_empty()
+            && self
+                .field_desc(ei, Field::Vdst)
+                .is_some_and(|f| f.get(raw) != 0)
+        {
+            return Err(DecodeError::Invalid);
+        }
+        // gfx12 VOP1/VOP2/VOPC (e32): the same 16-bit vdst is one of v0-v127 (observed)
+        if self.traits & traits::GFX12 != 0
+            && matches!(
+                enc.form,
+                crate::desc::Form::Vop1 | crate::desc::Form::Vop2 | crate::desc::Form::Vopc
+            )
+            && op.flags & crate::desc::flags::DPP_LO128_VDST != 0
+            && self
+                .field_desc(ei, Field::Vdst)
+                .is_some_and(|f| f.get(raw) >= 128)
+        {
+            return Err(DecodeError::Invalid);
+        }
         if self.buckets.rdna && enc.form == crate::desc::Form::Mtbuf {
             // llvm-mc-22 has no MTBUF forms with tfe on gfx10+, nor reserved scalar
             // codes (209-229, 232-234) or src_lds_direct (254) as soffset
@@ -461,6 +504,24 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
+        if enc.form == crate::desc::Form::Vop3p
+            && self.buckets.rdna
+            && !self.vop3p_modifiers_valid(ei, op, raw)
+        {
+            return Err(DecodeError::Invalid);
+        }
+        // gfx12 s_prefetch_*: the count (sdata) is 0-31
+        if enc.form == crate::desc::Form::Smem
+            && op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Soffset))
+            && self
+                .field_desc(ei, Field::Sdata)
+                .is_some_and(|d| d.get(raw) >= 32)
+        {
+            return Err(DecodeError::Invalid);
+        }
         if enc.form == crate::desc::Form::Ds && !self.ds_fields_valid(ei, op, raw) {
             return Err(DecodeError::Invalid);
         }
@@ -472,10 +533,10 @@ impl Decoder {
         if enc.form == crate::desc::Form::Sopp && op.operands.is_empty() && raw & 0xffff != 0 {
             return Err(DecodeError::Invalid);
         }
-        // gfx9 FLAT loads to LDS (bit 13; gfx940's scratch sve): only the byte, short
-        // and dword loads of global and scratch (what llvm-mc-22 accepts)
+        // gfx9/gfx10 FLAT loads to LDS (bit 13; gfx940's scratch sve): only the byte,
+        // short and dword loads of global and scratch (what llvm-mc-22 accepts)
         if enc.form == crate::desc::Form::Flat
-            && !self.buckets.rdna
+            && (!self.buckets.rdna || self.traits & traits::GFX10 != 0)
             && self.traits & traits::GFX940 == 0
             && self
                 .field_desc(ei, Field::Lds)
@@ -498,6 +559,18 @@ impl Decoder {
             })
         {
             return Err(DecodeError::Invalid);
+        }
+        // gfx12 FLAT/GLOBAL: a scalar base is a register pair (not vcc_hi (107), m0 (raw
+        // 125) or 127); only gfx1250 takes one in the FLAT segment (0), and gfx1201
+        // requires null (124) there (observed with llvm-mc-22)
+        if enc.form == crate::desc::Form::Flat && self.traits & traits::GFX12 != 0 {
+            let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+            let (seg, saddr) = (get(Field::Seg), get(Field::Saddr));
+            if (seg != 1 && matches!(saddr, 107 | 125 | 127))
+                || (seg == 0 && self.traits & traits::GFX1250 == 0 && saddr != 124)
+            {
+                return Err(DecodeError::Invalid);
+            }
         }
         // gfx900-gfx908 FLAT: bit 55 (acc from gfx90a) must be clear
         if enc.form == crate::desc::Form::Flat
@@ -558,6 +631,39 @@ impl Decoder {
         if op.flags & crate::desc::flags::MATRIX_FMT != 0 {
             let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
             matrix_fmt_widths(&mut inst, op, matrix_fmts(get));
+        }
+        // RDNA: a source with a reserved scalar code (209-229, 232-234, 249, 250) is
+        // invalid in every encoding (llvm-mc-22 prints no `unknown_N`); gfx11+ VOP3/VOP3P
+        // src0 233, 234 and 250 announce a DPP word
+        // (VINTERP's 16-bit sources are VGPRs whatever the code, see below)
+        if self.buckets.rdna && enc.field(Field::WaitExp).is_none() {
+            let dpp_src0 = self.buckets.swap_m0_null
+                && matches!(enc.form, crate::desc::Form::Vop3 | crate::desc::Form::Vop3p);
+            for (o, od) in inst.operands.iter().zip(op.operands) {
+                let (Role::Field(f) | Role::FieldOr(f, _)) = od.role else {
+                    continue;
+                };
+                if let Operand::Special { code, .. } = *o {
+                    // (gfx1250: 254 is no src_lds_direct, only a 64-bit literal's code)
+                    let reserved = matches!(code, 209..=229 | 232..=234 | 249 | 250)
+                        || (code == 254 && self.traits & traits::GFX1250 != 0);
+                    let marker = dpp_src0 && f == Field::Src0 && matches!(code, 233 | 234 | 250);
+                    if reserved
+                        && !marker
+                        && matches!(
+                            f,
+                            Field::Src0
+                                | Field::Src1
+                                | Field::Src2
+                                | Field::Ssrc0
+                                | Field::Ssrc1
+                                | Field::Sdst8
+                        )
+                    {
+                        return Err(DecodeError::Invalid);
+                    }
+                }
+            }
         }
         if enc.form == crate::desc::Form::Vop3 && enc.field(Field::WaitExp).is_some() {
             // gfx11+ VINTERP: sources are VGPRs; LLVM rejects a 32-bit one below 256 and
@@ -704,14 +810,15 @@ impl Decoder {
             if op.flags & crate::desc::flags::VOP3_DPP == 0 {
                 return Err(DecodeError::Invalid);
             }
-            if enc.form == crate::desc::Form::Vop3 && !self.vop3_dpp_modifiers_valid(ei, op, raw) {
+            if enc.form == crate::desc::Form::Vop3 && !self.vop3_modifiers_valid(ei, op, raw, true)
+            {
                 return Err(DecodeError::Invalid);
             }
             let w = word(bytes, 2).ok_or(DecodeError::Truncated)?;
             for (o, od) in inst.operands.iter_mut().zip(op.operands) {
                 if od.role == Role::Field(Field::Src0) {
                     // a true16 source is the half op_sel picks
-                    *o = if od.ty.bits() == 16 {
+                    *o = if od.ty.bits() == 16 && self.buckets.true16 {
                         self.half(ei, Field::Src0, w as u8, raw)
                     } else {
                         Operand::Vgpr {
@@ -724,6 +831,14 @@ impl Decoder {
             inst.literal = w;
             inst.size += 4;
             return Ok(inst);
+        }
+        // RDNA plain VOP3: the same modifier rules as its DPP form (observed)
+        if self.buckets.rdna
+            && enc.form == crate::desc::Form::Vop3
+            && enc.field(Field::WaitExp).is_none()
+            && !self.vop3_modifiers_valid(ei, op, raw, false)
+        {
+            return Err(DecodeError::Invalid);
         }
         if literal64 {
             // two literal words; the high one goes to the unused upper half of `raw`
@@ -750,7 +865,8 @@ impl Decoder {
     /// (neg/abs of an operation with neither float modifiers nor op_sel, or of a source
     /// it lacks; clamp; omod; op_sel bits are ignored);
     /// VOP3b (`sdst`) operations have no abs/op_sel/clamp bits.
-    fn vop3_dpp_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+    /// (`dpp`: the DPP form, where no source is a literal; else the plain VOP3 form.)
+    fn vop3_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64, dpp: bool) -> bool {
         use crate::desc::flags;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
         // (rare: VOP3 words with a DPP word only)
@@ -769,9 +885,67 @@ impl Decoder {
             .operands
             .iter()
             .any(|o| o.role == Role::Field(Field::Vdst));
-        let used_sel = srcs | if has_vdst { 8 } else { 0 };
+        // (a byte select lives in the bits of src2 and vdst)
+        let byte_sel = op.flags & flags::BYTE_SEL != 0;
+        let used_sel =
+            srcs | if has_vdst { 8 } else { 0 } | if byte_sel { byte_sel_bits(op) } else { 0 };
+        // (the plain form rejects op_sel bits of the sources; the DPP form ignores them)
+        if byte_sel && !dpp && op.flags & flags::OPSEL == 0 && get(Field::Opsel) & srcs != 0 {
+            return false;
+        }
         let plain = get(Field::Opsel) & !used_sel & 0xf != 0;
-        let mods = if op.flags & flags::FPMODS != 0 || (op.flags & flags::OPSEL != 0 && !plain) {
+        // an operation with op_sel and only a VOP3 form (v_pack_b32_f16, v_sub_nc_i16,
+        // v_maximum_f16) has no plain form to fall back to: such a bit is invalid
+        // (gfx12, where llvm-mc-22 has no true16 forms, has no fallback for any op_sel op:
+        // v_cvt_f32_bf16, v_cvt_pk_f16_fp8)
+        if plain
+            && op.flags & flags::OPSEL != 0
+            && (!plan.has_vop12c || self.traits & traits::GFX12 != 0)
+        {
+            return false;
+        }
+        // the lane mask of v_cndmask (src2) takes no float modifiers (integer sources
+        // do: v_ldexp's, v_cmpx_class's src1 accept and ignore them)
+        // (nor the attribute of v_interp_*_f16)
+        let int_srcs = lane_mask_sources(op)
+            | op.operands
+                .iter()
+                .filter(|o| o.ty == Ty::Attr)
+                .fold(0, |m, o| {
+                    m | match o.role {
+                        Role::Field(Field::Src0) => 1,
+                        Role::Field(Field::Src1) => 2,
+                        _ => 4,
+                    }
+                });
+        // a compare's integer source (v_cmp_class_f32/f64's src1) takes none either, but
+        // in a v_cmpx that falls back to the plain form in its DPP form or on gfx10
+        // (observed)
+        let gfx10 = self.traits & traits::GFX10 != 0;
+        let int_srcs = if plan.vopc && !(plan.no_sdst_or_vdst && plain && (dpp || gfx10)) {
+            int_srcs
+                | op.operands
+                    .iter()
+                    .filter(|o| {
+                        matches!(
+                            o.ty,
+                            Ty::I16 | Ty::I32 | Ty::I64 | Ty::U16 | Ty::U32 | Ty::U64
+                        )
+                    })
+                    .fold(0, |m, o| {
+                        m | match o.role {
+                            Role::Field(Field::Src0) => 1,
+                            Role::Field(Field::Src1) => 2,
+                            Role::Field(Field::Src2) => 4,
+                            _ => 0,
+                        }
+                    })
+        } else {
+            int_srcs
+        };
+        let mods = if op.flags & flags::FPMODS != 0 {
+            srcs & !int_srcs
+        } else if op.flags & flags::OPSEL != 0 && !plain {
             srcs
         } else {
             0
@@ -787,23 +961,122 @@ impl Decoder {
         {
             return false;
         }
-        if [(Field::Src1, 2), (Field::Src2, 3)]
+        // (nor a literal: the DPP word takes its place)
+        // (the plain form's src0 too; the DPP form's is the DPP marker)
+        if [(Field::Src0, 1), (Field::Src1, 2), (Field::Src2, 3)]
             .into_iter()
+            .filter(|(f, _)| !dpp || *f != Field::Src0)
             .any(|(f, n)| {
-                plan.srcs >= n && ((209..=229).contains(&get(f)) || (232..=234).contains(&get(f)))
+                plan.srcs >= n
+                    && (matches!(get(f), 209..=229 | 232..=234 | 249 | 250)
+                        || (dpp && get(f) == 255))
             })
         {
             return false;
         }
+        // (v_bitop3_*: neg, abs and omod hold the truth table)
+        if op.mnemonic.starts_with("v_bitop3") {
+            return (op.flags & flags::CLAMP != 0 || get(Field::Clamp) == 0)
+                && (op.flags & flags::OPSEL != 0 || get(Field::Opsel) == 0);
+        }
         if get(Field::Neg) & !mods != 0 {
             return false;
         }
+        // (VOP3b: no output modifier either)
         if plan.vop3b {
-            return true;
+            return op.flags & flags::OMOD != 0 || get(Field::Omod) == 0;
         }
         (get(Field::Abs) & !mods == 0)
             && (op.flags & flags::CLAMP != 0 || get(Field::Clamp) == 0)
             && (op.flags & flags::OMOD != 0 || get(Field::Omod) == 0)
+    }
+}
+
+impl Decoder {
+    /// RDNA VOP3P operations on 32-bit registers (observed with llvm-mc-22): op_sel,
+    /// neg_lo and neg_hi bits of a source the operation lacks are invalid; without op_sel
+    /// (the integer dot products) op_sel must be 0 and clamp 0 where the operation has
+    /// none; one without neg lists either takes op_sel_hi only at its default and
+    /// neg_lo/neg_hi only on src2 (the fp8 dot products, now checked with the matrix
+    /// ops by `matrix_modifiers_valid`, were the case).
+    fn vop3p_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+        use crate::desc::flags;
+        let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+        // (matrix ops, and the fp8 dot products that share their rules, are checked by
+        // `matrix_modifiers_valid`)
+        if op.flags & (flags::MAI | flags::WMMA) != 0
+            || op.operands.iter().any(|o| o.ty.bits() > 32)
+        {
+            return true;
+        }
+        // op_sel, neg_lo and neg_hi bits of a source the operation lacks are invalid
+        // (op_sel_hi's are ignored)
+        let srcs = op.operands.iter().fold(0, |m, o| {
+            m | match o.role {
+                Role::Field(Field::Src0) => 1,
+                Role::Field(Field::Src1) => 2,
+                Role::Field(Field::Src2) => 4,
+                _ => 0,
+            }
+        });
+        if (get(Field::Opsel) | get(Field::Neg) | get(Field::NegHi)) & !srcs & 7 != 0 {
+            return false;
+        }
+        if op.flags & flags::OPSEL != 0 {
+            return true;
+        }
+        if get(Field::Opsel) != 0 || (op.flags & flags::CLAMP == 0 && get(Field::Clamp) != 0) {
+            return false;
+        }
+        op.flags & flags::NEG != 0
+            || (get(Field::OpselHi) | get(Field::OpselHi2) << 2 == 7
+                && (get(Field::Neg) | get(Field::NegHi)) & 3 == 0)
+    }
+}
+
+/// The op_sel bits that hold the byte select of a [`crate::desc::flags::BYTE_SEL`]
+/// operation: 0-1 for one source (`v_cvt_f16_fp8`), else 2-3 (`v_cvt_sr_fp8_f32`).
+pub(crate) fn byte_sel_bits(op: &OpDesc) -> u32 {
+    let srcs = op
+        .operands
+        .iter()
+        .filter(|o| matches!(o.role, Role::Field(Field::Src0 | Field::Src1 | Field::Src2)))
+        .count();
+    if srcs == 1 {
+        3
+    } else {
+        0xc
+    }
+}
+
+/// The byte select of a [`crate::desc::flags::BYTE_SEL`] operation from its op_sel
+/// field (one source: bit 0 is the high bit, bit 1 the low one; observed).
+pub(crate) fn byte_sel(op: &OpDesc, sel: u32) -> u32 {
+    if byte_sel_bits(op) == 3 {
+        (sel & 1) << 1 | (sel >> 1 & 1)
+    } else {
+        sel >> 2 & 3
+    }
+}
+
+/// The sources of `op` that are a lane mask (`v_cndmask_*`'s src2, bit 2): no float
+/// modifiers, no op_sel bit, though the operation has both for its other sources.
+pub(crate) fn lane_mask_sources(op: &OpDesc) -> u32 {
+    if op.mnemonic.starts_with("v_cndmask_") {
+        4
+    } else {
+        0
+    }
+}
+
+/// The sources of `op` that are packed pairs without an op_sel bit of their own
+/// (`v_dot2_f16_f16`/`v_dot2_bf16_bf16` src0 and src1: llvm-mc-22 prints their op_sel
+/// entries as 0 and ignores the bits).
+pub(crate) fn packed_sources_without_opsel(op: &OpDesc) -> u32 {
+    if matches!(op.mnemonic, "v_dot2_f16_f16" | "v_dot2_bf16_bf16") {
+        3
+    } else {
+        0
     }
 }
 
@@ -1769,8 +2042,8 @@ impl Decoder {
                     count,
                 }
             }
-            // (gfx11+ true16; gfx8/gfx9 16-bit operands are whole VGPRs)
-            Operand::Vgpr { first, .. } if ty.bits() == 16 && self.buckets.rdna => {
+            // (gfx11 true16; gfx8-gfx10 and gfx12 16-bit operands are whole VGPRs)
+            Operand::Vgpr { first, .. } if ty.bits() == 16 && self.buckets.true16 => {
                 self.half(ei, field, first, raw)
             }
             Operand::Special { code: 254, .. }

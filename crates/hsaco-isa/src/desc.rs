@@ -309,7 +309,10 @@ pub mod flags {
     pub const MAI: u32 = 1 << 19;
     /// gfx11+: has VOP3/VOP3P forms with a DPP16/DPP8 word (`v_add3_u32_e64_dpp`).
     pub const VOP3_DPP: u32 = 1 << 20;
-    // (1 << 21 is taken by branch rdnagaps, BYTE_SEL, not merged yet)
+    /// gfx12 `v_cvt_sr_fp8/bf8_*`: op_sel bits 2-3 (src2's and vdst's) are a byte
+    /// select, printed ` byte_sel:N` after op_sel; gfx1250 `v_cvt_f16_fp8/bf8` (one
+    /// source): op_sel bits 0-1 are, bit 0 the high bit of N.
+    pub const BYTE_SEL: u32 = 1 << 21;
     /// gfx12+ VOP3P matrix op (WMMA/SWMMAC): op_sel and op_sel_hi are not printed as
     /// such. op_sel_hi (bits 59-60, and bit 14 unless [`MATRIX_REUSE`]/[`MATRIX_FMT`] use
     /// it) must hold its neutral value, all ones; the op_sel bits hold `index_key`

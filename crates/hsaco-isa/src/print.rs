@@ -210,10 +210,6 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
         }
         Operand::Float(248) if ty.bits() == 64 => out.push_str("0.15915494309189532"),
         Operand::Float(c) => out.push_str(float(c)),
-        // a 16-bit operand reads the low half of the literal; a literal that could have
-        // been an inline constant prints whole in lit(): for f16 when its low half is an
-        // integer -16..64 or an f16 constant, for 16-bit integers when the whole value
-        // is an integer -16..64 (observed)
         // a bf16 accumulator: the whole literal, inline when its low half is an integer
         // -16..64 or a bf16 constant (observed)
         Operand::Literal if ty == Ty::Bf16x8 => {
@@ -226,12 +222,17 @@ pub fn operand(out: &mut String, o: Operand, ty: Ty, literal: u32) {
                 hex(out, u64::from(literal));
             }
         }
+        // a 16-bit operand reads the low half of the literal; a literal that could have
+        // been an inline constant prints whole in lit(): for f16 when its low half is an
+        // integer -16..64 or an f16 constant, for 16-bit integers when the whole value
+        // is a 32-bit inline constant (an integer -16..64 or an f32 constant's bits;
+        // observed)
         Operand::Literal if ty.bits() == 16 || ty == Ty::F16x8 => {
             let low = literal & 0xffff;
             let inline = if matches!(ty, Ty::F16 | Ty::F16x8) {
                 (-16..=64).contains(&i32::from(low as u16 as i16)) || F16_INLINE.contains(&low)
             } else {
-                (-16..=64).contains(&(literal as i32))
+                is_inline(literal, Ty::B32)
             };
             if inline {
                 out.push_str("lit(");
@@ -579,19 +580,25 @@ fn matrix_modifiers(
     }
     for (name, bits) in [("neg_lo", f(Field::Neg)), ("neg_hi", f(Field::NegHi))] {
         if bits != 0 {
-            let _ = write!(out, " {name}:[");
-            for i in 0..n {
-                if i > 0 {
-                    out.push(',');
-                }
-                let _ = write!(out, "{}", bits >> i & 1);
-            }
-            out.push(']');
+            bit_list(out, name, bits, n);
         }
     }
     if has(flags::CLAMP) && f(Field::Clamp) != 0 {
         out.push_str(" clamp");
     }
+}
+
+/// ` name:[b0,b1,...]`: the low `n` bits of `bits`, first source first (op_sel,
+/// neg_lo, ...).
+fn bit_list(out: &mut String, name: &str, bits: u32, n: usize) {
+    let _ = write!(out, " {name}:[");
+    for i in 0..n {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{}", bits >> i & 1);
+    }
+    out.push(']');
 }
 
 /// Append the text of `inst` to `out`.
@@ -650,6 +657,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let mods = op.flags & flags::FPMODS != 0;
     let is_global = enc.form == Form::Flat && f(Field::Seg) == 2;
     let is_scratch = enc.form == Form::Flat && f(Field::Seg) == 1;
+    // gfx1250 FLAT (segment 0) takes a scalar base like global: with one, the address
+    // is a 32-bit offset VGPR and the pair is printed after the operands (observed)
+    let flat_saddr = enc.form == Form::Flat
+        && f(Field::Seg) == 0
+        && dec.traits & traits::GFX1250 != 0
+        && f(Field::Saddr) != 124;
     let gfx940 = dec.traits & traits::GFX940 != 0;
     // Cache-policy bits: glc, slc and (gfx90a) scc; sc0, nt and sc1 on gfx940+.
     let (glc, slc, sc1) = if gfx940 {
@@ -705,9 +718,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if enc.form == Form::Mubuf && od.role == Role::Field(Field::Vdata) && f(Field::Lds) != 0 {
             continue;
         }
-        // and neither have gfx9 FLAT loads to LDS (bit 13; gfx940's scratch `sve`)
+        // and neither have gfx9/gfx10 FLAT loads to LDS (bit 13; gfx940's scratch `sve`)
         if enc.form == Form::Flat
-            && !rdna
+            && (!rdna || dec.traits & traits::GFX10 != 0)
             && !gfx940
             && od.role == Role::Field(Field::Vdst)
             && f(Field::Lds) != 0
@@ -838,15 +851,6 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             (_, None) if rdna && od.role == Role::Literal && *o == Operand::Literal => {
                 let _ = write!(out, "0x{:x}", inst.literal);
             }
-            // gfx11+ 16-bit literal sources print their low half
-            (_, _)
-                if rdna
-                    && *o == Operand::Literal
-                    && od.ty.bits() == 16
-                    && dec.isa().generation != "gfx10" =>
-            {
-                let _ = write!(out, "0x{:x}", inst.literal & 0xffff);
-            }
             // gfx1250 64-bit literal: a double with a zero low word prints its high word
             (_, _) if *o == Operand::Literal64 => {
                 let hi = (inst.raw >> 32) as u32;
@@ -856,8 +860,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     let _ = write!(out, "0x{:x}", u64::from(hi) << 32 | u64::from(inst.literal));
                 }
             }
-            // gfx10+ SOPP decimal immediates: decimal up to 64, else hex (observed)
-            (Form::Sopp, _) if rdna && od.ty == Ty::Dec16 => {
+            // gfx10+ SOPP decimal immediates and SMEM probe numbers: decimal up to 64,
+            // else hex (observed)
+            (Form::Sopp | Form::Smem, _) if rdna && od.ty == Ty::Dec16 => {
                 if let Operand::Imm(v) = *o {
                     if v <= 64 {
                         let _ = write!(out, "{v}");
@@ -889,12 +894,19 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     .field_desc(usize::from(inst.encoding), Field::Offset)
                     .map_or(21, |d| u32::from(d.width));
                 let off = ((f(Field::Offset) << (32 - w)) as i32) >> (32 - w);
+                // (gfx12 s_prefetch_*: the offset alone, soffset is an operand of its own)
+                let own_soffset = op
+                    .operands
+                    .iter()
+                    .any(|o| o.role == Role::Field(Field::Soffset));
                 let null = if dec.isa().generation == "gfx10" {
                     125
                 } else {
                     124
                 };
-                if f(Field::Soffset) != null {
+                if own_soffset {
+                    out.push_str(&hex_signed(off));
+                } else if f(Field::Soffset) != null {
                     operand(out, so, Ty::B32, 0);
                     if off != 0 {
                         let _ = write!(out, " offset:{}", hex_signed(off));
@@ -919,11 +931,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 if is_scratch && no_vaddr {
                     out.push_str("off");
                 } else if let Operand::Vgpr { first, .. } = *o {
-                    let count = if is_scratch || (is_global && f(Field::Saddr) != null) {
-                        1
-                    } else {
-                        od.ty.regs()
-                    };
+                    let count =
+                        if is_scratch || flat_saddr || (is_global && f(Field::Saddr) != null) {
+                            1
+                        } else {
+                            od.ty.regs()
+                        };
                     reg(out, "v", first, count);
                 }
             }
@@ -934,8 +947,18 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 } else {
                     124
                 };
-                if s == null || s == 0x7f {
+                let gfx12 = dec.traits & traits::GFX12 != 0;
+                // (gfx1250 tensor_save, whose only operand this is, prints null by name)
+                let only = op.operands.len() == 1;
+                if s == null && only {
+                    out.push_str("null");
+                } else if s == null || (s == 0x7f && !gfx12) {
                     out.push_str("off");
+                } else if gfx12 && is_scratch && s == 0x7f {
+                    // (gfx12: 127 is exec_hi, which LLVM prints with a comment)
+                    out.push_str(
+                        "exec_hi/*Invalid register, operand has 'SReg_32_XEXEC_HI' register class*/",
+                    );
                 } else {
                     let count = if is_scratch { 1 } else { 2 };
                     // tuples are aligned like every gfx10+ scalar tuple
@@ -947,6 +970,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                             operand(out, Operand::Special { code, count }, Ty::B32, 0)
                         }
                         o => operand(out, o, Ty::B32, 0),
+                    }
+                    if gfx12 && !is_scratch && !only && s == 126 {
+                        out.push_str(
+                            "/*Invalid register, operand has 'SReg_64_XEXEC_XNULL' register class*/",
+                        );
                     }
                 }
             }
@@ -1074,10 +1102,31 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     let _ = write!(out, "{v}");
                 }
             }
+            // gfx11+ v_fmac_*_e64_dpp (the tied mac ops): an inline constant src1 prints
+            // as its raw operand code in hex (llvm-mc-22: `v_fmac_f32_e64_dpp v1, v2, 0xf2`)
+            _ if src == Some(1)
+                && matches!(o, Operand::Int(_) | Operand::Float(_))
+                && op.mnemonic.starts_with("v_fmac_")
+                && dec.vop3_dpp(inst).is_some() =>
+            {
+                hex(out, u64::from(f(Field::Src1)))
+            }
+            // RDNA v_fma_mix* (f16 forms): a literal source is read as f16 whatever
+            // op_sel_hi says (llvm-mc-22 prints its low half)
+            _ if rdna
+                && *o == Operand::Literal
+                && op.mnemonic.starts_with("v_fma_mix")
+                && !op.mnemonic.ends_with("bf16") =>
+            {
+                operand(out, *o, Ty::F16, inst.literal)
+            }
             _ => operand(out, *o, od.ty, inst.literal),
         }
-        // gfx11+ VINTERP: a 32-bit src2 below 256 is printed with LLVM's comment
-        if src == Some(2) && enc.field(Field::WaitExp).is_some() {
+        // gfx11+ VINTERP: a 32-bit src2 below 256 is printed with LLVM's comment (and
+        // so are the scalar and constant sources of gfx10's VOP3 v_interp_*_f16)
+        let interp_vgpr =
+            rdna && matches!(src, Some(1 | 2)) && op.operands.iter().any(|o| o.ty == Ty::Attr);
+        if (src == Some(2) && enc.field(Field::WaitExp).is_some()) || interp_vgpr {
             match *o {
                 Operand::Sgpr { .. } | Operand::Ttmp { .. } => {
                     out.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
@@ -1098,6 +1147,21 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             };
             if op.flags & lo128 != 0 {
                 out.push_str("/*Invalid register, operand has 'VGPR_32_Lo128' register class*/");
+            }
+        }
+        // and so is one of the e32 forms (src0, which may be scalar, is 'VS_32_Lo128')
+        if matches!(enc.form, Form::Vop1 | Form::Vop2 | Form::Vopc)
+            && dec.traits & traits::GFX12 != 0
+            && matches!(*o, Operand::Vgpr { first, .. } if first >= 128)
+        {
+            match src {
+                Some(0) if op.flags & flags::DPP_LO128_SRC0 != 0 => {
+                    out.push_str("/*Invalid register, operand has 'VS_32_Lo128' register class*/")
+                }
+                Some(1) if op.flags & flags::DPP_LO128_SRC1 != 0 => {
+                    out.push_str("/*Invalid register, operand has 'VGPR_32_Lo128' register class*/")
+                }
+                _ => {}
             }
         }
         if sext {
@@ -1128,6 +1192,16 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             // llvm-mc-22: op_sel, then clamp and omod, then the DPP word (VINTERP: clamp,
             // op_sel, wait_exp)
             let vinterp = enc.field(Field::WaitExp).is_some();
+            if op.mnemonic.starts_with("v_bitop3") {
+                bitop3_table(
+                    out,
+                    f(Field::Neg) | f(Field::Abs) << 3 | f(Field::Omod) << 6,
+                );
+            }
+            // gfx10 v_interp_*_f16: bit 8 of the attribute operand (op_sel is ignored)
+            if op.operands.iter().any(|o| o.ty == Ty::Attr) && f(Field::Src0) & 0x100 != 0 {
+                out.push_str(" high");
+            }
             if vinterp && op.flags & flags::CLAMP != 0 {
                 flag(out, "clamp", Field::Clamp);
             }
@@ -1136,9 +1210,16 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 // two-entry op_sel, observed)
                 let permlane = matches!(op.mnemonic, "v_permlane16_b32" | "v_permlanex16_b32");
                 let srcs = if permlane { 2 } else { usize::from(plan.srcs) };
-                let sel = f(Field::Opsel);
+                // (a byte select's bits are not op_sel's)
+                let sel = if op.flags & flags::BYTE_SEL != 0 {
+                    f(Field::Opsel) & !crate::decode::byte_sel_bits(op)
+                } else {
+                    f(Field::Opsel) & !crate::decode::packed_sources_without_opsel(op)
+                };
                 // (a VOPC in DPP form lists only its sources)
-                let dst = !(permlane || (dec.vop3_dpp(inst).is_some() && plan.vopc));
+                // (nor does a compare without a destination, v_cmpx_*)
+                let dst = !(permlane
+                    || (plan.vopc && (dec.vop3_dpp(inst).is_some() || plan.no_sdst_or_vdst)));
                 let bits: Vec<u32> = (0..srcs as u32)
                     .map(|i| sel >> i & 1)
                     .chain(dst.then_some(sel >> 3 & 1))
@@ -1152,6 +1233,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                         out.push(if *b != 0 { '1' } else { '0' });
                     }
                     out.push(']');
+                }
+            }
+            if op.flags & flags::BYTE_SEL != 0 {
+                let b = crate::decode::byte_sel(op, f(Field::Opsel));
+                if b != 0 {
+                    let _ = write!(out, " byte_sel:{b}");
                 }
             }
             if !vinterp && op.flags & flags::CLAMP != 0 {
@@ -1184,18 +1271,41 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 f(Field::Fi),
             );
         }
-        Form::Smem if rdna => {
+        // cache bits only on loads and stores (a base address and data): not on the
+        // probes, prefetches, discards, s_dcache_inv, s_memtime (observed)
+        Form::Smem
+            if rdna && plan.sbase && !plan.no_sdata && !op.mnemonic.starts_with("s_atc_probe") =>
+        {
             flag(out, "glc", Field::Glc);
             flag(out, "dlc", Field::Dlc);
             cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
         }
+        Form::Smem if rdna => {}
         Form::Flat if rdna => {
+            if flat_saddr {
+                out.push_str(", ");
+                let s = f(Field::Saddr);
+                match rdna_scalar(dec, s) {
+                    Operand::Sgpr { first, .. } => reg(out, "s", first & !1, 2),
+                    Operand::Ttmp { first, .. } => reg(out, "ttmp", first & !1, 2),
+                    Operand::Special { code, .. } => {
+                        operand(out, Operand::Special { code, count: 2 }, Ty::B32, 0)
+                    }
+                    o => operand(out, o, Ty::B32, 0),
+                }
+                // (flat atomics print no comment on exec, observed)
+                if s == 126 && !op.mnemonic.contains("atomic") {
+                    out.push_str(
+                        "/*Invalid register, operand has 'SReg_64_XEXEC_XNULL' register class*/",
+                    );
+                }
+            }
             let w = dec
                 .field_desc(usize::from(inst.encoding), Field::Offset)
                 .map_or(12, |d| d.width);
             let off = ((f(Field::Offset) << (32 - u32::from(w))) as i32) >> (32 - u32::from(w));
             let off = if f(Field::Seg) == 0 && dec.isa().generation == "gfx10" {
-                f(Field::Offset) as i32 & 0x7ff
+                f(Field::Offset) as i32 & 0xfff
             } else {
                 off
             };
@@ -1207,6 +1317,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "slc", Field::Slc);
             flag(out, "dlc", Field::Dlc);
             cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
+            flag(out, "lds", Field::Lds);
         }
         Form::Mubuf | Form::Mtbuf if rdna => {
             if enc.form == Form::Mtbuf {
@@ -1243,12 +1354,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         Form::Vop3 if op.mnemonic.starts_with("v_bitop3") => {
             // gfx950: the 8-bit truth table is spread over neg (bits 0-2), abs (3-5) and
             // omod (6-7).
-            let t = f(Field::Neg) | f(Field::Abs) << 3 | f(Field::Omod) << 6;
-            if t > 10 {
-                let _ = write!(out, " bitop3:0x{t:x}");
-            } else if t != 0 {
-                let _ = write!(out, " bitop3:{t}");
-            }
+            bitop3_table(
+                out,
+                f(Field::Neg) | f(Field::Abs) << 3 | f(Field::Omod) << 6,
+            );
             let sel = f(Field::Opsel);
             if op.mnemonic.ends_with("b16") && sel != 0 {
                 let _ = write!(
@@ -1334,27 +1443,28 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             let list = |out: &mut String, name: &str, bits: u32, default: u32| {
                 let mask = (1u32 << n) - 1;
                 if bits & mask != default & mask {
-                    let _ = write!(out, " {name}:[");
-                    for i in 0..n {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        let _ = write!(out, "{}", bits >> i & 1);
-                    }
-                    out.push(']');
+                    bit_list(out, name, bits, n);
                 }
             };
             // gfx9: integer dot products print no op_sel; the mix ops print their neg
             // bits as source modifiers and op_sel_hi when set
             let mix = op.mnemonic.starts_with("v_fma_mix") || op.mnemonic.starts_with("v_mad_mix");
-            let neg_lists = (rdna && !mix) || op.flags & flags::NEG != 0;
-            if rdna || op.flags & flags::OPSEL != 0 {
+            // (RDNA: an op with op_sel but no neg lists, gfx1250's v_pk_add_max_i16 ...,
+            // ignores the neg bits; one with neither, v_dot4_f32_fp8_fp8, prints src2's)
+            let neg_lists =
+                (rdna && !mix && op.flags & flags::OPSEL == 0) || op.flags & flags::NEG != 0;
+            // (RDNA: op_sel_hi only where there is op_sel: v_dot4_u32_u8 ignores it)
+            if op.flags & flags::OPSEL != 0 || (rdna && op.flags & flags::NEG == 0) {
                 list(out, "op_sel", f(Field::Opsel), 0);
                 list(
                     out,
                     "op_sel_hi",
                     f(Field::OpselHi) | f(Field::OpselHi2) << 2,
-                    if neg_lists { 7 } else { 0 },
+                    if (rdna && !mix) || op.flags & flags::NEG != 0 {
+                        7
+                    } else {
+                        0
+                    },
                 );
             }
             if neg_lists {
@@ -2041,6 +2151,16 @@ fn inline64(out: &mut String, v: u64) {
     }
 }
 
+/// ` bitop3:N` of v_bitop3_*: the 8-bit truth table, decimal up to 10, else hex (none
+/// when 0).
+fn bitop3_table(out: &mut String, t: u32) {
+    if t > 10 {
+        let _ = write!(out, " bitop3:0x{t:x}");
+    } else if t != 0 {
+        let _ = write!(out, " bitop3:{t}");
+    }
+}
+
 /// Whether a gfx11+ VOP3 instruction with true16 operands has an `op_sel` bit set for
 /// an operand it lacks (a third source, a vector destination of a compare): llvm-mc-22
 /// then prints whole registers and no `op_sel`.
@@ -2062,7 +2182,8 @@ fn true16_fallback(op: &crate::OpDesc, inst: &Instruction, sel: u32) -> bool {
             _ => 0,
         };
     }
-    sel & !used & 0xf != 0
+    // (v_cndmask_b16's lane mask is a source, but has no op_sel bit)
+    sel & !(used & !crate::decode::lane_mask_sources(op)) & 0xf != 0
 }
 
 /// The DPP16 or DPP8 word of a gfx11+ VOP3/VOP3P instruction in DPP form, if any.
@@ -2131,8 +2252,8 @@ fn dpp16(out: &mut String, c: u32, row_mask: u32, bank_mask: u32, bound: u32, fi
 /// gfx12 cache policy: ` th:TH_...` (by loads, stores and atomics) and ` scope:SCOPE_...`.
 fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
     let sys = scope == 3;
-    // (image atomics print the cascade names from SCOPE_DEV on)
-    let cascade = sys || (scope == 2 && mnemonic.starts_with("image_"));
+    // (atomics print the cascade names from SCOPE_DEV on)
+    let cascade = scope >= 2;
     if th != 0 {
         let name = if mnemonic.contains("atomic") {
             match (th, cascade) {
@@ -2144,7 +2265,8 @@ fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
                 _ => "",
             }
         } else {
-            let store = mnemonic.contains("store");
+            // (tensor_save stores a tensor: the store names)
+            let store = mnemonic.contains("store") || mnemonic == "tensor_save";
             match (th, store, sys) {
                 (1, false, _) => "TH_LOAD_NT",
                 (2, false, _) => "TH_LOAD_HT",

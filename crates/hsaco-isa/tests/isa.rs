@@ -889,3 +889,239 @@ fn gfx9_smem_register_fields_as_llvm() {
         }
     }
 }
+
+/// Checks words against what llvm-mc-22 decodes them to: `(processor, hex words, text)`,
+/// where `None` means LLVM rejects the word.
+fn check_llvm_decodes(cases: &[(&str, &str, Option<&str>)]) {
+    for (p, hex, want) in cases {
+        let dec = Decoder::for_processor(p).expect("processor");
+        let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
+        assert_eq!(got.as_deref(), *want, "{p} {hex}");
+    }
+}
+
+/// [`check_llvm_decodes`] of the same `(hex words, text)` cases on each processor.
+fn check_llvm_decodes_on(procs: &[&str], cases: &[(&str, Option<&str>)]) {
+    for p in procs {
+        let all: Vec<_> = cases.iter().map(|&(hex, want)| (*p, hex, want)).collect();
+        check_llvm_decodes(&all);
+    }
+}
+
+/// gfx12 FLAT/GLOBAL/SCRATCH scalar bases as llvm-mc-22 decodes them (each word and
+/// text checked with `llvm-mc-22 --disassemble`): gfx1250 takes a base pair in the FLAT
+/// segment too, gfx1201 requires null there; vcc_hi, m0 and 127 are no pair; exec and
+/// scratch's exec_hi carry LLVM's register-class comments.
+#[test]
+fn gfx12_flat_scalar_base_as_llvm() {
+    let cases: &[(&str, &str, Option<&str>)] = &[
+        ("gfx1250", "ec040000 4034009d e34df6b4", Some("flat_load_u8 v157, v180, s[0:1] offset:-1880586 th:TH_LOAD_LU scope:SCOPE_SE")),
+        ("gfx1250", "ec04006a 4034009d e34df6b4", Some("flat_load_u8 v157, v180, vcc offset:-1880586 th:TH_LOAD_LU scope:SCOPE_SE")),
+        ("gfx1250", "ec04007e 4034009d e34df6b4", Some("flat_load_u8 v157, v180, exec/*Invalid register, operand has 'SReg_64_XEXEC_XNULL' register class*/ offset:-1880586 th:TH_LOAD_LU scope:SCOPE_SE")),
+        ("gfx1250", "ec0cc07e 5c8000cb b6118add", Some("flat_atomic_swap_b32 v221, v185, exec offset:-4845174")),
+        ("gfx1250", "ec04007c 4034009d e34df6b4", Some("flat_load_u8 v157, v[180:181] offset:-1880586 th:TH_LOAD_LU scope:SCOPE_SE")),
+        ("gfx1201", "ee04007e 4034009d e34df6b4", Some("global_load_u8 v157, v180, exec/*Invalid register, operand has 'SReg_64_XEXEC_XNULL' register class*/ offset:-1880586 th:TH_LOAD_LU scope:SCOPE_SE")),
+        ("gfx1201", "ed04007f 4034009d e34df6b4", Some("scratch_load_u8 v157, off, exec_hi/*Invalid register, operand has 'SReg_32_XEXEC_HI' register class*/ offset:-1880586 th:TH_LOAD_LU scope:SCOPE_SE")),
+        ("gfx1201", "ed04006b 4036009d e34df6b4", Some("scratch_load_u8 v157, v180, vcc_hi offset:-1880586 th:TH_LOAD_LU scope:SCOPE_SE")),
+        ("gfx1201", "ee0cc07c 5ce800cb b6118add", Some("global_atomic_swap_b32 v[221:222], v185, off offset:-4845174 th:TH_ATOMIC_CASCADE_NT scope:SCOPE_DEV")),
+        ("gfx1201", "ec040000 4034009d e34df6b4", None),
+        ("gfx1201", "ec04007e 4034009d e34df6b4", None),
+        ("gfx1250", "ec04006b 4034009d e34df6b4", None),
+        ("gfx1250", "ec04007d 4034009d e34df6b4", None),
+        ("gfx1250", "ee04007f 4034009d e34df6b4", None),
+        ("gfx1201", "ee04006b 4034009d e34df6b4", None),
+    ];
+    check_llvm_decodes(cases);
+}
+
+/// RDNA SMEM words as llvm-mc-22 decodes them (each checked with `llvm-mc-22
+/// --disassemble`): the probe number of s_atc_probe, gfx12 s_prefetch_* (offset, soffset
+/// and a count of 0-31), no cache bits on operations without a base address and data.
+#[test]
+fn rdna_smem_probes_and_prefetches_as_llvm() {
+    let cases: &[(&str, &str, Option<&str>)] = &[
+        (
+            "gfx1030",
+            "f4984fca 0a000000",
+            Some("s_atc_probe 63, s[20:21], s5"),
+        ),
+        (
+            "gfx1030",
+            "f49c0fca fa000000",
+            Some("s_atc_probe_buffer 63, s[20:23], null"),
+        ),
+        (
+            "gfx1201",
+            "f404c7ca 0affffff",
+            Some("s_prefetch_data s[20:21], -0x1, s5, 31"),
+        ),
+        (
+            "gfx1201",
+            "f404c40a 0a7fffff",
+            Some("s_prefetch_data s[20:21], 0x7fffff, s5, 16"),
+        ),
+        (
+            "gfx1201",
+            "f404a44a fa000000",
+            Some("s_prefetch_inst_pc_rel 0x0, m0, 17"),
+        ),
+        ("gfx1201", "f404c80a 0affffff", None),
+        ("gfx1201", "f404dfca 0affffff", None),
+    ];
+    check_llvm_decodes(cases);
+}
+
+/// gfx10 FLAT loads to LDS (bit 13) as llvm-mc-22 decodes them (each word checked with
+/// `llvm-mc-22 --disassemble -mcpu=gfx1010`): no vdst, `lds` last; only the byte, short
+/// and dword loads of global and scratch have the form.
+#[test]
+fn gfx10_flat_lds_as_llvm() {
+    let cases: &[(&str, Option<&str>)] = &[
+        (
+            "dc206010 2d7d0712",
+            Some("scratch_load_ubyte v18, off offset:16 lds"),
+        ),
+        (
+            "dc306010 2d020712",
+            Some("scratch_load_dword off, s2 offset:16 lds"),
+        ),
+        (
+            "dc20a010 2d7d0712",
+            Some("global_load_ubyte v[18:19], off offset:16 lds"),
+        ),
+        (
+            "dc30a010 2d020712",
+            Some("global_load_dword v18, s[2:3] offset:16 lds"),
+        ),
+        ("dc302010 2d7d0712", None),
+        ("dc34a010 2d020712", None),
+        ("dc806010 2d7d0712", None),
+        ("dc60a010 2d020712", None),
+    ];
+    check_llvm_decodes_on(&["gfx1010", "gfx1030"], cases);
+}
+
+/// gfx10 VOP3 v_interp_*_f16 as llvm-mc-22 decodes them (each word checked with
+/// `llvm-mc-22 --disassemble -mcpu=gfx1030`): the attribute (src0) takes no modifiers,
+/// its bit 8 prints `high` after the operands, op_sel is ignored, omod only where the
+/// operation has it (not v_interp_p2_f16).
+#[test]
+fn gfx10_vop3_interp_as_llvm() {
+    let cases: &[(&str, Option<&str>)] = &[
+        (
+            "d742000a 44a23d14",
+            Some("v_interp_p1ll_f16 v10, -v30, attr20.x high"),
+        ),
+        (
+            "d742800a 04a23d14",
+            Some("v_interp_p1ll_f16 v10, v30, attr20.x high clamp"),
+        ),
+        (
+            "d742000a 0ca23d14",
+            Some("v_interp_p1ll_f16 v10, v30, attr20.x high mul:2"),
+        ),
+        (
+            "d742080a 04a23d14",
+            Some("v_interp_p1ll_f16 v10, v30, attr20.x high"),
+        ),
+        (
+            "d743040a 04a23d14",
+            Some("v_interp_p1lv_f16 v10, v30, attr20.x, |v40| high"),
+        ),
+        (
+            "d75a400a 84a23c14",
+            Some("v_interp_p2_f16 v10, v30, attr20.x, -v40"),
+        ),
+        ("d742000a 24a23d14", None),
+        ("d742040a 04a23d14", None),
+        ("d75a000a 0ca23d14", None),
+    ];
+    check_llvm_decodes_on(&["gfx1030"], cases);
+}
+
+/// RDNA v_fma_mix* literals as llvm-mc-22 prints them (each word checked with
+/// `llvm-mc-22 --disassemble`): the f16 forms read a literal as f16 whatever op_sel_hi
+/// says (its low half, lit() when that is inline); the gfx1250 bf16 forms print it whole.
+#[test]
+fn rdna_mix_literals_as_llvm() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "gfx1100",
+            "cc200001 03fe0501 3e22f983",
+            "v_fma_mix_f32 v1, v1, v2, 0xf983",
+        ),
+        (
+            "gfx1030",
+            "cc200001 03fe0501 12345678",
+            "v_fma_mix_f32 v1, v1, v2, 0x5678",
+        ),
+        (
+            "gfx1201",
+            "cc210001 03fe0501 00003800",
+            "v_fma_mixlo_f16 v1, v1, v2, lit(0x3800)",
+        ),
+        (
+            "gfx1250",
+            "cc3d0001 03fe0501 12345678",
+            "v_fma_mix_f32_bf16 v1, v1, v2, 0x12345678",
+        ),
+    ];
+    for (p, hex, want) in cases {
+        let dec = Decoder::for_processor(p).expect("processor");
+        let got = dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i));
+        assert_eq!(got.as_deref(), Ok(*want), "{p} {hex}");
+    }
+}
+
+/// gfx12 VOP1/VOP2/VOPC (e32) 16-bit operands as llvm-mc-22 decodes them (each word
+/// checked with `llvm-mc-22 --disassemble -mcpu=gfx1201`): a vdst past v127 is invalid, a
+/// source past v127 carries LLVM's low-128 register-class comment.
+#[test]
+fn gfx12_e32_lo128_as_llvm() {
+    let cases: &[(&str, Option<&str>)] = &[
+        ("7f90a901", None),
+        ("65900501", None),
+        ("7e02a9c8", Some("v_rcp_f16_e32 v1, v200/*Invalid register, operand has 'VS_32_Lo128' register class*/")),
+        ("64039101", Some("v_add_f16_e32 v1, v1, v200/*Invalid register, operand has 'VGPR_32_Lo128' register class*/")),
+        ("7c0205c8", Some("v_cmp_lt_f16_e32 vcc_lo, v200/*Invalid register, operand has 'VS_32_Lo128' register class*/, v2")),
+        ("7e02a901", Some("v_rcp_f16_e32 v1, v1")),
+    ];
+    check_llvm_decodes_on(&["gfx1201", "gfx1250"], cases);
+}
+
+/// RDNA operand-less VOP1 words as llvm-mc-22 decodes them (checked with `llvm-mc-22
+/// --disassemble`): the vdst field must be 0, src0 is ignored.
+#[test]
+fn rdna_operandless_vop1_as_llvm() {
+    for p in ["gfx1030", "gfx1100", "gfx1201"] {
+        let dec = Decoder::for_processor(p).expect("processor");
+        let text = |hex: &str| dec.decode(&words_to_bytes(hex)).map(|i| dec.text(&i)).ok();
+        assert_eq!(text("7e000001").as_deref(), Some("v_nop"), "{p}");
+        assert_eq!(text("7e003601").as_deref(), Some("v_pipeflush"), "{p}");
+        assert_eq!(text("7e020000"), None, "{p}");
+    }
+}
+
+/// gfx1250 v_cvt_f16_fp8 byte selects as llvm-mc-22 decodes them (each word checked with
+/// `llvm-mc-22 --disassemble -mcpu=gfx1250`): op_sel bits 0-1 are byte_sel (bit 0 its
+/// high bit), bit 3 the destination's op_sel, bit 2 (no second source) is invalid.
+#[test]
+fn gfx1250_cvt_f16_fp8_byte_sel_as_llvm() {
+    let cases: &[(&str, Option<&str>)] = &[
+        (
+            "d5f70805 00000102",
+            Some("v_cvt_f16_fp8_e64 v5, v2 byte_sel:2"),
+        ),
+        (
+            "d5f71005 00000102",
+            Some("v_cvt_f16_fp8_e64 v5, v2 byte_sel:1"),
+        ),
+        (
+            "d5f75805 00000102",
+            Some("v_cvt_f16_fp8_e64 v5, v2 op_sel:[0,1] byte_sel:3"),
+        ),
+        ("d5f72005 00000102", None),
+        ("d5f21005 00000102", None),
+    ];
+    check_llvm_decodes_on(&["gfx1250"], cases);
+}

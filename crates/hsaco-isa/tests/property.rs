@@ -230,15 +230,19 @@ fn moving_a_register_field_renames_only_that_register() {
                 if twin {
                     continue;
                 }
-                // gfx12 DPP forms of 16-bit operands take only v0-v127 (LLVM rejects or
-                // comments the others; their own vectors check that)
+                // gfx12 DPP and e32 (VOP1/VOP2/VOPC) forms of 16-bit operands take only
+                // v0-v127 (LLVM rejects or comments the others; the DPP vectors and
+                // isa.rs gfx12_e32_lo128_as_llvm check that)
                 let lo128 = match fd.field {
                     hsaco_isa::Field::Vdst => flags::DPP_LO128_VDST,
                     hsaco_isa::Field::Src0 => flags::DPP_LO128_SRC0,
                     hsaco_isa::Field::Src1 => flags::DPP_LO128_SRC1,
                     _ => 0,
                 };
-                let limit = if enc.form == Form::Dpp && op.flags & lo128 != 0 {
+                let short = enc.form == Form::Dpp
+                    || (dec.isa().generation == "gfx12"
+                        && matches!(enc.form, Form::Vop1 | Form::Vop2 | Form::Vopc));
+                let limit = if short && op.flags & lo128 != 0 {
                     128
                 } else {
                     EDGE

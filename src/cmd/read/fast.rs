@@ -69,12 +69,9 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
             let mut out = sink.buffer();
             for path in &files[chunk.clone()] {
                 let start = out.text.len();
-                if worker
-                    .file_blocks(path, with_headers, &mut out.text)
-                    .is_none()
-                {
+                if let Err(held) = worker.file_blocks(path, with_headers, &mut out.text) {
                     out.text.truncate(start);
-                    out.failed |= general(opts, path, with_headers, &mut out);
+                    out.failed |= general(opts, path, held, with_headers, &mut out);
                 }
             }
             sink.done(c, out);
@@ -118,9 +115,19 @@ fn chunks(files: &[std::path::PathBuf]) -> Vec<std::ops::Range<usize>> {
 
 /// One file reported by the general path's code, into `out`; returns whether it
 /// found an error.
-fn general(opts: &Opts, path: &Path, headers: bool, out: &mut Output) -> bool {
+/// `held` is what the fast path read of a file that cannot be read again (a pipe).
+fn general(
+    opts: &Opts,
+    path: &Path,
+    held: Option<Vec<u8>>,
+    headers: bool,
+    out: &mut Output,
+) -> bool {
     let name = path.display().to_string();
-    let data = crate::input::read_input(path);
+    let data = match held {
+        Some(bytes) => Ok(bytes),
+        None => crate::input::read_input(path),
+    };
     let found = super::found_in(&name, &data);
     // as the general path decides it: several files, or several objects in one
     let headers = headers || found.as_ref().map_or(0, Vec::len) > 1;
@@ -296,12 +303,18 @@ impl Recent {
 
 impl Worker {
     /// Appends the output for one file to `out`: its header line when there are
-    /// several files, then the block of every metadata note. `None` if the general
-    /// path must handle the file (`out` may then hold part of the file's text).
-    fn file_blocks(&mut self, path: &Path, with_headers: bool, out: &mut Vec<u8>) -> Option<()> {
+    /// several files, then the block of every metadata note. `Err` if the general
+    /// path must handle the file (`out` may then hold part of the file's text), with
+    /// the file's bytes if it cannot be read again ([`super::files::Reader::with_file`]).
+    fn file_blocks(
+        &mut self,
+        path: &Path,
+        with_headers: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Option<Vec<u8>>> {
         let recent = &mut self.recent;
         self.files
-            .with_file(path, |data| blocks(data, recent, path, with_headers, out))?
+            .with_file(path, |data| blocks(data, recent, path, with_headers, out))
     }
 }
 
