@@ -102,7 +102,7 @@ def op_lines(text):
         if line.startswith("op "):
             t = line.split()
             encs = [e.split("@")[0].split("=") for e in t[2].split(",")]
-            toks = [x for x in t[3:] if not x.startswith("!") and not x.startswith("@")]
+            toks = [x for x in t[3:] if not x.startswith(("!", "@", "reads=", "writes="))]
             flags = [x[1:] for x in t[3:] if x.startswith("!")]
             if toks == ["-"]:
                 toks = []
