@@ -99,7 +99,7 @@ RULES = [
     (r"(global|scratch)_load_lds_\w+", ALL, "m0", "", "gfx940 GLOBAL_LOAD_LDS_DWORD: LDS at M0"),
 ]
 
-_compiled = [(re.compile(rx + r"$"), set(gens), r, w, s) for rx, gens, r, w, s in RULES]
+_compiled = [(re.compile("(?:" + rx + r")$"), set(gens), r, w, s) for rx, gens, r, w, s in RULES]
 
 
 def rules_for(gen, mnemonic, operands):

@@ -78,6 +78,7 @@ const SPOT: &[(&str, &str, &[u8], u8, u8, &str)] = &[
     ("gfx1100", "v_dual_mov_b32", &[0x04, 0x01, 0x12, 0xca, 0x01, 0x05, 0x00, 0x03], V | E, 0, "RDNA3 VOPD: Y half V_DUAL_CNDMASK_B32 reads VCC"),
     ("gfx1200", "s_cmp_lt_f32", &[0x00, 0x01, 0x41, 0xbf], 0, S, "RDNA4 S_CMP_LT_F32: SCC = S0 < S1"),
     ("gfx1100", "s_and_not1_saveexec_b32", &[0x01, 0x30, 0x80, 0xbe], E, E | S, "RDNA3 S_AND_NOT1_SAVEEXEC_B32: SCC = EXEC != 0"),
+    ("gfx1100", "s_sendmsg_rtn_b32", &[0x80, 0x4c, 0x80, 0xbe], 0, 0, "RDNA3 S_SENDMSG_RTN_B32: message type in SSRC0, result in SDST, no M0"),
     ("gfx1100", "v_writelane_b32", &[0x00, 0x00, 0x61, 0xd7, 0x01, 0x00, 0x01, 0x00], 0, 0, "RDNA3 V_WRITELANE_B32: ignores EXEC"),
     ("gfx1100", "ds_load_addtid_b32", &[0x00, 0x00, 0xc4, 0xda, 0x00, 0x00, 0x00, 0x00], M | E, 0, "RDNA3 DS_LOAD_ADDTID_B32: addr = M0.base + TID*4"),
     // gfx12
