@@ -17,8 +17,17 @@ const E: u8 = im::EXEC;
 const M: u8 = im::M0;
 
 /// (processor, mnemonic, bytes, reads, writes, source in the manual).
+type Row = (
+    &'static str,
+    &'static str,
+    &'static [u8],
+    u8,
+    u8,
+    &'static str,
+);
+
 #[rustfmt::skip]
-const SPOT: &[(&str, &str, &[u8], u8, u8, &str)] = &[
+const SPOT: &[Row] = &[
     // gfx6
     ("gfx600", "s_addc_u32", &[0x01, 0x02, 0x00, 0x82], S, S, "SI S_ADDC_U32: D = S0 + S1 + SCC; SCC = carry out"),
     ("gfx600", "s_cbranch_scc1", &[0x00, 0x00, 0x85, 0xbf], S, 0, "SI S_CBRANCH_SCC1: if SCC == 1 then PC = ..."),
