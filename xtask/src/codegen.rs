@@ -374,6 +374,7 @@ fn implicit(names: &[String]) -> Result<String> {
             "vcc" => "implicit::VCC",
             "exec" => "implicit::EXEC",
             "m0" => "implicit::M0",
+            "unmasked" => "implicit::UNMASKED",
             _ => bail!("unknown implicit register {n}"),
         });
     }

@@ -36,7 +36,7 @@ def main():
             opc = int(rest.split("@")[0], 16)
             if name in ("VOP1", "VOP2", "VOPC", "VOP3"):
                 encl.append((name, opc, frozenset(procs)))
-        toks = [x for x in t[3:] if not x.startswith(("!", "@"))]
+        toks = [x for x in t[3:] if not x.startswith(("!", "@", "reads=", "writes="))]
         ops.setdefault(t[1], []).append((toks, encl))
     types = sweep.sixteen_bit_types(procs, encs, ops, literals=True)
     out = []

@@ -22,6 +22,7 @@ import sys
 from collections import OrderedDict
 
 sys.path.insert(0, os.path.dirname(__file__))
+import implicit  # noqa: E402  (reads=/writes= of each op line)
 from llvm_mc import assemble, disassemble  # noqa: E402
 from sweep import DEFS, parse_defs, build, probes, typed, ALTERNATIVES  # noqa: E402
 
@@ -101,7 +102,7 @@ def op_lines(text):
         if line.startswith("op "):
             t = line.split()
             encs = [e.split("@")[0].split("=") for e in t[2].split(",")]
-            toks = [x for x in t[3:] if not x.startswith("!") and not x.startswith("@")]
+            toks = [x for x in t[3:] if not x.startswith(("!", "@", "reads=", "writes="))]
             flags = [x[1:] for x in t[3:] if x.startswith("!")]
             if toks == ["-"]:
                 toks = []
@@ -311,7 +312,7 @@ def main():
     known = {mn for mn, _ in variants}
     missing = [(sec, mn) for sec, rows in spec_instructions().items() for mn, _, _ in rows
                if re.sub(r"_e(32|64)$", "", mn) not in known]
-    body = "\n".join(lines) + "\n"
+    body = "\n".join(implicit.annotate(gen, ln) for ln in lines) + "\n"
     head = text.split(MARK)[0]
     new = head + MARK + "\n" + body
     if check:

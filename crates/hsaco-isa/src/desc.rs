@@ -348,6 +348,13 @@ pub mod implicit {
     pub const EXEC: u8 = 1 << 2;
     /// `m0`.
     pub const M0: u8 = 1 << 3;
+    /// Not a register: in [`OpDesc::reads`](super::OpDesc::reads), the op ignores the EXEC
+    /// lane mask that its (vector) encoding otherwise implies (`v_readlane_b32`,
+    /// `v_writelane_b32`). `reads=unmasked` in the description; `Decoder::implicit` never
+    /// returns it.
+    pub const UNMASKED: u8 = 1 << 7;
+    /// The register bits (SCC | VCC | EXEC | M0).
+    pub const REGS: u8 = SCC | VCC | EXEC | M0;
 }
 
 /// One instruction (operation) of a generation, whatever its encodings.

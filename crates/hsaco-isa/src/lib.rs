@@ -168,6 +168,69 @@ impl Decoder {
             .map(|f| f.get_wide(inst.raw, inst.literal))
     }
 
+    /// The registers among SCC, VCC, EXEC and M0 ([`desc::implicit`] bits) that the
+    /// instruction reads and writes *beyond its printed operands*: `(reads, writes)`.
+    ///
+    /// It combines
+    /// * the operation's own sets ([`OpDesc::reads`]/[`OpDesc::writes`], from the
+    ///   `reads=`/`writes=` of the description; for a VOPD instruction those of both
+    ///   halves), e.g. SCC written by `s_add_u32`, EXEC written by `v_cmpx_*`;
+    /// * the encoding rule: every vector encoding (VALU, LDS, memory, export,
+    ///   interpolation: all but SOP1/SOP2/SOPK/SOPC/SOPP/SMEM) reads EXEC as its lane
+    ///   mask, except the operations marked [`desc::implicit::UNMASKED`]
+    ///   (`v_readlane_b32`, `v_writelane_b32`);
+    /// * modifier and operand rules: a MUBUF load with the `lds` bit reads M0 (the LDS
+    ///   address), a gfx9/gfx10 DS instruction with the `gds` bit reads M0 (GDS base and
+    ///   size), and a `src_lds_direct` operand (gfx6-gfx10) reads M0.
+    ///
+    /// A register printed as an operand (`vcc` of `v_addc_co_u32_e32`, `m0` of
+    /// `s_mov_b32 m0, s0`) is not included. Mode-dependent reads (M0 of VALU operands
+    /// while gfx8/gfx9 `s_set_gpr_idx_on` indexing is enabled) are not included either.
+    ///
+    /// ```
+    /// use hsaco_isa::{desc::implicit, Decoder};
+    /// let dec = Decoder::for_processor("gfx906").unwrap();
+    /// // s_addc_u32 s0, s1, s2: D = S0 + S1 + SCC; SCC = carry
+    /// let inst = dec.decode(&[0x01, 0x02, 0x00, 0x82]).unwrap();
+    /// assert_eq!(dec.implicit(&inst), (implicit::SCC, implicit::SCC));
+    /// ```
+    pub fn implicit(&self, inst: &Instruction) -> (u8, u8) {
+        use desc::{implicit as im, Form};
+        let op = self.op(inst);
+        let enc = self.encoding(inst);
+        let (mut reads, mut writes) = (op.reads, op.writes);
+        if let Some((y, _)) = self.vopd_y(inst) {
+            reads |= y.reads;
+            writes |= y.writes;
+        }
+        let scalar = matches!(
+            enc.form,
+            Form::Sop1 | Form::Sop2 | Form::Sopk | Form::Sopc | Form::Sopp | Form::Smem
+        );
+        if !scalar && reads & im::UNMASKED == 0 {
+            reads |= im::EXEC;
+        }
+        if enc.form == Form::Mubuf && self.field(inst, Field::Lds) == Some(1) {
+            reads |= im::M0;
+        }
+        let gen = self.isa().generation;
+        if enc.form == Form::Ds
+            && matches!(gen, "gfx9" | "gfx10")
+            && self.field(inst, Field::Gds) == Some(1)
+        {
+            reads |= im::M0;
+        }
+        if matches!(gen, "gfx6" | "gfx7" | "gfx8" | "gfx9" | "gfx10")
+            && inst
+                .operands
+                .iter()
+                .any(|o| matches!(o, Operand::Special { code: 254, .. }))
+        {
+            reads |= im::M0;
+        }
+        (reads & im::REGS, writes & im::REGS)
+    }
+
     /// The instruction as llvm-objdump prints it.
     pub fn text(&self, inst: &Instruction) -> String {
         let mut s = String::new();
