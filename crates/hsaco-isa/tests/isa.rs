@@ -687,6 +687,18 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx9.exp",
+        include_str!("data/gfx9.exp.txt"),
+        include_str!("data/gfx9.exp.invalid"),
+        "",
+    ),
+    (
+        "gfx9.vinterp",
+        include_str!("data/gfx9.vinterp.txt"),
+        include_str!("data/gfx9.vinterp.invalid"),
+        "",
+    ),
+    (
         "gfx10.exp",
         include_str!("data/gfx10.exp.txt"),
         include_str!("data/gfx10.exp.invalid"),
