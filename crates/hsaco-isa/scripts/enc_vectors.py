@@ -8,6 +8,7 @@ words llvm-mc-22 --disassemble rejects, hsaco must reject them too).
     python3 scripts/enc_vectors.py gfx11 vop3dpp  # VOP3 with a DPP16/DPP8 word (gfx11+)
     python3 scripts/enc_vectors.py gfx11 mtbuf    # and exp, vinterp, ldsdir (as described)
     python3 scripts/enc_vectors.py gfx12 wmma     # matrix ops and !nosfx ops, modifiers
+    python3 scripts/enc_vectors.py gfx11 salu     # SOP1/2/C/K ops limited by @processor
 
 Every opcode of the family's encodings (from the op lines of defs/<gen>.txt; for the
 DPP forms every opcode of the base table, so the `!dpp` flags are checked too) gets a
@@ -35,11 +36,14 @@ DPP_CTRLS = (list(range(0x100)) + list(range(0x101, 0x110)) + list(range(0x111, 
              + [0x100, 0x110, 0x120, 0x130, 0x142, 0x170, 0x1ff])
 
 
-def opcodes(text, encname):
-    """Opcode values of encoding `encname` in the op lines."""
+def opcodes(text, encname, restricted=False):
+    """Opcode values of encoding `encname` in the op lines (restricted: only of the op
+    lines limited to some processors with `@`)."""
     out = []
     for line in text.splitlines():
         if not line.startswith("op "):
+            continue
+        if restricted and " @" not in line:
             continue
         for e in line.split()[2].split(","):
             enc, opc = e.split("@")[0].split("=")
@@ -111,7 +115,7 @@ def vop3dpp_words(rng, text, encs):
     return words
 
 
-def plain_words(rng, text, encs, encnames):
+def plain_words(rng, text, encs, encnames, restricted=False):
     """Every opcode of the named encodings: a clean probe and random fields."""
     words = []
     for encname in encnames:
@@ -119,7 +123,22 @@ def plain_words(rng, text, encs, encnames):
         if en is None:
             continue
         lo, w, _ = en["fields"]["op"]
-        for opc in opcodes(text, encname):
+        # ops with an operand-less literal (s_fmaak_f32 ...) get a literal word
+        lit = set()
+        for line in text.splitlines():
+            if line.startswith("op ") and " lit:" in line:
+                for e in line.split()[2].split(","):
+                    enc_, opc_ = e.split("@")[0].split("=")
+                    if enc_ == encname:
+                        lit.add(int(opc_, 16))
+        for opc in opcodes(text, encname, restricted):
+            if restricted and opc in lit:
+                for v_ in (0x3F800000, rng.getrandbits(32)):
+                    vals, _ = sweep.probes(encname)
+                    words.append(build(en, dict(vals, op=opc)) + [v_])
+                    r_ = rand_fields(rng, en)
+                    r_.update(op=opc)
+                    words.append(build(en, r_) + [v_])
             vals, _ = sweep.probes(encname)
             key = dict(op=opc) if lo + w != 32 else {}
             if "opm" in en["fields"]:
@@ -252,6 +271,9 @@ FAMILIES = {
     "vinterp": lambda r, t, e: plain_words(r, t, e, ["VINTERP", "VINTRP"]),
     "ldsdir": lambda r, t, e: plain_words(r, t, e, ["LDSDIR"]),
     "wmma": wmma_words,
+    # scalar ops only some processors of the generation have (gfx11.5 SALU float)
+    "salu": lambda r, t, e: plain_words(r, t, e, ["SOP1", "SOP2", "SOPC", "SOPK"],
+                                        restricted=True),
 }
 
 

@@ -699,6 +699,12 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx11.salu",
+        include_str!("data/gfx11.salu.txt"),
+        include_str!("data/gfx11.salu.invalid"),
+        "",
+    ),
+    (
         "gfx10.exp",
         include_str!("data/gfx10.exp.txt"),
         include_str!("data/gfx10.exp.invalid"),
