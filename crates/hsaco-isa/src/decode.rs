@@ -504,6 +504,26 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
+        if matches!(self.isa.generation, "gfx8" | "gfx9")
+            && matches!(
+                enc.form,
+                crate::desc::Form::Mubuf | crate::desc::Form::Mtbuf
+            )
+            && !op.operands.is_empty()
+        {
+            // gfx8/gfx9 buffer ops: llvm-mc-22 rejects reserved scalar codes (209-229,
+            // 232-234, 249, 250) and a literal (255) as soffset, and the resource
+            // tuples s[104:107] and s[124:127] (gfx8 also s[108:111], tba/tma) (probed
+            // over every value on gfx803/gfx810/gfx900/gfx90a/gfx942/gfx950)
+            let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+            let gfx8 = self.isa.generation == "gfx8";
+            if matches!(get(Field::Soffset), 209..=229 | 232..=234 | 249 | 250 | 255)
+                || matches!(get(Field::Srsrc), 26 | 31)
+                || (gfx8 && get(Field::Srsrc) == 27)
+            {
+                return Err(DecodeError::Invalid);
+            }
+        }
         if enc.form == crate::desc::Form::Vop3p
             && self.buckets.rdna
             && !self.vop3p_modifiers_valid(ei, op, raw)
@@ -572,8 +592,9 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
-        // gfx900-gfx908 FLAT: bit 55 (acc from gfx90a) must be clear
-        if enc.form == crate::desc::Form::Flat
+        // gfx900-gfx908 FLAT and MTBUF: bit 55 (acc from gfx90a; MTBUF's tfe, which
+        // llvm-mc-22 rejects there) must be clear
+        if matches!(enc.form, crate::desc::Form::Flat | crate::desc::Form::Mtbuf)
             && self.isa.generation == "gfx9"
             && self.traits & (traits::GFX90A | traits::GFX940) == 0
             && raw >> 55 & 1 != 0
@@ -782,6 +803,11 @@ impl Decoder {
                     Operand::Vgpr { first, count },
                 ) = (role, *o)
                 {
+                    // LLVM has no AGPR tuple past a255: it rejects the word (seen on
+                    // gfx90a/gfx940+ MTBUF)
+                    if acc_data && u16::from(first) + u16::from(count) > 256 {
+                        return Err(DecodeError::Invalid);
+                    }
                     *o = Operand::Agpr { first, count };
                 }
             }

@@ -1658,9 +1658,16 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if f(Field::Offset) != 0 {
                 let _ = write!(out, " offset:{}", f(Field::Offset));
             }
-            flag(out, "glc", Field::Glc);
-            flag(out, "slc", Field::Slc);
-            flag(out, "tfe", Field::Tfe);
+            // (gfx9: sc0/nt/sc1 on gfx940+, glc/slc/scc on gfx90a, as MUBUF)
+            flag(out, glc, Field::Glc);
+            flag(out, slc, Field::Slc);
+            if let Some(sc1) = sc1 {
+                flag(out, sc1, Field::Sc1);
+            }
+            // gfx90a and gfx940+: bit 55 is acc (AGPR data), not tfe
+            if dec.traits & (traits::GFX90A | traits::GFX940) == 0 {
+                flag(out, "tfe", Field::Tfe);
+            }
         }
         Form::Mimg if rdna && enc.words == 3 => {
             // gfx12 VIMAGE/VSAMPLE

@@ -687,6 +687,18 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx9.added",
+        include_str!("data/gfx9.added.txt"),
+        include_str!("data/gfx9.added.invalid"),
+        "",
+    ),
+    (
+        "gfx9.mtbuf",
+        include_str!("data/gfx9.mtbuf.txt"),
+        include_str!("data/gfx9.mtbuf.invalid"),
+        "",
+    ),
+    (
         "gfx9.exp",
         include_str!("data/gfx9.exp.txt"),
         include_str!("data/gfx9.exp.invalid"),
