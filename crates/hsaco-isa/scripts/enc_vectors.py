@@ -271,6 +271,14 @@ GEN = None
 ADDED = {
     "gfx9": ["s_dcache_inv", "s_dcache_wb", "s_dcache_inv_vol", "s_dcache_wb_vol",
              "s_memtime", "s_memrealtime"],
+    # MUBUF d16 formats (opcode bit 25) and the dot ops of gfx1011/gfx1012
+    "gfx10": ["buffer_load_format_d16_x", "buffer_load_format_d16_xy",
+              "buffer_load_format_d16_xyz", "buffer_load_format_d16_xyzw",
+              "buffer_store_format_d16_x", "buffer_store_format_d16_xy",
+              "buffer_store_format_d16_xyz", "buffer_store_format_d16_xyzw",
+              "v_dot2c_f32_f16", "v_dot4c_i32_i8", "v_dot2_f32_f16", "v_dot2_i32_i16",
+              "v_dot2_u32_u16", "v_dot4_i32_i8", "v_dot4_u32_u8", "v_dot8_i32_i4",
+              "v_dot8_u32_u4"],
 }
 
 

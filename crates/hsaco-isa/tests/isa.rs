@@ -717,6 +717,12 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx10.added",
+        include_str!("data/gfx10.added.txt"),
+        include_str!("data/gfx10.added.invalid"),
+        include_str!("data/gfx10.added.known-gaps"),
+    ),
+    (
         "gfx10.exp",
         include_str!("data/gfx10.exp.txt"),
         include_str!("data/gfx10.exp.invalid"),
