@@ -50,6 +50,8 @@ PROCS = {
     "gfx12": ["gfx1200", "gfx1201", "gfx1250"],
 }
 PER_PREFIX = 6
+# (sweep.py has no MAI probe: aligned VGPR tuples, small enough for the widest ops)
+MAI_PROBE = dict(vdst=0, src0=256 + 20, src1=256 + 40, src2=256 + 64)
 NOP = 0xBF800000
 SUFFIX = re.compile(r"_(e32|e64|sdwa|dpp|e64_dpp)$")
 
@@ -83,7 +85,7 @@ def opcode_probes(encs):
         if "base" in enc["opts"] or encname.startswith("VOPD") or "op" not in enc["fields"]:
             continue
         try:
-            vals, _ = sweep.probes(encname)
+            vals, _ = sweep.probes(encname) if encname != "MAI" else (MAI_PROBE, None)
         except KeyError:
             print("  (no probe for encoding %s: not swept)" % encname, file=sys.stderr)
             continue
@@ -96,6 +98,9 @@ def opcode_probes(encs):
             keys = [dict(op=enc["match"] >> lo)]
         else:
             keys = [dict(op=o) for o in range(1 << w)]
+        if "seg" in enc["fields"]:
+            # gfx9 flat_* (segment 0): llvm-mc-22 rejects a saddr field other than 0
+            keys += [dict(seg=0, op=o, saddr=0) for o in range(1 << w)]
         for k in keys:
             words.append(("op", build(enc, dict(vals, **k))))
     return words
