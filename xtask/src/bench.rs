@@ -22,21 +22,35 @@ pub fn run(opts: &Options) -> Result<()> {
         .map(|m| m.len())
         .sum();
     println!(
-        "read --metadata over {} objects ({:.1} MB) vs llvm-readelf-22 --notes, same files, one process each, best of 5",
+        "read --metadata over {} objects ({:.1} MB) vs llvm-readelf-22 --notes, same files, one process each; \
+         one warm-up run each, then {ROUNDS} rounds alternating the two",
         objects.len(),
         bytes as f64 / 1e6
     );
-    let ours = best_of(5, || {
-        time(Command::new(&hsaco).args(["read", "--metadata"]), &objects)
-    })?;
-    let llvm = best_of(5, || {
-        time(Command::new("llvm-readelf-22").arg("--notes"), &objects)
-    })?;
+    let mut ours = Vec::new();
+    let mut llvm = Vec::new();
+    for round in 0..=ROUNDS {
+        let o = time(Command::new(&hsaco).args(["read", "--metadata"]), &objects)?;
+        let l = time(Command::new("llvm-readelf-22").arg("--notes"), &objects)?;
+        // round 0 warms the page cache (files read long ago may have been paged out)
+        if round > 0 {
+            ours.push(o);
+            llvm.push(l);
+        }
+    }
+    let (ours_best, ours_median) = best_and_median(&mut ours);
+    let (llvm_best, llvm_median) = best_and_median(&mut llvm);
     println!(
-        "hsaco {:.3} s   llvm-readelf-22 {:.3} s   ratio {:.1}x",
-        ours.as_secs_f64(),
-        llvm.as_secs_f64(),
-        llvm.as_secs_f64() / ours.as_secs_f64().max(1e-9)
+        "best:   hsaco {:.4} s   llvm-readelf-22 {:.4} s   ratio {:.1}x",
+        ours_best.as_secs_f64(),
+        llvm_best.as_secs_f64(),
+        llvm_best.as_secs_f64() / ours_best.as_secs_f64().max(1e-9)
+    );
+    println!(
+        "median: hsaco {:.4} s   llvm-readelf-22 {:.4} s   ratio {:.1}x",
+        ours_median.as_secs_f64(),
+        llvm_median.as_secs_f64(),
+        llvm_median.as_secs_f64() / ours_median.as_secs_f64().max(1e-9)
     );
     // CPU time (user + system, best of 5) too: steadier than wall time on a loaded
     // machine, and it shows what the threads cost
@@ -67,6 +81,18 @@ pub fn run(opts: &Options) -> Result<()> {
         bail!("{} failed: {status}", script.display());
     }
     Ok(())
+}
+
+/// Timed rounds of `read --metadata` (each tool once per round).
+const ROUNDS: usize = 15;
+
+/// The smallest and the median of `times`.
+fn best_and_median(times: &mut [Duration]) -> (Duration, Duration) {
+    times.sort();
+    (
+        times.first().copied().unwrap_or_default(),
+        times.get(times.len() / 2).copied().unwrap_or_default(),
+    )
 }
 
 fn best_of(n: usize, mut f: impl FnMut() -> Result<Duration>) -> Result<Duration> {
