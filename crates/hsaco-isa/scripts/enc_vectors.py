@@ -9,6 +9,7 @@ words llvm-mc-22 --disassemble rejects, hsaco must reject them too).
     python3 scripts/enc_vectors.py gfx11 mtbuf    # and exp, vinterp, ldsdir (as described)
     python3 scripts/enc_vectors.py gfx12 wmma     # matrix ops and !nosfx ops, modifiers
     python3 scripts/enc_vectors.py gfx11 salu     # SOP1/2/C/K ops limited by @processor
+    python3 scripts/enc_vectors.py gfx9 flat      # FLAT segment 0 (gfx900-gfx908)
 
 Every opcode of the family's encodings (from the op lines of defs/<gen>.txt; for the
 DPP forms every opcode of the base table, so the `!dpp` flags are checked too) gets a
@@ -290,7 +291,35 @@ def added_words(rng, text, encs):
     return plain_words(rng, text, encs, used, names=names)
 
 
+def flat_words(rng, text, encs):
+    """gfx9 FLAT segment 0 (flat_*): a clean probe per opcode (saddr 0, which segment 0
+    requires there), random fields with seg 0 and mostly saddr 0, and a few words with
+    another saddr, lds or a random segment-0 opcode."""
+    en = encs["FLAT"]
+    words = []
+    ops = [o for o in opcodes(text, "FLAT") if o < 0x80]
+    for opc in ops:
+        vals, _ = sweep.probes("FLAT")
+        words.append(build(en, dict(vals, op=opc, seg=0, saddr=0)))
+        for i in range(12):
+            v = rand_fields(rng, en)
+            v.update(op=opc, seg=0)
+            if i < 9:
+                v["saddr"] = 0
+            if i < 6:
+                v["lds"] = 0
+            if i < 3:
+                v["nv"] = 0
+            words.append(build(en, v))
+    return words
+
+
+# processors a family is generated for (default: all of the generation); gfx9 flat_*
+# is described for gfx900-gfx908 only so far
+FAMILY_PROCS = {"flat": ["gfx900", "gfx906", "gfx908"]}
+
 FAMILIES = {
+    "flat": flat_words,
     "dpp": dpp_words,
     "vop3dpp": vop3dpp_words,
     "mtbuf": lambda r, t, e: plain_words(r, t, e, ["MTBUF"]),
@@ -321,7 +350,7 @@ def main():
             words.append(ws)
     per = OrderedDict()
     bad = OrderedDict()
-    for proc in procs:
+    for proc in FAMILY_PROCS.get(family, procs):
         for ws, r in zip(words, disassemble(words, proc)):
             if not r:
                 bad.setdefault(tuple(ws), []).append(proc)

@@ -171,6 +171,7 @@ def main():
     a = ap.parse_args()
     gens = [a.gen] if a.gen else list(PROCS)
     allrows = {}
+    swept = set()
     for gen in gens:
         sweep.set_generation(gen)
         text = open(os.path.join(DEFS, gen + ".txt")).read()
@@ -181,6 +182,7 @@ def main():
         for proc in procs:
             rng = random.Random(proc)
             rows = sweep_proc(a.hsaco, gen, proc, text, encs, rng)
+            swept.add(proc)
             nmiss = sum(1 for m, _ in rows.values() if m)
             print("%-8s %3d rows, %3d MISSING" % (proc, len(rows), nmiss), file=sys.stderr)
             allrows.update(rows)
@@ -191,8 +193,8 @@ def main():
         return
     known = [l for l in open(KNOWN).read().splitlines() if l and not l.startswith("#")] \
         if os.path.exists(KNOWN) else []
-    # (rows of the processors swept this time are compared; others are kept)
-    swept = {p for p, _, _ in allrows}
+    # (rows of the processors swept this time are compared, also of those that have no
+    # row left; others are kept)
     key = lambda l: tuple(x.strip() for x in l.split("|")[:3])  # noqa: E731
     now = {key(l): l for l in lines}
     old = {key(l): l for l in known if key(l)[0] in swept}

@@ -592,12 +592,24 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
+        // gfx900-gfx908 FLAT segment 0 (flat_*): the scalar base field must be 0
+        // (llvm-mc-22 rejects every other value, 0x7f (off) included)
+        if enc.form == crate::desc::Form::Flat
+            && self.isa.generation == "gfx9"
+            && self.traits & (traits::GFX90A | traits::GFX940) == 0
+            && self.field_desc(ei, Field::Seg).map_or(1, |d| d.get(raw)) == 0
+            && self.field_desc(ei, Field::Saddr).map_or(0, |d| d.get(raw)) != 0
+        {
+            return Err(DecodeError::Invalid);
+        }
         // gfx900-gfx908 FLAT and MTBUF: bit 55 (acc from gfx90a; MTBUF's tfe, which
-        // llvm-mc-22 rejects there) must be clear
+        // llvm-mc-22 rejects there) must be clear, but for returning flat_* atomics
+        // (segment 0, glc), whose data and result it reads as AGPRs (as gfx8)
         if matches!(enc.form, crate::desc::Form::Flat | crate::desc::Form::Mtbuf)
             && self.isa.generation == "gfx9"
             && self.traits & (traits::GFX90A | traits::GFX940) == 0
             && raw >> 55 & 1 != 0
+            && !self.flat_seg0_rtn(ei, op, raw)
         {
             return Err(DecodeError::Invalid);
         }
@@ -789,8 +801,9 @@ impl Decoder {
         }
         // gfx8 FLAT: llvm-objdump reads bit 55 (tfe) as acc too, for returning atomics
         // (other forms it flags as invalid registers)
-        let gfx8_flat_rtn =
-            returns && enc.form == crate::desc::Form::Flat && self.isa.generation == "gfx8";
+        let gfx8_flat_rtn = returns
+            && enc.form == crate::desc::Form::Flat
+            && (self.isa.generation == "gfx8" || self.flat_seg0_rtn(ei, op, raw));
         if (acc_data || gfx8_flat_rtn) && raw >> 55 & 1 != 0 {
             // (a returning atomic's operand 0 is the vdst that `rtn` inserted)
             let roles = returns
@@ -1273,6 +1286,17 @@ impl Decoder {
             && (has(CLAMP) || get(Field::Clamp) == 0)
             && get(Field::Neg) & !(ab(NEG) | c) == 0
             && get(Field::NegHi) & !(ab(NEG_HI) | c) == 0
+    }
+
+    /// A gfx900-gfx908 flat_* atomic (FLAT segment 0) that returns (glc set).
+    fn flat_seg0_rtn(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+        let get = |f: Field| self.field_desc(ei, f).map_or(1, |d| d.get(raw));
+        self.isa.generation == "gfx9"
+            && self.traits & (traits::GFX90A | traits::GFX940) == 0
+            && self.isa.encodings[ei].form == crate::desc::Form::Flat
+            && op.flags & crate::desc::flags::GLC_RTN != 0
+            && get(Field::Seg) == 0
+            && get(Field::Glc) != 0
     }
 
     /// Whether a DS word is one LLVM decodes (gfx8+; gfx6/gfx7, which LLVM cannot

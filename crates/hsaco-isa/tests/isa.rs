@@ -693,6 +693,12 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx9.flat",
+        include_str!("data/gfx9.flat.txt"),
+        include_str!("data/gfx9.flat.invalid"),
+        "",
+    ),
+    (
         "gfx9.mtbuf",
         include_str!("data/gfx9.mtbuf.txt"),
         include_str!("data/gfx9.mtbuf.invalid"),
