@@ -9,7 +9,7 @@ words llvm-mc-22 --disassemble rejects, hsaco must reject them too).
     python3 scripts/enc_vectors.py gfx11 mtbuf    # and exp, vinterp, ldsdir (as described)
     python3 scripts/enc_vectors.py gfx12 wmma     # matrix ops and !nosfx ops, modifiers
     python3 scripts/enc_vectors.py gfx11 salu     # SOP1/2/C/K ops limited by @processor
-    python3 scripts/enc_vectors.py gfx9 flat      # FLAT segment 0 (gfx900-gfx908)
+    python3 scripts/enc_vectors.py gfx9 flat      # FLAT segment 0 (gfx900-gfx90a)
 
 Every opcode of the family's encodings (from the op lines of defs/<gen>.txt; for the
 DPP forms every opcode of the base table, so the `!dpp` flags are checked too) gets a
@@ -315,8 +315,8 @@ def flat_words(rng, text, encs):
 
 
 # processors a family is generated for (default: all of the generation); gfx9 flat_*
-# is described for gfx900-gfx908 only so far
-FAMILY_PROCS = {"flat": ["gfx900", "gfx906", "gfx908"]}
+# is described for gfx900-gfx90a only so far
+FAMILY_PROCS = {"flat": ["gfx900", "gfx906", "gfx908", "gfx90a"]}
 
 FAMILIES = {
     "flat": flat_words,

@@ -592,11 +592,23 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
-        // gfx900-gfx908 FLAT segment 0 (flat_*): the scalar base field must be 0
+        // gfx90a FLAT f64 atomics (flat_/global_atomic_add/min/max_f64): bit 25 (scc)
+        // must be clear (llvm-mc-22 rejects it there)
+        if enc.form == crate::desc::Form::Flat
+            && self.isa.generation == "gfx9"
+            && self.traits & traits::GFX90A != 0
+            && self.traits & traits::GFX940 == 0
+            && op.mnemonic.contains("_atomic_")
+            && op.mnemonic.ends_with("_f64")
+            && raw >> 25 & 1 != 0
+        {
+            return Err(DecodeError::Invalid);
+        }
+        // gfx900-gfx90a FLAT segment 0 (flat_*): the scalar base field must be 0
         // (llvm-mc-22 rejects every other value, 0x7f (off) included)
         if enc.form == crate::desc::Form::Flat
             && self.isa.generation == "gfx9"
-            && self.traits & (traits::GFX90A | traits::GFX940) == 0
+            && self.traits & traits::GFX940 == 0
             && self.field_desc(ei, Field::Seg).map_or(1, |d| d.get(raw)) == 0
             && self.field_desc(ei, Field::Saddr).map_or(0, |d| d.get(raw)) != 0
         {
