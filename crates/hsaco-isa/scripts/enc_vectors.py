@@ -316,7 +316,7 @@ def flat_words(rng, text, encs):
 
 # processors a family is generated for (default: all of the generation); gfx9 flat_*
 # is described for gfx900-gfx90a only so far
-FAMILY_PROCS = {"flat": ["gfx900", "gfx906", "gfx908", "gfx90a"]}
+FAMILY_PROCS = {}
 
 FAMILIES = {
     "flat": flat_words,

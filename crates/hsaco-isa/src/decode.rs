@@ -604,11 +604,19 @@ impl Decoder {
         {
             return Err(DecodeError::Invalid);
         }
-        // gfx900-gfx90a FLAT segment 0 (flat_*): the scalar base field must be 0
+        // gfx940+ flat_* (segment 0): bit 13 (scratch's sve there) must be clear
+        if enc.form == crate::desc::Form::Flat
+            && self.traits & traits::GFX940 != 0
+            && self.isa.generation == "gfx9"
+            && self.field_desc(ei, Field::Seg).map_or(1, |d| d.get(raw)) == 0
+            && raw >> 13 & 1 != 0
+        {
+            return Err(DecodeError::Invalid);
+        }
+        // gfx9 FLAT segment 0 (flat_*): the scalar base field must be 0
         // (llvm-mc-22 rejects every other value, 0x7f (off) included)
         if enc.form == crate::desc::Form::Flat
             && self.isa.generation == "gfx9"
-            && self.traits & traits::GFX940 == 0
             && self.field_desc(ei, Field::Seg).map_or(1, |d| d.get(raw)) == 0
             && self.field_desc(ei, Field::Saddr).map_or(0, |d| d.get(raw)) != 0
         {

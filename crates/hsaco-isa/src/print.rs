@@ -1589,8 +1589,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             let raw = f(Field::Offset);
             let off = if enc.form == Form::Flat && f(Field::Seg) != 0 {
                 ((raw << 19) as i32) >> 19
-            } else if dec.isa().generation == "gfx9" && !gfx940 {
-                // gfx900-gfx90a flat_*: all 13 bits, unsigned (observed with llvm-mc-22)
+            } else if dec.isa().generation == "gfx9" {
+                // gfx9 flat_*: all 13 bits, unsigned (observed with llvm-mc-22)
                 raw as i32
             } else {
                 (raw & 0xfff) as i32
