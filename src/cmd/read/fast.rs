@@ -1,5 +1,5 @@
-//! `hsaco read --metadata`, fast: files shared among threads in chunks, each file
-//! read into a reused buffer, or mapped when large ([`super::files`]), and only its
+//! `hsaco read --metadata`, fast: files shared among threads in chunks (runs of one
+//! directory), each file read into a reused buffer ([`super::files`]) and only its
 //! notes looked at (no
 //! [`super::view::ObjectView`]), each chunk's text written to stdout as soon as the
 //! chunks before it are, through a few reused buffers (memory stays small whatever the

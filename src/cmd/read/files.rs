@@ -90,7 +90,7 @@ impl Reader {
         if self.buf.len() < FIRST_READ {
             self.buf.resize(FIRST_READ, 0);
         }
-        let mut filled = loop {
+        let filled = loop {
             match read(&fd, &mut self.buf[..FIRST_READ]) {
                 Err(Errno::INTR) => {}
                 r => break r.map_err(|_| None)?,
@@ -117,18 +117,8 @@ impl Reader {
         if self.buf.len() <= size {
             self.buf.resize(size + 1, 0);
         }
-        loop {
-            if filled == self.buf.len() {
-                // the file grew, or a stream goes on
-                self.buf.resize(filled * 2, 0);
-            }
-            match read(&fd, &mut self.buf[filled..]) {
-                Ok(0) => break,
-                Ok(k) => filled += k,
-                Err(Errno::INTR) => {}
-                Err(_) => break,
-            }
-        }
+        // (the file may have grown since, or be a stream)
+        let filled = self.read_on(&fd, filled);
         let data = &self.buf[..filled];
         match f(data) {
             Some(t) => Ok(t),
@@ -139,20 +129,27 @@ impl Reader {
 
     /// The first `filled` bytes of the buffer and the rest of the stream `fd`.
     #[cfg(unix)]
-    fn read_rest(&mut self, fd: &OwnedFd, mut filled: usize) -> Vec<u8> {
+    fn read_rest(&mut self, fd: &OwnedFd, filled: usize) -> Vec<u8> {
+        let filled = self.read_on(fd, filled);
+        self.buf[..filled].to_vec()
+    }
+
+    /// Reads `fd` to its end (or its first error: what was read is kept, as the
+    /// ordinary path would have it up to the error) into the buffer after its first
+    /// `filled` bytes, growing it as needed; returns the bytes now held.
+    #[cfg(unix)]
+    fn read_on(&mut self, fd: &OwnedFd, mut filled: usize) -> usize {
         use rustix::io::{read, Errno};
         loop {
             if filled == self.buf.len() {
                 self.buf.resize(filled * 2, 0);
             }
             match read(fd, &mut self.buf[filled..]) {
-                Ok(0) => break,
+                Ok(0) => return filled,
                 Ok(k) => filled += k,
                 Err(Errno::INTR) => {}
-                // what was read, as the ordinary path would have it up to the error
-                Err(_) => break,
+                Err(_) => return filled,
             }
         }
-        self.buf[..filled].to_vec()
     }
 }
