@@ -10,6 +10,7 @@ words llvm-mc-22 --disassemble rejects, hsaco must reject them too).
     python3 scripts/enc_vectors.py gfx12 wmma     # matrix ops and !nosfx ops, modifiers
     python3 scripts/enc_vectors.py gfx11 salu     # SOP1/2/C/K ops limited by @processor
     python3 scripts/enc_vectors.py gfx9 flat      # FLAT segment 0 (gfx900-gfx90a)
+    python3 scripts/enc_vectors.py gfx9 mai950    # gfx950 f8f6f4 MFMA, ld_scale (+ pairs)
 
 Every opcode of the family's encodings (from the op lines of defs/<gen>.txt; for the
 DPP forms every opcode of the base table, so the `!dpp` flags are checked too) gets a
@@ -314,12 +315,62 @@ def flat_words(rng, text, encs):
     return words
 
 
+def mai950_words(rng, text, encs):
+    """gfx950 v_mfma_*_f8f6f4 and v_mfma_ld_scale_b32 (VOP3P 0x2c-0x2e): every cbsz x
+    blgp format pair (the src0/src1 widths) with VGPR operands and once more with random
+    acc/acc_cd (AGPR forms), a few aligned register numbers and inline-constant src2;
+    abid values (only 0 is valid alone); v_mfma_ld_scale_b32 with every single
+    modifier bit, scalar/constant sources and random words."""
+    en = encs["VOP3P"]
+    words = []
+    vg = lambda n: 256 + n  # noqa: E731
+    for opc in (0x2d, 0x2e):
+        for cbsz in range(8):
+            for blgp in range(8):
+                base = dict(op=opc, vdst=0, src0=vg(8), src1=vg(16), src2=vg(32),
+                            cbsz=cbsz, blgp=blgp)
+                words.append(build(en, base))
+                words.append(build(en, dict(base, acc=rng.getrandbits(2),
+                                            acc_cd=rng.getrandbits(1),
+                                            vdst=2 * rng.getrandbits(6),
+                                            src0=vg(2 * rng.getrandbits(6)),
+                                            src1=vg(2 * rng.getrandbits(6)),
+                                            src2=vg(2 * rng.getrandbits(6)))))
+        for abid in range(16):
+            words.append(build(en, dict(op=opc, vdst=4, src0=vg(8), src1=vg(16),
+                                        src2=vg(32), abid=abid)))
+        for src2 in (128, 129, 192, 193, 240, 242, 247, 248):
+            words.append(build(en, dict(op=opc, vdst=4, src0=vg(8), src1=vg(16),
+                                        src2=src2, acc_cd=rng.getrandbits(1))))
+    ld = dict(op=0x2c, vdst=0, src0=vg(20), src1=vg(40), src2=0, opsel_hi=3, opsel_hi2=1)
+    words.append(build(en, ld))
+    for name, (lo, w, kind) in en["fields"].items():
+        if kind == "op":
+            continue
+        for bit in range(w):
+            words.append(build(en, dict(ld, **{name: ld.get(name, 0) ^ (1 << bit)})))
+    for src in list(range(0, 128, 7)) + [102, 104, 106, 124, 125, 126, 127, 128, 136,
+                                          192, 193, 208, 235, 240, 248, 251, 252, 253,
+                                          254, 255, 511]:
+        words.append(build(en, dict(ld, src0=src)))
+        words.append(build(en, dict(ld, src1=src, opsel_hi=rng.getrandbits(2))))
+    for _ in range(96):
+        v = rand_fields(rng, en)
+        v.update(op=0x2c)
+        if rng.random() < 0.75:
+            v.update(vdst=0, clamp=0, opsel=v["opsel"] & 3, neg=v["neg"] & 3,
+                     neg_hi=v["neg_hi"] & 3)
+        words.append(build(en, v))
+    return words
+
+
 # processors a family is generated for (default: all of the generation); gfx9 flat_*
 # is described for gfx900-gfx90a only so far
 FAMILY_PROCS = {}
 
 FAMILIES = {
     "flat": flat_words,
+    "mai950": mai950_words,
     "dpp": dpp_words,
     "vop3dpp": vop3dpp_words,
     "mtbuf": lambda r, t, e: plain_words(r, t, e, ["MTBUF"]),

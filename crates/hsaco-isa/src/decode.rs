@@ -548,6 +548,31 @@ impl Decoder {
         if op.flags & crate::desc::flags::WMMA != 0 && !self.matrix_modifiers_valid(ei, op, raw) {
             return Err(DecodeError::Invalid);
         }
+        // gfx950 v_mfma_*_f8f6f4: abid must be 0 (abid 1 is the scaled pair's mark)
+        if op.flags & crate::desc::flags::MAI_FMT != 0
+            && self.field_desc(ei, Field::Abid).map_or(0, |d| d.get(raw)) != 0
+        {
+            return Err(DecodeError::Invalid);
+        }
+        // gfx9 VOP3P without a destination (gfx950 v_mfma_ld_scale_b32): the vdst field
+        // must be 0, and so must clamp (the op has none) and the op_sel, neg_lo and
+        // neg_hi bits of src2, which it lacks (op_sel_hi's and the neg bits of its two
+        // sources are ignored; observed with llvm-mc-22)
+        if enc.form == crate::desc::Form::Vop3p
+            && !self.buckets.rdna
+            && !op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Vdst))
+        {
+            let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+            if get(Field::Vdst) != 0
+                || (op.flags & crate::desc::flags::CLAMP == 0 && get(Field::Clamp) != 0)
+                || (get(Field::Opsel) | get(Field::Neg) | get(Field::NegHi)) & 4 != 0
+            {
+                return Err(DecodeError::Invalid);
+            }
+        }
         // an operand-less SOPP instruction (s_barrier, s_wakeup, ...) with a non-zero
         // immediate is not one (llvm-mc-22 rejects it)
         if enc.form == crate::desc::Form::Sopp && op.operands.is_empty() && raw & 0xffff != 0 {
@@ -685,11 +710,18 @@ impl Decoder {
             let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
             matrix_fmt_widths(&mut inst, op, matrix_fmts(get));
         }
+        if op.flags & crate::desc::flags::MAI_FMT != 0 {
+            let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+            mai_fmt_widths(&mut inst, op, get(Field::Cbsz), get(Field::Blgp));
+        }
         // RDNA: a source with a reserved scalar code (209-229, 232-234, 249, 250) is
         // invalid in every encoding (llvm-mc-22 prints no `unknown_N`); gfx11+ VOP3/VOP3P
         // src0 233, 234 and 250 announce a DPP word
         // (VINTERP's 16-bit sources are VGPRs whatever the code, see below)
-        if self.buckets.rdna && enc.field(Field::WaitExp).is_none() {
+        // (gfx9 VOP3P and MAI too: llvm-mc-22 rejects them on gfx900-gfx950)
+        let vop3p9 = self.isa.generation == "gfx9"
+            && matches!(enc.form, crate::desc::Form::Vop3p | crate::desc::Form::Mai);
+        if (self.buckets.rdna || vop3p9) && enc.field(Field::WaitExp).is_none() {
             let dpp_src0 = self.buckets.swap_m0_null
                 && matches!(enc.form, crate::desc::Form::Vop3 | crate::desc::Form::Vop3p);
             for (o, od) in inst.operands.iter().zip(op.operands) {
@@ -1597,6 +1629,27 @@ fn matrix_fmt_widths(inst: &mut Instruction, op: &OpDesc, (a, b): (u32, u32)) {
         };
         if let Operand::Vgpr { count, .. } = o {
             *count = regs(fmt);
+        }
+    }
+}
+
+/// gfx950 `v_mfma_*_f8f6f4` (`flags::MAI_FMT`): src0 holds its elements in the format
+/// cbsz names, src1 in blgp's; the description gives the 8-bit width (8 registers),
+/// 6-bit formats (FP6/BF6: 2, 3) take 3/4 of it, FP4 (4) half; the unnamed 5-7 keep it.
+/// Unlike `v_wmma_*_f8f6f4`, each operand goes by its own format (observed).
+fn mai_fmt_widths(inst: &mut Instruction, op: &OpDesc, cbsz: u32, blgp: u32) {
+    for (o, od) in inst.operands.iter_mut().zip(op.operands) {
+        let fmt = match od.role {
+            Role::Field(Field::Src0) => cbsz,
+            Role::Field(Field::Src1) => blgp,
+            _ => continue,
+        };
+        if let Operand::Vgpr { count, .. } = o {
+            *count = match fmt {
+                2 | 3 => *count * 3 / 4,
+                4 => *count / 2,
+                _ => *count,
+            };
         }
     }
 }

@@ -336,6 +336,12 @@ pub mod flags {
     /// Printed without `_e32`/`_e64` although it has both a VOP1/VOP2/VOPC and a VOP3
     /// form (gfx1250 `v_cvt_pk_f16_fp8`/`bf8`, observed).
     pub const NO_SUFFIX: u32 = 1 << 27;
+    /// gfx950 `v_mfma_*_f8f6f4`: cbsz is the format of src0 (A), blgp that of src1 (B):
+    /// FP8/BF8 (0, 1) and the unnamed 5-7 keep the described 8 registers, FP6/BF6 (2, 3)
+    /// take 6, FP4 (4) 4 (each operand by its own format; printed as `cbsz:N blgp:N`).
+    /// abid must be 0: abid 1 marks the second half of a scaled pair
+    /// (`v_mfma_scale_*`, see [`crate::Decoder::decode`]).
+    pub const MAI_FMT: u32 = 1 << 28;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.

@@ -755,10 +755,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     abs = !vop3b && f(Field::Abs) >> i & 1 != 0;
                 }
                 // v_mad_mix/v_fma_mix (op_sel but no neg_lo/neg_hi lists): neg_lo is
-                // `-`, neg_hi is `|..|`
+                // `-`, neg_hi is `|..|` (gfx950 v_mfma_ld_scale_b32, op_sel without
+                // neg lists too, ignores both)
                 Form::Vop3p
-                    if (!rdna && op.flags & (flags::OPSEL | flags::NEG) == flags::OPSEL)
-                        || op.mnemonic.starts_with("v_fma_mix") =>
+                    if op.mnemonic.starts_with("v_fma_mix")
+                        || op.mnemonic.starts_with("v_mad_mix") =>
                 {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = f(Field::NegHi) >> i & 1 != 0;
@@ -1460,11 +1461,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     out,
                     "op_sel_hi",
                     f(Field::OpselHi) | f(Field::OpselHi2) << 2,
-                    if (rdna && !mix) || op.flags & flags::NEG != 0 {
-                        7
-                    } else {
-                        0
-                    },
+                    // (neutral all ones but for the mix ops; gfx950's
+                    // v_mfma_ld_scale_b32, op_sel without neg lists, too)
+                    if mix { 0 } else { 7 },
                 );
             }
             if neg_lists {

@@ -699,6 +699,12 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx9.mai950",
+        include_str!("data/gfx9.mai950.txt"),
+        include_str!("data/gfx9.mai950.invalid"),
+        "",
+    ),
+    (
         "gfx9.mtbuf",
         include_str!("data/gfx9.mtbuf.txt"),
         include_str!("data/gfx9.mtbuf.invalid"),
