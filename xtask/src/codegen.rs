@@ -301,6 +301,8 @@ fn form(name: &str) -> Result<&'static str> {
         "VOP3" | "VINTERP" => "Vop3",
         "VOP3P" => "Vop3p",
         "MAI" => "Mai",
+        // gfx950 scaled MFMA pair (v_mfma_ld_scale_b32 + v_mfma_*_f8f6f4 with abid 1)
+        "VOP3PX2" => "Vop3px2",
         "DS" => "Ds",
         "FLAT" => "Flat",
         "MUBUF" => "Mubuf",

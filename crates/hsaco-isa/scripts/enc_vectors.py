@@ -354,6 +354,32 @@ def mai950_words(rng, text, encs):
                                           254, 255, 511]:
         words.append(build(en, dict(ld, src0=src)))
         words.append(build(en, dict(ld, src1=src, opsel_hi=rng.getrandbits(2))))
+    # scaled pairs (v_mfma_scale_*): ld_scale with random modifier bits, then the MFMA
+    # with abid 1, every format pair; random pairs (also abid other than 1, another op)
+    for opc in (0x2d, 0x2e):
+        for cbsz in range(8):
+            for blgp in range(8):
+                first = build(en, dict(ld, src0=vg(rng.getrandbits(8)),
+                                       src1=vg(rng.getrandbits(8)), vdst=rng.getrandbits(8),
+                                       opsel=rng.getrandbits(3), opsel_hi=rng.getrandbits(2),
+                                       opsel_hi2=rng.getrandbits(1), clamp=rng.getrandbits(1),
+                                       neg=rng.getrandbits(3), neg_hi=rng.getrandbits(3)))
+                words.append(first + build(en, dict(
+                    op=opc, vdst=2 * rng.getrandbits(6), src0=vg(2 * rng.getrandbits(6)),
+                    src1=vg(2 * rng.getrandbits(6)), src2=vg(2 * rng.getrandbits(6)),
+                    cbsz=cbsz, blgp=blgp, abid=1, acc=rng.getrandbits(2),
+                    acc_cd=rng.getrandbits(1))))
+    for _ in range(160):
+        first = rand_fields(rng, en)
+        first.update(op=0x2c)
+        second = rand_fields(rng, en)
+        second.update(op=rng.choice([0x2d, 0x2e, 0x2d, 0x2e, 0x35]),
+                      abid=rng.choice([1, 1, 1, 0, 3, 9]))
+        if rng.random() < 0.7:
+            first.update(src0=vg(rng.getrandbits(8)), src1=vg(rng.getrandbits(8)))
+            second.update(src0=vg(2 * rng.getrandbits(6)), src1=vg(2 * rng.getrandbits(6)),
+                          src2=vg(2 * rng.getrandbits(6)), vdst=2 * rng.getrandbits(6))
+        words.append(build(en, first) + build(en, second))
     for _ in range(96):
         v = rand_fields(rng, en)
         v.update(op=0x2c)

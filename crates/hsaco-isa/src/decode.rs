@@ -419,6 +419,21 @@ impl Decoder {
             .ops
             .get(usize::from(row.op))
             .ok_or(DecodeError::Invalid)?;
+        // gfx950 v_mfma_ld_scale_b32 (a gfx9 VOP3P op without a destination) followed
+        // by a v_mfma_*_f8f6f4 with abid 1: one scaled MFMA (`Form::Vop3px2`)
+        if enc.form == crate::desc::Form::Vop3p
+            && !self.buckets.rdna
+            && !op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Vdst))
+        {
+            match self.scaled_mfma(bytes, ei, raw) {
+                Scaled::Pair(inst) => return Ok(inst),
+                Scaled::Invalid => return Err(DecodeError::Invalid),
+                Scaled::No => {}
+            }
+        }
         if enc.base.is_some() {
             let need = match enc.form {
                 crate::desc::Form::Sdwa => crate::desc::flags::SDWA,
@@ -713,6 +728,25 @@ impl Decoder {
         if op.flags & crate::desc::flags::MAI_FMT != 0 {
             let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
             mai_fmt_widths(&mut inst, op, get(Field::Cbsz), get(Field::Blgp));
+            // Scalar operands (observed on gfx950): llvm-mc-22 rejects the word, or
+            // prints the operand with an `Invalid register`/`Invalid immediate` comment,
+            // for every scalar src0/src1 but null (which takes the 8-register width
+            // only) and for every scalar src2 but null and the inline constants; hsaco
+            // rejects them all (as random_diff.py counts such words)
+            let bad = |f: Field| {
+                let v = get(f);
+                let fmt = match f {
+                    Field::Src0 => get(Field::Cbsz),
+                    _ => get(Field::Blgp),
+                };
+                match f {
+                    Field::Src2 => !matches!(v, 125 | 128..=208 | 240..=248 | 256..),
+                    _ => v < 256 && !(v == 125 && fmt_regs(8, fmt) == 8),
+                }
+            };
+            if bad(Field::Src0) || bad(Field::Src1) || bad(Field::Src2) {
+                return Err(DecodeError::Invalid);
+            }
         }
         // RDNA: a source with a reserved scalar code (209-229, 232-234, 249, 250) is
         // invalid in every encoding (llvm-mc-22 prints no `unknown_N`); gfx11+ VOP3/VOP3P
@@ -833,6 +867,21 @@ impl Decoder {
             || op.mnemonic == "v_accvgpr_mov_b32"
         {
             self.accumulators(&mut inst, enc, op);
+        }
+        // gfx950 f8f6f4 MFMA: an AGPR tuple past a255 is rejected (llvm-mc-22)
+        if op.flags & crate::desc::flags::MAI_FMT != 0
+            && inst.operands.iter().zip(op.operands).any(|(o, od)| {
+                // (for src0/src1 LLVM checks the described 8-bit format's width, also
+                // in FP6/FP4)
+                let n = |count: u8| match od.role {
+                    Role::Field(Field::Src0 | Field::Src1) => count.max(regs(od.ty)),
+                    _ => count,
+                };
+                matches!(*o, Operand::Agpr { first, count }
+                    if u16::from(first) + u16::from(n(count)) > 256)
+            })
+        {
+            return Err(DecodeError::Invalid);
         }
         if self.traits & traits::WAVE64 != 0 {
             wave64_widths(&mut inst, enc, op, self.traits & traits::GFX12 != 0);
@@ -1247,6 +1296,108 @@ impl Decoder {
         Some((op, out))
     }
 
+    /// The scaled MFMA (`Form::Vop3px2`) that starts with the `v_mfma_ld_scale_b32` word
+    /// pair `ld` (encoding `ld_ei`) at `bytes`, if the next pair is a `v_mfma_*_f8f6f4`
+    /// with abid 1 that decodes (with abid 0) as itself. Observed with llvm-mc-22: the
+    /// ld_scale pair's vdst, clamp and neg bits are ignored then, its sources must not
+    /// be a literal or an unnamed scalar code; else the ld_scale pair decodes alone.
+    fn scaled_mfma(&self, bytes: &[u8], ld_ei: usize, ld: u64) -> Scaled {
+        match self.scaled_pair(bytes, ld_ei, ld) {
+            Some(inst) => Scaled::Pair(inst),
+            None if self.scaled_pair_rejected(bytes) => Scaled::Invalid,
+            None => Scaled::No,
+        }
+    }
+
+    /// Whether llvm-mc-22 rejects the whole 16 bytes of a would-be scaled MFMA instead of
+    /// decoding the ld_scale pair alone (observed on gfx950): the MFMA half (abid 1) has
+    /// a src0/src1 inline constant other than 0-64 or a literal, a literal src2, or, in
+    /// a format narrower than 8 bits, a trap temporary or null src0/src1.
+    fn scaled_pair_rejected(&self, bytes: &[u8]) -> bool {
+        let (Some(w2), Some(w3)) = (word(bytes, 2), word(bytes, 3)) else {
+            return false;
+        };
+        let raw = u64::from(w2) | u64::from(w3) << 32;
+        let Some(x) = self
+            .isa
+            .encodings
+            .iter()
+            .find(|e| e.form == crate::desc::Form::Vop3px2)
+        else {
+            return false;
+        };
+        let get = |f: Field| x.field(f).map_or(0, |d| d.get(raw));
+        let vop3p = w2 & 0xff80_0000 == 0xd380_0000;
+        let key = get(Field::Op);
+        let row = x
+            .opcodes
+            .iter()
+            .any(|r| u32::from(r.key) == key && r.procs & self.proc_bit != 0);
+        if !vop3p || !row || get(Field::Abid) != 1 {
+            return false;
+        }
+        let src = |f: Field, fmt: Field| {
+            let v = get(f);
+            matches!(v, 193..=255) || (fmt_regs(8, get(fmt)) != 8 && matches!(v, 108..=119 | 125))
+        };
+        src(Field::Src0, Field::Cbsz) || src(Field::Src1, Field::Blgp) || get(Field::Src2) == 255
+    }
+
+    fn scaled_pair(&self, bytes: &[u8], ld_ei: usize, ld: u64) -> Option<Instruction> {
+        use crate::desc::Form;
+        let xi = self
+            .isa
+            .encodings
+            .iter()
+            .position(|e| e.form == Form::Vop3px2)?;
+        let x = self.isa.encodings.get(xi)?;
+        let raw = u64::from(word(bytes, 2)?) | u64::from(word(bytes, 3)?) << 32;
+        let abid = x.field(Field::Abid)?;
+        if abid.get(raw) != 1 {
+            return None;
+        }
+        let mask = ((1u64 << abid.width) - 1) << abid.lo;
+        let mfma = self.decode(&(raw & !mask).to_le_bytes()).ok()?;
+        if self.op(&mfma).flags & crate::desc::flags::MAI_FMT == 0 || mfma.size != 8 {
+            return None;
+        }
+        let key = x.field(Field::Op)?.get(raw);
+        let row = x
+            .opcodes
+            .iter()
+            .find(|r| u32::from(r.key) == key && r.procs & self.proc_bit != 0)?;
+        let op = self.isa.ops.get(usize::from(row.op))?;
+        let mut inst = Instruction {
+            op: row.op,
+            encoding: xi as u8,
+            size: 16,
+            operands: [Operand::None; crate::MAX_OPERANDS],
+            literal: 0,
+            raw,
+            nsa: ld,
+        };
+        for (i, (slot, od)) in inst.operands.iter_mut().zip(op.operands).enumerate() {
+            *slot = match od.role {
+                Role::Field(Field::ScaleSrc0) => self.scale_source(ld_ei, Field::Src0, ld)?,
+                Role::Field(Field::ScaleSrc1) => self.scale_source(ld_ei, Field::Src1, ld)?,
+                _ => *mfma.operands.get(i)?,
+            };
+        }
+        Some(inst)
+    }
+
+    /// A source of the ld_scale half of a scaled MFMA: no literal, no unnamed code.
+    fn scale_source(&self, ld_ei: usize, f: Field, ld: u64) -> Option<Operand> {
+        let o = self.operand(ld_ei, Role::Field(f), Ty::B32, ld, 0).ok()?;
+        match o {
+            Operand::Literal => None,
+            Operand::Special { code, .. } if matches!(code, 209..=229 | 232..=234 | 249 | 250) => {
+                None
+            }
+            o => Some(o),
+        }
+    }
+
     /// Whether a VOPD (gfx11+) or gfx1250 VOPD3 word is one llvm-mc-22 decodes (learned
     /// with scripts/vopd3_vectors.py): a register field its half has no operand for is
     /// zero (`vsrc1` of v_dual_mov_b32, VOPD3 `src2` of the two-source operations), no
@@ -1633,6 +1784,16 @@ fn matrix_fmt_widths(inst: &mut Instruction, op: &OpDesc, (a, b): (u32, u32)) {
     }
 }
 
+/// What a `v_mfma_ld_scale_b32` word pair starts (see `Decoder::scaled_mfma`).
+enum Scaled {
+    /// A scaled MFMA of 16 bytes.
+    Pair(Instruction),
+    /// Bytes llvm-mc-22 rejects as a whole.
+    Invalid,
+    /// The ld_scale pair alone.
+    No,
+}
+
 /// gfx950 `v_mfma_*_f8f6f4` (`flags::MAI_FMT`): src0 holds its elements in the format
 /// cbsz names, src1 in blgp's; the description gives the 8-bit width (8 registers),
 /// 6-bit formats (FP6/BF6: 2, 3) take 3/4 of it, FP4 (4) half; the unnamed 5-7 keep it.
@@ -1645,12 +1806,18 @@ fn mai_fmt_widths(inst: &mut Instruction, op: &OpDesc, cbsz: u32, blgp: u32) {
             _ => continue,
         };
         if let Operand::Vgpr { count, .. } = o {
-            *count = match fmt {
-                2 | 3 => *count * 3 / 4,
-                4 => *count / 2,
-                _ => *count,
-            };
+            *count = fmt_regs(*count, fmt);
         }
+    }
+}
+
+/// The registers of an f8f6f4 MFMA source of `fp8` registers in 8-bit formats, in
+/// format `fmt` (cbsz/blgp): 3/4 of them for FP6/BF6 (2, 3), half for FP4 (4).
+fn fmt_regs(fp8: u8, fmt: u32) -> u8 {
+    match fmt {
+        2 | 3 => fp8 * 3 / 4,
+        4 => fp8 / 2,
+        _ => fp8,
     }
 }
 

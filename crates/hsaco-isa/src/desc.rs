@@ -81,6 +81,12 @@ pub enum Form {
     Vop3p,
     /// Matrix (MFMA/SMFMAC) and accumulator-move instructions of gfx908+.
     Mai,
+    /// gfx950 scaled MFMA (`v_mfma_scale_*`, 16 bytes): a `v_mfma_ld_scale_b32` word
+    /// pair (its sources are the scale operands, its op_sel/op_sel_hi bits the scale
+    /// selects; kept in [`crate::Instruction::nsa`]) followed by a `v_mfma_*_f8f6f4`
+    /// pair with abid 1 (kept in `raw`, read through the encoding's fields). The
+    /// encoding never matches a word by itself: the decoder builds it from the pair.
+    Vop3px2,
     Sdwa,
     Dpp,
     Ds,

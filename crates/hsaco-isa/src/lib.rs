@@ -164,8 +164,13 @@ impl Decoder {
     /// Value of a modifier field of the instruction's encoding (None if the encoding has
     /// no such field).
     pub fn field(&self, inst: &Instruction, field: Field) -> Option<u32> {
+        // (a gfx950 scaled MFMA's scale sources are in its first word pair, `nsa`)
+        let raw = match field {
+            Field::ScaleSrc0 | Field::ScaleSrc1 => inst.nsa,
+            _ => inst.raw,
+        };
         self.field_desc(usize::from(inst.encoding), field)
-            .map(|f| f.get_wide(inst.raw, inst.literal))
+            .map(|f| f.get_wide(raw, inst.literal))
     }
 
     /// The registers among SCC, VCC, EXEC and M0 ([`desc::implicit`] bits) that the

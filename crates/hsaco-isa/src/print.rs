@@ -1435,6 +1435,22 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
         }
+        Form::Vop3px2 => {
+            // the scale selects, from the ld_scale pair (`nsa`): op_sel (bits 11-12)
+            // when set, op_sel_hi (bits 59-60) always, each with a third 0; then the
+            // MFMA's formats (its abid 1 is the pair's mark, not printed)
+            let ld = inst.nsa;
+            let bit = |b: u32| (ld >> b & 1) as u32;
+            if bit(11) | bit(12) != 0 {
+                bit_list(out, "op_sel", bit(11) | bit(12) << 1, 3);
+            }
+            bit_list(out, "op_sel_hi", bit(59) | bit(60) << 1, 3);
+            for (name, field) in [("cbsz", Field::Cbsz), ("blgp", Field::Blgp)] {
+                if f(field) != 0 {
+                    let _ = write!(out, " {name}:{}", f(field));
+                }
+            }
+        }
         Form::Vop3p if op.flags & flags::WMMA != 0 => {
             matrix_modifiers(out, op, &f, usize::from(plan.srcs));
             vop3_dpp_word(out, dec, inst);

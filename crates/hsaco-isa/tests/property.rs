@@ -269,7 +269,18 @@ fn moving_a_register_field_renames_only_that_register() {
                     }
                     let mut moved = bytes.clone();
                     let field_value = if is_src9 { new + 256 } else { new };
-                    set_field(&mut moved, u32::from(fd.lo), width, field_value);
+                    // (gfx950 scaled MFMA: the fields are the second word pair's, but
+                    // the scale sources, which are the first pair's)
+                    let at = if enc.form == Form::Vop3px2
+                        && !matches!(
+                            fd.field,
+                            hsaco_isa::Field::ScaleSrc0 | hsaco_isa::Field::ScaleSrc1
+                        ) {
+                        64
+                    } else {
+                        0
+                    };
+                    set_field(&mut moved, u32::from(fd.lo) + at, width, field_value);
                     let numbers = if t.first == t.last {
                         new.to_string()
                     } else {
