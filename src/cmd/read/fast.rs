@@ -558,4 +558,125 @@ mod tests {
             }
         });
     }
+
+    /// `data` (a 64-bit ELF file) made larger than the first read of a file, with
+    /// its section header table moved to the end (as LLVM places it) after zeros.
+    fn moved_headers(data: &[u8], gap: usize) -> Option<Vec<u8>> {
+        let u64_at = |at: usize| u64::from_le_bytes(data[at..at + 8].try_into().unwrap());
+        if data.len() < 64 || data[..4] != *b"\x7fELF" || data[4] != 2 {
+            return None;
+        }
+        let shoff = usize::try_from(u64_at(40)).ok()?;
+        let shnum = usize::from(u16::from_le_bytes([data[60], data[61]]));
+        let headers = data.get(shoff..shoff.checked_add(shnum * 64)?)?;
+        let mut out = data.to_vec();
+        out.resize(data.len() + gap, 0);
+        let at = out.len() as u64;
+        out.extend_from_slice(headers);
+        out[40..48].copy_from_slice(&at.to_le_bytes());
+        Some(out)
+    }
+
+    /// The text of one file through `worker` (its reader poisoned), or `None` if
+    /// the fast path refused it.
+    fn through(worker: &mut Worker, recent: &Recent, path: &Path) -> Option<Vec<u8>> {
+        let mut out = Output::default();
+        worker.file_blocks(path, true, recent, &mut out).ok()?;
+        let mut text = Vec::new();
+        write_output(&mut text, &out).unwrap();
+        Some(text)
+    }
+
+    /// The same from the whole file's bytes.
+    fn from_bytes(data: &[u8], path: &Path) -> Option<Vec<u8>> {
+        let mut out = Output::default();
+        blocks(
+            data,
+            &Recent::default(),
+            &mut Vec::new(),
+            path,
+            true,
+            &mut out,
+        )?;
+        let mut text = Vec::new();
+        write_output(&mut text, &out).unwrap();
+        Some(text)
+    }
+
+    /// Large code objects are read in parts (`files::Reader::read_parts`); the bytes
+    /// left unread are poisoned, so that output depending on one of them would differ
+    /// from the output of the whole file. Clean objects must take that path; damaged
+    /// ones may be refused (then the whole file is read), never printed otherwise.
+    #[cfg(unix)]
+    #[test]
+    fn objects_read_in_parts_print_as_read_whole() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = std::env::temp_dir().join(format!("hsaco-parts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut seeds = Vec::new();
+        for d in [
+            "tests/cli/data",
+            "crates/hsaco-elf/tests/data/elf",
+            "src/cmd/demo_data",
+        ] {
+            for e in std::fs::read_dir(root.join(d)).unwrap().flatten() {
+                let data = std::fs::read(e.path()).unwrap();
+                if data.len() > 64 && data[18] == 224 && data[19] == 0 {
+                    seeds.extend(moved_headers(&data, 20 << 10));
+                    seeds.extend(moved_headers(&data, 100 << 10));
+                }
+            }
+        }
+        assert!(seeds.len() >= 10, "{} seeds", seeds.len());
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut printed, mut parts, mut clean) = (0, 0, 0);
+        for poison in [0x00, 0xa5, 0xff] {
+            let mut worker = Worker::default();
+            worker.files.poison = Some(poison);
+            let recent = Recent::default();
+            for i in 0..3 * seeds.len() {
+                let mut data = seeds[i % seeds.len()].clone();
+                if i >= seeds.len() {
+                    // damage the headers, the section headers or anything
+                    for _ in 0..1 + next() % 3 {
+                        let at = match next() % 3 {
+                            0 => (next() % 64) as usize,
+                            1 => data.len() - 1 - (next() % 1024) as usize,
+                            _ => (next() % data.len() as u64) as usize,
+                        };
+                        data[at] ^= 1 << (next() % 8);
+                    }
+                }
+                let path = dir.join(format!("p{i}.co"));
+                std::fs::write(&path, &data).unwrap();
+                let before = worker.files.parts_read;
+                let got = through(&mut worker, &recent, &path);
+                let read_in_parts = worker.files.parts_read > before;
+                parts += usize::from(read_in_parts);
+                let whole = from_bytes(&data, &path);
+                let note_sections = CodeObject::parse(&data)
+                    .is_ok_and(|co| co.elf.sections().flatten().any(|s| s.sh_type.0 == 7));
+                if i < seeds.len() && whole.is_some() && note_sections {
+                    // an object the fast path prints, with its notes in sections
+                    clean += 1;
+                    assert!(read_in_parts && got.is_some(), "seed {i} not read in parts");
+                }
+                if let Some(got) = got {
+                    printed += 1;
+                    assert_eq!(Some(got), whole, "file {i}, poison {poison:#x}");
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            clean > 0 && parts > clean && printed > clean,
+            "{clean} {parts} {printed}"
+        );
+    }
 }
