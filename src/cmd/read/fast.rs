@@ -297,7 +297,8 @@ impl Printed {
 /// object linked from several objects holds each of their notes), and so do
 /// neighbouring directories: 859 distinct notes among 3350 in the shared corpus;
 /// remembering one note printed 2264 times, one ring per thread 1178, this shared
-/// ring ~900. An entry is shared with the outputs that hold its block until they are
+/// ring 930-1000 (two threads meeting a note at the same time both print it). An
+/// entry is shared with the outputs that hold its block until they are
 /// written; a dropped entry's buffers are reused by the next print once no output
 /// holds it, so memory stops growing once the ring is full.
 #[derive(Default)]
