@@ -560,21 +560,41 @@ mod tests {
         });
     }
 
-    /// `data` (a 64-bit ELF file) made larger than the first read of a file, with
-    /// its section header table moved to the end (as LLVM places it) after zeros.
-    fn moved_headers(data: &[u8], gap: usize) -> Option<Vec<u8>> {
-        let u64_at = |at: usize| u64::from_le_bytes(data[at..at + 8].try_into().unwrap());
+    /// `data` (a 64-bit ELF file) laid out again, larger than the fast path's first read:
+    /// `gap` zero bytes after it, then (with `spread`) a copy of every section with
+    /// contents, each after `gap` more zeros, then `gap` zeros and the section header
+    /// table, pointing at the copies, at the end (where LLVM puts it). The fast path
+    /// reads such a file in parts (src/cmd/read/files.rs, `read_parts`); with `spread`
+    /// every section it needs lies outside the first read and the headers' read.
+    fn relaid(data: &[u8], gap: usize, spread: bool) -> Option<Vec<u8>> {
+        let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
         if data.len() < 64 || data[..4] != *b"\x7fELF" || data[4] != 2 {
             return None;
         }
-        let shoff = usize::try_from(u64_at(40)).ok()?;
+        let shoff = usize::try_from(u64_at(data, 40)).ok()?;
         let shnum = usize::from(u16::from_le_bytes([data[60], data[61]]));
-        let headers = data.get(shoff..shoff.checked_add(shnum * 64)?)?;
+        let mut headers = data.get(shoff..shoff.checked_add(shnum * 64)?)?.to_vec();
         let mut out = data.to_vec();
-        out.resize(data.len() + gap, 0);
-        let at = out.len() as u64;
-        out.extend_from_slice(headers);
-        out[40..48].copy_from_slice(&at.to_le_bytes());
+        if spread {
+            for h in headers.chunks_exact_mut(64) {
+                let kind = u32::from_le_bytes(h[4..8].try_into().unwrap());
+                let (off, size) = (u64_at(h, 24) as usize, u64_at(h, 32) as usize);
+                let Some(bytes) = data.get(off..off.saturating_add(size)) else {
+                    continue;
+                };
+                if kind == 0 || kind == 8 || size == 0 {
+                    continue;
+                }
+                let at = (out.len() + gap).next_multiple_of(8);
+                out.resize(at, 0);
+                out.extend_from_slice(bytes);
+                h[24..32].copy_from_slice(&(at as u64).to_le_bytes());
+            }
+        }
+        let at = (out.len() + gap).next_multiple_of(8);
+        out.resize(at, 0);
+        out.extend_from_slice(&headers);
+        out[40..48].copy_from_slice(&(at as u64).to_le_bytes());
         Some(out)
     }
 
@@ -623,8 +643,9 @@ mod tests {
             for e in std::fs::read_dir(root.join(d)).unwrap().flatten() {
                 let data = std::fs::read(e.path()).unwrap();
                 if data.len() > 64 && data[18] == 224 && data[19] == 0 {
-                    seeds.extend(moved_headers(&data, 20 << 10));
-                    seeds.extend(moved_headers(&data, 100 << 10));
+                    for (gap, spread) in [(20 << 10, false), (3 << 10, true), (20 << 10, true)] {
+                        seeds.extend(relaid(&data, gap, spread));
+                    }
                 }
             }
         }
