@@ -364,6 +364,12 @@ impl Decoder {
         plan
     }
 
+    /// The bit of this decoder's processor in the `procs` masks of the description.
+    #[inline]
+    pub(crate) fn proc_bit(&self) -> u32 {
+        self.proc_bit
+    }
+
     /// The generation's description.
     pub fn isa(&self) -> &'static IsaDesc {
         self.isa

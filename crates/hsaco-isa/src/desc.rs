@@ -389,4 +389,67 @@ pub struct IsaDesc {
     pub encodings: &'static [EncodingDesc],
     /// Instructions.
     pub ops: &'static [OpDesc],
+    /// Operand rules for an encoder ([`crate::rules`]).
+    pub rules: OperandRules,
+}
+
+/// Operand rules an encoder must obey (constant bus, literals, operand classes), from
+/// the `rule` lines of the description (written by `scripts/encrules.py` from
+/// llvm-mc-22's answers; DESIGN.md "Operand rules"). [`crate::rules`] applies them.
+#[derive(Debug)]
+pub struct OperandRules {
+    /// Scalar values (SGPRs, special registers, a literal) one VALU instruction may read:
+    /// `(processors, limit)`; the first row whose processors include the decoder's.
+    pub constant_bus: &'static [(u32, u8)],
+    /// Encodings (index into [`IsaDesc::encodings`]) whose sources may be a 32-bit
+    /// literal constant, and on which processors.
+    pub literal: &'static [(u8, u32)],
+    /// Facts of single operations that differ from the defaults, sorted by `op`.
+    pub ops: &'static [OpRule],
+}
+
+/// One operation's exception to the default operand rules, in one encoding.
+#[derive(Clone, Copy, Debug)]
+pub struct OpRule {
+    /// Instruction index in [`IsaDesc::ops`].
+    pub op: u16,
+    /// Encoding index in [`IsaDesc::encodings`].
+    pub encoding: u8,
+    /// Processors it holds on.
+    pub procs: u32,
+    /// The fact.
+    pub fact: OpFact,
+}
+
+/// What an [`OpRule`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpFact {
+    /// The constant-bus limit of this operation (e.g. 1 for gfx10+ `v_lshlrev_b64`).
+    ConstantBus(u8),
+    /// Operand `operand` (index in [`OpDesc::operands`]) accepts only these
+    /// [`operand_class`] bits (e.g. `v_readfirstlane_b32` src0: VGPR only).
+    Accepts {
+        /// Operand index.
+        operand: u8,
+        /// [`operand_class`] bits.
+        classes: u8,
+    },
+    /// `m0` in operand `operand` does not count on the constant bus (gfx6-gfx9
+    /// `v_writelane_b32` lane select).
+    FreeM0 {
+        /// Operand index.
+        operand: u8,
+    },
+}
+
+/// Operand classes of the operand rules (bit set).
+pub mod operand_class {
+    /// A VGPR (or one half of one, or an AGPR).
+    pub const VGPR: u8 = 1;
+    /// A scalar register: SGPR, trap temporary, `vcc`, `m0`, `exec`, ...
+    pub const SCALAR: u8 = 2;
+    /// An inline constant (integer -16..64 or one of the inline floats).
+    pub const INLINE: u8 = 4;
+    /// A literal constant that follows the instruction words.
+    pub const LITERAL: u8 = 8;
 }
