@@ -3,7 +3,7 @@
 from llvm-mc-22 as a black box: assemble instruction texts and see which it accepts and
 which it rejects with which message.
 
-    python3 scripts/encrules.py [GEN...]            # write tests/data/<gen>.encrules.txt
+    python3 scripts/encrules.py [GEN...]            # write tests/data/encrules/<gen>.txt
                                                     # and the `rule` lines of defs/<gen>.txt
     python3 scripts/encrules.py --check [GEN...]    # fail if LLVM disagrees with both
 
@@ -16,7 +16,7 @@ Two phases per processor (see DESIGN.md "Operand rules"):
    defaults (`rule op ...` lines of the defs header).
 2. mixes: seeded random mixes of VGPR/SGPR/special/inline/literal sources per op and
    form, with repeated SGPRs and literals; every answer is one line of
-   tests/data/<gen>.encrules.txt, which tests/encrules.rs checks the rule function
+   tests/data/encrules/<gen>.txt, which tests/encrules.rs checks the rule function
    against.
 
 Line format (tab separated):
@@ -677,7 +677,7 @@ def main():
     for gen in args or list(PROCS):
         rules, data = generate(gen)
         path, old, new = write_defs(gen, rules)
-        dpath = os.path.join(ROOT, "tests", "data", gen + ".encrules.txt")
+        dpath = os.path.join(ROOT, "tests", "data", "encrules", gen + ".txt")
         dtext = "\n".join(data) + "\n"
         ok = sum(1 for l in data if "\tok " in l)
         print("%s: %d rule lines, %d vectors (%d accepted)" % (gen, len(rules) - 2,

@@ -1,5 +1,5 @@
 //! The operand rules (`Decoder::check_operands`, `Decoder::check_rules`) against
-//! llvm-mc-22: tests/data/<gen>.encrules.txt (scripts/encrules.py) lists instruction texts
+//! llvm-mc-22: tests/data/encrules/<gen>.txt (scripts/encrules.py) lists instruction texts
 //! with their operands and whether llvm-mc-22 accepted them (with the encoding) or with
 //! which message it rejected them.
 
@@ -63,7 +63,7 @@ struct Counts {
 }
 
 fn check_gen(gen: &str, failures: &mut Vec<String>) -> Counts {
-    let path = format!("{}/tests/data/{gen}.encrules.txt", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/data/encrules/{gen}.txt", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let mut c = Counts::default();
     for line in text.lines().filter(|l| !l.starts_with('#')) {
