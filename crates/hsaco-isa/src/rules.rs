@@ -212,9 +212,19 @@ impl Decoder {
         if let Some(operand) = invalid {
             return Err(RuleError::InvalidOperand { operand });
         }
+        // llvm-mc-22 names a literal the encoding cannot carry before the constant bus
+        if let Some(operand) = no_literal {
+            return Err(RuleError::LiteralNotSupported { operand });
+        }
         let vector = matches!(
             enc.form,
-            Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3 | Form::Vop3p | Form::Sdwa | Form::Dpp
+            Form::Vop1
+                | Form::Vop2
+                | Form::Vopc
+                | Form::Vop3
+                | Form::Vop3p
+                | Form::Sdwa
+                | Form::Dpp
         );
         if vector {
             // an implicit VCC read is the pair VCC, in wave32 too (as the fixed vcc)
@@ -242,9 +252,6 @@ impl Decoder {
             if used > limit {
                 return Err(RuleError::ConstantBus { limit, used });
             }
-        }
-        if let Some(operand) = no_literal {
-            return Err(RuleError::LiteralNotSupported { operand });
         }
         if unique {
             return Err(RuleError::UniqueLiteral);

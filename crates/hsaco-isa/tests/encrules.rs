@@ -60,10 +60,15 @@ struct Counts {
     category_agree: usize,
     rejected: usize,
     decoded: usize,
+    /// (LLVM's message, the rule's) for rejections that agree but name another reason.
+    mismatch: std::collections::BTreeMap<(String, &'static str), usize>,
 }
 
 fn check_gen(gen: &str, failures: &mut Vec<String>) -> Counts {
-    let path = format!("{}/tests/data/encrules/{gen}.txt", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/data/encrules/{gen}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap();
     let mut c = Counts::default();
     for line in text.lines().filter(|l| !l.starts_with('#')) {
@@ -72,7 +77,11 @@ fn check_gen(gen: &str, failures: &mut Vec<String>) -> Counts {
         let dec = Decoder::for_processor(proc).unwrap();
         let isa = dec.isa();
         let pbit = 1u32 << isa.processors.iter().position(|p| *p == proc).unwrap();
-        let enc = isa.encodings.iter().position(|e| e.name == enc_name).unwrap();
+        let enc = isa
+            .encodings
+            .iter()
+            .position(|e| e.name == enc_name)
+            .unwrap();
         let base = isa.encodings[enc].base.map(usize::from);
         let op = isa
             .ops
@@ -80,14 +89,16 @@ fn check_gen(gen: &str, failures: &mut Vec<String>) -> Counts {
             .position(|o| {
                 o.mnemonic == mn
                     && o.procs & pbit != 0
-                    && o
-                        .encodings
+                    && o.encodings
                         .iter()
                         .any(|&(e, _)| usize::from(e) == enc || Some(usize::from(e)) == base)
             })
             .unwrap_or_else(|| panic!("{gen}: no op {mn} {enc_name} on {proc}"));
-        let (operands, lits): (Vec<Operand>, Vec<u64>) =
-            ops.split(' ').filter(|x| !x.is_empty()).map(operand).unzip();
+        let (operands, lits): (Vec<Operand>, Vec<u64>) = ops
+            .split(' ')
+            .filter(|x| !x.is_empty())
+            .map(operand)
+            .unzip();
         let got = dec.check_operands(op as u16, enc as u8, &operands, &lits);
         c.lines += 1;
         let want_ok = result.starts_with("ok");
@@ -100,6 +111,11 @@ fn check_gen(gen: &str, failures: &mut Vec<String>) -> Counts {
             match (&got, result.strip_prefix("err ")) {
                 (Err(e), Some(cat)) if category(e) == cat => c.category_agree += 1,
                 (Ok(()), None) => c.category_agree += 1,
+                (Err(e), Some(cat)) => {
+                    *c.mismatch
+                        .entry((cat.to_string(), category(e)))
+                        .or_default() += 1
+                }
                 _ => {}
             }
         } else {
@@ -134,11 +150,28 @@ fn rules_agree_with_llvm() {
             "{gen}: {} texts ({} rejected by llvm-mc-22): rule agrees on {}, same message on {}, {} accepted words decoded",
             c.lines, c.rejected, c.agree, c.category_agree, c.decoded
         );
-        assert!(c.lines > 3000 && c.rejected > 1000, "{gen}: too few vectors");
+        if !c.mismatch.is_empty() {
+            eprintln!("  other reason (llvm, rule): {:?}", c.mismatch);
+        }
+        // ratchet: gfx6/gfx7 v_cvt_f32_f16 VOP3 with an integer that is no inline constant
+        // there (LLVM: literal, rule: slot), one gfx12 text (LLVM: bus, rule: slot)
+        assert!(
+            c.mismatch.values().sum::<usize>() <= 2,
+            "{gen}: rejection reasons differ from llvm-mc-22's more often: {:?}",
+            c.mismatch
+        );
+        assert!(
+            c.lines > 3000 && c.rejected > 1000,
+            "{gen}: too few vectors"
+        );
         total += c.lines;
     }
     for f in failures.iter().take(40) {
         eprintln!("{f}");
     }
-    assert!(failures.is_empty(), "{} of {total} disagree", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {total} disagree",
+        failures.len()
+    );
 }
