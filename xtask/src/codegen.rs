@@ -219,7 +219,10 @@ fn parse(text: &str) -> Result<GenDef> {
                     g.ops.push(op);
                 }
                 "rule" => {
-                    if !matches!(t.get(1).copied(), Some("bus" | "literal" | "op")) {
+                    if !matches!(
+                        t.get(1).copied(),
+                        Some("bus" | "literal" | "literal64" | "op")
+                    ) {
                         bail!("unknown rule {:?}", t.get(1));
                     }
                     g.rules.push(t.iter().map(|x| x.to_string()).collect());
@@ -563,6 +566,7 @@ fn emit_rules(
     };
     let mut bus = Vec::new();
     let mut literal = Vec::new();
+    let mut literal64 = Vec::new();
     let mut ops = Vec::new();
     for r in &g.rules {
         let (args, procs) = match r.last().and_then(|x| x.strip_prefix('@')) {
@@ -575,9 +579,14 @@ fn emit_rules(
         let procs = procmask(&procs)?;
         match args[0].as_str() {
             "bus" => bus.push(format!("({procs:#x}, {})", num(&args[1])?)),
-            "literal" => {
+            "literal" | "literal64" => {
+                let list = if args[0] == "literal" {
+                    &mut literal
+                } else {
+                    &mut literal64
+                };
                 for e in &args[1..] {
-                    literal.push(format!("({}, {procs:#x})", index_of(e)?));
+                    list.push(format!("({}, {procs:#x})", index_of(e)?));
                 }
             }
             _ => {
@@ -607,6 +616,7 @@ fn emit_rules(
                     let fact = match what {
                         "bus" => format!("OpFact::ConstantBus({})", num(val)?),
                         "m0free" => format!("OpFact::FreeM0 {{ operand: {} }}", operand(val)?),
+                        "literal" => format!("OpFact::Literal {{ operand: {} }}", operand(val)?),
                         role => {
                             let mut c = 0u8;
                             for ch in val.chars() {
@@ -636,6 +646,7 @@ fn emit_rules(
     let mut s = String::from("    rules: OperandRules {\n");
     writeln!(s, "        constant_bus: &[{}],", bus.join(", "))?;
     writeln!(s, "        literal: &[{}],", literal.join(", "))?;
+    writeln!(s, "        literal64: &[{}],", literal64.join(", "))?;
     s.push_str("        ops: &[\n");
     for (_, o) in &ops {
         writeln!(s, "            {o},")?;

@@ -65,6 +65,8 @@ CATEGORY = [
 ]
 FLOAT_INLINE = {"0.5": 240, "-4.0": 247}
 LITS = (0x1234, 0x4567)
+# a literal that needs 64 bits (gfx1250 VOP1/2/C and SOP1/2/C carry it in 64-bit operands)
+LIT64 = 0x123456789
 
 
 def parse_defs(gen):
@@ -378,6 +380,7 @@ def class_vals(gen, ty, n):
         "K": (special_vals(gen, ty) or [s_val(ty, 2)])[0],
         "I": inline_vals(ty, gen)[0],
         "L": lit_val(LITS[0]),
+        **({"W": lit_val(LIT64)} if regs(ty) == 2 else {}),
     }
 
 
@@ -389,13 +392,14 @@ def run(jobs, proc, encs, results, other):
         key, op, f, text, toks, tag = j
         if r[0] == "ok":
             if not enc_ok(encs, f, r[1]):
-                other["accepted in another encoding"] += 1
+                if tag[0] == "mix":
+                    other["accepted in another encoding"] += 1
                 out.append((j, None))
                 continue
             out.append((j, ("ok", r[1])))
         else:
             c = category(r[1])
-            if c is None:
+            if c is None and tag[0] == "mix":
                 other[r[1]] += 1
             out.append((j, ("err", c) if c else None))
     for j, r in out:
@@ -498,7 +502,7 @@ def is_vector(enc):
 def derive(gen, proc, encs, items, facts):
     """Constants of `proc` and per (op, form) facts that differ from the defaults:
     (bus, literal encodings, {(mn, enc): [(what, value)]}, stats)."""
-    lit_encs = set()
+    lit_votes, lit64_encs = Counter(), set()
     exact = Counter()
     limits = {}
     for op, f, srcs in items:
@@ -507,7 +511,11 @@ def derive(gen, proc, encs, items, facts):
             continue
         for (i, cls), r in d["slot"].items():
             if cls == "L" and r and r[0] == "ok":
-                lit_encs.add(f.enc)
+                lit_votes[f.enc] += 1
+            if cls == "L" and r and r[0] == "err" and r[1] == "literal":
+                lit_votes[f.enc] -= 1
+            if cls == "W" and r and r[0] == "ok":
+                lit64_encs.add(f.enc)
         if not is_vector(f.enc):
             continue
         acc = [c for c, r in d["counts"] if r[0] == "ok"]
@@ -517,6 +525,9 @@ def derive(gen, proc, encs, items, facts):
         limits[(op["mn"], f.enc)] = (a, rr)
         if rr == a + 1:
             exact[a] += 1
+    # an encoding carries literals if more of its probed ops accept one than reject it
+    # with "literal operands are not supported" (gfx950 VOP3: a few ops do)
+    lit_encs = {e for e, v in lit_votes.items() if v > 0}
     bus = exact.most_common(1)[0][0] if exact else None
     facts_out = {}
     for op, f, srcs in items:
@@ -547,10 +558,14 @@ def derive(gen, proc, encs, items, facts):
                 if r[0] == "ok" or r[1] in ("bus", "unique") or (
                         r[1] == "literal" and cls == "L" and f.enc not in lit_encs):
                     meas += cls
+            lit_exception = f.enc not in lit_encs and "L" in meas and \
+                d["slot"].get((i, "L"), ("err",))[0] == "ok"
             if meas != default_mask(f, encs, role):
                 rows.append((role.split("|")[0], meas))
+            if lit_exception:
+                rows.append(("literal", role.split("|")[0]))
         facts_out[key] = rows
-    return bus, lit_encs, facts_out
+    return bus, lit_encs, lit64_encs, facts_out
 
 
 def mixes(gen, proc, encs, items, facts, results, other, rnd, n_mix):
@@ -574,6 +589,8 @@ def mixes(gen, proc, encs, items, facts, results, other, rnd, n_mix):
                     ch[i] = rnd.choice(sv) if sv else s_val(ty, 2)
                 elif cls == "I":
                     ch[i] = rnd.choice(inline_vals(ty, gen))
+                elif regs(ty) == 2 and rnd.random() < 0.3:
+                    ch[i] = lit_val(LIT64)
                 else:
                     ch[i] = lit_val(rnd.choice(LITS))
             if not salu:
@@ -598,19 +615,24 @@ def rule_lines(gen, procs_probed, per_proc):
         return "" if set(ps) == set(procs_probed) else " @" + "+".join(ps)
     buses = defaultdict(list)
     lits = defaultdict(list)
+    lits64 = defaultdict(list)
     for p in procs_probed:
-        bus, lit, _ = per_proc[p]
+        bus, lit, lit64, _ = per_proc[p]
         buses[bus].append(p)
         lits[" ".join(sorted(lit))].append(p)
+        if lit64:
+            lits64[" ".join(sorted(lit64))].append(p)
     for b, ps in sorted(buses.items(), key=lambda x: str(x[0])):
         out.append("rule bus %s%s" % (b, at(ps)))
     for l, ps in sorted(lits.items()):
         out.append("rule literal %s%s" % (l, at(ps)))
+    for l, ps in sorted(lits64.items()):
+        out.append("rule literal64 %s @%s" % (l, "+".join(ps)))
     rows = defaultdict(list)  # (mn, enc, what, value) -> procs
     seen = defaultdict(set)   # (mn, enc) -> procs where probed
     order = []
     for p in procs_probed:
-        for key, rs in per_proc[p][2].items():
+        for key, rs in per_proc[p][3].items():
             seen[key].add(p)
             for what, val in rs:
                 k = (key[0], key[1], what, val)
@@ -649,10 +671,11 @@ def generate(gen):
     results, other = [], Counter()
     per_proc = {}
     rnd = random.Random("encrules-" + gen)
-    for proc in PROCS[gen]:
+    for proc in procs:
         items, facts = probe(gen, proc, ops, encs, results, other)
         per_proc[proc] = derive(gen, proc, encs, items, facts)
-        mixes(gen, proc, encs, items, facts, results, other, rnd, n_mix)
+        if proc in PROCS[gen]:
+            mixes(gen, proc, encs, items, facts, results, other, rnd, n_mix)
     seen = set()
     lines = []
     for proc, enc, mn, toks, r, text in results:
@@ -667,7 +690,7 @@ def generate(gen):
             "# %d texts; rejected for messages outside the rules (not listed):" % len(lines)]
     for m, c in sorted(other.items()):
         head.append("#   %d: %s" % (c, m))
-    return rule_lines(gen, PROCS[gen], per_proc), head + lines
+    return rule_lines(gen, procs, per_proc), head + lines
 
 
 def main():
@@ -680,8 +703,8 @@ def main():
         dpath = os.path.join(ROOT, "tests", "data", "encrules", gen + ".txt")
         dtext = "\n".join(data) + "\n"
         ok = sum(1 for l in data if "\tok " in l)
-        print("%s: %d rule lines, %d vectors (%d accepted)" % (gen, len(rules) - 2,
-                                                                len(data) - 3, ok))
+        n = sum(1 for l in data if not l.startswith("#"))
+        print("%s: %d rule lines, %d vectors (%d accepted)" % (gen, len(rules) - 2, n, ok))
         if check:
             for p, a, b in ((path, old, new),
                             (dpath, open(dpath).read() if os.path.exists(dpath) else "", dtext)):

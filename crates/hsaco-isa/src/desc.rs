@@ -404,6 +404,9 @@ pub struct OperandRules {
     /// Encodings (index into [`IsaDesc::encodings`]) whose sources may be a 32-bit
     /// literal constant, and on which processors.
     pub literal: &'static [(u8, u32)],
+    /// Encodings whose 64-bit sources may be a 64-bit literal (gfx1250: VOP1/2/C and
+    /// SOP1/2/C; a value that does not fit 32 bits is rejected elsewhere).
+    pub literal64: &'static [(u8, u32)],
     /// Facts of single operations that differ from the defaults, sorted by `op`.
     pub ops: &'static [OpRule],
 }
@@ -433,6 +436,12 @@ pub enum OpFact {
         operand: u8,
         /// [`operand_class`] bits.
         classes: u8,
+    },
+    /// Operand `operand` may be a literal although the encoding is not in
+    /// [`OperandRules::literal`] (gfx950: a few VOP3 ops).
+    Literal {
+        /// Operand index.
+        operand: u8,
     },
     /// `m0` in operand `operand` does not count on the constant bus (gfx6-gfx9
     /// `v_writelane_b32` lane select).

@@ -96,7 +96,8 @@ impl Decoder {
     /// encoding `encoding` obey the operand rules of this processor. `operands` are in
     /// the order of [`OpDesc::operands`](crate::OpDesc::operands) (as in
     /// [`Instruction::operands`]); `literals[i]` is the value of operand `i` if it is a
-    /// literal (other entries are ignored).
+    /// literal (other entries are ignored; a value above `u32::MAX` is a 64-bit literal,
+    /// as is [`Operand::Literal64`]).
     ///
     /// Checked: each source's class against its slot (the field kind: a `vgpr` field takes
     /// VGPRs, plus scalars and inline constants when the encoding has the SDWA `s0`/`s1`
@@ -130,6 +131,10 @@ impl Decoder {
             .literal
             .iter()
             .any(|&(e, p)| e == encoding && p & pb != 0);
+        let literal64_ok = rules
+            .literal64
+            .iter()
+            .any(|&(e, p)| e == encoding && p & pb != 0);
         let mut invalid = None;
         let mut no_literal = None;
         let mut literal: Option<u64> = None;
@@ -150,6 +155,7 @@ impl Decoder {
             };
             let c = class_of(o);
             let mut free_m0 = false;
+            let mut by_op = false;
             // the classes this slot accepts
             let mut accepts = match field.and_then(|f| enc.field(f)) {
                 None if field.is_some() => class::SCALAR, // fixed register (vcc of VOP2)
@@ -179,6 +185,7 @@ impl Decoder {
                     OpFact::Accepts { operand, classes } if usize::from(operand) == i => {
                         accepts = classes
                     }
+                    OpFact::Literal { operand } if usize::from(operand) == i => by_op = true,
                     OpFact::FreeM0 { operand } if usize::from(operand) == i => free_m0 = true,
                     _ => {}
                 }
@@ -187,10 +194,15 @@ impl Decoder {
                 invalid.get_or_insert(i as u8);
             }
             if c == class::LITERAL {
-                if !literal_ok && od.role != Role::Literal {
+                let v = literals.get(i).copied().unwrap_or(0);
+                let wide = *o == Operand::Literal64 || v > u64::from(u32::MAX);
+                if wide && (od.ty.bits() != 64 || !literal64_ok) {
+                    // a value that does not fit 32 bits: only gfx1250's 64-bit literals
+                    invalid.get_or_insert(i as u8);
+                }
+                if !literal_ok && !by_op && od.role != Role::Literal {
                     no_literal.get_or_insert(i as u8);
                 }
-                let v = literals.get(i).copied().unwrap_or(0);
                 match literal {
                     Some(l) if l != v => unique = true,
                     _ => literal = Some(v),

@@ -3476,6 +3476,7 @@ pub static ISA: IsaDesc = IsaDesc {
     rules: OperandRules {
         constant_bus: &[(0xf, 2)],
         literal: &[(12, 0xf), (28, 0xf), (13, 0xf), (16, 0xf), (29, 0xf), (19, 0xf), (15, 0xf), (17, 0xf)],
+        literal64: &[],
         ops: &[
             OpRule { op: 107, encoding: 12, procs: 0xf, fact: OpFact::Accepts { operand: 0, classes: 0x2 } },
             OpRule { op: 109, encoding: 12, procs: 0xf, fact: OpFact::Accepts { operand: 0, classes: 0x2 } },

@@ -3397,6 +3397,7 @@ pub static ISA: IsaDesc = IsaDesc {
     rules: OperandRules {
         constant_bus: &[(0x3, 2)],
         literal: &[(10, 0x3), (27, 0x3), (11, 0x3), (15, 0x3), (28, 0x3), (18, 0x3), (13, 0x3), (16, 0x3)],
+        literal64: &[],
         ops: &[
             OpRule { op: 148, encoding: 10, procs: 0x3, fact: OpFact::Accepts { operand: 1, classes: 0x2 } },
             OpRule { op: 149, encoding: 10, procs: 0x3, fact: OpFact::Accepts { operand: 1, classes: 0x2 } },

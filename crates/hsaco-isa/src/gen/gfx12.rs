@@ -4085,6 +4085,7 @@ pub static ISA: IsaDesc = IsaDesc {
     rules: OperandRules {
         constant_bus: &[(0x3, 2)],
         literal: &[(10, 0x3), (29, 0x3), (11, 0x3), (17, 0x3), (30, 0x3), (20, 0x3), (13, 0x3), (18, 0x3)],
+        literal64: &[(10, 0x2), (29, 0x2), (11, 0x2), (17, 0x2), (30, 0x2), (18, 0x2)],
         ops: &[
             OpRule { op: 138, encoding: 10, procs: 0x3, fact: OpFact::Accepts { operand: 1, classes: 0x2 } },
             OpRule { op: 139, encoding: 10, procs: 0x3, fact: OpFact::Accepts { operand: 1, classes: 0x2 } },

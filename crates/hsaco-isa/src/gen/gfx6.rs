@@ -2261,6 +2261,7 @@ pub static ISA: IsaDesc = IsaDesc {
     rules: OperandRules {
         constant_bus: &[(0x1, 1)],
         literal: &[(0, 0x1), (14, 0x1), (1, 0x1), (3, 0x1), (15, 0x1), (4, 0x1)],
+        literal64: &[],
         ops: &[
             OpRule { op: 41, encoding: 14, procs: 0x1, fact: OpFact::Accepts { operand: 0, classes: 0x6 } },
             OpRule { op: 41, encoding: 14, procs: 0x1, fact: OpFact::Accepts { operand: 1, classes: 0x6 } },

@@ -2735,6 +2735,7 @@ pub static ISA: IsaDesc = IsaDesc {
     rules: OperandRules {
         constant_bus: &[(0x7, 1)],
         literal: &[(6, 0x7), (21, 0x7), (7, 0x7), (9, 0x7), (22, 0x7), (10, 0x7)],
+        literal64: &[],
         ops: &[
             OpRule { op: 41, encoding: 21, procs: 0x7, fact: OpFact::Accepts { operand: 0, classes: 0x6 } },
             OpRule { op: 41, encoding: 21, procs: 0x7, fact: OpFact::Accepts { operand: 1, classes: 0x6 } },

@@ -3794,6 +3794,7 @@ pub static ISA: IsaDesc = IsaDesc {
     rules: OperandRules {
         constant_bus: &[(0x3f, 1)],
         literal: &[(7, 0x3f), (23, 0x3f), (8, 0x3f), (11, 0x3f), (24, 0x3f), (12, 0x3f)],
+        literal64: &[],
         ops: &[
             OpRule { op: 41, encoding: 23, procs: 0x3f, fact: OpFact::Accepts { operand: 0, classes: 0x6 } },
             OpRule { op: 41, encoding: 23, procs: 0x3f, fact: OpFact::Accepts { operand: 1, classes: 0x6 } },
@@ -3808,12 +3809,19 @@ pub static ISA: IsaDesc = IsaDesc {
             OpRule { op: 296, encoding: 14, procs: 0x3f, fact: OpFact::Accepts { operand: 4, classes: 0x2 } },
             OpRule { op: 331, encoding: 11, procs: 0x3f, fact: OpFact::Accepts { operand: 1, classes: 0x1 } },
             OpRule { op: 405, encoding: 11, procs: 0x3f, fact: OpFact::Accepts { operand: 1, classes: 0x1 } },
+            OpRule { op: 413, encoding: 11, procs: 0x3f, fact: OpFact::Accepts { operand: 1, classes: 0x1 } },
+            OpRule { op: 413, encoding: 14, procs: 0x3f, fact: OpFact::Accepts { operand: 1, classes: 0x1 } },
+            OpRule { op: 414, encoding: 11, procs: 0x3f, fact: OpFact::Accepts { operand: 1, classes: 0x1 } },
+            OpRule { op: 414, encoding: 14, procs: 0x3f, fact: OpFact::Accepts { operand: 1, classes: 0x1 } },
             OpRule { op: 653, encoding: 14, procs: 0x3f, fact: OpFact::Accepts { operand: 3, classes: 0x1 } },
             OpRule { op: 719, encoding: 14, procs: 0x3f, fact: OpFact::Accepts { operand: 1, classes: 0x1 } },
             OpRule { op: 719, encoding: 14, procs: 0x3f, fact: OpFact::Accepts { operand: 2, classes: 0x6 } },
             OpRule { op: 720, encoding: 14, procs: 0x3f, fact: OpFact::FreeM0 { operand: 2 } },
             OpRule { op: 720, encoding: 14, procs: 0x3f, fact: OpFact::Accepts { operand: 1, classes: 0x6 } },
             OpRule { op: 720, encoding: 14, procs: 0x3f, fact: OpFact::Accepts { operand: 2, classes: 0x6 } },
+            OpRule { op: 737, encoding: 14, procs: 0x3f, fact: OpFact::ConstantBus(2) },
+            OpRule { op: 737, encoding: 14, procs: 0x3f, fact: OpFact::Accepts { operand: 1, classes: 0xd } },
+            OpRule { op: 737, encoding: 14, procs: 0x3f, fact: OpFact::Literal { operand: 1 } },
         ],
     },
 };
