@@ -9,7 +9,7 @@ which it rejects with which message.
 
 Two phases per processor (see DESIGN.md "Operand rules"):
 1. probes: for every VALU/SALU op and encoding form (VOP1/2/C e32, VOP3 e64, VOP3P,
-   SDWA, DPP, SOP1/2/C), the all-VGPR (SALU: all-SGPR) text, then each source alone
+   VOP1/2/C SDWA and DPP, SOP1/2/C), the all-VGPR (SALU: all-SGPR) text, then each source alone
    replaced by an SGPR, a special register, an inline constant and a literal, then k
    distinct SGPRs in k sources. From the answers: the generation's constant-bus limit,
    the encodings that may carry a literal, and per op the facts that differ from the
@@ -158,7 +158,7 @@ def forms(gen, proc, op, encs):
     for e in avail:
         if e in ("VOP1", "VOP2", "VOPC"):
             out.append(Form(e, "_e32" if both else ""))
-            if e in ("VOP1", "VOP2"):
+            if True:
                 if "sdwa" in op["flags"] and (e + "_SDWA") in encs:
                     out.append(Form(e + "_SDWA", "_sdwa"))
                 if "dpp" in op["flags"] and (e + "_DPP") in encs:
