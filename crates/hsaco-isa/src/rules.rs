@@ -102,7 +102,9 @@ impl Decoder {
     /// Checked: each source's class against its slot (the field kind: a `vgpr` field takes
     /// VGPRs, plus scalars and inline constants when the encoding has the SDWA `s0`/`s1`
     /// bit; `ssrc` takes no VGPR; then the op's own `rule op` facts), literals only in
-    /// the encodings of `rule literal`, one distinct literal value, and for vector
+    /// the encodings of `rule literal` (or where the op's `literal=` fact allows one),
+    /// values wider than 32 bits only in 64-bit operands of the encodings of `rule
+    /// literal64`, one distinct literal value, and for vector
     /// encodings the constant bus: distinct scalar registers among the sources, one for
     /// the literal (however many operands repeat it) and the implicit VCC/M0 reads
     /// ([`OpDesc::reads`](crate::OpDesc::reads)) against `rule bus` (or the op's own
