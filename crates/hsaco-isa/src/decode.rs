@@ -633,6 +633,12 @@ impl Decoder {
         {
             return Err(DecodeError::Invalid);
         }
+        if enc.form == crate::desc::Form::Flat
+            && self.isa.generation == "gfx9"
+            && !self.gfx9_global_scratch_valid(ei, op, raw)
+        {
+            return Err(DecodeError::Invalid);
+        }
         let mut inst = Instruction {
             op: row.op,
             encoding: ei as u8,
@@ -1306,6 +1312,58 @@ impl Decoder {
             && (has(CLAMP) || get(Field::Clamp) == 0)
             && get(Field::Neg) & !(ab(NEG) | c) == 0
             && get(Field::NegHi) & !(ab(NEG_HI) | c) == 0
+    }
+
+    /// Whether a gfx9 global_* / scratch_* word (FLAT segments 2 and 1) is one
+    /// llvm-mc-22 decodes (observed on gfx900/906/908/90a/942/950 by sweeping the
+    /// flags, the scalar base and the register parities of every operation; DESIGN.md
+    /// "gfx9 global and scratch"):
+    /// * global: the scalar base is a pair or `off` (127): flat_scratch_hi (103),
+    ///   xnack_mask_hi (105), vcc_hi (107) and m0 (124) are rejected; exec (126) is
+    ///   shown with an Invalid-register comment, which counts as rejected here;
+    /// * gfx940+: bit 13 (scratch's sve) is rejected on every global word, and bit 55
+    ///   (acc) on the loads to LDS (`*_load_lds_*`); gfx900-gfx90a: the loads to LDS
+    ///   (bit 13) take no acc bit either;
+    /// * float atomics (`FP_ATOMIC`): gfx908 has neither a returning (glc) nor an scc
+    ///   form; gfx90a no scc form; gfx940+ no returning form with AGPRs (f32/pk_f16)
+    ///   or with AGPRs and sc1 (f64).
+    fn gfx9_global_scratch_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+        let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+        let seg = get(Field::Seg);
+        if seg == 0 {
+            return true;
+        }
+        let gfx940 = self.traits & traits::GFX940 != 0;
+        let (lds, glc, sc1, acc) = (
+            get(Field::Lds),
+            get(Field::Glc),
+            get(Field::Sc1),
+            get(Field::Nv),
+        );
+        if seg == 2 && matches!(get(Field::Saddr), 103 | 105 | 107 | 124 | 126) {
+            return false;
+        }
+        if gfx940 {
+            if (seg == 2 && lds != 0) || (acc != 0 && op.mnemonic.contains("_load_lds_")) {
+                return false;
+            }
+        } else if lds != 0 && acc != 0 {
+            return false;
+        }
+        if op.flags & crate::desc::flags::FP_ATOMIC != 0 {
+            let f64 = op.operands.iter().any(|o| o.ty == Ty::F64);
+            let bad = if gfx940 {
+                glc != 0 && acc != 0 && (!f64 || sc1 != 0)
+            } else if self.traits & traits::GFX90A != 0 {
+                sc1 != 0
+            } else {
+                glc != 0 || sc1 != 0
+            };
+            if bad {
+                return false;
+            }
+        }
+        true
     }
 
     /// A gfx900-gfx908 flat_* atomic (FLAT segment 0) that returns (glc set).
