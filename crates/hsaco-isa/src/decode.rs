@@ -1381,7 +1381,10 @@ impl Decoder {
         } else {
             lds != 0
         };
-        if seg == 2 && (matches!(get(Field::Saddr), 103 | 105 | 107 | 124) || (get(Field::Saddr) == 126 && !to_lds)) {
+        if seg == 2
+            && (matches!(get(Field::Saddr), 103 | 105 | 107 | 124)
+                || (get(Field::Saddr) == 126 && !to_lds))
+        {
             return false;
         }
         if gfx940 {
