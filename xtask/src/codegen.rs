@@ -354,6 +354,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "gds" => "GDS",
         "gdsonly" => "GDS_ONLY",
         "glcrtn" => "GLC_RTN",
+        "fpatomic" => "FP_ATOMIC",
         "d16" => "D16",
         "dpplo128d" => "DPP_LO128_VDST",
         "dpplo128s0" => "DPP_LO128_SRC0",

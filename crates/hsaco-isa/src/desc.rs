@@ -336,6 +336,10 @@ pub mod flags {
     /// Printed without `_e32`/`_e64` although it has both a VOP1/VOP2/VOPC and a VOP3
     /// form (gfx1250 `v_cvt_pk_f16_fp8`/`bf8`, observed).
     pub const NO_SUFFIX: u32 = 1 << 27;
+    /// gfx9 global float atomics (`global_atomic_add_f32`, `pk_add_f16`,
+    /// `add/min/max_f64`): LLVM restricts their returning (glc), scc/sc1 and AGPR forms
+    /// by processor (rules in `Decoder::gfx9_global_scratch_valid`).
+    pub const FP_ATOMIC: u32 = 1 << 30;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.
