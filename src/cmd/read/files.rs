@@ -47,13 +47,14 @@ pub struct Reader {
     #[cfg(unix)]
     dir: Option<(std::path::PathBuf, OwnedFd)>,
     /// The byte ranges [`Reader::read_parts`] reads (the allocation is reused).
+    #[cfg(unix)]
     ranges: Vec<(usize, usize)>,
     /// Tests: fill the buffer with this byte before each file, so that a byte the
     /// metadata output reads but [`Reader::read_parts`] did not would show.
-    #[cfg(test)]
+    #[cfg(all(test, unix))]
     pub poison: Option<u8>,
     /// Tests: how many files [`Reader::read_parts`] read.
-    #[cfg(test)]
+    #[cfg(all(test, unix))]
     pub parts_read: usize,
 }
 
