@@ -1034,7 +1034,7 @@ impl Decoder {
             return false;
         }
         // (v_bitop3_*: neg, abs and omod hold the truth table)
-        if op.mnemonic.starts_with("v_bitop3") {
+        if op.flags & flags::BITOP3 != 0 {
             return (op.flags & flags::CLAMP != 0 || get(Field::Clamp) == 0)
                 && (op.flags & flags::OPSEL != 0 || get(Field::Opsel) == 0);
         }
@@ -1289,7 +1289,7 @@ impl Decoder {
     fn matrix_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         use crate::desc::flags::*;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
-        let has = |flag: u32| op.flags & flag != 0;
+        let has = |flag: u64| op.flags & flag != 0;
         let fmt = has(MATRIX_FMT);
         let reuse = has(MATRIX_REUSE);
         if !fmt && (get(Field::OpselHi) != 3 || (!reuse && get(Field::OpselHi2) != 1)) {
@@ -1300,7 +1300,7 @@ impl Decoder {
         } else {
             u32::from(has(INDEX_KEY)) | if reuse { 4 } else { 0 }
         };
-        let ab = |flag: u32| if has(flag) { 3 } else { 0 };
+        let ab = |flag: u64| if has(flag) { 3 } else { 0 };
         let c = if has(FPMODS) { 4 } else { 0 };
         get(Field::Opsel) & !sel == 0
             && (has(CLAMP) || get(Field::Clamp) == 0)
@@ -1734,7 +1734,7 @@ fn image_rdna(
     bytes: &[u8],
 ) -> Result<(), DecodeError> {
     let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
-    let bvh = op.mnemonic.starts_with("image_bvh");
+    let bvh = op.flags & crate::desc::flags::BVH != 0;
     let sampler = op
         .operands
         .iter()
