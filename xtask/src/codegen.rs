@@ -378,6 +378,15 @@ fn flag(f: &str) -> Result<&'static str> {
         "pkbf16" => "PACKED_BF16",
         "atomic" => "ATOMIC",
         "store" => "STORE",
+        "load" => "LOAD",
+        "ldsdma" => "LDS_DMA",
+        "lanemask" => "LANE_MASK",
+        "pknosel" => "PACKED_NO_OPSEL",
+        "matrix" => "MATRIX",
+        "loadtr" => "TRANSPOSE",
+        "accd" => "ACC_VDST",
+        "acc0" => "ACC_SRC0",
+        "accc" => "ACC_C",
         _ => bail!("unknown flag {f}"),
     })
 }

@@ -26,7 +26,7 @@ RDNA = range(10, 13)
 
 # vector memory operations that take a cache policy (th, scope; gfx12 has no scalar
 # stores or atomics)
-MEM = r"(?:buffer|tbuffer|global|flat|scratch|image)_"
+MEM = r"(?:buffer|tbuffer|global|flat|scratch|image|cluster)_"
 
 # (mnemonic regex (full match), generations, flag, what LLVM does).
 RULES = [
@@ -59,9 +59,23 @@ RULES = [
      "X half: a Y literal source equal to an inline constant prints as it, without lit()"),
     (r"v_dual_dot2acc_f32_f16", ALL, "pkf16", "sources are packed f16 pairs"),
     (r"v_dual_dot2acc_f32_bf16", ALL, "pkbf16", "sources are packed bf16 pairs"),
-    (MEM + r"\w*atomic\w*", [12], "atomic",
-     "th prints TH_ATOMIC_* names; gfx1250 FLAT exec base: no register-class comment"),
+    (MEM + r"\w*atomic\w*", ALL, "atomic",
+     "gfx12 th prints TH_ATOMIC_* names; gfx1250 FLAT exec base: no register-class "
+     "comment; gfx90a FLAT f64 ones reject bit 25"),
     (MEM + r"\w*store\w*|tensor_save", [12], "store", "th prints TH_STORE_* names"),
+    (MEM + r"(?:\w*_)?load\w*", ALL, "load", "gfx6-gfx9 tfe: a status dword follows the data"),
+    (r"(global|scratch)_load_(ubyte|sbyte|ushort|sshort|dword)", [9, 10], "ldsdma",
+     "gfx9/gfx10 FLAT: the lds bit (load to LDS) is valid"),
+    (r"v_cndmask_\w+", ALL, "lanemask",
+     "src2 is a lane mask: no float modifiers or op_sel bit; a pair in wave64"),
+    (r"v_dot2_f16_f16|v_dot2_bf16_bf16", ALL, "pknosel",
+     "src0/src1 are packed pairs without op_sel bits (printed 0, ignored)"),
+    (r"v_wmma\w*|v_swmmac\w*", ALL, "matrix",
+     "wave64: matrix operands hold half the registers (gfx11: C and D only)"),
+    (r"\w*_load_tr\w*", ALL, "loadtr", "wave64: the transposed data holds half the registers"),
+    (r"v_accvgpr_(write|mov)_b32", ALL, "accd", "vdst is an AGPR"),
+    (r"v_accvgpr_(read|mov)_b32", ALL, "acc0", "src0 is an AGPR"),
+    (r"v_mfma\w*", ALL, "accc", "src2 (C) is in AGPRs as vdst is (gfx908, acc_cd)"),
 ]
 
 QUIRKS = {flag for _, _, flag, _ in RULES}

@@ -1,6 +1,6 @@
 //! Bytes -> [`Instruction`].
 
-use crate::desc::{EncodingDesc, FieldKind, IsaDesc, OpDesc, Role, Ty};
+use crate::desc::{flags, EncodingDesc, FieldKind, IsaDesc, OpDesc, Role, Ty};
 use crate::{Field, Instruction, Operand};
 
 /// Why bytes did not decode.
@@ -561,13 +561,7 @@ impl Decoder {
             && self
                 .field_desc(ei, Field::Lds)
                 .is_some_and(|f| f.get(raw) != 0)
-            && !matches!(
-                op.mnemonic.split_once("_load_"),
-                Some((
-                    "global" | "scratch",
-                    "ubyte" | "sbyte" | "ushort" | "sshort" | "dword"
-                ))
-            )
+            && op.flags & flags::LDS_DMA == 0
         {
             return Err(DecodeError::Invalid);
         }
@@ -598,8 +592,11 @@ impl Decoder {
             && self.isa.generation == "gfx9"
             && self.traits & traits::GFX90A != 0
             && self.traits & traits::GFX940 == 0
-            && op.mnemonic.contains("_atomic_")
-            && op.mnemonic.ends_with("_f64")
+            && op.flags & flags::ATOMIC != 0
+            && op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Data) && o.ty == Ty::F64)
             && raw >> 25 & 1 != 0
         {
             return Err(DecodeError::Invalid);
@@ -762,7 +759,7 @@ impl Decoder {
             && self
                 .field_desc(ei, Field::Tfe)
                 .is_some_and(|t| t.get(raw) != 0)
-            && (op.mnemonic.contains("_load")
+            && (op.flags & flags::LOAD != 0
                 || matches!(
                     enc.form,
                     crate::desc::Form::Mubuf | crate::desc::Form::Mtbuf
@@ -798,7 +795,7 @@ impl Decoder {
         }
         if enc.form == crate::desc::Form::Mai
             || op.flags & crate::desc::flags::MAI != 0
-            || op.mnemonic == "v_accvgpr_mov_b32"
+            || op.flags & (flags::ACC_VDST | flags::ACC_SRC0) != 0
         {
             self.accumulators(&mut inst, enc, op);
         }
@@ -1121,7 +1118,7 @@ pub(crate) fn byte_sel(op: &OpDesc, sel: u32) -> u32 {
 /// The sources of `op` that are a lane mask (`v_cndmask_*`'s src2, bit 2): no float
 /// modifiers, no op_sel bit, though the operation has both for its other sources.
 pub(crate) fn lane_mask_sources(op: &OpDesc) -> u32 {
-    if op.mnemonic.starts_with("v_cndmask_") {
+    if op.flags & flags::LANE_MASK != 0 {
         4
     } else {
         0
@@ -1132,7 +1129,7 @@ pub(crate) fn lane_mask_sources(op: &OpDesc) -> u32 {
 /// (`v_dot2_f16_f16`/`v_dot2_bf16_bf16` src0 and src1: llvm-mc-22 prints their op_sel
 /// entries as 0 and ignores the bits).
 pub(crate) fn packed_sources_without_opsel(op: &OpDesc) -> u32 {
-    if matches!(op.mnemonic, "v_dot2_f16_f16" | "v_dot2_bf16_bf16") {
+    if op.flags & flags::PACKED_NO_OPSEL != 0 {
         3
     } else {
         0
@@ -1358,21 +1355,21 @@ impl Decoder {
 
     /// Turn the VGPR operands of matrix and accumulator-move instructions that name
     /// AGPRs into [`Operand::Agpr`]: vdst and (MFMA) src2 on gfx908 or with `acc_cd`,
-    /// src0/src1 with their `acc` bit; v_accvgpr_* by their mnemonic.
+    /// src0/src1 with their `acc` bit; v_accvgpr_* by their flags.
     fn accumulators(&self, inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc) {
         let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
-        let (dst, srcs) = match op.mnemonic {
-            "v_accvgpr_read_b32" => (false, 1),
-            "v_accvgpr_write_b32" => (true, 0),
-            "v_accvgpr_mov_b32" => (true, 1),
-            m => {
-                let cd = self.traits & traits::GFX908 != 0 || get(Field::AccCd) != 0;
-                let mut srcs = get(Field::Acc);
-                if cd && m.starts_with("v_mfma") {
-                    srcs |= 4;
-                }
-                (cd, srcs)
+        let (dst, srcs) = if op.flags & (flags::ACC_VDST | flags::ACC_SRC0) != 0 {
+            (
+                op.flags & flags::ACC_VDST != 0,
+                u32::from(op.flags & flags::ACC_SRC0 != 0),
+            )
+        } else {
+            let cd = self.traits & traits::GFX908 != 0 || get(Field::AccCd) != 0;
+            let mut srcs = get(Field::Acc);
+            if cd && op.flags & flags::ACC_C != 0 {
+                srcs |= 4;
             }
+            (cd, srcs)
         };
         for (o, od) in inst.operands.iter_mut().zip(op.operands) {
             let agpr = match od.role {
@@ -1495,9 +1492,9 @@ fn wave64_widths(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx12:
         enc.form,
         Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3 | Form::Sdwa | Form::Dpp
     );
-    let matrix = op.mnemonic.starts_with("v_wmma") || op.mnemonic.starts_with("v_swmmac");
-    let transpose = op.mnemonic.contains("_load_tr");
-    let cndmask = op.mnemonic.starts_with("v_cndmask");
+    let matrix = op.flags & flags::MATRIX != 0;
+    let transpose = op.flags & flags::TRANSPOSE != 0;
+    let cndmask = op.flags & flags::LANE_MASK != 0;
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
         let mask = vector
             && (matches!(

@@ -386,11 +386,36 @@ pub mod flags {
     pub const PACKED_F16: u64 = 1 << 46;
     /// As [`PACKED_F16`], packed bf16 pairs (`v_dual_dot2acc_f32_bf16`).
     pub const PACKED_BF16: u64 = 1 << 47;
-    /// gfx12 memory atomics: th prints the `TH_ATOMIC_*` names; gfx1250 FLAT with
-    /// `exec` as scalar base prints no register-class comment.
+    /// Vector memory atomics: gfx12 th prints the `TH_ATOMIC_*` names; gfx1250 FLAT
+    /// with `exec` as scalar base prints no register-class comment; gfx90a FLAT ones
+    /// with f64 data reject bit 25 (scc).
     pub const ATOMIC: u64 = 1 << 48;
     /// gfx12 memory stores (and `tensor_save`): th prints the `TH_STORE_*` names.
     pub const STORE: u64 = 1 << 49;
+    /// Vector memory loads: with tfe (gfx6-gfx9) a status dword follows the data.
+    pub const LOAD: u64 = 1 << 50;
+    /// gfx9/gfx10 FLAT loads that may write to LDS (the `lds` bit): the byte, short and
+    /// dword loads of global and scratch (what llvm-mc-22 accepts).
+    pub const LDS_DMA: u64 = 1 << 51;
+    /// `v_cndmask_*`: src2 is a lane mask (no float modifiers, no op_sel bit, a register
+    /// pair in wave64), though the op has both for its other sources.
+    pub const LANE_MASK: u64 = 1 << 52;
+    /// src0/src1 are packed pairs without op_sel bits of their own
+    /// (`v_dot2_f16_f16`/`v_dot2_bf16_bf16`: llvm-mc-22 prints their op_sel entries as 0
+    /// and ignores the bits).
+    pub const PACKED_NO_OPSEL: u64 = 1 << 53;
+    /// WMMA/SWMMAC: in wave64 the matrix operands hold half as many registers (gfx11:
+    /// the accumulator and result only).
+    pub const MATRIX: u64 = 1 << 54;
+    /// Transposing loads (`*_load_tr*`): in wave64 the data holds half as many registers.
+    pub const TRANSPOSE: u64 = 1 << 55;
+    /// Accumulator moves: vdst is an AGPR (`v_accvgpr_write_b32`, `v_accvgpr_mov_b32`).
+    pub const ACC_VDST: u64 = 1 << 56;
+    /// Accumulator moves: src0 is an AGPR (`v_accvgpr_read_b32`, `v_accvgpr_mov_b32`).
+    pub const ACC_SRC0: u64 = 1 << 57;
+    /// MFMA: src2 (the accumulator C) is in AGPRs when vdst is (gfx908, `acc_cd`); not
+    /// SMFMAC, whose src2 is the sparse index.
+    pub const ACC_C: u64 = 1 << 58;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.
