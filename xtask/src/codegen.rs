@@ -387,6 +387,9 @@ fn flag(f: &str) -> Result<&'static str> {
         "accd" => "ACC_VDST",
         "acc0" => "ACC_SRC0",
         "accc" => "ACC_C",
+        "cmpswap" => "CMPSWAP",
+        "gather4" => "GATHER4",
+        "rgba" => "FOUR_CHANNELS",
         _ => bail!("unknown flag {f}"),
     })
 }

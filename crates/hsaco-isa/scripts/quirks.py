@@ -76,6 +76,11 @@ RULES = [
     (r"v_accvgpr_(write|mov)_b32", ALL, "accd", "vdst is an AGPR"),
     (r"v_accvgpr_(read|mov)_b32", ALL, "acc0", "src0 is an AGPR"),
     (r"v_mfma\w*", ALL, "accc", "src2 (C) is in AGPRs as vdst is (gfx908, acc_cd)"),
+    (MEM + r"\w*cmpswap\w*", ALL, "cmpswap",
+     "data is compare and swap values: returns half of it; image data widths 2-5"),
+    (r"image_gather4\w*", ALL, "gather4", "image data widths 2 (d16), 4, 5 (tfe)"),
+    (r"image_gather4\w*", ALL, "rgba", "four components whatever dmask says"),
+    (r"image_msaa_load", [11, 12], "rgba", "gfx11+: four components whatever dmask says"),
 ]
 
 QUIRKS = {flag for _, _, flag, _ in RULES}

@@ -1616,9 +1616,9 @@ fn mimg(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx90a: bool, o
     // with d16; gather4 always has four) plus the status with tfe, when the
     // instruction has a variant of that width and the registers fit below v256;
     // otherwise the width it starts from (2 for gather4 and cmpswap, else 1).
-    let gather = op.mnemonic.starts_with("image_gather4");
-    let cmpswap = op.mnemonic.starts_with("image_atomic") && op.mnemonic.contains("cmpswap");
-    let atomic = op.mnemonic.starts_with("image_atomic");
+    let gather = op.flags & flags::GATHER4 != 0;
+    let cmpswap = op.flags & flags::CMPSWAP != 0;
+    let atomic = op.flags & flags::ATOMIC != 0;
     let (n, widths) = match (gather, d16) {
         (true, true) => (2 + tfe, 2..=2),
         (true, false) => (4 + tfe, 4..=5),
@@ -1852,9 +1852,9 @@ fn image_rdna(
         (n <= max.max(4) || (n == 8 && max == 7), None)
     };
     let vaddr = if n > 12 { 16 } else { n };
-    let gather = op.mnemonic.starts_with("image_gather4");
-    // four components whatever dmask says: gather4, and gfx11's msaa_load
-    let mut data = if gather || ((partial || gfx12) && op.mnemonic == "image_msaa_load") {
+    let gather = op.flags & flags::GATHER4 != 0;
+    // four components whatever dmask says: gather4, and gfx11+'s msaa_load
+    let mut data = if op.flags & flags::FOUR_CHANNELS != 0 {
         4
     } else {
         get(Field::Dmask).count_ones().max(1) as u8
@@ -1879,9 +1879,9 @@ fn image_rdna(
     // other atomics 1-3
     fits &= if gather {
         matches!(data, 2 | 4 | 5)
-    } else if op.mnemonic.ends_with("cmpswap") {
+    } else if op.flags & flags::CMPSWAP != 0 {
         (2..=5).contains(&data)
-    } else if op.mnemonic.starts_with("image_atomic") {
+    } else if op.flags & flags::ATOMIC != 0 {
         data <= 3
     } else {
         data <= 5
@@ -1956,7 +1956,7 @@ fn rtn(
         .find(|o| o.role == Role::Field(Field::Data))
         .map(|o| o.ty.regs())
         .unwrap_or(1);
-    let count = if op.mnemonic.contains("cmpswap") {
+    let count = if op.flags & flags::CMPSWAP != 0 {
         (data / 2).max(1)
     } else {
         data

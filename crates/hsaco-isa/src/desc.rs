@@ -416,6 +416,14 @@ pub mod flags {
     /// MFMA: src2 (the accumulator C) is in AGPRs when vdst is (gfx908, `acc_cd`); not
     /// SMFMAC, whose src2 is the sparse index.
     pub const ACC_C: u64 = 1 << 58;
+    /// Compare-and-swap atomics: the data holds the compare and swap values, the
+    /// returned value half as many registers; image data widths 2-5.
+    pub const CMPSWAP: u64 = 1 << 59;
+    /// `image_gather4*`: data widths 2 (d16), 4 and 5 (tfe) only.
+    pub const GATHER4: u64 = 1 << 60;
+    /// Image ops that return four components whatever dmask says (`image_gather4*`;
+    /// gfx11+ `image_msaa_load`).
+    pub const FOUR_CHANNELS: u64 = 1 << 61;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.
