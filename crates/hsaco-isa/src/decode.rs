@@ -1682,21 +1682,32 @@ fn inst_vdata_first(inst: &Instruction, op: &OpDesc) -> u8 {
 /// (`_b`, `_c`, `_o`); the gradients of `_d`/`_cd` (two vectors of the dim's gradient
 /// components, packed in 16-bit pairs per vector with `_g16`); the coordinates of the
 /// dim plus lod, clamp or mip level (`_l`, `_cl`, `_mip`), packed in pairs with a16.
-/// BVH ray queries have fixed sizes (11 and 12, 3 fewer with a16).
-pub fn image_addresses(mnemonic: &str, dim: u32, a16: bool) -> u8 {
+/// BVH ray queries ([`flags::BVH`]) have the fixed size of their address operand in the
+/// description (11 or 12), 3 fewer with a16 but for gfx12's [`flags::BVH8`] layout.
+pub fn image_addresses(op: &OpDesc, dim: u32, a16: bool) -> u8 {
     // coordinates and gradient components per dim: 1D, 2D, 3D, cube, 1D array,
     // 2D array, 2D MSAA, 2D MSAA array
     const COORDS: [u8; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
     const GRADS: [u8; 8] = [1, 2, 3, 2, 1, 2, 2, 2];
     let a16 = u8::from(a16);
-    match mnemonic {
-        "image_bvh_intersect_ray" => return 11 - 3 * a16,
-        "image_bvh64_intersect_ray" => return 12 - 3 * a16,
-        // gfx12: node pointer and extent pairs, origin, direction, offsets
-        "image_bvh8_intersect_ray" => return 11,
-        "image_bvh_dual_intersect_ray" => return 12,
-        "image_get_resinfo" => return 1,
-        _ => {}
+    if op.flags & flags::BVH != 0 {
+        let regs = op
+            .operands
+            .iter()
+            .find(|o| o.role == Role::Field(Field::Vaddr))
+            .map_or(11, |o| o.ty.regs());
+        // (gfx12 bvh8/dual: node pointer and extent pairs, origin, direction, offsets;
+        // a16 packs only the two directions of the others)
+        return if op.flags & flags::BVH8 != 0 {
+            regs
+        } else {
+            regs - 3 * a16
+        };
+    }
+    let mnemonic = op.mnemonic;
+    // (the mip level alone)
+    if mnemonic == "image_get_resinfo" {
+        return 1;
     }
     let dim = (dim & 7) as usize;
     let (mut extra, mut lod, mut grads, mut g16) = (0u8, 0u8, false, false);
@@ -1788,13 +1799,13 @@ fn image_rdna(
         inst.size = (8 + 4 * nsa) as u8;
     }
     let a16 = get(Field::A16) != 0;
-    let n = image_addresses(op.mnemonic, get(Field::Dim), a16);
+    let n = image_addresses(op, get(Field::Dim), a16);
     // the largest address count of the opcode's forms (MSAA arrays excepted)
     let max = if bvh {
         n
     } else {
         (0..7)
-            .map(|d| image_addresses(op.mnemonic, d, false))
+            .map(|d| image_addresses(op, d, false))
             .max()
             .unwrap_or(1)
     };
@@ -1823,10 +1834,7 @@ fn image_rdna(
         // NSA forms of `lo` to `top` addresses; the decoder reads the largest that has
         // `nsa` address words (none: invalid)
         let (lo, top) = if bvh {
-            (
-                image_addresses(op.mnemonic, 0, true),
-                image_addresses(op.mnemonic, 0, false),
-            )
+            (image_addresses(op, 0, true), image_addresses(op, 0, false))
         } else if sampler {
             (2, max)
         } else {
