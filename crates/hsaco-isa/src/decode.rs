@@ -364,6 +364,12 @@ impl Decoder {
         plan
     }
 
+    /// The bit of this decoder's processor in the `procs` masks of the description.
+    #[inline]
+    pub(crate) fn proc_bit(&self) -> u32 {
+        self.proc_bit
+    }
+
     /// The generation's description.
     pub fn isa(&self) -> &'static IsaDesc {
         self.isa
@@ -586,21 +592,6 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
-        // gfx90a FLAT f64 atomics (flat_/global_atomic_add/min/max_f64): bit 25 (scc)
-        // must be clear (llvm-mc-22 rejects it there)
-        if enc.form == crate::desc::Form::Flat
-            && self.isa.generation == "gfx9"
-            && self.traits & traits::GFX90A != 0
-            && self.traits & traits::GFX940 == 0
-            && op.flags & flags::ATOMIC != 0
-            && op
-                .operands
-                .iter()
-                .any(|o| o.role == Role::Field(Field::Data) && o.ty == Ty::F64)
-            && raw >> 25 & 1 != 0
-        {
-            return Err(DecodeError::Invalid);
-        }
         // gfx940+ flat_* (segment 0): bit 13 (scratch's sve there) must be clear
         if enc.form == crate::desc::Form::Flat
             && self.traits & traits::GFX940 != 0
@@ -627,6 +618,12 @@ impl Decoder {
             && self.traits & (traits::GFX90A | traits::GFX940) == 0
             && raw >> 55 & 1 != 0
             && !self.flat_seg0_rtn(ei, op, raw)
+        {
+            return Err(DecodeError::Invalid);
+        }
+        if enc.form == crate::desc::Form::Flat
+            && self.isa.generation == "gfx9"
+            && !self.gfx9_global_scratch_valid(ei, op, raw)
         {
             return Err(DecodeError::Invalid);
         }
@@ -1303,6 +1300,102 @@ impl Decoder {
             && (has(CLAMP) || get(Field::Clamp) == 0)
             && get(Field::Neg) & !(ab(NEG) | c) == 0
             && get(Field::NegHi) & !(ab(NEG_HI) | c) == 0
+    }
+
+    /// Whether a gfx9 FLAT word (mostly global_* / scratch_*, segments 2 and 1) is one
+    /// llvm-mc-22 decodes (observed on gfx900/906/908/90a/942/950 by sweeping the
+    /// flags, the scalar base and the register parities of every operation; NOTES.md
+    /// round gfx9gs):
+    /// * gfx90a/gfx940+ (all three segments): register tuples start at an even
+    ///   register (the 64-bit address, data and result; not the data and result of a
+    ///   returning atomic in AGPRs); LLVM prints the others with an Invalid-register
+    ///   comment (`VReg_64_Align2`, `AV_64_Align2`), which hsaco rejects as it rejects
+    ///   the gfx900-gfx908 words LLVM marks so;
+    /// * global: the scalar base is a pair or `off` (127): flat_scratch_hi (103),
+    ///   xnack_mask_hi (105), vcc_hi (107) and m0 (124) are rejected; exec (126) is
+    ///   a base only for the loads to LDS (LLVM marks it Invalid on the others);
+    /// * gfx940+: bit 13 (scratch's sve) is rejected on every global word, and bit 55
+    ///   (acc) on the loads to LDS (`*_load_lds_*`); gfx900-gfx90a: the loads to LDS
+    ///   (bit 13) take no acc bit either;
+    /// * float atomics (`FP_ATOMIC`): gfx908 has neither a returning (glc) nor an scc
+    ///   form; gfx90a no scc form; gfx940+ no returning form with AGPRs (f32/pk_f16)
+    ///   or with AGPRs and sc1 (f64).
+    fn gfx9_global_scratch_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+        let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+        let seg = get(Field::Seg);
+        let gfx940 = self.traits & traits::GFX940 != 0;
+        let (lds, glc, sc1, acc) = (
+            get(Field::Lds),
+            get(Field::Glc),
+            get(Field::Sc1),
+            get(Field::Nv),
+        );
+        if self.traits & (traits::GFX90A | traits::GFX940) != 0 {
+            // register tuples start at an even register (LLVM's `Align2` classes; it
+            // prints a misaligned one with an Invalid-register comment): the 64-bit
+            // address (flat_*, global_* with `off`), and the data and result tuples,
+            // but for those of a returning atomic in AGPRs
+            let rtn = op.flags & crate::desc::flags::GLC_RTN != 0 && glc != 0;
+            let addr64 = seg == 0 || (seg == 2 && get(Field::Saddr) == 0x7f);
+            for od in op.operands {
+                let Role::Field(f) = od.role else { continue };
+                let odd = get(f) % 2 == 1 && od.ty.regs() > 1;
+                let bad = match f {
+                    Field::Addr => addr64 && get(f) % 2 == 1,
+                    Field::Vdst => odd,
+                    // (a returning atomic's result is as wide as its data, half of it
+                    // for a compare-swap)
+                    Field::Data if rtn && acc == 0 => {
+                        let cmpswap = op.flags & flags::CMPSWAP != 0;
+                        let result = od.ty.regs() >> u8::from(cmpswap);
+                        odd || (result > 1 && get(Field::Vdst) % 2 == 1)
+                    }
+                    Field::Data => odd && !rtn,
+                    _ => false,
+                };
+                if bad {
+                    return false;
+                }
+            }
+        }
+        if op.flags & crate::desc::flags::FP_ATOMIC != 0 {
+            let f64 = op.operands.iter().any(|o| o.ty == Ty::F64);
+            let bad = if gfx940 {
+                glc != 0 && acc != 0 && (!f64 || sc1 != 0)
+            } else if self.traits & traits::GFX90A != 0 {
+                sc1 != 0
+            } else {
+                glc != 0 || sc1 != 0
+            };
+            if bad {
+                return false;
+            }
+        }
+        if seg == 0 {
+            return true;
+        }
+        // (exec is a base only for the loads to LDS: the lds bit before gfx940,
+        // global_load_lds_* from it: loads without a destination register)
+        let load_lds = op.flags & flags::LOAD != 0
+            && !op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Vdst));
+        let to_lds = if gfx940 { load_lds } else { lds != 0 };
+        if seg == 2
+            && (matches!(get(Field::Saddr), 103 | 105 | 107 | 124)
+                || (get(Field::Saddr) == 126 && !to_lds))
+        {
+            return false;
+        }
+        if gfx940 {
+            if (seg == 2 && lds != 0) || (acc != 0 && load_lds) {
+                return false;
+            }
+        } else if lds != 0 && acc != 0 {
+            return false;
+        }
+        true
     }
 
     /// A gfx900-gfx908 flat_* atomic (FLAT segment 0) that returns (glc set).

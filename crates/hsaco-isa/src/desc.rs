@@ -336,9 +336,13 @@ pub mod flags {
     /// Printed without `_e32`/`_e64` although it has both a VOP1/VOP2/VOPC and a VOP3
     /// form (gfx1250 `v_cvt_pk_f16_fp8`/`bf8`, observed).
     pub const NO_SUFFIX: u64 = 1 << 27;
+    /// gfx9 global float atomics (`global_atomic_add_f32`, `pk_add_f16`,
+    /// `add/min/max_f64`): LLVM restricts their returning (glc), scc/sc1 and AGPR forms
+    /// by processor (rules in `Decoder::gfx9_global_scratch_valid`).
+    pub const FP_ATOMIC: u64 = 1 << 30;
 
-    // Bits 28-31 are left to flags added in parallel (as u32 constants at first); the
-    // printing quirks below, set by `scripts/quirks.py` on the op lines, start at 32.
+    // Bits 28-31 are for flags added in parallel (30: FP_ATOMIC); the printing and
+    // decoding quirks below, set by `scripts/quirks.py` on the op lines, start at 32.
     /// DS: a data tuple of any alignment is valid, no `Align2` register comment on
     /// gfx90a+/gfx1250 (the 96-bit transposing loads `ds_read_b96_tr_b6`,
     /// `ds_load_tr6_b96`, observed).
@@ -477,4 +481,76 @@ pub struct IsaDesc {
     pub encodings: &'static [EncodingDesc],
     /// Instructions.
     pub ops: &'static [OpDesc],
+    /// Operand rules for an encoder ([`crate::rules`]).
+    pub rules: OperandRules,
+}
+
+/// Operand rules an encoder must obey (constant bus, literals, operand classes), from
+/// the `rule` lines of the description (written by `scripts/encrules.py` from
+/// llvm-mc-22's answers; DESIGN.md "Operand rules"). [`crate::rules`] applies them.
+#[derive(Debug)]
+pub struct OperandRules {
+    /// Scalar values (SGPRs, special registers, a literal) one VALU instruction may read:
+    /// `(processors, limit)`; the first row whose processors include the decoder's.
+    pub constant_bus: &'static [(u32, u8)],
+    /// Encodings (index into [`IsaDesc::encodings`]) whose sources may be a 32-bit
+    /// literal constant, and on which processors.
+    pub literal: &'static [(u8, u32)],
+    /// Encodings whose 64-bit sources may be a 64-bit literal (gfx1250: VOP1/2/C and
+    /// SOP1/2/C; a value that does not fit 32 bits is rejected elsewhere).
+    pub literal64: &'static [(u8, u32)],
+    /// Facts of single operations that differ from the defaults, sorted by `op`.
+    pub ops: &'static [OpRule],
+}
+
+/// One operation's exception to the default operand rules, in one encoding.
+#[derive(Clone, Copy, Debug)]
+pub struct OpRule {
+    /// Instruction index in [`IsaDesc::ops`].
+    pub op: u16,
+    /// Encoding index in [`IsaDesc::encodings`].
+    pub encoding: u8,
+    /// Processors it holds on.
+    pub procs: u32,
+    /// The fact.
+    pub fact: OpFact,
+}
+
+/// What an [`OpRule`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpFact {
+    /// The constant-bus limit of this operation (e.g. 1 for gfx10+ `v_lshlrev_b64`).
+    ConstantBus(u8),
+    /// Operand `operand` (index in [`OpDesc::operands`]) accepts only these
+    /// [`operand_class`] bits (e.g. `v_readfirstlane_b32` src0: VGPR only).
+    Accepts {
+        /// Operand index.
+        operand: u8,
+        /// [`operand_class`] bits.
+        classes: u8,
+    },
+    /// Operand `operand` may be a literal although the encoding is not in
+    /// [`OperandRules::literal`] (gfx950: a few VOP3 ops).
+    Literal {
+        /// Operand index.
+        operand: u8,
+    },
+    /// `m0` in operand `operand` does not count on the constant bus (gfx6-gfx9
+    /// `v_writelane_b32` lane select).
+    FreeM0 {
+        /// Operand index.
+        operand: u8,
+    },
+}
+
+/// Operand classes of the operand rules (bit set).
+pub mod operand_class {
+    /// A VGPR (or one half of one, or an AGPR).
+    pub const VGPR: u8 = 1;
+    /// A scalar register: SGPR, trap temporary, `vcc`, `m0`, `exec`, ...
+    pub const SCALAR: u8 = 2;
+    /// An inline constant (integer -16..64 or one of the inline floats).
+    pub const INLINE: u8 = 4;
+    /// A literal constant that follows the instruction words.
+    pub const LITERAL: u8 = 8;
 }
