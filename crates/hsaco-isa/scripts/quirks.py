@@ -61,7 +61,7 @@ RULES = [
     (r"v_dual_dot2acc_f32_bf16", ALL, "pkbf16", "sources are packed bf16 pairs"),
     (MEM + r"\w*atomic\w*", ALL, "atomic",
      "gfx12 th prints TH_ATOMIC_* names; gfx1250 FLAT exec base: no register-class "
-     "comment; gfx90a FLAT f64 ones reject bit 25"),
+     "comment; image data widths 1-3"),
     (MEM + r"\w*store\w*|tensor_save", [12], "store", "th prints TH_STORE_* names"),
     (MEM + r"(?:\w*_)?load\w*", ALL, "load", "gfx6-gfx9 tfe: a status dword follows the data"),
     (r"(global|scratch)_load_(ubyte|sbyte|ushort|sshort|dword)", [9, 10], "ldsdma",

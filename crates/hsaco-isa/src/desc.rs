@@ -391,8 +391,8 @@ pub mod flags {
     /// As [`PACKED_F16`], packed bf16 pairs (`v_dual_dot2acc_f32_bf16`).
     pub const PACKED_BF16: u64 = 1 << 47;
     /// Vector memory atomics: gfx12 th prints the `TH_ATOMIC_*` names; gfx1250 FLAT
-    /// with `exec` as scalar base prints no register-class comment; gfx90a FLAT ones
-    /// with f64 data reject bit 25 (scc).
+    /// with `exec` as scalar base prints no register-class comment; image atomics take
+    /// data widths 1-3 ([`CMPSWAP`] 2-5).
     pub const ATOMIC: u64 = 1 << 48;
     /// gfx12 memory stores (and `tensor_save`): th prints the `TH_STORE_*` names.
     pub const STORE: u64 = 1 << 49;
