@@ -1,6 +1,6 @@
 //! Bytes -> [`Instruction`].
 
-use crate::desc::{EncodingDesc, FieldKind, IsaDesc, OpDesc, Role, Ty};
+use crate::desc::{flags, EncodingDesc, FieldKind, IsaDesc, OpDesc, Role, Ty};
 use crate::{Field, Instruction, Operand};
 
 /// Why bytes did not decode.
@@ -567,13 +567,7 @@ impl Decoder {
             && self
                 .field_desc(ei, Field::Lds)
                 .is_some_and(|f| f.get(raw) != 0)
-            && !matches!(
-                op.mnemonic.split_once("_load_"),
-                Some((
-                    "global" | "scratch",
-                    "ubyte" | "sbyte" | "ushort" | "sshort" | "dword"
-                ))
-            )
+            && op.flags & flags::LDS_DMA == 0
         {
             return Err(DecodeError::Invalid);
         }
@@ -762,7 +756,7 @@ impl Decoder {
             && self
                 .field_desc(ei, Field::Tfe)
                 .is_some_and(|t| t.get(raw) != 0)
-            && (op.mnemonic.contains("_load")
+            && (op.flags & flags::LOAD != 0
                 || matches!(
                     enc.form,
                     crate::desc::Form::Mubuf | crate::desc::Form::Mtbuf
@@ -798,7 +792,7 @@ impl Decoder {
         }
         if enc.form == crate::desc::Form::Mai
             || op.flags & crate::desc::flags::MAI != 0
-            || op.mnemonic == "v_accvgpr_mov_b32"
+            || op.flags & (flags::ACC_VDST | flags::ACC_SRC0) != 0
         {
             self.accumulators(&mut inst, enc, op);
         }
@@ -1034,7 +1028,7 @@ impl Decoder {
             return false;
         }
         // (v_bitop3_*: neg, abs and omod hold the truth table)
-        if op.mnemonic.starts_with("v_bitop3") {
+        if op.flags & flags::BITOP3 != 0 {
             return (op.flags & flags::CLAMP != 0 || get(Field::Clamp) == 0)
                 && (op.flags & flags::OPSEL != 0 || get(Field::Opsel) == 0);
         }
@@ -1121,7 +1115,7 @@ pub(crate) fn byte_sel(op: &OpDesc, sel: u32) -> u32 {
 /// The sources of `op` that are a lane mask (`v_cndmask_*`'s src2, bit 2): no float
 /// modifiers, no op_sel bit, though the operation has both for its other sources.
 pub(crate) fn lane_mask_sources(op: &OpDesc) -> u32 {
-    if op.mnemonic.starts_with("v_cndmask_") {
+    if op.flags & flags::LANE_MASK != 0 {
         4
     } else {
         0
@@ -1132,7 +1126,7 @@ pub(crate) fn lane_mask_sources(op: &OpDesc) -> u32 {
 /// (`v_dot2_f16_f16`/`v_dot2_bf16_bf16` src0 and src1: llvm-mc-22 prints their op_sel
 /// entries as 0 and ignores the bits).
 pub(crate) fn packed_sources_without_opsel(op: &OpDesc) -> u32 {
-    if matches!(op.mnemonic, "v_dot2_f16_f16" | "v_dot2_bf16_bf16") {
+    if op.flags & flags::PACKED_NO_OPSEL != 0 {
         3
     } else {
         0
@@ -1289,7 +1283,7 @@ impl Decoder {
     fn matrix_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         use crate::desc::flags::*;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
-        let has = |flag: u32| op.flags & flag != 0;
+        let has = |flag: u64| op.flags & flag != 0;
         let fmt = has(MATRIX_FMT);
         let reuse = has(MATRIX_REUSE);
         if !fmt && (get(Field::OpselHi) != 3 || (!reuse && get(Field::OpselHi2) != 1)) {
@@ -1300,7 +1294,7 @@ impl Decoder {
         } else {
             u32::from(has(INDEX_KEY)) | if reuse { 4 } else { 0 }
         };
-        let ab = |flag: u32| if has(flag) { 3 } else { 0 };
+        let ab = |flag: u64| if has(flag) { 3 } else { 0 };
         let c = if has(FPMODS) { 4 } else { 0 };
         get(Field::Opsel) & !sel == 0
             && (has(CLAMP) || get(Field::Clamp) == 0)
@@ -1352,7 +1346,7 @@ impl Decoder {
                     // (a returning atomic's result is as wide as its data, half of it
                     // for a compare-swap)
                     Field::Data if rtn && acc == 0 => {
-                        let cmpswap = op.mnemonic.contains("_cmpswap");
+                        let cmpswap = op.flags & flags::CMPSWAP != 0;
                         let result = od.ty.regs() >> u8::from(cmpswap);
                         odd || (result > 1 && get(Field::Vdst) % 2 == 1)
                     }
@@ -1381,12 +1375,13 @@ impl Decoder {
             return true;
         }
         // (exec is a base only for the loads to LDS: the lds bit before gfx940,
-        // global_load_lds_* from it)
-        let to_lds = if gfx940 {
-            op.mnemonic.contains("_load_lds_")
-        } else {
-            lds != 0
-        };
+        // global_load_lds_* from it: loads without a destination register)
+        let load_lds = op.flags & flags::LOAD != 0
+            && !op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Vdst));
+        let to_lds = if gfx940 { load_lds } else { lds != 0 };
         if seg == 2
             && (matches!(get(Field::Saddr), 103 | 105 | 107 | 124)
                 || (get(Field::Saddr) == 126 && !to_lds))
@@ -1394,7 +1389,7 @@ impl Decoder {
             return false;
         }
         if gfx940 {
-            if (seg == 2 && lds != 0) || (acc != 0 && op.mnemonic.contains("_load_lds_")) {
+            if (seg == 2 && lds != 0) || (acc != 0 && load_lds) {
                 return false;
             }
         } else if lds != 0 && acc != 0 {
@@ -1453,21 +1448,21 @@ impl Decoder {
 
     /// Turn the VGPR operands of matrix and accumulator-move instructions that name
     /// AGPRs into [`Operand::Agpr`]: vdst and (MFMA) src2 on gfx908 or with `acc_cd`,
-    /// src0/src1 with their `acc` bit; v_accvgpr_* by their mnemonic.
+    /// src0/src1 with their `acc` bit; v_accvgpr_* by their flags.
     fn accumulators(&self, inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc) {
         let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
-        let (dst, srcs) = match op.mnemonic {
-            "v_accvgpr_read_b32" => (false, 1),
-            "v_accvgpr_write_b32" => (true, 0),
-            "v_accvgpr_mov_b32" => (true, 1),
-            m => {
-                let cd = self.traits & traits::GFX908 != 0 || get(Field::AccCd) != 0;
-                let mut srcs = get(Field::Acc);
-                if cd && m.starts_with("v_mfma") {
-                    srcs |= 4;
-                }
-                (cd, srcs)
+        let (dst, srcs) = if op.flags & (flags::ACC_VDST | flags::ACC_SRC0) != 0 {
+            (
+                op.flags & flags::ACC_VDST != 0,
+                u32::from(op.flags & flags::ACC_SRC0 != 0),
+            )
+        } else {
+            let cd = self.traits & traits::GFX908 != 0 || get(Field::AccCd) != 0;
+            let mut srcs = get(Field::Acc);
+            if cd && op.flags & flags::ACC_C != 0 {
+                srcs |= 4;
             }
+            (cd, srcs)
         };
         for (o, od) in inst.operands.iter_mut().zip(op.operands) {
             let agpr = match od.role {
@@ -1590,9 +1585,9 @@ fn wave64_widths(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx12:
         enc.form,
         Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3 | Form::Sdwa | Form::Dpp
     );
-    let matrix = op.mnemonic.starts_with("v_wmma") || op.mnemonic.starts_with("v_swmmac");
-    let transpose = op.mnemonic.contains("_load_tr");
-    let cndmask = op.mnemonic.starts_with("v_cndmask");
+    let matrix = op.flags & flags::MATRIX != 0;
+    let transpose = op.flags & flags::TRANSPOSE != 0;
+    let cndmask = op.flags & flags::LANE_MASK != 0;
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
         let mask = vector
             && (matches!(
@@ -1714,9 +1709,9 @@ fn mimg(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx90a: bool, o
     // with d16; gather4 always has four) plus the status with tfe, when the
     // instruction has a variant of that width and the registers fit below v256;
     // otherwise the width it starts from (2 for gather4 and cmpswap, else 1).
-    let gather = op.mnemonic.starts_with("image_gather4");
-    let cmpswap = op.mnemonic.starts_with("image_atomic") && op.mnemonic.contains("cmpswap");
-    let atomic = op.mnemonic.starts_with("image_atomic");
+    let gather = op.flags & flags::GATHER4 != 0;
+    let cmpswap = op.flags & flags::CMPSWAP != 0;
+    let atomic = op.flags & flags::ATOMIC != 0;
     let (n, widths) = match (gather, d16) {
         (true, true) => (2 + tfe, 2..=2),
         (true, false) => (4 + tfe, 4..=5),
@@ -1780,21 +1775,32 @@ fn inst_vdata_first(inst: &Instruction, op: &OpDesc) -> u8 {
 /// (`_b`, `_c`, `_o`); the gradients of `_d`/`_cd` (two vectors of the dim's gradient
 /// components, packed in 16-bit pairs per vector with `_g16`); the coordinates of the
 /// dim plus lod, clamp or mip level (`_l`, `_cl`, `_mip`), packed in pairs with a16.
-/// BVH ray queries have fixed sizes (11 and 12, 3 fewer with a16).
-pub fn image_addresses(mnemonic: &str, dim: u32, a16: bool) -> u8 {
+/// BVH ray queries ([`flags::BVH`]) have the fixed size of their address operand in the
+/// description (11 or 12), 3 fewer with a16 but for gfx12's [`flags::BVH8`] layout.
+pub fn image_addresses(op: &OpDesc, dim: u32, a16: bool) -> u8 {
     // coordinates and gradient components per dim: 1D, 2D, 3D, cube, 1D array,
     // 2D array, 2D MSAA, 2D MSAA array
     const COORDS: [u8; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
     const GRADS: [u8; 8] = [1, 2, 3, 2, 1, 2, 2, 2];
     let a16 = u8::from(a16);
-    match mnemonic {
-        "image_bvh_intersect_ray" => return 11 - 3 * a16,
-        "image_bvh64_intersect_ray" => return 12 - 3 * a16,
-        // gfx12: node pointer and extent pairs, origin, direction, offsets
-        "image_bvh8_intersect_ray" => return 11,
-        "image_bvh_dual_intersect_ray" => return 12,
-        "image_get_resinfo" => return 1,
-        _ => {}
+    if op.flags & flags::BVH != 0 {
+        let regs = op
+            .operands
+            .iter()
+            .find(|o| o.role == Role::Field(Field::Vaddr))
+            .map_or(11, |o| o.ty.regs());
+        // (gfx12 bvh8/dual: node pointer and extent pairs, origin, direction, offsets;
+        // a16 packs only the two directions of the others)
+        return if op.flags & flags::BVH8 != 0 {
+            regs
+        } else {
+            regs - 3 * a16
+        };
+    }
+    let mnemonic = op.mnemonic;
+    // (the mip level alone)
+    if mnemonic == "image_get_resinfo" {
+        return 1;
     }
     let dim = (dim & 7) as usize;
     let (mut extra, mut lod, mut grads, mut g16) = (0u8, 0u8, false, false);
@@ -1829,7 +1835,7 @@ fn image_rdna(
     bytes: &[u8],
 ) -> Result<(), DecodeError> {
     let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
-    let bvh = op.mnemonic.starts_with("image_bvh");
+    let bvh = op.flags & crate::desc::flags::BVH != 0;
     let sampler = op
         .operands
         .iter()
@@ -1886,13 +1892,13 @@ fn image_rdna(
         inst.size = (8 + 4 * nsa) as u8;
     }
     let a16 = get(Field::A16) != 0;
-    let n = image_addresses(op.mnemonic, get(Field::Dim), a16);
+    let n = image_addresses(op, get(Field::Dim), a16);
     // the largest address count of the opcode's forms (MSAA arrays excepted)
     let max = if bvh {
         n
     } else {
         (0..7)
-            .map(|d| image_addresses(op.mnemonic, d, false))
+            .map(|d| image_addresses(op, d, false))
             .max()
             .unwrap_or(1)
     };
@@ -1921,10 +1927,7 @@ fn image_rdna(
         // NSA forms of `lo` to `top` addresses; the decoder reads the largest that has
         // `nsa` address words (none: invalid)
         let (lo, top) = if bvh {
-            (
-                image_addresses(op.mnemonic, 0, true),
-                image_addresses(op.mnemonic, 0, false),
-            )
+            (image_addresses(op, 0, true), image_addresses(op, 0, false))
         } else if sampler {
             (2, max)
         } else {
@@ -1950,9 +1953,9 @@ fn image_rdna(
         (n <= max.max(4) || (n == 8 && max == 7), None)
     };
     let vaddr = if n > 12 { 16 } else { n };
-    let gather = op.mnemonic.starts_with("image_gather4");
-    // four components whatever dmask says: gather4, and gfx11's msaa_load
-    let mut data = if gather || ((partial || gfx12) && op.mnemonic == "image_msaa_load") {
+    let gather = op.flags & flags::GATHER4 != 0;
+    // four components whatever dmask says: gather4, and gfx11+'s msaa_load
+    let mut data = if op.flags & flags::FOUR_CHANNELS != 0 {
         4
     } else {
         get(Field::Dmask).count_ones().max(1) as u8
@@ -1977,9 +1980,9 @@ fn image_rdna(
     // other atomics 1-3
     fits &= if gather {
         matches!(data, 2 | 4 | 5)
-    } else if op.mnemonic.ends_with("cmpswap") {
+    } else if op.flags & flags::CMPSWAP != 0 {
         (2..=5).contains(&data)
-    } else if op.mnemonic.starts_with("image_atomic") {
+    } else if op.flags & flags::ATOMIC != 0 {
         data <= 3
     } else {
         data <= 5
@@ -2054,7 +2057,7 @@ fn rtn(
         .find(|o| o.role == Role::Field(Field::Data))
         .map(|o| o.ty.regs())
         .unwrap_or(1);
-    let count = if op.mnemonic.contains("cmpswap") {
+    let count = if op.flags & flags::CMPSWAP != 0 {
         (data / 2).max(1)
     } else {
         data
