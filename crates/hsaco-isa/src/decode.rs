@@ -1385,9 +1385,10 @@ impl Decoder {
         let o = self.operand(ld_ei, Role::Field(f), Ty::B32, ld, 0).ok()?;
         match o {
             Operand::Literal => None,
-            Operand::Special { code, .. } if matches!(code, 209..=229 | 232..=234 | 249 | 250) => {
-                None
-            }
+            Operand::Special {
+                code: 209..=229 | 232..=234 | 249 | 250,
+                ..
+            } => None,
             o => Some(o),
         }
     }

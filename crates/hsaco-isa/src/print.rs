@@ -755,9 +755,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 // v_mad_mix/v_fma_mix (op_sel but no neg_lo/neg_hi lists): neg_lo is
                 // `-`, neg_hi is `|..|` (gfx950 v_mfma_ld_scale_b32, op_sel without
                 // neg lists too, ignores both)
-                Form::Vop3p
-                    if op.flags & flags::MIX != 0 =>
-                {
+                Form::Vop3p if op.flags & flags::MIX != 0 => {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = f(Field::NegHi) >> i & 1 != 0;
                 }
