@@ -745,7 +745,15 @@ fn finish_line(
         let literal = (longer && has_literal(inst)) || words > 2;
         let enc_words = words.saturating_sub(usize::from(literal)).min(2);
         let all = [inst.raw as u32, (inst.raw >> 32) as u32];
-        if longer && inst.operands.contains(&Operand::Literal64) {
+        if decoder.encoding(inst).form == crate::desc::Form::Vop3px2 {
+            // gfx950 scaled MFMA: the ld_scale pair (kept in nsa), then the MFMA pair
+            for w in [inst.nsa as u32, (inst.nsa >> 32) as u32] {
+                c.word(w);
+            }
+            for w in all {
+                c.word(w);
+            }
+        } else if longer && inst.operands.contains(&Operand::Literal64) {
             // gfx1250: one word, the literal's low word, its high word (kept in raw)
             c.word(all[0]);
             c.word(inst.literal);

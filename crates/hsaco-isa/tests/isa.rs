@@ -330,6 +330,7 @@ fn listings_match_llvm_objdump() {
         ("zeros.o", false),
         ("gfx90a-matrix.co", false),
         ("gfx942-atomics.co", false),
+        ("gfx950-scale.o", false),
         ("symbolize.o", true),
         ("branches.o", true),
         ("gfx90a-matrix.co", true),
