@@ -369,7 +369,7 @@ fn listings_match_llvm_objdump() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 10);
+    assert_eq!(checked, 11);
 }
 
 /// Check the LLVM vectors of one generation (`tests/data/<gen>.txt`) against its
