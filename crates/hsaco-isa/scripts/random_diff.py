@@ -4,7 +4,7 @@ encoding: an opcode of the description's op lines, every other field random (plu
 random trailing words). Checks the text, the length and that both reject the same words.
 
     python3 crates/hsaco-isa/scripts/random_diff.py gfx10 MIMG [-n 6000] [--seed 1]
-        [--hsaco PATH] [--mcpu gfx1030,...] [--invalid-comments]
+        [--hsaco PATH] [--mcpu gfx1030,...] [--invalid-comments] [--ops m1,m2,...]
 
 Default processors: every processor of the generation. Prints per processor the words
 that differ and a few examples per class; exit status 1 if any differ.
@@ -27,10 +27,10 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../.."))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
 
 
-def opcodes(text, enc):
+def opcodes(text, enc, names=None):
     out = []
     for line in text.splitlines():
-        if line.startswith("op "):
+        if line.startswith("op ") and (names is None or line.split()[1] in names):
             for e in line.split()[2].split(","):
                 name, opc = e.split("@")[0].split("=")
                 if name == enc:
@@ -62,6 +62,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hsaco", default=os.path.join(TARGET, "release", "hsaco"))
     ap.add_argument("--mcpu")
+    # only the opcodes of these operations (comma-separated mnemonics)
+    ap.add_argument("--ops")
     # llvm-objdump prints words whose text carries an `Invalid ...` comment as that text;
     # by default they count as rejected words, with this flag their text is compared
     ap.add_argument("--invalid-comments", action="store_true")
@@ -72,7 +74,7 @@ def main():
     if a.mcpu:
         procs = a.mcpu.split(",")
     en = encs[a.enc]
-    opcs = opcodes(text, a.enc)
+    opcs = opcodes(text, a.enc, a.ops.split(",") if a.ops else None)
     rng = random.Random(a.seed)
     lines = []
     for _ in range(a.n):
