@@ -690,7 +690,18 @@ def generate(gen):
             "# %d texts; rejected for messages outside the rules (not listed):" % len(lines)]
     for m, c in sorted(other.items()):
         head.append("#   %d: %s" % (c, m))
-    return rule_lines(gen, procs, per_proc), head + lines
+    rules = rule_lines(gen, procs, per_proc)
+    extra = {}
+    if gen in VOPD_GENS:
+        # dual issue (VOPD, VOPD3): scripts/encrules_vopd.py
+        import encrules_vopd
+        vrules, vdata = encrules_vopd.generate(gen)
+        rules = rules[:-1] + vrules + rules[-1:]
+        extra[gen + ".vopd.txt"] = vdata
+    return rules, head + lines, extra
+
+
+VOPD_GENS = ("gfx11", "gfx12")
 
 
 def main():
@@ -698,22 +709,23 @@ def main():
     check = "--check" in sys.argv
     bad = 0
     for gen in args or list(PROCS):
-        rules, data = generate(gen)
+        rules, data, extra = generate(gen)
         path, old, new = write_defs(gen, rules)
-        dpath = os.path.join(ROOT, "tests", "data", "encrules", gen + ".txt")
-        dtext = "\n".join(data) + "\n"
-        ok = sum(1 for l in data if "\tok " in l)
-        n = sum(1 for l in data if not l.startswith("#"))
-        print("%s: %d rule lines, %d vectors (%d accepted)" % (gen, len(rules) - 2, n, ok))
-        if check:
-            for p, a, b in ((path, old, new),
-                            (dpath, open(dpath).read() if os.path.exists(dpath) else "", dtext)):
-                if a != b:
-                    print("  DIFFERS:", p)
-                    bad += 1
-        else:
-            open(path, "w").write(new)
-            open(dpath, "w").write(dtext)
+        files = [(path, old, new)]
+        for name, d in [(gen + ".txt", data)] + sorted(extra.items()):
+            dpath = os.path.join(ROOT, "tests", "data", "encrules", name)
+            dtext = "\n".join(d) + "\n"
+            ok = sum(1 for l in d if "\tok " in l)
+            n = sum(1 for l in d if not l.startswith("#"))
+            print("%s: %d vectors (%d accepted)" % (name, n, ok))
+            files.append((dpath, open(dpath).read() if os.path.exists(dpath) else "", dtext))
+        print("%s: %d rule lines" % (gen, len(rules) - 2))
+        for p, a, b in files:
+            if check and a != b:
+                print("  DIFFERS:", p)
+                bad += 1
+            elif not check:
+                open(p, "w").write(b)
     sys.exit(1 if bad else 0)
 
 

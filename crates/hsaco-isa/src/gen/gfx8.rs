@@ -2760,5 +2760,7 @@ pub static ISA: IsaDesc = IsaDesc {
             OpRule { op: 587, encoding: 12, procs: 0x7, fact: OpFact::Accepts { operand: 1, classes: 0x6 } },
             OpRule { op: 587, encoding: 12, procs: 0x7, fact: OpFact::Accepts { operand: 2, classes: 0x6 } },
         ],
+        vopd: &[
+        ],
     },
 };
