@@ -27,7 +27,7 @@ Probes (per processor; DESIGN.md "Operand rules"):
 Mixes: seeded random pairs (X op, Y op) with random VGPRs v0..v15 and src0 from VGPR /
 SGPR / special / inline / literal. Line format (tab separated):
     PROC  ENC  XMN  XOPERANDS  YMN  YOPERANDS  RESULT
-ENC is the encoding LLVM chose (VOPD or VOPD3) for `ok WORDS`; for `err CATEGORY`
+PROC:w64 marks texts assembled with +wavefrontsize64 instead. ENC is the encoding LLVM chose (VOPD or VOPD3) for `ok WORDS`; for `err CATEGORY`
 (bank, dst, bus, unique, operand) it is VOPD, or VOPD3 when only VOPD3 has both ops.
 """
 import os
@@ -51,6 +51,7 @@ ROLES = ("vdst", "src0", "vsrc1", "src2", "lit")
 PORT2_CANDIDATES = {"v_dual_fmac_f32": "vdst", "v_dual_dot2acc_f32_f16": "vdst",
                     "v_dual_dot2acc_f32_bf16": "vdst", "v_dual_fmamk_f32": "vsrc1"}
 N_MIX = 12
+N_WAVE64 = 60
 # ops whose pairs the rules do not model yet (NOTES.md, round encrules2): gfx1250
 # v_dual_dot2acc_f32_bf16 (LLVM picks VOPD3 for it as X where the VOPD rules allow VOPD,
 # and its VOPD3 bank conflicts follow another pattern)
@@ -371,10 +372,14 @@ def mixes(gen, proc, encs, tabs, rnd, other):
             text, kx, ky = pair_text(x, y, regs[0], regs[1])
             jobs.append((xm, ym, e, text, kx, ky))
     res = assemble([j[3] for j in jobs], proc)
+    # the first N_WAVE64 texts once more in wave64 (PROC written as PROC:w64)
+    w64 = assemble([j[3] for j in jobs[:N_WAVE64]], proc, wave64=True)
     lines = []
     seen = set()
-    for j, r in zip(jobs, res):
+    for j, r, w in zip(jobs + jobs[:N_WAVE64], res + w64,
+                       [""] * len(jobs) + [":w64"] * N_WAVE64):
         xm, ym, e, text, kx, ky = j
+        text += w
         if text in seen:
             continue
         seen.add(text)
@@ -392,7 +397,7 @@ def mixes(gen, proc, encs, tabs, rnd, other):
                     print(proc, text, r[1], file=sys.stderr)
                 continue
             out = (e, "err " + c)
-        lines.append("\t".join((proc, out[0], xm, kx, ym, ky, out[1])))
+        lines.append("\t".join((proc + w, out[0], xm, kx, ym, ky, out[1])))
     return lines
 
 

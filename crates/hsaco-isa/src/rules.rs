@@ -392,6 +392,8 @@ impl Decoder {
                             | class::INLINE
                             | if rule.literal { class::LITERAL } else { 0 }
                     }
+                    // gfx1250 VOPD3 v_dual_cndmask_b32: the lane mask as an SGPR operand
+                    Role::Field(Field::Ssrc2x | Field::Ssrc2y) => class::SCALAR | class::INLINE,
                     Role::Field(Field::Vdstx | Field::Vdsty) => {
                         dst[side] = reg;
                         class::VGPR

@@ -63,6 +63,8 @@ struct Counts {
     category_agree: usize,
     rejected: usize,
     decoded: usize,
+    /// Texts assembled in wave64.
+    wave64: usize,
     /// (LLVM's message, the rule's) for rejections that agree but name another reason.
     mismatch: std::collections::BTreeMap<(String, &'static str), usize>,
 }
@@ -193,7 +195,15 @@ fn check_vopd_gen(gen: &str, failures: &mut Vec<String>) -> Counts {
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let t: Vec<&str> = line.split('\t').collect();
         let (proc, xmn, xops, ymn, yops, result) = (t[0], t[2], t[3], t[4], t[5], t[6]);
+        let (proc, w64) = match proc.strip_suffix(":w64") {
+            Some(p) => (p, true),
+            None => (proc, false),
+        };
         let dec = Decoder::for_processor(proc).unwrap();
+        let dec = if w64 { dec.wave64() } else { dec };
+        if w64 {
+            c.wave64 += 1;
+        }
         let isa = dec.isa();
         let pbit = 1u32 << isa.processors.iter().position(|p| *p == proc).unwrap();
         // an op of the encoding's opcode table on this processor
@@ -298,8 +308,8 @@ fn vopd_rules_agree_with_llvm() {
     for gen in ["gfx11", "gfx12"] {
         let c = check_vopd_gen(gen, &mut failures);
         eprintln!(
-            "{gen} VOPD/VOPD3: {} texts ({} rejected by llvm-mc-22): rules agree on {}, same message on {}, {} accepted words decoded",
-            c.lines, c.rejected, c.agree, c.category_agree, c.decoded
+            "{gen} VOPD/VOPD3: {} texts ({} wave64, {} rejected by llvm-mc-22): rules agree on {}, same message on {}, {} accepted words decoded",
+            c.lines, c.wave64, c.rejected, c.agree, c.category_agree, c.decoded
         );
         if !c.mismatch.is_empty() {
             eprintln!("  other reason (llvm, rule): {:?}", c.mismatch);
