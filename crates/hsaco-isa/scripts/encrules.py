@@ -158,12 +158,18 @@ def forms(gen, proc, op, encs):
     for e in avail:
         if e in ("VOP1", "VOP2", "VOPC"):
             out.append(Form(e, "_e32" if both else ""))
-            if True:
-                if "sdwa" in op["flags"] and (e + "_SDWA") in encs:
-                    out.append(Form(e + "_SDWA", "_sdwa"))
-                if "dpp" in op["flags"] and (e + "_DPP") in encs:
-                    out.append(Form(e + "_DPP", "_dpp",
-                                    " quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf"))
+            # VOPC op lines of gfx9/gfx10 carry no `!dpp`: probed anyway, LLVM's answers
+            # say which ops have the form (gfx9: none, "dpp variant of this instruction
+            # is not supported")
+            sdwa = "sdwa" in op["flags"]
+            dpp = "dpp" in op["flags"] or (e == "VOPC" and gen in ("gfx9", "gfx10"))
+            if sdwa and (e + "_SDWA") in encs:
+                out.append(Form(e + "_SDWA", "_sdwa"))
+            if dpp and (e + "_DPP") in encs:
+                out.append(Form(e + "_DPP", "_dpp",
+                                " quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf"))
+            if dpp and (e + "_DPP8") in encs:
+                out.append(Form(e + "_DPP8", "_dpp", " dpp8:[7,6,5,4,3,2,1,0]"))
         elif e == "VOP3":
             out.append(Form(e, "_e64" if both else ""))
         elif e in ("VOP3P",) or e in SALU:
@@ -496,7 +502,7 @@ def probe(gen, proc, ops, encs, results, other):
 
 
 def is_vector(enc):
-    return enc in VALU or enc.endswith(("_SDWA", "_DPP"))
+    return enc in VALU or enc.endswith(("_SDWA", "_DPP", "_DPP8"))
 
 
 def derive(gen, proc, encs, items, facts):

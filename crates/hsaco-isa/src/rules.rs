@@ -122,7 +122,8 @@ impl Decoder {
     /// values wider than 32 bits only in 64-bit operands of the encodings of `rule
     /// literal64`, one distinct literal value, and for vector
     /// encodings the constant bus: distinct scalar registers among the sources, one for
-    /// the literal (however many operands repeat it) and the implicit VCC/M0 reads
+    /// the literal (however many operands of one width repeat it; a 32-bit and a 64-bit
+    /// operand with the same value count twice where there are no 64-bit literals) and the implicit VCC/M0 reads
     /// ([`OpDesc::reads`](crate::OpDesc::reads)) against `rule bus` (or the op's own
     /// limit).
     pub fn check_operands(
@@ -153,10 +154,13 @@ impl Decoder {
             .literal64
             .iter()
             .any(|&(e, p)| e == encoding && p & pb != 0);
+        let has_literal64 = rules.literal64.iter().any(|&(_, p)| p & pb != 0);
         let mut invalid = None;
         let mut no_literal = None;
         let mut literal: Option<u64> = None;
         let mut unique = false;
+        let mut lit_keys = [(0u64, false); 4];
+        let mut n_lits = 0usize;
         let mut scalars: [(u8, u8, u8); 8] = [(0, 0, 0); 8];
         let mut n_scalars = 0usize;
         let mut add = |key: (u8, u8, u8), scalars: &mut [(u8, u8, u8); 8]| {
@@ -225,6 +229,14 @@ impl Decoder {
                     Some(l) if l != v => unique = true,
                     _ => literal = Some(v),
                 }
+                // without 64-bit literals (no `rule literal64`), the same value in a
+                // 32-bit and a 64-bit operand is two values on the bus (gfx10-gfx12
+                // `v_lshrrev_b64 v[0:1], 0x1234, 0x1234`: rejected; gfx1250 takes it)
+                let key = (v, od.ty.bits() == 64 && !has_literal64);
+                if !lit_keys[..n_lits].contains(&key) && n_lits < lit_keys.len() {
+                    lit_keys[n_lits] = key;
+                    n_lits += 1;
+                }
             }
             let fixed = matches!(od.role, Role::FieldOr(f, _) if enc.field(f).is_none());
             match *o {
@@ -264,7 +276,8 @@ impl Decoder {
             if desc.reads & crate::desc::implicit::M0 != 0 {
                 add((2, 124, 1), &mut scalars);
             }
-            let used = (n_scalars + usize::from(literal.is_some())) as u8;
+            // (with two different values llvm-mc-22 names the unique-literal rule)
+            let used = (n_scalars + if unique { 1 } else { n_lits }) as u8;
             let limit = facts
                 .clone()
                 .find_map(|r| match r.fact {
