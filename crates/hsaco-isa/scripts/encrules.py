@@ -293,13 +293,17 @@ _ENC = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]")
 _ERR = re.compile(r"^<stdin>:(\d+):\d+: error: (.*)$")
 
 
+# extra llvm-mc options (the wave64 phase sets +wavefrontsize64)
+MATTR = []
+
+
 def assemble(texts, mcpu):
     """Per text: ("ok", words hex) or ("err", message)."""
     res = [None] * len(texts)
     step = 4000
     for s in range(0, len(texts), step):
         chunk = texts[s:s + step]
-        p = subprocess.run([LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "-show-encoding"],
+        p = subprocess.run([LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "-show-encoding"] + MATTR,
                            input="\n".join(chunk) + "\n", capture_output=True, text=True)
         bad = {}
         for l in p.stderr.splitlines():
@@ -698,6 +702,8 @@ def generate(gen):
         head.append("#   %d: %s" % (c, m))
     rules = rule_lines(gen, procs, per_proc)
     extra = {}
+    if gen in W64_PROCS:
+        extra[gen + ".w64.txt"] = wave64(gen, procs, encs, ops)
     if gen in VOPD_GENS:
         # dual issue (VOPD, VOPD3): scripts/encrules_vopd.py
         import encrules_vopd
@@ -708,6 +714,55 @@ def generate(gen):
 
 
 VOPD_GENS = ("gfx11", "gfx12")
+# wave64 mixes (gfx10+): one processor per generation
+W64_PROCS = {"gfx10": "gfx1030", "gfx11": "gfx1100", "gfx12": "gfx1201"}
+
+
+def widen(gen, encs, ops):
+    """Op lines as in wave64: lane masks (the fixed-vcc roles `X|vcc`, sdst/sdst8 of
+    vector encodings, v_cndmask's VOP3 src2) are register pairs."""
+    out = []
+    for op in ops:
+        vector = any(is_vector(e) for e in op["encs"])
+        o = dict(op)
+        o["operands"] = []
+        for role, ty in op["operands"]:
+            r = role.split("|")[0]
+            mask = vector and ("|" in role or r in ("sdst", "sdst8") or (
+                op["mn"].startswith("v_cndmask") and r == "src2"))
+            o["operands"].append((role, "b64" if mask and width(ty) == 32 else ty))
+        out.append(o)
+    return out
+
+
+def wave64(gen, procs, encs, ops):
+    """Mixes of the wave64 processor of gen (llvm-mc-22 -mattr=+wavefrontsize64); the
+    rules are those of wave32 (lane-mask pairs count once on the bus, as `vcc`)."""
+    proc = W64_PROCS[gen]
+    ops64 = widen(gen, encs, ops)
+    results, other = [], Counter()
+    rnd = random.Random("encrules-w64-" + gen)
+    MATTR[:] = ["-mattr=+wavefrontsize64"]
+    try:
+        items, facts = probe(gen, proc, ops64, encs, [], Counter())
+        mixes(gen, proc, encs, items, facts, results, other, rnd, 3)
+    finally:
+        MATTR[:] = []
+    seen = set()
+    lines = []
+    for p, enc, mn, toks, r, text in results:
+        if text in seen:
+            continue
+        seen.add(text)
+        res = "ok " + r[1] if r[0] == "ok" else "err " + r[1]
+        lines.append("\t".join((p + ":w64", enc, mn, " ".join(toks), res)))
+    head = ["# Operand-rule vectors of %s in wave64 from llvm-mc-22 -mattr=+wavefrontsize64"
+            " (scripts/encrules.py; do not edit)." % gen,
+            "# PROC:w64 ENC MNEMONIC OPERANDS RESULT (as <gen>.txt; lane masks are pairs).",
+            "# %d texts; rejected for messages outside the rules (not listed):" % len(lines)]
+    for m, c in sorted(other.items()):
+        head.append("#   %d: %s" % (c, m))
+    return head + lines
 
 
 def main():

@@ -70,16 +70,24 @@ struct Counts {
 }
 
 fn check_gen(gen: &str, failures: &mut Vec<String>) -> Counts {
-    let path = format!(
-        "{}/tests/data/encrules/{gen}.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    check_file(&format!("{gen}.txt"), gen, failures)
+}
+
+/// One vector file of tests/data/encrules/ (`<gen>.txt`, or `<gen>.w64.txt` whose
+/// processors are written `PROC:w64`: assembled with +wavefrontsize64, lane masks pairs).
+fn check_file(name: &str, gen: &str, failures: &mut Vec<String>) -> Counts {
+    let path = format!("{}/tests/data/encrules/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let mut c = Counts::default();
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let t: Vec<&str> = line.split('\t').collect();
         let (proc, enc_name, mn, ops, result) = (t[0], t[1], t[2], t[3], t[4]);
+        let (proc, w64) = match proc.strip_suffix(":w64") {
+            Some(p) => (p, true),
+            None => (proc, false),
+        };
         let dec = Decoder::for_processor(proc).unwrap();
+        let dec = if w64 { dec.wave64() } else { dec };
         let isa = dec.isa();
         let pbit = 1u32 << isa.processors.iter().position(|p| *p == proc).unwrap();
         let enc = isa
@@ -299,6 +307,38 @@ fn check_vopd_gen(gen: &str, failures: &mut Vec<String>) -> Counts {
         }
     }
     c
+}
+
+/// gfx10+ in wave64 (lane masks are register pairs): the same rules.
+#[test]
+fn wave64_rules_agree_with_llvm() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for gen in ["gfx10", "gfx11", "gfx12"] {
+        let c = check_file(&format!("{gen}.w64.txt"), gen, &mut failures);
+        eprintln!(
+            "{gen} wave64: {} texts ({} rejected by llvm-mc-22): rule agrees on {}, same message on {}, {} accepted words decoded",
+            c.lines, c.rejected, c.agree, c.category_agree, c.decoded
+        );
+        if !c.mismatch.is_empty() {
+            eprintln!("  other reason (llvm, rule): {:?}", c.mismatch);
+        }
+        assert!(
+            c.mismatch.values().sum::<usize>() <= 2,
+            "{gen}: rejection reasons differ from llvm-mc-22's more often: {:?}",
+            c.mismatch
+        );
+        assert!(c.lines > 2000 && c.rejected > 500, "{gen}: too few vectors");
+        total += c.lines;
+    }
+    for f in failures.iter().take(40) {
+        eprintln!("{f}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {total} disagree",
+        failures.len()
+    );
 }
 
 #[test]
