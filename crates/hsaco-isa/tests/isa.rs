@@ -709,6 +709,12 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx9.gs",
+        include_str!("data/gfx9.gs.txt"),
+        include_str!("data/gfx9.gs.invalid"),
+        "",
+    ),
+    (
         "gfx9.mtbuf",
         include_str!("data/gfx9.mtbuf.txt"),
         include_str!("data/gfx9.mtbuf.invalid"),
