@@ -221,7 +221,7 @@ fn parse(text: &str) -> Result<GenDef> {
                 "rule" => {
                     if !matches!(
                         t.get(1).copied(),
-                        Some("bus" | "literal" | "literal64" | "op")
+                        Some("bus" | "literal" | "literal64" | "op" | "vopd")
                     ) {
                         bail!("unknown rule {:?}", t.get(1));
                     }
@@ -603,6 +603,7 @@ fn emit_rules(
     let mut literal = Vec::new();
     let mut literal64 = Vec::new();
     let mut ops = Vec::new();
+    let mut vopd = Vec::new();
     for r in &g.rules {
         let (args, procs) = match r.last().and_then(|x| x.strip_prefix('@')) {
             Some(p) => (
@@ -623,6 +624,31 @@ fn emit_rules(
                 for e in &args[1..] {
                     list.push(format!("({}, {procs:#x})", index_of(e)?));
                 }
+            }
+            "vopd" => {
+                let ei = index_of(&args[1])?;
+                let (mut bus, mut banks, mut same, mut dst) = (0u8, [0u8; 3], false, "Parity");
+                let (mut pair, mut literal, mut wave32) = (String::from("None"), false, false);
+                for a in &args[2..] {
+                    match a.split_once('=') {
+                        Some(("bus", n)) => bus = num(n)? as u8,
+                        Some(("port0", n)) => banks[0] = num(n)? as u8,
+                        Some(("port1", n)) => banks[1] = num(n)? as u8,
+                        Some(("port2", n)) => banks[2] = num(n)? as u8,
+                        Some(("dst", "parity")) => dst = "Parity",
+                        Some(("dst", "distinct")) => dst = "Distinct",
+                        Some(("pairfree", mn)) => pair = format!("Some({mn:?})"),
+                        None if a == "samereg" => same = true,
+                        None if a == "literal" => literal = true,
+                        None if a == "wave32" => wave32 = true,
+                        _ => bail!("rule vopd: unknown {a}"),
+                    }
+                }
+                vopd.push(format!(
+                    "VopdRule {{ encoding: {ei}, procs: {procs:#x}, bus: {bus}, banks: {banks:?}, \
+                     same_reg: {same}, dst: VopdDst::{dst}, pair_free: {pair}, literal: {literal}, \
+                     wave32: {wave32} }}"
+                ));
             }
             _ => {
                 let (mn, enc) = (&args[1], &args[2]);
@@ -652,6 +678,11 @@ fn emit_rules(
                         "bus" => format!("OpFact::ConstantBus({})", num(val)?),
                         "m0free" => format!("OpFact::FreeM0 {{ operand: {} }}", operand(val)?),
                         "literal" => format!("OpFact::Literal {{ operand: {} }}", operand(val)?),
+                        "port0" | "port1" | "port2" => format!(
+                            "OpFact::Port {{ operand: {}, port: {} }}",
+                            operand(val)?,
+                            &what[4..]
+                        ),
                         role => {
                             let mut c = 0u8;
                             for ch in val.chars() {
@@ -685,6 +716,10 @@ fn emit_rules(
     s.push_str("        ops: &[\n");
     for (_, o) in &ops {
         writeln!(s, "            {o},")?;
+    }
+    s.push_str("        ],\n        vopd: &[\n");
+    for v in &vopd {
+        writeln!(s, "            {v},")?;
     }
     s.push_str("        ],\n    },\n");
     Ok(s)

@@ -1,6 +1,6 @@
 //! Check the operand rules over real code: `rules_corpus FILE...` decodes the executable
 //! sections of each code object (processor from e_flags) and runs
-//! `Decoder::check_rules` on every instruction. LLVM generated the code, so every
+//! `Decoder::check_rules` and `Decoder::check_vopd_rules` (dual issue) on every instruction. LLVM generated the code, so every
 //! instruction must obey the rules; prints counts per processor and the violations.
 use hsaco_elf::elf::Elf;
 use std::collections::BTreeMap;
@@ -11,8 +11,8 @@ fn main() {
         eprintln!("usage: rules_corpus FILE...");
         std::process::exit(2);
     }
-    // processor -> (instructions checked, violations, zero words skipped)
-    let mut per: BTreeMap<&'static str, (usize, usize, usize)> = BTreeMap::new();
+    // processor -> (instructions checked, violations, zero words skipped, dual issue)
+    let mut per: BTreeMap<&'static str, (usize, usize, usize, usize)> = BTreeMap::new();
     let mut shown: BTreeMap<String, usize> = BTreeMap::new();
     for f in &files {
         let Ok(bytes) = std::fs::read(f) else {
@@ -42,7 +42,13 @@ fn main() {
                     continue;
                 }
                 e.0 += 1;
-                if let Err(err) = dec.check_rules(&inst) {
+                if dec.vopd_y(&inst).is_some() {
+                    e.3 += 1;
+                }
+                if let Err(err) = dec
+                    .check_rules(&inst)
+                    .and_then(|()| dec.check_vopd_rules(&inst))
+                {
                     e.1 += 1;
                     let key = format!("{}: {} ({err})", dec.processor(), dec.text(&inst));
                     *shown.entry(key).or_default() += 1;
@@ -50,9 +56,9 @@ fn main() {
             }
         }
     }
-    for (p, (n, bad, zero)) in &per {
+    for (p, (n, bad, zero, dual)) in &per {
         println!(
-            "{p}: {n} instructions, {bad} break the operand rules ({zero} zero words skipped)"
+            "{p}: {n} instructions ({dual} dual issue), {bad} break the operand rules ({zero} zero words skipped)"
         );
     }
     for (k, n) in shown.iter().take(60) {

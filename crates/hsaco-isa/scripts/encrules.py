@@ -158,12 +158,18 @@ def forms(gen, proc, op, encs):
     for e in avail:
         if e in ("VOP1", "VOP2", "VOPC"):
             out.append(Form(e, "_e32" if both else ""))
-            if True:
-                if "sdwa" in op["flags"] and (e + "_SDWA") in encs:
-                    out.append(Form(e + "_SDWA", "_sdwa"))
-                if "dpp" in op["flags"] and (e + "_DPP") in encs:
-                    out.append(Form(e + "_DPP", "_dpp",
-                                    " quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf"))
+            # VOPC op lines of gfx9/gfx10 carry no `!dpp`: probed anyway, LLVM's answers
+            # say which ops have the form (gfx9: none, "dpp variant of this instruction
+            # is not supported")
+            sdwa = "sdwa" in op["flags"]
+            dpp = "dpp" in op["flags"] or (e == "VOPC" and gen in ("gfx9", "gfx10"))
+            if sdwa and (e + "_SDWA") in encs:
+                out.append(Form(e + "_SDWA", "_sdwa"))
+            if dpp and (e + "_DPP") in encs:
+                out.append(Form(e + "_DPP", "_dpp",
+                                " quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf"))
+            if dpp and (e + "_DPP8") in encs:
+                out.append(Form(e + "_DPP8", "_dpp", " dpp8:[7,6,5,4,3,2,1,0]"))
         elif e == "VOP3":
             out.append(Form(e, "_e64" if both else ""))
         elif e in ("VOP3P",) or e in SALU:
@@ -287,13 +293,17 @@ _ENC = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]")
 _ERR = re.compile(r"^<stdin>:(\d+):\d+: error: (.*)$")
 
 
+# extra llvm-mc options (the wave64 phase sets +wavefrontsize64)
+MATTR = []
+
+
 def assemble(texts, mcpu):
     """Per text: ("ok", words hex) or ("err", message)."""
     res = [None] * len(texts)
     step = 4000
     for s in range(0, len(texts), step):
         chunk = texts[s:s + step]
-        p = subprocess.run([LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "-show-encoding"],
+        p = subprocess.run([LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "-show-encoding"] + MATTR,
                            input="\n".join(chunk) + "\n", capture_output=True, text=True)
         bad = {}
         for l in p.stderr.splitlines():
@@ -496,7 +506,7 @@ def probe(gen, proc, ops, encs, results, other):
 
 
 def is_vector(enc):
-    return enc in VALU or enc.endswith(("_SDWA", "_DPP"))
+    return enc in VALU or enc.endswith(("_SDWA", "_DPP", "_DPP8"))
 
 
 def derive(gen, proc, encs, items, facts):
@@ -690,7 +700,69 @@ def generate(gen):
             "# %d texts; rejected for messages outside the rules (not listed):" % len(lines)]
     for m, c in sorted(other.items()):
         head.append("#   %d: %s" % (c, m))
-    return rule_lines(gen, procs, per_proc), head + lines
+    rules = rule_lines(gen, procs, per_proc)
+    extra = {}
+    if gen in W64_PROCS:
+        extra[gen + ".w64.txt"] = wave64(gen, procs, encs, ops)
+    if gen in VOPD_GENS:
+        # dual issue (VOPD, VOPD3): scripts/encrules_vopd.py
+        import encrules_vopd
+        vrules, vdata = encrules_vopd.generate(gen)
+        rules = rules[:-1] + vrules + rules[-1:]
+        extra[gen + ".vopd.txt"] = vdata
+    return rules, head + lines, extra
+
+
+VOPD_GENS = ("gfx11", "gfx12")
+# wave64 mixes (gfx10+): one processor per generation
+W64_PROCS = {"gfx10": "gfx1030", "gfx11": "gfx1100", "gfx12": "gfx1201"}
+
+
+def widen(gen, encs, ops):
+    """Op lines as in wave64: lane masks (the fixed-vcc roles `X|vcc`, sdst/sdst8 of
+    vector encodings, v_cndmask's VOP3 src2) are register pairs."""
+    out = []
+    for op in ops:
+        vector = any(is_vector(e) for e in op["encs"])
+        o = dict(op)
+        o["operands"] = []
+        for role, ty in op["operands"]:
+            r = role.split("|")[0]
+            mask = vector and ("|" in role or r in ("sdst", "sdst8") or (
+                op["mn"].startswith("v_cndmask") and r == "src2"))
+            o["operands"].append((role, "b64" if mask and width(ty) == 32 else ty))
+        out.append(o)
+    return out
+
+
+def wave64(gen, procs, encs, ops):
+    """Mixes of the wave64 processor of gen (llvm-mc-22 -mattr=+wavefrontsize64); the
+    rules are those of wave32 (lane-mask pairs count once on the bus, as `vcc`)."""
+    proc = W64_PROCS[gen]
+    ops64 = widen(gen, encs, ops)
+    results, other = [], Counter()
+    rnd = random.Random("encrules-w64-" + gen)
+    MATTR[:] = ["-mattr=+wavefrontsize64"]
+    try:
+        items, facts = probe(gen, proc, ops64, encs, [], Counter())
+        mixes(gen, proc, encs, items, facts, results, other, rnd, 3)
+    finally:
+        MATTR[:] = []
+    seen = set()
+    lines = []
+    for p, enc, mn, toks, r, text in results:
+        if text in seen:
+            continue
+        seen.add(text)
+        res = "ok " + r[1] if r[0] == "ok" else "err " + r[1]
+        lines.append("\t".join((p + ":w64", enc, mn, " ".join(toks), res)))
+    head = ["# Operand-rule vectors of %s in wave64 from llvm-mc-22 -mattr=+wavefrontsize64"
+            " (scripts/encrules.py; do not edit)." % gen,
+            "# PROC:w64 ENC MNEMONIC OPERANDS RESULT (as <gen>.txt; lane masks are pairs).",
+            "# %d texts; rejected for messages outside the rules (not listed):" % len(lines)]
+    for m, c in sorted(other.items()):
+        head.append("#   %d: %s" % (c, m))
+    return head + lines
 
 
 def main():
@@ -698,22 +770,23 @@ def main():
     check = "--check" in sys.argv
     bad = 0
     for gen in args or list(PROCS):
-        rules, data = generate(gen)
+        rules, data, extra = generate(gen)
         path, old, new = write_defs(gen, rules)
-        dpath = os.path.join(ROOT, "tests", "data", "encrules", gen + ".txt")
-        dtext = "\n".join(data) + "\n"
-        ok = sum(1 for l in data if "\tok " in l)
-        n = sum(1 for l in data if not l.startswith("#"))
-        print("%s: %d rule lines, %d vectors (%d accepted)" % (gen, len(rules) - 2, n, ok))
-        if check:
-            for p, a, b in ((path, old, new),
-                            (dpath, open(dpath).read() if os.path.exists(dpath) else "", dtext)):
-                if a != b:
-                    print("  DIFFERS:", p)
-                    bad += 1
-        else:
-            open(path, "w").write(new)
-            open(dpath, "w").write(dtext)
+        files = [(path, old, new)]
+        for name, d in [(gen + ".txt", data)] + sorted(extra.items()):
+            dpath = os.path.join(ROOT, "tests", "data", "encrules", name)
+            dtext = "\n".join(d) + "\n"
+            ok = sum(1 for l in d if "\tok " in l)
+            n = sum(1 for l in d if not l.startswith("#"))
+            print("%s: %d vectors (%d accepted)" % (name, n, ok))
+            files.append((dpath, open(dpath).read() if os.path.exists(dpath) else "", dtext))
+        print("%s: %d rule lines" % (gen, len(rules) - 2))
+        for p, a, b in files:
+            if check and a != b:
+                print("  DIFFERS:", p)
+                bad += 1
+            elif not check:
+                open(p, "w").write(b)
     sys.exit(1 if bad else 0)
 
 

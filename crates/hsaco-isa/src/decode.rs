@@ -366,6 +366,12 @@ impl Decoder {
 
     /// The bit of this decoder's processor in the `procs` masks of the description.
     #[inline]
+    /// Whether this decoder is in wave64 mode: gfx6-gfx9 always, gfx10+ after
+    /// [`Decoder::wave64`].
+    pub fn is_wave64(&self) -> bool {
+        self.traits & traits::RDNA == 0 || self.traits & traits::WAVE64 != 0
+    }
+
     pub(crate) fn proc_bit(&self) -> u32 {
         self.proc_bit
     }

@@ -513,6 +513,44 @@ pub struct OperandRules {
     pub literal64: &'static [(u8, u32)],
     /// Facts of single operations that differ from the defaults, sorted by `op`.
     pub ops: &'static [OpRule],
+    /// Dual-issue rules (VOPD gfx11/gfx12, VOPD3 gfx1250) per encoding of the X half.
+    pub vopd: &'static [VopdRule],
+}
+
+/// What a dual-issue encoding (VOPD, VOPD3) asks of its two halves together
+/// (`rule vopd` lines; learned by `scripts/encrules_vopd.py`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VopdRule {
+    /// Encoding index (the X half's table: VOPD or VOPD3).
+    pub encoding: u8,
+    /// Processors it holds on.
+    pub procs: u32,
+    /// Scalar values both halves together may read (SGPRs, special registers, one
+    /// literal, the implicit VCC of `v_dual_cndmask_b32`).
+    pub bus: u8,
+    /// Per read port (0: src0, 1: vsrc1, 2: the third operand) the bank modulus: the X
+    /// and Y VGPRs of a port must differ modulo it (0: no rule).
+    pub banks: [u8; 3],
+    /// The same VGPR in both halves of a port is no conflict (gfx1250).
+    pub same_reg: bool,
+    /// The destinations: one even and one odd, or only distinct.
+    pub dst: VopdDst,
+    /// An operation whose src0 bank is not checked when both halves are it (gfx12:
+    /// `v_dual_mov_b32`).
+    pub pair_free: Option<&'static str>,
+    /// src0 may be a literal (one value over both halves).
+    pub literal: bool,
+    /// Only in wave32 (llvm-mc-22: "instruction requires wavesize=32").
+    pub wave32: bool,
+}
+
+/// The destination rule of a dual-issue encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VopdDst {
+    /// One destination VGPR even, the other odd (VOPD: the Y field holds vdst >> 1).
+    Parity,
+    /// Only distinct (gfx1250 VOPD3).
+    Distinct,
 }
 
 /// One operation's exception to the default operand rules, in one encoding.
@@ -552,6 +590,14 @@ pub enum OpFact {
     FreeM0 {
         /// Operand index.
         operand: u8,
+    },
+    /// Dual issue: operand `operand` reads on VGPR port `port` (the accumulator of
+    /// `v_dual_fmac_f32` and the addend of `v_dual_fmamk_f32` use the third port).
+    Port {
+        /// Operand index.
+        operand: u8,
+        /// Read port (0, 1, 2).
+        port: u8,
     },
 }
 

@@ -640,6 +640,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         {
             out.push_str("_e64")
         }
+        // gfx8 prints VOPC in SDWA form without a suffix (`v_cmp_eq_f32 vcc, v1, v2
+        // src0_sel:DWORD ...`, llvm-objdump-22)
+        Form::Sdwa
+            if dec.traits & traits::GFX8 != 0
+                && enc
+                    .base
+                    .and_then(|b| dec.isa().encodings.get(usize::from(b)))
+                    .is_some_and(|b| b.form == Form::Vopc) => {}
         Form::Sdwa => out.push_str("_sdwa"),
         // gfx11+ prints VOPC in DPP form without a suffix (`v_cmp_eq_f32 vcc_lo, ...`)
         Form::Dpp

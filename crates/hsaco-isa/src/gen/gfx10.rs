@@ -3513,5 +3513,7 @@ pub static ISA: IsaDesc = IsaDesc {
             OpRule { op: 719, encoding: 19, procs: 0xf, fact: OpFact::Accepts { operand: 2, classes: 0xe } },
             OpRule { op: 719, encoding: 19, procs: 0xf, fact: OpFact::Accepts { operand: 3, classes: 0xe } },
         ],
+        vopd: &[
+        ],
     },
 };

@@ -3433,6 +3433,17 @@ pub static ISA: IsaDesc = IsaDesc {
             OpRule { op: 720, encoding: 18, procs: 0x3, fact: OpFact::Accepts { operand: 1, classes: 0x1 } },
             OpRule { op: 720, encoding: 18, procs: 0x3, fact: OpFact::Accepts { operand: 2, classes: 0xe } },
             OpRule { op: 720, encoding: 18, procs: 0x3, fact: OpFact::Accepts { operand: 3, classes: 0xe } },
+            OpRule { op: 1084, encoding: 19, procs: 0x3, fact: OpFact::Port { operand: 0, port: 2 } },
+            OpRule { op: 1085, encoding: 29, procs: 0x3, fact: OpFact::Port { operand: 0, port: 2 } },
+            OpRule { op: 1088, encoding: 19, procs: 0x3, fact: OpFact::Port { operand: 3, port: 2 } },
+            OpRule { op: 1089, encoding: 29, procs: 0x3, fact: OpFact::Port { operand: 3, port: 2 } },
+            OpRule { op: 1108, encoding: 19, procs: 0x3, fact: OpFact::Port { operand: 0, port: 2 } },
+            OpRule { op: 1109, encoding: 29, procs: 0x3, fact: OpFact::Port { operand: 0, port: 2 } },
+            OpRule { op: 1110, encoding: 19, procs: 0x3, fact: OpFact::Port { operand: 0, port: 2 } },
+            OpRule { op: 1111, encoding: 29, procs: 0x3, fact: OpFact::Port { operand: 0, port: 2 } },
+        ],
+        vopd: &[
+            VopdRule { encoding: 19, procs: 0x3, bus: 2, banks: [4, 4, 2], same_reg: false, dst: VopdDst::Parity, pair_free: None, literal: true, wave32: true },
         ],
     },
 };

@@ -2286,5 +2286,7 @@ pub static ISA: IsaDesc = IsaDesc {
             OpRule { op: 709, encoding: 15, procs: 0x1, fact: OpFact::Accepts { operand: 1, classes: 0xe } },
             OpRule { op: 709, encoding: 15, procs: 0x1, fact: OpFact::Accepts { operand: 2, classes: 0x6 } },
         ],
+        vopd: &[
+        ],
     },
 };

@@ -2443,5 +2443,7 @@ pub static ISA: IsaDesc = IsaDesc {
             OpRule { op: 774, encoding: 16, procs: 0x1, fact: OpFact::Accepts { operand: 1, classes: 0xe } },
             OpRule { op: 774, encoding: 16, procs: 0x1, fact: OpFact::Accepts { operand: 2, classes: 0x6 } },
         ],
+        vopd: &[
+        ],
     },
 };

@@ -3858,5 +3858,7 @@ pub static ISA: IsaDesc = IsaDesc {
             OpRule { op: 737, encoding: 14, procs: 0x3f, fact: OpFact::Accepts { operand: 1, classes: 0xd } },
             OpRule { op: 737, encoding: 14, procs: 0x3f, fact: OpFact::Literal { operand: 1 } },
         ],
+        vopd: &[
+        ],
     },
 };
