@@ -359,6 +359,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "reuse" => "MATRIX_REUSE",
         "fmt" => "MATRIX_FMT",
         "nosfx" => "NO_SUFFIX",
+        "lds" => "LDS",
         _ => bail!("unknown flag {f}"),
     })
 }

@@ -336,6 +336,10 @@ pub mod flags {
     /// Printed without `_e32`/`_e64` although it has both a VOP1/VOP2/VOPC and a VOP3
     /// form (gfx1250 `v_cvt_pk_f16_fp8`/`bf8`, observed).
     pub const NO_SUFFIX: u32 = 1 << 27;
+    /// gfx8-gfx10 MUBUF: the `lds` bit (16) may be set (the load goes to LDS at M0):
+    /// llvm-mc-22 rejects it on every other buffer op. An op with this flag and no data
+    /// operand (`buffer_store_lds_dword`) requires it.
+    pub const LDS: u32 = 1 << 29;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.
