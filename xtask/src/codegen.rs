@@ -121,6 +121,8 @@ struct GenDef {
     encodings: Vec<EncDef>,
     ops: Vec<OpDef>,
     skipped: usize,
+    /// `rule ...` lines (operand rules of an encoder), split into tokens.
+    rules: Vec<Vec<String>>,
 }
 
 fn num(s: &str) -> Result<u32> {
@@ -138,6 +140,7 @@ fn parse(text: &str) -> Result<GenDef> {
         encodings: vec![],
         ops: vec![],
         skipped: 0,
+        rules: vec![],
     };
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("");
@@ -214,6 +217,15 @@ fn parse(text: &str) -> Result<GenDef> {
                         }
                     }
                     g.ops.push(op);
+                }
+                "rule" => {
+                    if !matches!(
+                        t.get(1).copied(),
+                        Some("bus" | "literal" | "literal64" | "op" | "vopd")
+                    ) {
+                        bail!("unknown rule {:?}", t.get(1));
+                    }
+                    g.rules.push(t.iter().map(|x| x.to_string()).collect());
                 }
                 _ => bail!("unknown line kind {head}"),
             }
@@ -342,6 +354,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "gds" => "GDS",
         "gdsonly" => "GDS_ONLY",
         "glcrtn" => "GLC_RTN",
+        "fpatomic" => "FP_ATOMIC",
         "d16" => "D16",
         "dpplo128d" => "DPP_LO128_VDST",
         "dpplo128s0" => "DPP_LO128_SRC0",
@@ -360,6 +373,37 @@ fn flag(f: &str) -> Result<&'static str> {
         "fmt" => "MATRIX_FMT",
         "nosfx" => "NO_SUFFIX",
         "lds" => "LDS",
+        // printing quirks (set by crates/hsaco-isa/scripts/quirks.py)
+        "anyalign" => "DS_ANY_ALIGN",
+        "abslate" => "ABS_AFTER_LANE_MASK",
+        "mix" => "MIX",
+        "litf16" => "LITERAL_F16",
+        "dppraw1" => "DPP_RAW_SRC1",
+        "bitop3" => "BITOP3",
+        "fibound" => "OPSEL_FI_BOUND",
+        "nocache" => "SMEM_NO_CACHE",
+        "opsel3" => "OPSEL_SRC2",
+        "nomaimods" => "NO_MAI_MODS",
+        "swizzle" => "SWIZZLE",
+        "bvh" => "BVH",
+        "bvh8" => "BVH8",
+        "sharedk" => "VOPD_SHARED_K",
+        "pkf16" => "PACKED_F16",
+        "pkbf16" => "PACKED_BF16",
+        "atomic" => "ATOMIC",
+        "store" => "STORE",
+        "load" => "LOAD",
+        "ldsdma" => "LDS_DMA",
+        "lanemask" => "LANE_MASK",
+        "pknosel" => "PACKED_NO_OPSEL",
+        "matrix" => "MATRIX",
+        "loadtr" => "TRANSPOSE",
+        "accd" => "ACC_VDST",
+        "acc0" => "ACC_SRC0",
+        "accc" => "ACC_C",
+        "cmpswap" => "CMPSWAP",
+        "gather4" => "GATHER4",
+        "rgba" => "FOUR_CHANNELS",
         _ => bail!("unknown flag {f}"),
     })
 }
@@ -535,6 +579,146 @@ fn emit(g: &GenDef) -> Result<String> {
     }
     s.push_str("    ],\n    ops: &[\n");
     s.push_str(&ops);
-    s.push_str("    ],\n};\n");
+    s.push_str("    ],\n");
+    s.push_str(&emit_rules(g, &order, &procmask)?);
+    s.push_str("};\n");
+    Ok(s)
+}
+
+/// The `rules:` field of the generated `IsaDesc` from the `rule` lines.
+fn emit_rules(
+    g: &GenDef,
+    order: &[usize],
+    procmask: &dyn Fn(&Option<Vec<String>>) -> Result<u32>,
+) -> Result<String> {
+    let index_of = |name: &str| -> Result<usize> {
+        order
+            .iter()
+            .position(|&i| g.encodings[i].name == name)
+            .with_context(|| format!("rule: unknown encoding {name}"))
+    };
+    let mut bus = Vec::new();
+    let mut literal = Vec::new();
+    let mut literal64 = Vec::new();
+    let mut ops = Vec::new();
+    let mut vopd = Vec::new();
+    for r in &g.rules {
+        let (args, procs) = match r.last().and_then(|x| x.strip_prefix('@')) {
+            Some(p) => (
+                &r[1..r.len() - 1],
+                Some(p.split('+').map(String::from).collect()),
+            ),
+            None => (&r[1..], None),
+        };
+        let procs = procmask(&procs)?;
+        match args[0].as_str() {
+            "bus" => bus.push(format!("({procs:#x}, {})", num(&args[1])?)),
+            "literal" | "literal64" => {
+                let list = if args[0] == "literal" {
+                    &mut literal
+                } else {
+                    &mut literal64
+                };
+                for e in &args[1..] {
+                    list.push(format!("({}, {procs:#x})", index_of(e)?));
+                }
+            }
+            "vopd" => {
+                let ei = index_of(&args[1])?;
+                let (mut bus, mut banks, mut same, mut dst) = (0u8, [0u8; 3], false, "Parity");
+                let (mut pair, mut literal, mut wave32) = (String::from("None"), false, false);
+                for a in &args[2..] {
+                    match a.split_once('=') {
+                        Some(("bus", n)) => bus = num(n)? as u8,
+                        Some(("port0", n)) => banks[0] = num(n)? as u8,
+                        Some(("port1", n)) => banks[1] = num(n)? as u8,
+                        Some(("port2", n)) => banks[2] = num(n)? as u8,
+                        Some(("dst", "parity")) => dst = "Parity",
+                        Some(("dst", "distinct")) => dst = "Distinct",
+                        Some(("pairfree", mn)) => pair = format!("Some({mn:?})"),
+                        None if a == "samereg" => same = true,
+                        None if a == "literal" => literal = true,
+                        None if a == "wave32" => wave32 = true,
+                        _ => bail!("rule vopd: unknown {a}"),
+                    }
+                }
+                vopd.push(format!(
+                    "VopdRule {{ encoding: {ei}, procs: {procs:#x}, bus: {bus}, banks: {banks:?}, \
+                     same_reg: {same}, dst: VopdDst::{dst}, pair_free: {pair}, literal: {literal}, \
+                     wave32: {wave32} }}"
+                ));
+            }
+            _ => {
+                let (mn, enc) = (&args[1], &args[2]);
+                let ei = index_of(enc)?;
+                let (what, val) = args[3].split_once('=').context("rule op: WHAT=VALUE")?;
+                let mut found = false;
+                for (oi, op) in g.ops.iter().enumerate() {
+                    let base = g
+                        .encodings
+                        .iter()
+                        .find(|e| &e.name == enc)
+                        .and_then(|e| e.base.clone());
+                    let has = |e: &(String, u32, Option<Vec<String>>)| {
+                        &e.0 == enc || Some(&e.0) == base.as_ref()
+                    };
+                    if &op.mnemonic != mn || !op.encodings.iter().any(has) {
+                        continue;
+                    }
+                    found = true;
+                    let operand = |role: &str| -> Result<usize> {
+                        op.operands
+                            .iter()
+                            .position(|(r, _)| r.split('|').next() == Some(role))
+                            .with_context(|| format!("rule op {mn}: no operand {role}"))
+                    };
+                    let fact = match what {
+                        "bus" => format!("OpFact::ConstantBus({})", num(val)?),
+                        "m0free" => format!("OpFact::FreeM0 {{ operand: {} }}", operand(val)?),
+                        "literal" => format!("OpFact::Literal {{ operand: {} }}", operand(val)?),
+                        "port0" | "port1" | "port2" => format!(
+                            "OpFact::Port {{ operand: {}, port: {} }}",
+                            operand(val)?,
+                            &what[4..]
+                        ),
+                        role => {
+                            let mut c = 0u8;
+                            for ch in val.chars() {
+                                c |= match ch {
+                                    'V' => 1,
+                                    'S' => 2,
+                                    'I' => 4,
+                                    'L' => 8,
+                                    _ => bail!("rule op {mn}: unknown class {ch}"),
+                                };
+                            }
+                            format!(
+                                "OpFact::Accepts {{ operand: {}, classes: {c:#x} }}",
+                                operand(role)?
+                            )
+                        }
+                    };
+                    ops.push((oi, format!("OpRule {{ op: {oi}, encoding: {ei}, procs: {procs:#x}, fact: {fact} }}")));
+                }
+                if !found {
+                    bail!("rule op: no op {mn} with encoding {enc}");
+                }
+            }
+        }
+    }
+    ops.sort_by_key(|o| o.0);
+    let mut s = String::from("    rules: OperandRules {\n");
+    writeln!(s, "        constant_bus: &[{}],", bus.join(", "))?;
+    writeln!(s, "        literal: &[{}],", literal.join(", "))?;
+    writeln!(s, "        literal64: &[{}],", literal64.join(", "))?;
+    s.push_str("        ops: &[\n");
+    for (_, o) in &ops {
+        writeln!(s, "            {o},")?;
+    }
+    s.push_str("        ],\n        vopd: &[\n");
+    for v in &vopd {
+        writeln!(s, "            {v},")?;
+    }
+    s.push_str("        ],\n    },\n");
     Ok(s)
 }

@@ -1,26 +1,14 @@
 //! Print the rows of a known-gaps list with LLVM's text and hsaco's:
 //! `gaps VECTORS.txt [INVALID] KNOWN-GAPS` -> `hex | processor | want | got`.
-//! Used to group the known gaps into classes (NOTES.md, round rdnagaps).
+//! Used to group the known gaps into classes (NOTES.md, round rdnagaps). (Hex words on
+//! stdin -> hsaco's text, one instruction per line: `examples/lines.rs`.)
 use std::collections::HashMap;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() < 2 || (args.len() < 3 && args[1] != "-") {
+    if args.len() < 3 {
         eprintln!("usage: gaps VECTORS.txt [INVALID] KNOWN-GAPS");
         std::process::exit(2);
-    }
-    if args[1] == "-" {
-        // `PROCESSOR HEX...` per stdin line -> hsaco's text
-        for line in std::io::stdin().lines() {
-            let line = line.expect("stdin");
-            let mut it = line.split_whitespace();
-            let Some(p) = it.next() else { continue };
-            let bytes: Vec<u8> = it
-                .flat_map(|w| u32::from_str_radix(w, 16).expect("hex").to_le_bytes())
-                .collect();
-            println!("{}", text(p, &bytes));
-        }
-        return;
     }
     let read = |p: &str| std::fs::read_to_string(p).expect("read");
     let mut want: HashMap<String, String> = HashMap::new();

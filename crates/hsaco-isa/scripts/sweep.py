@@ -18,6 +18,7 @@ from collections import OrderedDict
 
 sys.path.insert(0, os.path.dirname(__file__))
 import implicit  # noqa: E402  (reads=/writes= of each op line)
+import quirks  # noqa: E402  (quirk flags of each op line)
 from llvm_mc import disassemble  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -857,7 +858,7 @@ def main():
                 fl.discard("nosfx")
             fl = "".join(" !" + f for f in sorted(fl))
             lines.append("op %s %s %s%s%s" % (base, opcs, " ".join(toks) or "-", fl, pr))
-    body = "\n".join(implicit.annotate(gen, ln) for ln in lines) + "\n"
+    body = "\n".join(implicit.annotate(gen, quirks.annotate(gen, ln)) for ln in lines) + "\n"
     if only:
         print(body, end="")
         return

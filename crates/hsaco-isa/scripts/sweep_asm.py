@@ -23,6 +23,7 @@ from collections import OrderedDict
 
 sys.path.insert(0, os.path.dirname(__file__))
 import implicit  # noqa: E402  (reads=/writes= of each op line)
+import quirks  # noqa: E402  (quirk flags of each op line)
 from llvm_mc import assemble, disassemble  # noqa: E402
 from sweep import DEFS, parse_defs, build, probes, typed, ALTERNATIVES  # noqa: E402
 
@@ -312,7 +313,7 @@ def main():
     known = {mn for mn, _ in variants}
     missing = [(sec, mn) for sec, rows in spec_instructions().items() for mn, _, _ in rows
                if re.sub(r"_e(32|64)$", "", mn) not in known]
-    body = "\n".join(implicit.annotate(gen, ln) for ln in lines) + "\n"
+    body = "\n".join(implicit.annotate(gen, quirks.annotate(gen, ln)) for ln in lines) + "\n"
     head = text.split(MARK)[0]
     new = head + MARK + "\n" + body
     if check:

@@ -6,8 +6,10 @@
         [--quirk] [--hsaco PATH]
 
 Default: every field random (opcodes of the tables, 5% any), neg and ignored bits
-sometimes. --quirk: sources biased to 254/255 and small field values (the constant
-llvm-mc-22 reads from the second and third words). Checks text, length and that both
+sometimes, 15% of the scalar sources special codes. --quirk: sources biased to 254/255
+and small values in the fields the operations have (the constant llvm-mc-22 reads from
+the second and third words). Both draw the words of scripts/vopd3_words.py, as
+vopd3_vectors.py does. Checks text, length and that both
 reject the same words; prints the classes that differ, exit status 1 if any.
 """
 import argparse
@@ -21,7 +23,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from llvm_mc import disassemble  # noqa: E402
-from vopd3_vectors import DEFS, build, hexw, table  # noqa: E402
+from vopd3_words import DEFS, hexw, quirk_word, random_word, table  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "../../.."))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
@@ -61,54 +63,12 @@ def main():
     a = ap.parse_args()
     rnd = random.Random(a.seed)
     defs = open(DEFS).read()
-    xs, ys = sorted(table(defs, "VOPD3")), sorted(table(defs, "VOPD3Y"))
-
-    def src9():
-        r = rnd.random()
-        if r < 0.4:
-            return 256 + rnd.randrange(256)
-        if r < 0.55:
-            return rnd.randrange(106)
-        if r < 0.7:
-            return rnd.choice([106, 107, 124, 125, 126, 127, 230, 231, 235, 239, 249, 250,
-                               251, 253, 254, 255])
-        return rnd.randrange(128, 256)
-
-    def small():
-        r = rnd.random()
-        if r < 0.3:
-            return 0
-        if r < 0.5:
-            return rnd.randrange(16)
-        if r < 0.6:
-            return rnd.choice([0xF0, 0xF2, 0xF5, 0xF8, 0xC1, 0x80, 0x3F, 0x40, 0x3C, 0x38])
-        return rnd.randrange(256)
-
-    cases = []
-    for _ in range(a.n):
-        d = dict(opx=rnd.choice(xs) if rnd.random() < 0.95 else rnd.randrange(64),
-                 opy=rnd.choice(ys) if rnd.random() < 0.95 else rnd.randrange(64))
-        raw = 0
-        if a.quirk:
-            d.update(src0x=rnd.choice([254, 255, 254, rnd.randrange(512)]),
-                     src0y=rnd.choice([254, 255, rnd.randrange(512), small(), small()]))
-            for f in ("vsrc1x", "src2x", "vdstx", "vsrc1y", "src2y", "vdsty"):
-                d[f] = small()
-            for f in ("src2x", "src2y"):
-                if rnd.random() < 0.3:
-                    d[f] = rnd.choice([254, 255])
-            for b in range(41, 47):
-                if rnd.random() < 0.1:
-                    raw |= 1 << b
-        else:
-            d.update(src0x=src9(), src0y=src9(), vdstx=rnd.randrange(256),
-                     vdsty=rnd.randrange(256))
-            for f in ("vsrc1x", "src2x", "vsrc1y", "src2y"):
-                d[f] = rnd.randrange(256) if rnd.random() < 0.6 else 0
-            for b in list(range(9, 12)) + list(range(41, 48)):
-                if rnd.random() < 0.15:
-                    raw |= 1 << b
-        cases.append(build(raw, **d))
+    xt, yt = table(defs, "VOPD3"), table(defs, "VOPD3Y")
+    if a.quirk:
+        cases = [quirk_word(rnd, xt, yt) for _ in range(a.n)]
+    else:
+        cases = [random_word(rnd, sorted(xt), sorted(yt), any_opcode=0.05, flip=0.15,
+                             special=0.15) for _ in range(a.n)]
     llvm = disassemble(cases, "gfx1250")
     got = ours(a.hsaco, cases)
     classes, examples, decoded = collections.Counter(), {}, 0

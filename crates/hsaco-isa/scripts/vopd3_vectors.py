@@ -30,57 +30,16 @@ opcodes, and random words LLVM rejects; all VOPD3 words are rejected on gfx1201.
 import argparse
 import os
 import random
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from llvm_mc import disassemble  # noqa: E402
 
+from vopd3_words import DEFS, build, hexw, quirk_word, random_word, table  # noqa: E402
+
 DATA = os.path.join(HERE, "..", "tests", "data")
-DEFS = os.path.join(HERE, "..", "defs", "gfx12.txt")
 PROC = "gfx1250"
-
-
-def layout(defs):
-    """{field: (lo, width)} of the VOPD3 encoding."""
-    fields, cur = {}, False
-    for line in defs.splitlines():
-        if line.startswith("encoding "):
-            cur = line.split()[1] == "VOPD3"
-        elif cur and line.startswith("field "):
-            _, name, lo, width, _ = line.split()
-            fields[name] = (int(lo), int(width))
-    return fields
-
-
-def table(defs, enc):
-    """{opcode: (mnemonic, [operand roles], float modifiers?, 64-bit?)}."""
-    out = {}
-    for m in re.finditer(r"^op (\S+) (\S+) (.*)$", defs, re.M):
-        for e in m.group(2).split(","):
-            name, _, rest = e.partition("=")
-            if name == enc:
-                toks = m.group(3).split()
-                roles = [t.split(":")[0] for t in toks if ":" in t and not t.startswith("!")]
-                out[int(rest.split("@")[0], 16)] = (
-                    m.group(1), roles, "!fpmods" in toks, any(t.endswith(":f64") for t in toks))
-    return out
-
-
-FIELDS = layout(open(DEFS).read())
-
-
-def build(raw=0, **vals):
-    v = 0xCF000000 | raw
-    for name, x in vals.items():
-        lo, w = FIELDS["ssrc2x" if name == "ssrc2x" else name]
-        v |= (x & ((1 << w) - 1)) << lo
-    return [(v >> (32 * i)) & 0xFFFFFFFF for i in range(3)]
-
-
-def hexw(words):
-    return " ".join("%08X" % w for w in words)
 
 
 # Registers per half that satisfy the assembler's bank rules (src0, vsrc1 and src2 of
@@ -205,55 +164,11 @@ def main():
         cases.append(pair(0x13, 0x13, raw=1 << b))
         cases.append(pair(8, 8, raw=1 << b))
     # random words over the valid opcodes (every field random, neg bits sometimes)
-    def src9():
-        r = rnd.random()
-        if r < 0.45:
-            return 256 + rnd.randrange(256)
-        if r < 0.6:
-            return rnd.randrange(106)
-        return rnd.randrange(106, 256)
-
-    rand = []
-    for _ in range(a.n):
-        d = dict(opx=rnd.choice(sorted(xt)), opy=rnd.choice(sorted(yt)), src0x=src9(),
-                 src0y=src9(), vdstx=rnd.randrange(256), vdsty=rnd.randrange(256))
-        for f in ("vsrc1x", "src2x", "vsrc1y", "src2y"):
-            d[f] = rnd.randrange(256) if rnd.random() < 0.6 else 0
-        raw = 0
-        for b in list(range(9, 12)) + list(range(41, 48)):
-            if rnd.random() < 0.12:
-                raw |= 1 << b
-        rand.append(build(raw, **d))
+    rand = [random_word(rnd, sorted(xt), sorted(yt)) for _ in range(a.n)]
     cases += rand
     # random words around the 254/255 quirk: valid fields, small values (so that the
     # second and third words are often inline constants or fit in 32 bits), neg bits
-    def small():
-        r = rnd.random()
-        if r < 0.3:
-            return 0
-        if r < 0.5:
-            return rnd.randrange(16)
-        if r < 0.6:
-            return rnd.choice([0x3F, 0x40, 0x3C, 0x38, 0x44, 0x80, 0xC1, 0xF0, 0xF5, 0xF8])
-        return rnd.randrange(256)
-
-    for _ in range(a.n // 3):
-        ox, oy = rnd.choice(sorted(xt)), rnd.choice(sorted(yt))
-        d = dict(opx=ox, opy=oy)
-        raw = 0
-        for h, (_, roles, fp, _) in (("x", xt[ox]), ("y", yt[oy])):
-            d["vdst" + h] = small()
-            d["src0" + h] = rnd.choice([254, 254, 255, small(), 256 + small()])
-            if "vsrc1" + h in roles:
-                d["vsrc1" + h] = small()
-            if "src2" + h in roles:
-                d["src2" + h] = small()
-            if "ssrc2" + h in roles:
-                d["src2" + h] = rnd.choice([254, 255, 106, small()])
-            for i, r in enumerate(("src0", "vsrc1", "src2")):
-                if fp and r + h in roles and rnd.random() < 0.2:
-                    raw |= 1 << ((41 if h == "x" else 44) + i)
-        cases.append(build(raw, **d))
+    cases += [quirk_word(rnd, xt, yt) for _ in range(a.n // 3)]
 
     # words LLVM must reject: each rule broken once per operation
     bad = []

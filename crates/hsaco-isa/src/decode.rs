@@ -1,6 +1,6 @@
 //! Bytes -> [`Instruction`].
 
-use crate::desc::{EncodingDesc, FieldKind, IsaDesc, OpDesc, Role, Ty};
+use crate::desc::{flags, EncodingDesc, FieldKind, IsaDesc, OpDesc, Role, Ty};
 use crate::{Field, Instruction, Operand};
 
 /// Why bytes did not decode.
@@ -364,6 +364,18 @@ impl Decoder {
         plan
     }
 
+    /// The bit of this decoder's processor in the `procs` masks of the description.
+    #[inline]
+    /// Whether this decoder is in wave64 mode: gfx6-gfx9 always, gfx10+ after
+    /// [`Decoder::wave64`].
+    pub fn is_wave64(&self) -> bool {
+        self.traits & traits::RDNA == 0 || self.traits & traits::WAVE64 != 0
+    }
+
+    pub(crate) fn proc_bit(&self) -> u32 {
+        self.proc_bit
+    }
+
     /// The generation's description.
     pub fn isa(&self) -> &'static IsaDesc {
         self.isa
@@ -569,13 +581,7 @@ impl Decoder {
             && self
                 .field_desc(ei, Field::Lds)
                 .is_some_and(|f| f.get(raw) != 0)
-            && !matches!(
-                op.mnemonic.split_once("_load_"),
-                Some((
-                    "global" | "scratch",
-                    "ubyte" | "sbyte" | "ushort" | "sshort" | "dword"
-                ))
-            )
+            && op.flags & flags::LDS_DMA == 0
         {
             return Err(DecodeError::Invalid);
         }
@@ -599,18 +605,6 @@ impl Decoder {
             {
                 return Err(DecodeError::Invalid);
             }
-        }
-        // gfx90a FLAT f64 atomics (flat_/global_atomic_add/min/max_f64): bit 25 (scc)
-        // must be clear (llvm-mc-22 rejects it there)
-        if enc.form == crate::desc::Form::Flat
-            && self.isa.generation == "gfx9"
-            && self.traits & traits::GFX90A != 0
-            && self.traits & traits::GFX940 == 0
-            && op.mnemonic.contains("_atomic_")
-            && op.mnemonic.ends_with("_f64")
-            && raw >> 25 & 1 != 0
-        {
-            return Err(DecodeError::Invalid);
         }
         // gfx940+ flat_* (segment 0): bit 13 (scratch's sve there) must be clear
         if enc.form == crate::desc::Form::Flat
@@ -638,6 +632,12 @@ impl Decoder {
             && self.traits & (traits::GFX90A | traits::GFX940) == 0
             && raw >> 55 & 1 != 0
             && !self.flat_seg0_rtn(ei, op, raw)
+        {
+            return Err(DecodeError::Invalid);
+        }
+        if enc.form == crate::desc::Form::Flat
+            && self.isa.generation == "gfx9"
+            && !self.gfx9_global_scratch_valid(ei, op, raw)
         {
             return Err(DecodeError::Invalid);
         }
@@ -770,7 +770,7 @@ impl Decoder {
             && self
                 .field_desc(ei, Field::Tfe)
                 .is_some_and(|t| t.get(raw) != 0)
-            && (op.mnemonic.contains("_load")
+            && (op.flags & flags::LOAD != 0
                 || matches!(
                     enc.form,
                     crate::desc::Form::Mubuf | crate::desc::Form::Mtbuf
@@ -806,7 +806,7 @@ impl Decoder {
         }
         if enc.form == crate::desc::Form::Mai
             || op.flags & crate::desc::flags::MAI != 0
-            || op.mnemonic == "v_accvgpr_mov_b32"
+            || op.flags & (flags::ACC_VDST | flags::ACC_SRC0) != 0
         {
             self.accumulators(&mut inst, enc, op);
         }
@@ -1042,7 +1042,7 @@ impl Decoder {
             return false;
         }
         // (v_bitop3_*: neg, abs and omod hold the truth table)
-        if op.mnemonic.starts_with("v_bitop3") {
+        if op.flags & flags::BITOP3 != 0 {
             return (op.flags & flags::CLAMP != 0 || get(Field::Clamp) == 0)
                 && (op.flags & flags::OPSEL != 0 || get(Field::Opsel) == 0);
         }
@@ -1129,7 +1129,7 @@ pub(crate) fn byte_sel(op: &OpDesc, sel: u32) -> u32 {
 /// The sources of `op` that are a lane mask (`v_cndmask_*`'s src2, bit 2): no float
 /// modifiers, no op_sel bit, though the operation has both for its other sources.
 pub(crate) fn lane_mask_sources(op: &OpDesc) -> u32 {
-    if op.mnemonic.starts_with("v_cndmask_") {
+    if op.flags & flags::LANE_MASK != 0 {
         4
     } else {
         0
@@ -1140,7 +1140,7 @@ pub(crate) fn lane_mask_sources(op: &OpDesc) -> u32 {
 /// (`v_dot2_f16_f16`/`v_dot2_bf16_bf16` src0 and src1: llvm-mc-22 prints their op_sel
 /// entries as 0 and ignores the bits).
 pub(crate) fn packed_sources_without_opsel(op: &OpDesc) -> u32 {
-    if matches!(op.mnemonic, "v_dot2_f16_f16" | "v_dot2_bf16_bf16") {
+    if op.flags & flags::PACKED_NO_OPSEL != 0 {
         3
     } else {
         0
@@ -1297,7 +1297,7 @@ impl Decoder {
     fn matrix_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         use crate::desc::flags::*;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
-        let has = |flag: u32| op.flags & flag != 0;
+        let has = |flag: u64| op.flags & flag != 0;
         let fmt = has(MATRIX_FMT);
         let reuse = has(MATRIX_REUSE);
         if !fmt && (get(Field::OpselHi) != 3 || (!reuse && get(Field::OpselHi2) != 1)) {
@@ -1308,12 +1308,108 @@ impl Decoder {
         } else {
             u32::from(has(INDEX_KEY)) | if reuse { 4 } else { 0 }
         };
-        let ab = |flag: u32| if has(flag) { 3 } else { 0 };
+        let ab = |flag: u64| if has(flag) { 3 } else { 0 };
         let c = if has(FPMODS) { 4 } else { 0 };
         get(Field::Opsel) & !sel == 0
             && (has(CLAMP) || get(Field::Clamp) == 0)
             && get(Field::Neg) & !(ab(NEG) | c) == 0
             && get(Field::NegHi) & !(ab(NEG_HI) | c) == 0
+    }
+
+    /// Whether a gfx9 FLAT word (mostly global_* / scratch_*, segments 2 and 1) is one
+    /// llvm-mc-22 decodes (observed on gfx900/906/908/90a/942/950 by sweeping the
+    /// flags, the scalar base and the register parities of every operation; NOTES.md
+    /// round gfx9gs):
+    /// * gfx90a/gfx940+ (all three segments): register tuples start at an even
+    ///   register (the 64-bit address, data and result; not the data and result of a
+    ///   returning atomic in AGPRs); LLVM prints the others with an Invalid-register
+    ///   comment (`VReg_64_Align2`, `AV_64_Align2`), which hsaco rejects as it rejects
+    ///   the gfx900-gfx908 words LLVM marks so;
+    /// * global: the scalar base is a pair or `off` (127): flat_scratch_hi (103),
+    ///   xnack_mask_hi (105), vcc_hi (107) and m0 (124) are rejected; exec (126) is
+    ///   a base only for the loads to LDS (LLVM marks it Invalid on the others);
+    /// * gfx940+: bit 13 (scratch's sve) is rejected on every global word, and bit 55
+    ///   (acc) on the loads to LDS (`*_load_lds_*`); gfx900-gfx90a: the loads to LDS
+    ///   (bit 13) take no acc bit either;
+    /// * float atomics (`FP_ATOMIC`): gfx908 has neither a returning (glc) nor an scc
+    ///   form; gfx90a no scc form; gfx940+ no returning form with AGPRs (f32/pk_f16)
+    ///   or with AGPRs and sc1 (f64).
+    fn gfx9_global_scratch_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+        let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+        let seg = get(Field::Seg);
+        let gfx940 = self.traits & traits::GFX940 != 0;
+        let (lds, glc, sc1, acc) = (
+            get(Field::Lds),
+            get(Field::Glc),
+            get(Field::Sc1),
+            get(Field::Nv),
+        );
+        if self.traits & (traits::GFX90A | traits::GFX940) != 0 {
+            // register tuples start at an even register (LLVM's `Align2` classes; it
+            // prints a misaligned one with an Invalid-register comment): the 64-bit
+            // address (flat_*, global_* with `off`), and the data and result tuples,
+            // but for those of a returning atomic in AGPRs
+            let rtn = op.flags & crate::desc::flags::GLC_RTN != 0 && glc != 0;
+            let addr64 = seg == 0 || (seg == 2 && get(Field::Saddr) == 0x7f);
+            for od in op.operands {
+                let Role::Field(f) = od.role else { continue };
+                let odd = get(f) % 2 == 1 && od.ty.regs() > 1;
+                let bad = match f {
+                    Field::Addr => addr64 && get(f) % 2 == 1,
+                    Field::Vdst => odd,
+                    // (a returning atomic's result is as wide as its data, half of it
+                    // for a compare-swap)
+                    Field::Data if rtn && acc == 0 => {
+                        let cmpswap = op.flags & flags::CMPSWAP != 0;
+                        let result = od.ty.regs() >> u8::from(cmpswap);
+                        odd || (result > 1 && get(Field::Vdst) % 2 == 1)
+                    }
+                    Field::Data => odd && !rtn,
+                    _ => false,
+                };
+                if bad {
+                    return false;
+                }
+            }
+        }
+        if op.flags & crate::desc::flags::FP_ATOMIC != 0 {
+            let f64 = op.operands.iter().any(|o| o.ty == Ty::F64);
+            let bad = if gfx940 {
+                glc != 0 && acc != 0 && (!f64 || sc1 != 0)
+            } else if self.traits & traits::GFX90A != 0 {
+                sc1 != 0
+            } else {
+                glc != 0 || sc1 != 0
+            };
+            if bad {
+                return false;
+            }
+        }
+        if seg == 0 {
+            return true;
+        }
+        // (exec is a base only for the loads to LDS: the lds bit before gfx940,
+        // global_load_lds_* from it: loads without a destination register)
+        let load_lds = op.flags & flags::LOAD != 0
+            && !op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Vdst));
+        let to_lds = if gfx940 { load_lds } else { lds != 0 };
+        if seg == 2
+            && (matches!(get(Field::Saddr), 103 | 105 | 107 | 124)
+                || (get(Field::Saddr) == 126 && !to_lds))
+        {
+            return false;
+        }
+        if gfx940 {
+            if (seg == 2 && lds != 0) || (acc != 0 && load_lds) {
+                return false;
+            }
+        } else if lds != 0 && acc != 0 {
+            return false;
+        }
+        true
     }
 
     /// A gfx900-gfx908 flat_* atomic (FLAT segment 0) that returns (glc set).
@@ -1374,7 +1470,7 @@ impl Decoder {
         {
             return false;
         }
-        if op.mnemonic.starts_with("buffer_atomic_") {
+        if op.flags & flags::ATOMIC != 0 {
             // tfe (gfx8, gfx900-gfx908, gfx10) and dlc (gfx10) are not atomics' bits
             if !(gfx90a || gfx940) && bit(55) {
                 return false;
@@ -1441,21 +1537,21 @@ impl Decoder {
 
     /// Turn the VGPR operands of matrix and accumulator-move instructions that name
     /// AGPRs into [`Operand::Agpr`]: vdst and (MFMA) src2 on gfx908 or with `acc_cd`,
-    /// src0/src1 with their `acc` bit; v_accvgpr_* by their mnemonic.
+    /// src0/src1 with their `acc` bit; v_accvgpr_* by their flags.
     fn accumulators(&self, inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc) {
         let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
-        let (dst, srcs) = match op.mnemonic {
-            "v_accvgpr_read_b32" => (false, 1),
-            "v_accvgpr_write_b32" => (true, 0),
-            "v_accvgpr_mov_b32" => (true, 1),
-            m => {
-                let cd = self.traits & traits::GFX908 != 0 || get(Field::AccCd) != 0;
-                let mut srcs = get(Field::Acc);
-                if cd && m.starts_with("v_mfma") {
-                    srcs |= 4;
-                }
-                (cd, srcs)
+        let (dst, srcs) = if op.flags & (flags::ACC_VDST | flags::ACC_SRC0) != 0 {
+            (
+                op.flags & flags::ACC_VDST != 0,
+                u32::from(op.flags & flags::ACC_SRC0 != 0),
+            )
+        } else {
+            let cd = self.traits & traits::GFX908 != 0 || get(Field::AccCd) != 0;
+            let mut srcs = get(Field::Acc);
+            if cd && op.flags & flags::ACC_C != 0 {
+                srcs |= 4;
             }
+            (cd, srcs)
         };
         for (o, od) in inst.operands.iter_mut().zip(op.operands) {
             let agpr = match od.role {
@@ -1578,9 +1674,9 @@ fn wave64_widths(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx12:
         enc.form,
         Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3 | Form::Sdwa | Form::Dpp
     );
-    let matrix = op.mnemonic.starts_with("v_wmma") || op.mnemonic.starts_with("v_swmmac");
-    let transpose = op.mnemonic.contains("_load_tr");
-    let cndmask = op.mnemonic.starts_with("v_cndmask");
+    let matrix = op.flags & flags::MATRIX != 0;
+    let transpose = op.flags & flags::TRANSPOSE != 0;
+    let cndmask = op.flags & flags::LANE_MASK != 0;
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
         let mask = vector
             && (matches!(
@@ -1702,9 +1798,9 @@ fn mimg(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx90a: bool, o
     // with d16; gather4 always has four) plus the status with tfe, when the
     // instruction has a variant of that width and the registers fit below v256;
     // otherwise the width it starts from (2 for gather4 and cmpswap, else 1).
-    let gather = op.mnemonic.starts_with("image_gather4");
-    let cmpswap = op.mnemonic.starts_with("image_atomic") && op.mnemonic.contains("cmpswap");
-    let atomic = op.mnemonic.starts_with("image_atomic");
+    let gather = op.flags & flags::GATHER4 != 0;
+    let cmpswap = op.flags & flags::CMPSWAP != 0;
+    let atomic = op.flags & flags::ATOMIC != 0;
     let (n, widths) = match (gather, d16) {
         (true, true) => (2 + tfe, 2..=2),
         (true, false) => (4 + tfe, 4..=5),
@@ -1768,21 +1864,32 @@ fn inst_vdata_first(inst: &Instruction, op: &OpDesc) -> u8 {
 /// (`_b`, `_c`, `_o`); the gradients of `_d`/`_cd` (two vectors of the dim's gradient
 /// components, packed in 16-bit pairs per vector with `_g16`); the coordinates of the
 /// dim plus lod, clamp or mip level (`_l`, `_cl`, `_mip`), packed in pairs with a16.
-/// BVH ray queries have fixed sizes (11 and 12, 3 fewer with a16).
-pub fn image_addresses(mnemonic: &str, dim: u32, a16: bool) -> u8 {
+/// BVH ray queries ([`flags::BVH`]) have the fixed size of their address operand in the
+/// description (11 or 12), 3 fewer with a16 but for gfx12's [`flags::BVH8`] layout.
+pub fn image_addresses(op: &OpDesc, dim: u32, a16: bool) -> u8 {
     // coordinates and gradient components per dim: 1D, 2D, 3D, cube, 1D array,
     // 2D array, 2D MSAA, 2D MSAA array
     const COORDS: [u8; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
     const GRADS: [u8; 8] = [1, 2, 3, 2, 1, 2, 2, 2];
     let a16 = u8::from(a16);
-    match mnemonic {
-        "image_bvh_intersect_ray" => return 11 - 3 * a16,
-        "image_bvh64_intersect_ray" => return 12 - 3 * a16,
-        // gfx12: node pointer and extent pairs, origin, direction, offsets
-        "image_bvh8_intersect_ray" => return 11,
-        "image_bvh_dual_intersect_ray" => return 12,
-        "image_get_resinfo" => return 1,
-        _ => {}
+    if op.flags & flags::BVH != 0 {
+        let regs = op
+            .operands
+            .iter()
+            .find(|o| o.role == Role::Field(Field::Vaddr))
+            .map_or(11, |o| o.ty.regs());
+        // (gfx12 bvh8/dual: node pointer and extent pairs, origin, direction, offsets;
+        // a16 packs only the two directions of the others)
+        return if op.flags & flags::BVH8 != 0 {
+            regs
+        } else {
+            regs - 3 * a16
+        };
+    }
+    let mnemonic = op.mnemonic;
+    // (the mip level alone)
+    if mnemonic == "image_get_resinfo" {
+        return 1;
     }
     let dim = (dim & 7) as usize;
     let (mut extra, mut lod, mut grads, mut g16) = (0u8, 0u8, false, false);
@@ -1817,7 +1924,7 @@ fn image_rdna(
     bytes: &[u8],
 ) -> Result<(), DecodeError> {
     let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
-    let bvh = op.mnemonic.starts_with("image_bvh");
+    let bvh = op.flags & crate::desc::flags::BVH != 0;
     let sampler = op
         .operands
         .iter()
@@ -1874,13 +1981,13 @@ fn image_rdna(
         inst.size = (8 + 4 * nsa) as u8;
     }
     let a16 = get(Field::A16) != 0;
-    let n = image_addresses(op.mnemonic, get(Field::Dim), a16);
+    let n = image_addresses(op, get(Field::Dim), a16);
     // the largest address count of the opcode's forms (MSAA arrays excepted)
     let max = if bvh {
         n
     } else {
         (0..7)
-            .map(|d| image_addresses(op.mnemonic, d, false))
+            .map(|d| image_addresses(op, d, false))
             .max()
             .unwrap_or(1)
     };
@@ -1909,10 +2016,7 @@ fn image_rdna(
         // NSA forms of `lo` to `top` addresses; the decoder reads the largest that has
         // `nsa` address words (none: invalid)
         let (lo, top) = if bvh {
-            (
-                image_addresses(op.mnemonic, 0, true),
-                image_addresses(op.mnemonic, 0, false),
-            )
+            (image_addresses(op, 0, true), image_addresses(op, 0, false))
         } else if sampler {
             (2, max)
         } else {
@@ -1938,9 +2042,9 @@ fn image_rdna(
         (n <= max.max(4) || (n == 8 && max == 7), None)
     };
     let vaddr = if n > 12 { 16 } else { n };
-    let gather = op.mnemonic.starts_with("image_gather4");
-    // four components whatever dmask says: gather4, and gfx11's msaa_load
-    let mut data = if gather || ((partial || gfx12) && op.mnemonic == "image_msaa_load") {
+    let gather = op.flags & flags::GATHER4 != 0;
+    // four components whatever dmask says: gather4, and gfx11+'s msaa_load
+    let mut data = if op.flags & flags::FOUR_CHANNELS != 0 {
         4
     } else {
         get(Field::Dmask).count_ones().max(1) as u8
@@ -1965,9 +2069,9 @@ fn image_rdna(
     // other atomics 1-3
     fits &= if gather {
         matches!(data, 2 | 4 | 5)
-    } else if op.mnemonic.ends_with("cmpswap") {
+    } else if op.flags & flags::CMPSWAP != 0 {
         (2..=5).contains(&data)
-    } else if op.mnemonic.starts_with("image_atomic") {
+    } else if op.flags & flags::ATOMIC != 0 {
         data <= 3
     } else {
         data <= 5
@@ -2042,7 +2146,7 @@ fn rtn(
         .find(|o| o.role == Role::Field(Field::Data))
         .map(|o| o.ty.regs())
         .unwrap_or(1);
-    let count = if op.mnemonic.contains("cmpswap") {
+    let count = if op.flags & flags::CMPSWAP != 0 {
         (data / 2).max(1)
     } else {
         data

@@ -266,53 +266,53 @@ pub struct OperandDesc {
 /// Flags of an instruction (bit set).
 pub mod flags {
     /// Floating-point source modifiers (`neg`, `abs`) in VOP3/SDWA/DPP forms.
-    pub const FPMODS: u32 = 1 << 0;
+    pub const FPMODS: u64 = 1 << 0;
     /// `clamp`.
-    pub const CLAMP: u32 = 1 << 1;
+    pub const CLAMP: u64 = 1 << 1;
     /// Output modifier (`mul:2`, `mul:4`, `div:2`).
-    pub const OMOD: u32 = 1 << 2;
+    pub const OMOD: u64 = 1 << 2;
     /// Has an SDWA form.
-    pub const SDWA: u32 = 1 << 3;
+    pub const SDWA: u64 = 1 << 3;
     /// Has a DPP form.
-    pub const DPP: u32 = 1 << 4;
+    pub const DPP: u64 = 1 << 4;
     /// VOP3P `neg_lo`/`neg_hi`.
-    pub const NEG: u32 = 1 << 5;
+    pub const NEG: u64 = 1 << 5;
     /// `op_sel`.
-    pub const OPSEL: u32 = 1 << 6;
+    pub const OPSEL: u64 = 1 << 6;
     /// DS: two 8-bit offsets (`offset0`, `offset1`) instead of one 16-bit offset.
-    pub const OFFSET2: u32 = 1 << 7;
+    pub const OFFSET2: u64 = 1 << 7;
     /// DS: `gds` (the bit may be set).
-    pub const GDS: u32 = 1 << 8;
+    pub const GDS: u64 = 1 << 8;
     /// FLAT atomics: with `glc` the pre-op value is returned in `vdst`, printed first.
-    pub const GLC_RTN: u32 = 1 << 9;
+    pub const GLC_RTN: u64 = 1 << 9;
     /// gfx10+ MIMG: accepts packed 16-bit data (`d16`).
-    pub const D16: u32 = 1 << 10;
+    pub const D16: u64 = 1 << 10;
     /// DS: GDS only (`ds_gws_*`, `ds_ordered_count`, ...): the `gds` bit must be set.
-    pub const GDS_ONLY: u32 = 1 << 11;
+    pub const GDS_ONLY: u64 = 1 << 11;
     /// gfx12 DPP forms: `vdst` must be one of v0-v127 (a 16-bit operand LLVM decodes as
     /// a low-128 register; a higher number makes the word invalid).
-    pub const DPP_LO128_VDST: u32 = 1 << 12;
+    pub const DPP_LO128_VDST: u64 = 1 << 12;
     /// gfx12 DPP forms: `src0` must be one of v0-v127.
-    pub const DPP_LO128_SRC0: u32 = 1 << 13;
+    pub const DPP_LO128_SRC0: u64 = 1 << 13;
     /// gfx12 DPP forms: `src1` must be one of v0-v127.
-    pub const DPP_LO128_SRC1: u32 = 1 << 14;
+    pub const DPP_LO128_SRC1: u64 = 1 << 14;
     /// gfx10+ DPP16 forms: neg/abs bits of src0 are accepted but not printed.
-    pub const DPP_IGNORE_MODS0: u32 = 1 << 15;
+    pub const DPP_IGNORE_MODS0: u64 = 1 << 15;
     /// gfx10+ DPP16 forms: neg/abs bits of src1 are accepted but not printed.
-    pub const DPP_IGNORE_MODS1: u32 = 1 << 16;
+    pub const DPP_IGNORE_MODS1: u64 = 1 << 16;
     /// gfx10+ DPP16 forms: a neg/abs bit of src0 makes the word invalid.
-    pub const DPP_REJECT_MODS0: u32 = 1 << 17;
+    pub const DPP_REJECT_MODS0: u64 = 1 << 17;
     /// gfx10+ DPP16 forms: a neg/abs bit of src1 makes the word invalid.
-    pub const DPP_REJECT_MODS1: u32 = 1 << 18;
+    pub const DPP_REJECT_MODS1: u64 = 1 << 18;
     /// A VOP3P-encoded matrix op (gfx940+ MFMA/SMFMAC below opcode 0x40): read as the
     /// MAI encoding (AGPR operands from acc/acc_cd, cbsz/abid/blgp).
-    pub const MAI: u32 = 1 << 19;
+    pub const MAI: u64 = 1 << 19;
     /// gfx11+: has VOP3/VOP3P forms with a DPP16/DPP8 word (`v_add3_u32_e64_dpp`).
-    pub const VOP3_DPP: u32 = 1 << 20;
+    pub const VOP3_DPP: u64 = 1 << 20;
     /// gfx12 `v_cvt_sr_fp8/bf8_*`: op_sel bits 2-3 (src2's and vdst's) are a byte
     /// select, printed ` byte_sel:N` after op_sel; gfx1250 `v_cvt_f16_fp8/bf8` (one
     /// source): op_sel bits 0-1 are, bit 0 the high bit of N.
-    pub const BYTE_SEL: u32 = 1 << 21;
+    pub const BYTE_SEL: u64 = 1 << 21;
     /// gfx12+ VOP3P matrix op (WMMA/SWMMAC): op_sel and op_sel_hi are not printed as
     /// such. op_sel_hi (bits 59-60, and bit 14 unless [`MATRIX_REUSE`]/[`MATRIX_FMT`] use
     /// it) must hold its neutral value, all ones; the op_sel bits hold `index_key`
@@ -321,25 +321,117 @@ pub mod flags {
     /// the word invalid: neg_lo of A/B with [`NEG`], neg_hi of A/B with [`NEG_HI`],
     /// both of the accumulator C (src2: its neg and abs) with [`FPMODS`], clamp with
     /// [`CLAMP`].
-    pub const WMMA: u32 = 1 << 22;
+    pub const WMMA: u64 = 1 << 22;
     /// WMMA: neg_hi of the A and B matrices (src0, src1; packed 16-bit elements).
-    pub const NEG_HI: u32 = 1 << 23;
+    pub const NEG_HI: u64 = 1 << 23;
     /// SWMMAC: op_sel bit 0 (bit 11) is `index_key:N`, which half of the sparse index.
-    pub const INDEX_KEY: u32 = 1 << 24;
+    pub const INDEX_KEY: u64 = 1 << 24;
     /// gfx1250 WMMA/SWMMAC: op_sel bit 2 (bit 13) is `matrix_a_reuse`, bit 14
     /// `matrix_b_reuse`.
-    pub const MATRIX_REUSE: u32 = 1 << 25;
+    pub const MATRIX_REUSE: u64 = 1 << 25;
     /// gfx1250 `v_wmma_*_f8f6f4`: op_sel (bits 11-13) is `matrix_a_fmt`, op_sel_hi with
     /// bit 14 above it `matrix_b_fmt` (`MATRIX_FMT_FP8`=0 (default), `BF8`, `FP6`, `BF6`,
     /// `FP4`, else a number); they also give the widths of A and B.
-    pub const MATRIX_FMT: u32 = 1 << 26;
+    pub const MATRIX_FMT: u64 = 1 << 26;
     /// Printed without `_e32`/`_e64` although it has both a VOP1/VOP2/VOPC and a VOP3
     /// form (gfx1250 `v_cvt_pk_f16_fp8`/`bf8`, observed).
-    pub const NO_SUFFIX: u32 = 1 << 27;
+    pub const NO_SUFFIX: u64 = 1 << 27;
+    /// gfx9 global float atomics (`global_atomic_add_f32`, `pk_add_f16`,
+    /// `add/min/max_f64`): LLVM restricts their returning (glc), scc/sc1 and AGPR forms
+    /// by processor (rules in `Decoder::gfx9_global_scratch_valid`).
+    pub const FP_ATOMIC: u64 = 1 << 30;
     /// gfx8-gfx10 MUBUF: the `lds` bit (16) may be set (the load goes to LDS at M0):
     /// llvm-mc-22 rejects it on every other buffer op. An op with this flag and no data
     /// operand (`buffer_store_lds_dword`) requires it.
-    pub const LDS: u32 = 1 << 29;
+    pub const LDS: u64 = 1 << 29;
+
+    // Bits 28-31 are for flags added in parallel (30: FP_ATOMIC); the printing and
+    // decoding quirks below, set by `scripts/quirks.py` on the op lines, start at 32.
+    /// DS: a data tuple of any alignment is valid, no `Align2` register comment on
+    /// gfx90a+/gfx1250 (the 96-bit transposing loads `ds_read_b96_tr_b6`,
+    /// `ds_load_tr6_b96`, observed).
+    pub const DS_ANY_ALIGN: u64 = 1 << 32;
+    /// gfx12 DPP16 (`v_cndmask_b32`): the `|..|` of an abs src1 closes after the lane
+    /// mask operand (`|v1, vcc_lo|`, llvm-mc-22).
+    pub const ABS_AFTER_LANE_MASK: u64 = 1 << 33;
+    /// `v_mad_mix*`/`v_fma_mix*`: VOP3P op with op_sel but no neg lists: neg_lo prints
+    /// as `-`, neg_hi as `|..|`; op_sel_hi is printed when set (default 0).
+    pub const MIX: u64 = 1 << 34;
+    /// RDNA `v_fma_mix*` f16 forms: a literal source is read as f16 whatever op_sel_hi
+    /// says (llvm-mc-22 prints its low half).
+    pub const LITERAL_F16: u64 = 1 << 35;
+    /// gfx11+ tied mac ops (`v_fmac_*`) in VOP3 DPP form: an inline constant src1 prints
+    /// as its raw operand code in hex (`v_fmac_f32_e64_dpp v1, v2, 0xf2`, llvm-mc-22).
+    pub const DPP_RAW_SRC1: u64 = 1 << 36;
+    /// `v_bitop3_*` (gfx950, gfx1250): neg, abs and omod hold the 8-bit truth table,
+    /// printed ` bitop3:N`.
+    pub const BITOP3: u64 = 1 << 37;
+    /// `v_permlane16_b32`/`v_permlanex16_b32`: the two op_sel bits are fi and
+    /// bound_ctrl, printed as a two-entry op_sel without the destination's (observed).
+    pub const OPSEL_FI_BOUND: u64 = 1 << 38;
+    /// SMEM probes and discards (`s_atc_probe*`, `s_dcache_discard*`): no cache bits
+    /// printed (glc, dlc, th, scope).
+    pub const SMEM_NO_CACHE: u64 = 1 << 39;
+    /// gfx9 VOP3 op_sel lists a third source, the byte select of a tied destination
+    /// (`v_cvt_sr_fp8_f32`/`v_cvt_sr_bf8_f32` on gfx942/gfx950, observed).
+    pub const OPSEL_SRC2: u64 = 1 << 40;
+    /// An accumulator move in MAI form (`v_accvgpr_read/write_b32`): no cbsz/abid/blgp.
+    pub const NO_MAI_MODS: u64 = 1 << 41;
+    /// `ds_swizzle_b32`: the offset is printed as `swizzle(...)`.
+    pub const SWIZZLE: u64 = 1 << 42;
+    /// BVH ray queries (`image_bvh*`): no dmask/dim/unorm/r128 printed, a grouped NSA
+    /// address list; the address tuple's width in the description gives the node
+    /// pointer's (or, with [`BVH8`], the offsets') registers: width - 10.
+    pub const BVH: u64 = 1 << 43;
+    /// gfx12 `image_bvh8_intersect_ray`/`image_bvh_dual_intersect_ray`: addresses
+    /// grouped as node pointers (2), extents (2), origin (3), direction (3), offsets.
+    pub const BVH8: u64 = 1 << 44;
+    /// VOPD `v_dual_fmamk_f32` as the X half: a Y half that has a constant K too shows
+    /// a literal source as the inline constant it equals, without lit() (llvm-mc-22).
+    pub const VOPD_SHARED_K: u64 = 1 << 45;
+    /// VOPD sources are packed f16 pairs (`v_dual_dot2acc_f32_f16`): a literal is
+    /// inline (and printed in lit()) only as such.
+    pub const PACKED_F16: u64 = 1 << 46;
+    /// As [`PACKED_F16`], packed bf16 pairs (`v_dual_dot2acc_f32_bf16`).
+    pub const PACKED_BF16: u64 = 1 << 47;
+    /// Vector memory atomics: gfx12 th prints the `TH_ATOMIC_*` names; gfx1250 FLAT
+    /// with `exec` as scalar base prints no register-class comment; image atomics take
+    /// data widths 1-3 ([`CMPSWAP`] 2-5).
+    pub const ATOMIC: u64 = 1 << 48;
+    /// gfx12 memory stores (and `tensor_save`): th prints the `TH_STORE_*` names.
+    pub const STORE: u64 = 1 << 49;
+    /// Vector memory loads: with tfe (gfx6-gfx9) a status dword follows the data.
+    pub const LOAD: u64 = 1 << 50;
+    /// gfx9/gfx10 FLAT loads that may write to LDS (the `lds` bit): the byte, short and
+    /// dword loads of global and scratch (what llvm-mc-22 accepts).
+    pub const LDS_DMA: u64 = 1 << 51;
+    /// `v_cndmask_*`: src2 is a lane mask (no float modifiers, no op_sel bit, a register
+    /// pair in wave64), though the op has both for its other sources.
+    pub const LANE_MASK: u64 = 1 << 52;
+    /// src0/src1 are packed pairs without op_sel bits of their own
+    /// (`v_dot2_f16_f16`/`v_dot2_bf16_bf16`: llvm-mc-22 prints their op_sel entries as 0
+    /// and ignores the bits).
+    pub const PACKED_NO_OPSEL: u64 = 1 << 53;
+    /// WMMA/SWMMAC: in wave64 the matrix operands hold half as many registers (gfx11:
+    /// the accumulator and result only).
+    pub const MATRIX: u64 = 1 << 54;
+    /// Transposing loads (`*_load_tr*`): in wave64 the data holds half as many registers.
+    pub const TRANSPOSE: u64 = 1 << 55;
+    /// Accumulator moves: vdst is an AGPR (`v_accvgpr_write_b32`, `v_accvgpr_mov_b32`).
+    pub const ACC_VDST: u64 = 1 << 56;
+    /// Accumulator moves: src0 is an AGPR (`v_accvgpr_read_b32`, `v_accvgpr_mov_b32`).
+    pub const ACC_SRC0: u64 = 1 << 57;
+    /// MFMA: src2 (the accumulator C) is in AGPRs when vdst is (gfx908, `acc_cd`); not
+    /// SMFMAC, whose src2 is the sparse index.
+    pub const ACC_C: u64 = 1 << 58;
+    /// Compare-and-swap atomics: the data holds the compare and swap values, the
+    /// returned value half as many registers; image data widths 2-5.
+    pub const CMPSWAP: u64 = 1 << 59;
+    /// `image_gather4*`: data widths 2 (d16), 4 and 5 (tfe) only.
+    pub const GATHER4: u64 = 1 << 60;
+    /// Image ops that return four components whatever dmask says (`image_gather4*`;
+    /// gfx11+ `image_msaa_load`).
+    pub const FOUR_CHANNELS: u64 = 1 << 61;
 }
 
 /// Implicitly read or written registers (bit set), for the emulator and for hazards.
@@ -369,7 +461,7 @@ pub struct OpDesc {
     /// Operands in printing order.
     pub operands: &'static [OperandDesc],
     /// [`flags`].
-    pub flags: u32,
+    pub flags: u64,
     /// Processors that have it (bit i = [`IsaDesc::processors`]\[i\]).
     pub procs: u32,
     /// Implicitly read registers ([`implicit`]), beyond those in `operands`.
@@ -393,4 +485,122 @@ pub struct IsaDesc {
     pub encodings: &'static [EncodingDesc],
     /// Instructions.
     pub ops: &'static [OpDesc],
+    /// Operand rules for an encoder ([`crate::rules`]).
+    pub rules: OperandRules,
+}
+
+/// Operand rules an encoder must obey (constant bus, literals, operand classes), from
+/// the `rule` lines of the description (written by `scripts/encrules.py` from
+/// llvm-mc-22's answers; DESIGN.md "Operand rules"). [`crate::rules`] applies them.
+#[derive(Debug)]
+pub struct OperandRules {
+    /// Scalar values (SGPRs, special registers, a literal) one VALU instruction may read:
+    /// `(processors, limit)`; the first row whose processors include the decoder's.
+    pub constant_bus: &'static [(u32, u8)],
+    /// Encodings (index into [`IsaDesc::encodings`]) whose sources may be a 32-bit
+    /// literal constant, and on which processors.
+    pub literal: &'static [(u8, u32)],
+    /// Encodings whose 64-bit sources may be a 64-bit literal (gfx1250: VOP1/2/C and
+    /// SOP1/2/C; a value that does not fit 32 bits is rejected elsewhere).
+    pub literal64: &'static [(u8, u32)],
+    /// Facts of single operations that differ from the defaults, sorted by `op`.
+    pub ops: &'static [OpRule],
+    /// Dual-issue rules (VOPD gfx11/gfx12, VOPD3 gfx1250) per encoding of the X half.
+    pub vopd: &'static [VopdRule],
+}
+
+/// What a dual-issue encoding (VOPD, VOPD3) asks of its two halves together
+/// (`rule vopd` lines; learned by `scripts/encrules_vopd.py`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VopdRule {
+    /// Encoding index (the X half's table: VOPD or VOPD3).
+    pub encoding: u8,
+    /// Processors it holds on.
+    pub procs: u32,
+    /// Scalar values both halves together may read (SGPRs, special registers, one
+    /// literal, the implicit VCC of `v_dual_cndmask_b32`).
+    pub bus: u8,
+    /// Per read port (0: src0, 1: vsrc1, 2: the third operand) the bank modulus: the X
+    /// and Y VGPRs of a port must differ modulo it (0: no rule).
+    pub banks: [u8; 3],
+    /// The same VGPR in both halves of a port is no conflict (gfx1250).
+    pub same_reg: bool,
+    /// The destinations: one even and one odd, or only distinct.
+    pub dst: VopdDst,
+    /// An operation whose src0 bank is not checked when both halves are it (gfx12:
+    /// `v_dual_mov_b32`).
+    pub pair_free: Option<&'static str>,
+    /// src0 may be a literal (one value over both halves).
+    pub literal: bool,
+    /// Only in wave32 (llvm-mc-22: "instruction requires wavesize=32").
+    pub wave32: bool,
+}
+
+/// The destination rule of a dual-issue encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VopdDst {
+    /// One destination VGPR even, the other odd (VOPD: the Y field holds vdst >> 1).
+    Parity,
+    /// Only distinct (gfx1250 VOPD3).
+    Distinct,
+}
+
+/// One operation's exception to the default operand rules, in one encoding.
+#[derive(Clone, Copy, Debug)]
+pub struct OpRule {
+    /// Instruction index in [`IsaDesc::ops`].
+    pub op: u16,
+    /// Encoding index in [`IsaDesc::encodings`].
+    pub encoding: u8,
+    /// Processors it holds on.
+    pub procs: u32,
+    /// The fact.
+    pub fact: OpFact,
+}
+
+/// What an [`OpRule`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpFact {
+    /// The constant-bus limit of this operation (e.g. 1 for gfx10+ `v_lshlrev_b64`).
+    ConstantBus(u8),
+    /// Operand `operand` (index in [`OpDesc::operands`]) accepts only these
+    /// [`operand_class`] bits (e.g. `v_readfirstlane_b32` src0: VGPR only).
+    Accepts {
+        /// Operand index.
+        operand: u8,
+        /// [`operand_class`] bits.
+        classes: u8,
+    },
+    /// Operand `operand` may be a literal although the encoding is not in
+    /// [`OperandRules::literal`] (gfx950: a few VOP3 ops).
+    Literal {
+        /// Operand index.
+        operand: u8,
+    },
+    /// `m0` in operand `operand` does not count on the constant bus (gfx6-gfx9
+    /// `v_writelane_b32` lane select).
+    FreeM0 {
+        /// Operand index.
+        operand: u8,
+    },
+    /// Dual issue: operand `operand` reads on VGPR port `port` (the accumulator of
+    /// `v_dual_fmac_f32` and the addend of `v_dual_fmamk_f32` use the third port).
+    Port {
+        /// Operand index.
+        operand: u8,
+        /// Read port (0, 1, 2).
+        port: u8,
+    },
+}
+
+/// Operand classes of the operand rules (bit set).
+pub mod operand_class {
+    /// A VGPR (or one half of one, or an AGPR).
+    pub const VGPR: u8 = 1;
+    /// A scalar register: SGPR, trap temporary, `vcc`, `m0`, `exec`, ...
+    pub const SCALAR: u8 = 2;
+    /// An inline constant (integer -16..64 or one of the inline floats).
+    pub const INLINE: u8 = 4;
+    /// A literal constant that follows the instruction words.
+    pub const LITERAL: u8 = 8;
 }

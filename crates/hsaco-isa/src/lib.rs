@@ -19,6 +19,7 @@ pub mod gen;
 pub mod listing;
 pub mod print;
 mod rdna;
+pub mod rules;
 
 pub use decode::{DecodeError, Decoder, Instructions};
 pub use desc::{IsaDesc, OpDesc};

@@ -361,8 +361,7 @@ fn ds_register_mark(out: &mut String, traits: u16, op: &crate::desc::OpDesc, o: 
         return;
     }
     // (the 96-bit transposing loads take any tuple)
-    if count < 2 || first % 2 == 0 || matches!(op.mnemonic, "ds_read_b96_tr_b6" | "ds_load_tr6_b96")
-    {
+    if count < 2 || first % 2 == 0 || op.flags & flags::DS_ANY_ALIGN != 0 {
         return;
     }
     let class = match (crate::decode::ds_data_operands(op), agpr) {
@@ -589,7 +588,7 @@ fn matrix_modifiers(
     f: &dyn Fn(Field) -> u32,
     n: usize,
 ) {
-    let has = |flag: u32| op.flags & flag != 0;
+    let has = |flag: u64| op.flags & flag != 0;
     let sel = f(Field::Opsel);
     if has(flags::INDEX_KEY) && sel & 1 != 0 {
         out.push_str(" index_key:1");
@@ -679,6 +678,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         {
             out.push_str("_e64")
         }
+        // gfx8 prints VOPC in SDWA form without a suffix (`v_cmp_eq_f32 vcc, v1, v2
+        // src0_sel:DWORD ...`, llvm-objdump-22)
+        Form::Sdwa
+            if dec.traits & traits::GFX8 != 0
+                && enc
+                    .base
+                    .and_then(|b| dec.isa().encodings.get(usize::from(b)))
+                    .is_some_and(|b| b.form == Form::Vopc) => {}
         Form::Sdwa => out.push_str("_sdwa"),
         // gfx11+ prints VOPC in DPP form without a suffix (`v_cmp_eq_f32 vcc_lo, ...`)
         Form::Dpp
@@ -712,15 +719,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     };
     if matches!(enc.form, Form::Exp | Form::Vintrp) {
         if enc.field(Field::WaitVdst).is_some() || enc.field(Field::WaitVaVdst).is_some() {
-            lds_direct(out, op, &f);
+            lds_direct(out, op, enc.field(Field::WaitVdst).is_some(), &f);
         } else {
             exp_or_interp(out, enc.form, dec.isa().generation, &f);
         }
         return;
     }
     // gfx12 v_cndmask_b32 in DPP16 form prints `|v1, vcc_lo|` for an abs src1
-    let gfx12_cndmask_dpp =
-        enc.form == Form::Dpp && op.mnemonic == "v_cndmask_b32" && dec.isa().generation == "gfx12";
+    let abs_after_lane_mask = enc.form == Form::Dpp && op.flags & flags::ABS_AFTER_LANE_MASK != 0;
     let mut abs_after_next = false;
     let mut first = true;
     let mut operands = &inst.operands[..];
@@ -796,7 +802,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 // `-`, neg_hi is `|..|`
                 Form::Vop3p
                     if (!rdna && op.flags & (flags::OPSEL | flags::NEG) == flags::OPSEL)
-                        || op.mnemonic.starts_with("v_fma_mix") =>
+                        || op.flags & flags::MIX != 0 =>
                 {
                     neg = f(Field::Neg) >> i & 1 != 0;
                     abs = f(Field::NegHi) >> i & 1 != 0;
@@ -862,7 +868,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                         (false, true) => Some(5),
                         (false, false) => None,
                     };
-                    let groups = nsa_groups(op.mnemonic, count, f(Field::A16) != 0, slots);
+                    let groups = nsa_groups(op, count, f(Field::A16) != 0, slots);
                     for (i, &n) in groups.iter().enumerate().take_while(|(_, n)| **n > 0) {
                         if i > 0 {
                             out.push_str(", ");
@@ -1144,18 +1150,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             // as its raw operand code in hex (llvm-mc-22: `v_fmac_f32_e64_dpp v1, v2, 0xf2`)
             _ if src == Some(1)
                 && matches!(o, Operand::Int(_) | Operand::Float(_))
-                && op.mnemonic.starts_with("v_fmac_")
+                && op.flags & flags::DPP_RAW_SRC1 != 0
                 && dec.vop3_dpp(inst).is_some() =>
             {
                 hex(out, u64::from(f(Field::Src1)))
             }
             // RDNA v_fma_mix* (f16 forms): a literal source is read as f16 whatever
             // op_sel_hi says (llvm-mc-22 prints its low half)
-            _ if rdna
-                && *o == Operand::Literal
-                && op.mnemonic.starts_with("v_fma_mix")
-                && !op.mnemonic.ends_with("bf16") =>
-            {
+            _ if *o == Operand::Literal && op.flags & flags::LITERAL_F16 != 0 => {
                 operand(out, *o, Ty::F16, inst.literal)
             }
             _ => operand(out, *o, od.ty, inst.literal),
@@ -1205,7 +1207,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if sext {
             out.push(')');
         }
-        if abs && gfx12_cndmask_dpp && src == Some(1) {
+        if abs && abs_after_lane_mask && src == Some(1) {
             // llvm-mc-22 closes src1's abs after the vcc_lo operand here
             abs_after_next = true;
         } else if abs || std::mem::take(&mut abs_after_next) {
@@ -1235,7 +1237,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             // llvm-mc-22: op_sel, then clamp and omod, then the DPP word (VINTERP: clamp,
             // op_sel, wait_exp)
             let vinterp = enc.field(Field::WaitExp).is_some();
-            if op.mnemonic.starts_with("v_bitop3") {
+            if op.flags & flags::BITOP3 != 0 {
                 bitop3_table(
                     out,
                     f(Field::Neg) | f(Field::Abs) << 3 | f(Field::Omod) << 6,
@@ -1251,7 +1253,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             if op.flags & flags::OPSEL != 0 && !fake16 {
                 // (v_permlane16/x16: the two bits are fi and bound_ctrl, shown as a
                 // two-entry op_sel, observed)
-                let permlane = matches!(op.mnemonic, "v_permlane16_b32" | "v_permlanex16_b32");
+                let permlane = op.flags & flags::OPSEL_FI_BOUND != 0;
                 let srcs = if permlane { 2 } else { usize::from(plan.srcs) };
                 // (a byte select's bits are not op_sel's)
                 let sel = if op.flags & flags::BYTE_SEL != 0 {
@@ -1317,11 +1319,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         // cache bits only on loads and stores (a base address and data): not on the
         // probes, prefetches, discards, s_dcache_inv, s_memtime (observed)
         Form::Smem
-            if rdna && plan.sbase && !plan.no_sdata && !op.mnemonic.starts_with("s_atc_probe") =>
+            if rdna && plan.sbase && !plan.no_sdata && op.flags & flags::SMEM_NO_CACHE == 0 =>
         {
             flag(out, "glc", Field::Glc);
             flag(out, "dlc", Field::Dlc);
-            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
+            cache_policy(out, op.flags, f(Field::Th), f(Field::Scope));
         }
         Form::Smem if rdna => {}
         Form::Flat if rdna => {
@@ -1337,7 +1339,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     o => operand(out, o, Ty::B32, 0),
                 }
                 // (flat atomics print no comment on exec, observed)
-                if s == 126 && !op.mnemonic.contains("atomic") {
+                if s == 126 && op.flags & flags::ATOMIC == 0 {
                     out.push_str(
                         "/*Invalid register, operand has 'SReg_64_XEXEC_XNULL' register class*/",
                     );
@@ -1359,7 +1361,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "glc", Field::Glc);
             flag(out, "slc", Field::Slc);
             flag(out, "dlc", Field::Dlc);
-            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
+            cache_policy(out, op.flags, f(Field::Th), f(Field::Scope));
             flag(out, "lds", Field::Lds);
         }
         // gfx10 buffer_gl0_inv/gl1_inv: no modifier printed (offset, slc ignored; observed)
@@ -1391,12 +1393,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "glc", Field::Glc);
             flag(out, "slc", Field::Slc);
             flag(out, "dlc", Field::Dlc);
-            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
+            cache_policy(out, op.flags, f(Field::Th), f(Field::Scope));
             flag(out, "lds", Field::Lds);
             flag(out, "tfe", Field::Tfe);
             flag(out, "nv", Field::Nv);
         }
-        Form::Vop3 if op.mnemonic.starts_with("v_bitop3") => {
+        Form::Vop3 if op.flags & flags::BITOP3 != 0 => {
             // gfx950: the 8-bit truth table is spread over neg (bits 0-2), abs (3-5) and
             // omod (6-7).
             bitop3_table(
@@ -1404,7 +1406,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 f(Field::Neg) | f(Field::Abs) << 3 | f(Field::Omod) << 6,
             );
             let sel = f(Field::Opsel);
-            if op.mnemonic.ends_with("b16") && sel != 0 {
+            // (the 16-bit form takes op_sel)
+            if op.operands.iter().any(|o| o.ty.bits() == 16) && sel != 0 {
                 let _ = write!(
                     out,
                     " op_sel:[{},{},{},{}]",
@@ -1439,7 +1442,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 if sel != 0 {
                     // (v_cvt_sr_fp8/bf8_f32 list a third source: the byte select of
                     // their tied destination, observed)
-                    let srcs = if matches!(op.mnemonic, "v_cvt_sr_fp8_f32" | "v_cvt_sr_bf8_f32") {
+                    let srcs = if op.flags & flags::OPSEL_SRC2 != 0 {
                         3
                     } else {
                         u32::from(plan.srcs)
@@ -1467,7 +1470,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
         Form::Mai | Form::Vop3p
             if (enc.form == Form::Mai || op.flags & flags::MAI != 0)
-                && !op.mnemonic.starts_with("v_accvgpr") =>
+                && op.flags & flags::NO_MAI_MODS == 0 =>
         {
             for (name, field) in [
                 ("cbsz", Field::Cbsz),
@@ -1493,7 +1496,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             };
             // gfx9: integer dot products print no op_sel; the mix ops print their neg
             // bits as source modifiers and op_sel_hi when set
-            let mix = op.mnemonic.starts_with("v_fma_mix") || op.mnemonic.starts_with("v_mad_mix");
+            let mix = op.flags & flags::MIX != 0;
             // (RDNA: an op with op_sel but no neg lists, gfx1250's v_pk_add_max_i16 ...,
             // ignores the neg bits; one with neither, v_dot4_f32_fp8_fp8, prints src2's)
             let neg_lists =
@@ -1595,11 +1598,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
         // no glc on s_dcache_*/s_memtime (no base address) nor on s_dcache_discard and
         // s_atc_probe*
-        Form::Smem
-            if plan.sbase
-                && !op.mnemonic.starts_with("s_dcache_discard")
-                && !op.mnemonic.starts_with("s_atc_probe") =>
-        {
+        Form::Smem if plan.sbase && op.flags & flags::SMEM_NO_CACHE == 0 => {
             flag(out, "glc", Field::Glc)
         }
         Form::Ds => {
@@ -1614,7 +1613,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             } else {
                 let o = f(Field::Offset0) | f(Field::Offset1) << 8;
-                if o != 0 && op.mnemonic == "ds_swizzle_b32" {
+                if o != 0 && op.flags & flags::SWIZZLE != 0 {
                     out.push_str(" offset:");
                     swizzle(out, o, !old_gcn(dec));
                 } else if o != 0 {
@@ -1737,7 +1736,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
         Form::Mimg if rdna && enc.words == 3 => {
             // gfx12 VIMAGE/VSAMPLE
-            if !op.mnemonic.starts_with("image_bvh") {
+            if op.flags & flags::BVH == 0 {
                 if f(Field::Dmask) != 0 {
                     let _ = write!(out, " dmask:0x{:x}", f(Field::Dmask));
                 }
@@ -1745,10 +1744,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 out.push_str(IMAGE_DIMS[f(Field::Dim) as usize & 7]);
                 flag(out, "unorm", Field::Unorm);
             }
-            cache_policy(out, op.mnemonic, f(Field::Th), f(Field::Scope));
+            cache_policy(out, op.flags, f(Field::Th), f(Field::Scope));
             flag(out, "nv", Field::Nv);
             // (the BVH queries require r128 and do not print it)
-            if !op.mnemonic.starts_with("image_bvh") {
+            if op.flags & flags::BVH == 0 {
                 flag(out, "r128", Field::R128);
             }
             flag(out, "a16", Field::A16);
@@ -1757,7 +1756,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "d16", Field::D16);
         }
         Form::Mimg if rdna => {
-            if op.mnemonic.starts_with("image_bvh") {
+            if op.flags & flags::BVH != 0 {
                 flag(out, "a16", Field::A16);
                 return;
             }
@@ -1801,29 +1800,23 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
 /// on gfx10; on gfx11 (partial NSA) the fifth operand is a tuple of the rest, and the BVH
 /// ray queries group node pointer, ray extent, origin, direction and inverse direction
 /// (the two directions packed in three registers with a16).
-fn nsa_groups(mnemonic: &str, count: u8, a16: bool, slots: Option<u8>) -> [u8; 13] {
+fn nsa_groups(op: &crate::OpDesc, count: u8, a16: bool, slots: Option<u8>) -> [u8; 13] {
     let mut g = [0u8; 13];
     let partial = slots.is_some();
     let slots = slots.unwrap_or(13);
-    if partial
-        && matches!(
-            mnemonic,
-            "image_bvh8_intersect_ray" | "image_bvh_dual_intersect_ray"
-        )
-    {
+    // (the BVH queries' address tuple is 11 or 12 registers: 10 + the variable group)
+    let variable = || {
+        op.operands
+            .iter()
+            .find(|o| o.role == Role::Field(Field::Vaddr))
+            .map_or(1, |o| o.ty.regs().saturating_sub(10).max(1))
+    };
+    if partial && op.flags & flags::BVH8 != 0 {
         // gfx12: node pointers, extents, origin, direction, offsets (dual: two)
-        let last = if mnemonic == "image_bvh8_intersect_ray" {
-            1
-        } else {
-            2
-        };
-        g[..5].copy_from_slice(&[2, 2, 3, 3, last]);
-    } else if partial && mnemonic.starts_with("image_bvh") {
-        let node = if mnemonic.starts_with("image_bvh64") {
-            2
-        } else {
-            1
-        };
+        g[..5].copy_from_slice(&[2, 2, 3, 3, variable()]);
+    } else if partial && op.flags & flags::BVH != 0 {
+        // node pointer: 1 register (64-bit: 2)
+        let node = variable();
         let dirs: &[u8] = if a16 { &[3] } else { &[3, 3] };
         g[0] = node;
         g[1] = 1;
@@ -1885,7 +1878,7 @@ const NUM_FORMATS: [&str; 8] = [
 
 /// gfx11+ LDSDIR (`lds_param_load v1, attr3.y wait_vdst:0`, gfx12 `ds_direct_load v1
 /// wait_va_vdst:3 wait_vm_vsrc:0`): the wait counts are always printed.
-fn lds_direct(out: &mut String, op: &crate::OpDesc, f: &dyn Fn(Field) -> u32) {
+fn lds_direct(out: &mut String, op: &crate::OpDesc, wait_vdst: bool, f: &dyn Fn(Field) -> u32) {
     out.push_str(" v");
     dec(out, f(Field::Vdst));
     if op
@@ -1900,7 +1893,8 @@ fn lds_direct(out: &mut String, op: &crate::OpDesc, f: &dyn Fn(Field) -> u32) {
             ["x", "y", "z", "w"][f(Field::Attrchan) as usize & 3]
         );
     }
-    if op.mnemonic.starts_with("lds_") {
+    // (gfx11 LDSDIR has wait_vdst, gfx12's wait_va_vdst and wait_vm_vsrc)
+    if wait_vdst {
         let _ = write!(out, " wait_vdst:{}", f(Field::WaitVdst));
     } else {
         let _ = write!(
@@ -2013,7 +2007,7 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let op = dec.op(inst);
     // llvm-mc-22 quirk: after an X v_dual_fmamk_f32, a Y half that has a constant K too
     // shows a literal source as the inline constant it equals (`1.0`), without lit()
-    let x_fmamk = op.mnemonic == "v_dual_fmamk_f32";
+    let x_fmamk = op.flags & flags::VOPD_SHARED_K != 0;
     // gfx1250 VOPD3: neg bits of src0/vsrc1/src2, X in bits 0-2, Y in 3-5
     let neg = dec.field(inst, Field::Neg).unwrap_or(0);
     // llvm-mc-22 quirk (VOPD3): a scalar source of code 254 reads a 64-bit constant from
@@ -2029,13 +2023,14 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
     };
     let half = |out: &mut String,
-                mnemonic: &str,
+                half_op: &crate::OpDesc,
                 ops: &[Operand],
                 descs: &[crate::desc::OperandDesc],
                 is_y: bool| {
         let shared_k =
             is_y && x_fmamk && descs.iter().any(|d| d.role == crate::desc::Role::Literal);
-        out.push_str(mnemonic);
+        let op_flags = half_op.flags;
+        out.push_str(half_op.mnemonic);
         for (i, (o, od)) in ops.iter().zip(descs).enumerate() {
             if let (Ty::Bitop3, Operand::Vgpr { first, .. }) = (od.ty, *o) {
                 // gfx1250 v_dual_bitop2_b32: the truth table is a modifier
@@ -2059,7 +2054,7 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
             let neg_fn = negated
                 && (matches!(o, Operand::Int(_) | Operand::Float(_))
                     || quirk(*o).is_some_and(|from254| {
-                        !vopd3_constant_is_lit(wide, from254, od.ty, mnemonic)
+                        !vopd3_constant_is_lit(wide, from254, od.ty, op_flags)
                     }));
             if neg_fn {
                 out.push_str("neg(");
@@ -2074,7 +2069,7 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
                             // (a lane mask from 255: the second word as a 32-bit constant)
                             fixed_literal(out, wide as u32, Ty::B32, false);
                         } else {
-                            vopd3_constant(out, wide, from254, od.ty, mnemonic);
+                            vopd3_constant(out, wide, from254, od.ty, op_flags);
                         }
                     }
                 }
@@ -2086,13 +2081,9 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     fixed_literal(out, inst.literal, Ty::B32, false)
                 }
                 // dot2acc: packed 16-bit sources, inline only as such
-                (_, Operand::Literal) if mnemonic.starts_with("v_dual_dot2acc_f32_") => {
+                (_, Operand::Literal) if packed_inline(op_flags).is_some() => {
                     let v = inst.literal;
-                    let float = if mnemonic.ends_with("bf16") {
-                        &BF16_INLINE
-                    } else {
-                        &F16_INLINE
-                    };
+                    let float = packed_inline(op_flags).unwrap_or(&F16_INLINE);
                     if (-16..=64).contains(&(v as i32)) || float.contains(&v) {
                         let _ = write!(out, "lit(0x{v:x})");
                     } else {
@@ -2133,10 +2124,10 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
         }
     };
-    half(out, op.mnemonic, &inst.operands, op.operands, false);
+    half(out, op, &inst.operands, op.operands, false);
     if let Some((y, ops)) = dec.vopd_y(inst) {
         out.push_str(" :: ");
-        half(out, y.mnemonic, &ops, y.operands, true);
+        half(out, y, &ops, y.operands, true);
     }
 }
 
@@ -2146,9 +2137,9 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
 /// a 32-bit one the low half, as the inline constant it equals (packed f16/bf16
 /// constants for v_dual_dot2acc_*) or in hex. 255: the low half in hex, or (a 32-bit
 /// operand) `lit(0x<wide>)` when the low half could have been inline.
-fn vopd3_constant(out: &mut String, wide: u64, from254: bool, ty: Ty, mnemonic: &str) {
+fn vopd3_constant(out: &mut String, wide: u64, from254: bool, ty: Ty, op_flags: u64) {
     let v = wide as u32;
-    if vopd3_constant_is_lit(wide, from254, ty, mnemonic) {
+    if vopd3_constant_is_lit(wide, from254, ty, op_flags) {
         if from254 {
             let _ = write!(out, "lit64(0x{wide:x})");
         } else {
@@ -2164,12 +2155,7 @@ fn vopd3_constant(out: &mut String, wide: u64, from254: bool, ty: Ty, mnemonic: 
         inline64(out, wide);
         return;
     }
-    let packed = match mnemonic {
-        "v_dual_dot2acc_f32_f16" => Some(&F16_INLINE),
-        "v_dual_dot2acc_f32_bf16" => Some(&BF16_INLINE),
-        _ => None,
-    };
-    match packed {
+    match packed_inline(op_flags) {
         Some(table) if !(-16..=64).contains(&(v as i32)) => {
             match table.iter().position(|&b| b == v) {
                 Some(i) => out.push_str(float(240 + i as u8)),
@@ -2184,18 +2170,28 @@ fn vopd3_constant(out: &mut String, wide: u64, from254: bool, ty: Ty, mnemonic: 
 
 /// Whether [`vopd3_constant`] shows `lit64(..)` (254) or `lit(..)` (255; for the packed
 /// sources of v_dual_dot2acc_* when the low half could have been inline).
-fn vopd3_constant_is_lit(wide: u64, from254: bool, ty: Ty, mnemonic: &str) -> bool {
+fn vopd3_constant_is_lit(wide: u64, from254: bool, ty: Ty, op_flags: u64) -> bool {
     if from254 {
         return wide >> 32 == 0;
     }
     let v = wide as u32;
-    let table = match mnemonic {
-        "v_dual_dot2acc_f32_f16" => &F16_INLINE,
-        "v_dual_dot2acc_f32_bf16" => &BF16_INLINE,
-        _ => return ty.bits() != 64 && is_inline(v, Ty::B32),
+    let Some(table) = packed_inline(op_flags) else {
+        return ty.bits() != 64 && is_inline(v, Ty::B32);
     };
     let low = v & 0xffff;
     (-16..=64).contains(&i32::from(low as u16 as i16)) || table.contains(&low)
+}
+
+/// The inline float constants of packed 16-bit sources ([`flags::PACKED_F16`],
+/// [`flags::PACKED_BF16`]: v_dual_dot2acc_*), if the op's sources are packed.
+fn packed_inline(op_flags: u64) -> Option<&'static [u32; 9]> {
+    if op_flags & flags::PACKED_F16 != 0 {
+        Some(&F16_INLINE)
+    } else if op_flags & flags::PACKED_BF16 != 0 {
+        Some(&BF16_INLINE)
+    } else {
+        None
+    }
 }
 
 /// A 64-bit value as LLVM prints a 64-bit float immediate: an inline integer (-16..64)
@@ -2323,12 +2319,13 @@ fn dpp16(out: &mut String, c: u32, row_mask: u32, bank_mask: u32, bound: u32, fi
 }
 
 /// gfx12 cache policy: ` th:TH_...` (by loads, stores and atomics) and ` scope:SCOPE_...`.
-fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
+fn cache_policy(out: &mut String, op_flags: u64, th: u32, scope: u32) {
     let sys = scope == 3;
     // (atomics print the cascade names from SCOPE_DEV on)
     let cascade = scope >= 2;
     if th != 0 {
-        let name = if mnemonic.contains("atomic") {
+        let atomic = op_flags & flags::ATOMIC != 0;
+        let name = if atomic {
             match (th, cascade) {
                 (1, _) => "TH_ATOMIC_RETURN",
                 (2, _) => "TH_ATOMIC_NT",
@@ -2339,7 +2336,7 @@ fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
             }
         } else {
             // (tensor_save stores a tensor: the store names)
-            let store = mnemonic.contains("store") || mnemonic == "tensor_save";
+            let store = op_flags & flags::STORE != 0;
             match (th, store, sys) {
                 (1, false, _) => "TH_LOAD_NT",
                 (2, false, _) => "TH_LOAD_HT",
@@ -2361,7 +2358,7 @@ fn cache_policy(out: &mut String, mnemonic: &str, th: u32, scope: u32) {
         };
         if !name.is_empty() {
             let _ = write!(out, " th:{name}");
-        } else if mnemonic.contains("atomic") {
+        } else if atomic {
             let _ = write!(out, " th:TH_ATOMIC_0x{th:x}");
         } else {
             let _ = write!(out, " th:0x{th:x}");

@@ -123,6 +123,16 @@ fn rejected_words(what: &str, files: &[(&str, &str)], min_lines: usize) {
     );
 }
 
+/// gfx8 VOPC in SDWA form (scripts/vopc_sdwa_vectors.py): printed without a suffix.
+#[test]
+fn gfx8_vopc_sdwa_vectors() {
+    exact_vectors(
+        "VOPC SDWA",
+        &[("gfx8", include_str!("data/gfx8.vopcsdwa.txt"))],
+        300,
+    );
+}
+
 /// DS (LDS/GDS) vectors of every generation (scripts/ds_vectors.py).
 #[test]
 fn ds_vectors() {
@@ -714,6 +724,12 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "gfx9.flat",
         include_str!("data/gfx9.flat.txt"),
         include_str!("data/gfx9.flat.invalid"),
+        "",
+    ),
+    (
+        "gfx9.gs",
+        include_str!("data/gfx9.gs.txt"),
+        include_str!("data/gfx9.gs.invalid"),
         "",
     ),
     (

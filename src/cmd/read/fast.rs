@@ -28,12 +28,13 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// At most this many files in a unit of work handed to a thread.
 const CHUNK: usize = 64;
 /// A chunk's text buffer starts this large (growing a buffer faults in fresh pages).
-const OUTPUT_CAPACITY: usize = 1 << 18;
+/// It holds the header lines (the notes' blocks are shared, not copied: [`Output`]).
+const OUTPUT_CAPACITY: usize = 1 << 14;
 /// At most this many threads.
 const MAX_THREADS: usize = 8;
 
@@ -59,6 +60,7 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
         .clamp(1, MAX_THREADS);
     let next = AtomicUsize::new(0);
     let sink = Sink::default();
+    let recent = Recent::default();
     let work = || {
         let mut worker = Worker::default();
         loop {
@@ -68,9 +70,10 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
             };
             let mut out = sink.buffer();
             for path in &files[chunk.clone()] {
-                let start = out.text.len();
-                if let Err(held) = worker.file_blocks(path, with_headers, &mut out.text) {
-                    out.text.truncate(start);
+                let start = (out.text.len(), out.blocks.len());
+                if let Err(held) = worker.file_blocks(path, with_headers, &recent, &mut out) {
+                    out.text.truncate(start.0);
+                    out.blocks.truncate(start.1);
                     out.failed |= general(opts, path, held, with_headers, &mut out);
                 }
             }
@@ -147,10 +150,16 @@ fn general(
     failed
 }
 
-/// What one chunk of files printed.
+/// What one chunk of files printed: `text`, with the printed notes' blocks in their
+/// places. A block is not copied into the text but shared with the thread's
+/// [`Recent`] notes and written from there (for each of the 3350 notes of the corpus,
+/// a copy into fresh memory of 12.5 MB in all, with its page faults, cost more than
+/// the printing of the 1178 notes not seen before).
 #[derive(Default)]
 struct Output {
     text: Vec<u8>,
+    /// Each note's block goes after the text's first `.0` bytes (in order).
+    blocks: Vec<(usize, Arc<Printed>)>,
     errors: String,
     failed: bool,
 }
@@ -201,7 +210,7 @@ impl Sink {
             };
             if !st.closed && st.error.is_none() {
                 let mut stdout = std::io::stdout().lock();
-                match stdout.write_all(&out.text).and_then(|()| stdout.flush()) {
+                match write_output(&mut stdout, &out).and_then(|()| stdout.flush()) {
                     Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => st.closed = true,
                     Err(e) => st.error = Some(e),
                     Ok(()) => {}
@@ -213,6 +222,7 @@ impl Sink {
             }
             st.failed |= out.failed;
             out.text.clear();
+            out.blocks.clear();
             out.errors.clear();
             out.failed = false;
             st.free.push(out);
@@ -221,83 +231,151 @@ impl Sink {
     }
 }
 
+/// Writes the text of `out` with its blocks in their places, in as few `writev`s as
+/// the system allows.
+fn write_output(w: &mut impl Write, out: &Output) -> std::io::Result<()> {
+    use std::io::{ErrorKind, IoSlice};
+    let mut slices = Vec::with_capacity(2 * out.blocks.len() + 1);
+    let mut at = 0;
+    for (end, block) in &out.blocks {
+        if *end > at {
+            slices.push(IoSlice::new(&out.text[at..*end]));
+            at = *end;
+        }
+        slices.push(IoSlice::new(&block.block));
+    }
+    if at < out.text.len() {
+        slices.push(IoSlice::new(&out.text[at..]));
+    }
+    let mut rest = &mut slices[..];
+    while !rest.is_empty() {
+        match w.write_vectored(rest) {
+            Ok(0) => return Err(ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut rest, n),
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// What a thread keeps from file to file.
 #[derive(Default)]
 struct Worker {
     /// Reads the files.
     files: super::files::Reader,
-    /// The metadata notes printed last.
-    recent: Recent,
+    /// Entries dropped from [`Recent`], whose buffers the next print reuses.
+    spare: Vec<Printed>,
 }
 
 /// A metadata note's descriptor and its printed block.
+#[derive(Default)]
 struct Printed {
     n_type: u32,
     desc: Vec<u8>,
     block: Vec<u8>,
     /// Whether it decodes (see [`blocks`]), once asked.
-    decodes: Option<bool>,
+    decodes: OnceLock<bool>,
 }
 
-/// The last [`RECENT`] distinct metadata notes a thread printed, with their text. The
-/// files of one directory share much of their metadata: an object file and the code
-/// object linked from it hold the same note, and a code object linked from several
-/// objects holds each of their notes (859 distinct notes among 3350 in the shared
-/// corpus; remembering one note printed 2264 times, remembering these ~900). The
-/// entries' buffers are reused, oldest first, so memory stops growing once the ring
-/// is full.
+impl Printed {
+    /// Whether the note decodes as the general path decodes the first metadata note.
+    fn decodes(&self) -> bool {
+        *self.decodes.get_or_init(|| {
+            if self.n_type == NT_AMDGPU_METADATA {
+                msgpack::is_map_document(&self.desc)
+            } else {
+                CodeObjectMetadata::from_v2_yaml(&self.desc).is_ok()
+            }
+        })
+    }
+}
+
+/// The last [`RECENT`] distinct metadata notes the threads printed, with their text,
+/// shared by the threads. The files of one directory share much of their metadata
+/// (an object file and the code object linked from it hold the same note, and a code
+/// object linked from several objects holds each of their notes), and so do
+/// neighbouring directories: 859 distinct notes among 3350 in the shared corpus;
+/// remembering one note printed 2264 times, one ring per thread 1178, this shared
+/// ring 930-1000 (two threads meeting a note at the same time both print it). An
+/// entry is shared with the outputs that hold its block until they are
+/// written; a dropped entry's buffers are reused by the next print once no output
+/// holds it, so memory stops growing once the ring is full.
 #[derive(Default)]
 struct Recent {
-    entries: Vec<Printed>,
-    /// The entry to reuse next once the ring is full.
+    ring: Mutex<Ring>,
+}
+
+#[derive(Default)]
+struct Ring {
+    entries: Vec<Arc<Printed>>,
+    /// The entry to drop next once the ring is full.
     oldest: usize,
 }
 
 /// How many notes [`Recent`] keeps.
-const RECENT: usize = 32;
+const RECENT: usize = 64;
+
+impl Ring {
+    fn find(&self, n_type: u32, desc: &[u8]) -> Option<&Arc<Printed>> {
+        self.entries
+            .iter()
+            .find(|p| p.n_type == n_type && p.desc == desc)
+    }
+}
 
 impl Recent {
-    /// The entry of the note (`n_type`, `desc`), printed now if it is not there.
-    fn get(&mut self, n_type: u32, desc: &[u8]) -> &mut Printed {
-        let found = self
-            .entries
-            .iter()
-            .position(|p| p.n_type == n_type && p.desc == desc);
-        let i = match found {
-            Some(i) => i,
-            None if self.entries.len() < RECENT => {
-                self.entries.push(Printed {
-                    n_type,
-                    desc: Vec::new(),
-                    block: Vec::new(),
-                    decodes: None,
-                });
-                self.fill(self.entries.len() - 1, n_type, desc)
-            }
-            None => {
-                let i = self.oldest;
-                self.oldest = (i + 1) % RECENT;
-                self.fill(i, n_type, desc)
-            }
-        };
-        &mut self.entries[i]
+    fn lock(&self) -> std::sync::MutexGuard<'_, Ring> {
+        self.ring.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Prints the note into entry `i` (whose buffers keep their allocations).
-    fn fill(&mut self, i: usize, n_type: u32, desc: &[u8]) -> usize {
-        let p = &mut self.entries[i];
+    /// The entry of the note (`n_type`, `desc`), printed now (reusing the buffers of
+    /// an entry of `spare`) if it is not there.
+    fn get(&self, n_type: u32, desc: &[u8], spare: &mut Vec<Printed>) -> Arc<Printed> {
+        if let Some(p) = self.lock().find(n_type, desc) {
+            return Arc::clone(p);
+        }
+        // printed without the lock (the other threads go on meanwhile)
+        let mut p = spare.pop().unwrap_or_default();
         p.n_type = n_type;
         p.desc.clear();
         p.desc.extend_from_slice(desc);
         p.block.clear();
-        p.decodes = if n_type == NT_AMDGPU_METADATA {
+        p.decodes = OnceLock::new();
+        if n_type == NT_AMDGPU_METADATA {
             // known from the printing
-            Some(write_amdgpu_metadata_block(desc, &mut p.block))
+            let _ = p
+                .decodes
+                .set(write_amdgpu_metadata_block(desc, &mut p.block));
         } else {
             write_readelf_block(n_type, desc, &mut p.block);
-            None
+        }
+        let p = Arc::new(p);
+        let dropped = {
+            let mut ring = self.lock();
+            if let Some(q) = ring.find(n_type, desc) {
+                // another thread printed it meanwhile: its entry is kept
+                let q = Arc::clone(q);
+                drop(ring);
+                if let Ok(p) = Arc::try_unwrap(p) {
+                    spare.push(p);
+                }
+                return q;
+            }
+            if ring.entries.len() < RECENT {
+                ring.entries.push(Arc::clone(&p));
+                None
+            } else {
+                let i = ring.oldest;
+                ring.oldest = (i + 1) % RECENT;
+                Some(std::mem::replace(&mut ring.entries[i], Arc::clone(&p)))
+            }
         };
-        i
+        // (an output may still hold it: then its buffers are left to it)
+        if let Some(Ok(old)) = dropped.map(Arc::try_unwrap) {
+            spare.push(old);
+        }
+        p
     }
 }
 
@@ -310,21 +388,24 @@ impl Worker {
         &mut self,
         path: &Path,
         with_headers: bool,
-        out: &mut Vec<u8>,
+        recent: &Recent,
+        out: &mut Output,
     ) -> Result<(), Option<Vec<u8>>> {
-        let recent = &mut self.recent;
-        self.files
-            .with_file(path, |data| blocks(data, recent, path, with_headers, out))
+        let spare = &mut self.spare;
+        self.files.with_file(path, |data| {
+            blocks(data, recent, spare, path, with_headers, out)
+        })
     }
 }
 
 /// [`Worker::file_blocks`] of the file's bytes `data`.
 fn blocks(
     data: &[u8],
-    recent: &mut Recent,
+    recent: &Recent,
+    spare: &mut Vec<Printed>,
     path: &Path,
     with_headers: bool,
-    out: &mut Vec<u8>,
+    out: &mut Output,
 ) -> Option<()> {
     let objects = code_objects(data).ok()?;
     if objects.len() != 1 || objects[0].container != ContainerKind::Plain {
@@ -334,9 +415,10 @@ fn blocks(
     symbols_readable(&co)?;
     if with_headers {
         // as `path.display()` shows it (invalid UTF-8 replaced the same way)
-        out.extend_from_slice(b"==> ");
-        out.extend_from_slice(path.to_string_lossy().as_bytes());
-        out.extend_from_slice(b" <==\n");
+        out.text.extend_from_slice(b"==> ");
+        out.text
+            .extend_from_slice(path.to_string_lossy().as_bytes());
+        out.text.extend_from_slice(b" <==\n");
     }
     let mut first = true;
     for note in co.elf.notes() {
@@ -348,21 +430,13 @@ fn blocks(
         if !is_metadata {
             continue;
         }
-        let printed = recent.get(note.n_type, note.desc);
-        out.extend_from_slice(&printed.block);
-        if first {
-            // the general path decodes the first metadata note and reports failure
-            first = false;
-            let decodes = *printed.decodes.get_or_insert_with(|| {
-                if note.n_type == NT_AMDGPU_METADATA {
-                    msgpack::is_map_document(note.desc)
-                } else {
-                    CodeObjectMetadata::from_v2_yaml(note.desc).is_ok()
-                }
-            });
-            if !decodes {
-                return None;
-            }
+        let printed = recent.get(note.n_type, note.desc, spare);
+        // the general path decodes the first metadata note and reports failure
+        let refused = first && !printed.decodes();
+        first = false;
+        out.blocks.push((out.text.len(), printed));
+        if refused {
+            return None;
         }
     }
     Some(())
@@ -416,28 +490,215 @@ mod tests {
         d
     }
 
+    /// Notes in an order that revisits them in several ways: more distinct notes
+    /// than the ring holds, so that hits, misses and reused entries all happen.
+    fn order() -> Vec<u8> {
+        (0..100)
+            .chain((0..100).rev())
+            .chain((0..100u16).map(|i| ((i * 7) % 100) as u8))
+            .collect()
+    }
+
+    /// Checks that `recent` gives note `i` as a fresh print would; returns the entry.
+    fn check(recent: &Recent, spare: &mut Vec<Printed>, i: u8) -> Arc<Printed> {
+        let desc = note(i);
+        let mut fresh = Vec::new();
+        let decodes = write_amdgpu_metadata_block(&desc, &mut fresh);
+        let p = recent.get(NT_AMDGPU_METADATA, &desc, spare);
+        assert_eq!(p.block, fresh, "note {i}");
+        assert_eq!(p.decodes(), decodes);
+        assert!(String::from_utf8_lossy(&p.block).contains(&format!("- {}", i & 0x7f)));
+        p
+    }
+
     #[test]
     fn recent_notes_print_as_a_fresh_print() {
-        let mut recent = Recent::default();
-        // more distinct notes than the ring holds, revisited in several orders, so
-        // that hits, misses and reused entries all happen
-        let order: Vec<u8> = (0..80)
-            .chain((0..80).rev())
-            .chain((0..80u16).map(|i| ((i * 7) % 80) as u8))
-            .collect();
-        let mut hits = 0;
-        for i in order {
-            let desc = note(i);
-            let before = recent.entries.iter().any(|p| p.desc == desc);
-            hits += usize::from(before);
-            let mut fresh = Vec::new();
-            let decodes = write_amdgpu_metadata_block(&desc, &mut fresh);
-            let p = recent.get(NT_AMDGPU_METADATA, &desc);
-            assert_eq!(p.block, fresh, "note {i}");
-            assert_eq!(p.decodes, Some(decodes));
-            assert!(String::from_utf8_lossy(&p.block).contains(&format!("- {}", i & 0x7f)));
+        let recent = Recent::default();
+        let mut spare = Vec::new();
+        let (mut hits, mut reused) = (0, 0);
+        // the entries of the last few notes are held (as outputs not yet written
+        // hold them), so that dropped entries are reused or left alone
+        let mut held = std::collections::VecDeque::new();
+        for i in order() {
+            let hit = recent.lock().find(NT_AMDGPU_METADATA, &note(i)).is_some();
+            hits += usize::from(hit);
+            reused += usize::from(!hit && !spare.is_empty());
+            held.push_back((i, check(&recent, &mut spare, i)));
+            if held.len() > 70 {
+                held.pop_front();
+            }
         }
-        assert!(recent.entries.len() == RECENT);
-        assert!(hits > 0 && hits < 240, "{hits} hits");
+        assert!(recent.lock().entries.len() == RECENT);
+        assert!(hits > 0 && hits < 300, "{hits} hits");
+        assert!(reused > 0, "no buffers reused");
+        // what outputs held was not overwritten by the reuse
+        for (i, p) in held {
+            let mut fresh = Vec::new();
+            write_amdgpu_metadata_block(&note(i), &mut fresh);
+            assert_eq!(p.block, fresh, "held note {i}");
+        }
+    }
+
+    #[test]
+    fn recent_notes_shared_by_threads_print_as_a_fresh_print() {
+        let recent = Recent::default();
+        std::thread::scope(|s| {
+            for t in 0..3u16 {
+                let recent = &recent;
+                s.spawn(move || {
+                    let mut spare = Vec::new();
+                    for i in order()
+                        .into_iter()
+                        .cycle()
+                        .skip(usize::from(t) * 37)
+                        .take(600)
+                    {
+                        drop(check(recent, &mut spare, i));
+                    }
+                });
+            }
+        });
+    }
+
+    /// `data` (a 64-bit ELF file) laid out again, larger than the fast path's first read:
+    /// `gap` zero bytes after it, then (with `spread`) a copy of every section with
+    /// contents, each after `gap` more zeros, then `gap` zeros and the section header
+    /// table, pointing at the copies, at the end (where LLVM puts it). The fast path
+    /// reads such a file in parts (src/cmd/read/files.rs, `read_parts`); with `spread`
+    /// every section it needs lies outside the first read and the headers' read.
+    fn relaid(data: &[u8], gap: usize, spread: bool) -> Option<Vec<u8>> {
+        let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+        if data.len() < 64 || data[..4] != *b"\x7fELF" || data[4] != 2 {
+            return None;
+        }
+        let shoff = usize::try_from(u64_at(data, 40)).ok()?;
+        let shnum = usize::from(u16::from_le_bytes([data[60], data[61]]));
+        let mut headers = data.get(shoff..shoff.checked_add(shnum * 64)?)?.to_vec();
+        let mut out = data.to_vec();
+        if spread {
+            for h in headers.chunks_exact_mut(64) {
+                let kind = u32::from_le_bytes(h[4..8].try_into().unwrap());
+                let (off, size) = (u64_at(h, 24) as usize, u64_at(h, 32) as usize);
+                let Some(bytes) = data.get(off..off.saturating_add(size)) else {
+                    continue;
+                };
+                if kind == 0 || kind == 8 || size == 0 {
+                    continue;
+                }
+                let at = (out.len() + gap).next_multiple_of(8);
+                out.resize(at, 0);
+                out.extend_from_slice(bytes);
+                h[24..32].copy_from_slice(&(at as u64).to_le_bytes());
+            }
+        }
+        let at = (out.len() + gap).next_multiple_of(8);
+        out.resize(at, 0);
+        out.extend_from_slice(&headers);
+        out[40..48].copy_from_slice(&(at as u64).to_le_bytes());
+        Some(out)
+    }
+
+    /// The text of one file through `worker` (its reader poisoned), or `None` if
+    /// the fast path refused it.
+    fn through(worker: &mut Worker, recent: &Recent, path: &Path) -> Option<Vec<u8>> {
+        let mut out = Output::default();
+        worker.file_blocks(path, true, recent, &mut out).ok()?;
+        let mut text = Vec::new();
+        write_output(&mut text, &out).unwrap();
+        Some(text)
+    }
+
+    /// The same from the whole file's bytes.
+    fn from_bytes(data: &[u8], path: &Path) -> Option<Vec<u8>> {
+        let mut out = Output::default();
+        blocks(
+            data,
+            &Recent::default(),
+            &mut Vec::new(),
+            path,
+            true,
+            &mut out,
+        )?;
+        let mut text = Vec::new();
+        write_output(&mut text, &out).unwrap();
+        Some(text)
+    }
+
+    /// Large code objects are read in parts (`files::Reader::read_parts`); the bytes
+    /// left unread are poisoned, so that output depending on one of them would differ
+    /// from the output of the whole file. Clean objects must take that path; damaged
+    /// ones may be refused (then the whole file is read), never printed otherwise.
+    #[cfg(unix)]
+    #[test]
+    fn objects_read_in_parts_print_as_read_whole() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = std::env::temp_dir().join(format!("hsaco-parts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut seeds = Vec::new();
+        for d in [
+            "tests/cli/data",
+            "crates/hsaco-elf/tests/data/elf",
+            "src/cmd/demo_data",
+        ] {
+            for e in std::fs::read_dir(root.join(d)).unwrap().flatten() {
+                let data = std::fs::read(e.path()).unwrap();
+                if data.len() > 64 && data[18] == 224 && data[19] == 0 {
+                    for (gap, spread) in [(20 << 10, false), (3 << 10, true), (20 << 10, true)] {
+                        seeds.extend(relaid(&data, gap, spread));
+                    }
+                }
+            }
+        }
+        assert!(seeds.len() >= 10, "{} seeds", seeds.len());
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut printed, mut parts, mut clean) = (0, 0, 0);
+        for poison in [0x00, 0xa5, 0xff] {
+            let mut worker = Worker::default();
+            worker.files.poison = Some(poison);
+            let recent = Recent::default();
+            for i in 0..3 * seeds.len() {
+                let mut data = seeds[i % seeds.len()].clone();
+                if i >= seeds.len() {
+                    // damage the headers, the section headers or anything
+                    for _ in 0..1 + next() % 3 {
+                        let at = match next() % 3 {
+                            0 => (next() % 64) as usize,
+                            1 => data.len() - 1 - (next() % 1024) as usize,
+                            _ => (next() % data.len() as u64) as usize,
+                        };
+                        data[at] ^= 1 << (next() % 8);
+                    }
+                }
+                let path = dir.join(format!("p{i}.co"));
+                std::fs::write(&path, &data).unwrap();
+                let before = worker.files.parts_read;
+                let got = through(&mut worker, &recent, &path);
+                let read_in_parts = worker.files.parts_read > before;
+                parts += usize::from(read_in_parts);
+                let whole = from_bytes(&data, &path);
+                let note_sections = CodeObject::parse(&data)
+                    .is_ok_and(|co| co.elf.sections().flatten().any(|s| s.sh_type.0 == 7));
+                if i < seeds.len() && whole.is_some() && note_sections {
+                    // an object the fast path prints, with its notes in sections
+                    clean += 1;
+                    assert!(read_in_parts && got.is_some(), "seed {i} not read in parts");
+                }
+                if let Some(got) = got {
+                    printed += 1;
+                    assert_eq!(Some(got), whole, "file {i}, poison {poison:#x}");
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            clean > 0 && parts > clean && printed > clean,
+            "{clean} {parts} {printed}"
+        );
     }
 }
