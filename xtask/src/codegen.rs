@@ -375,6 +375,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "fmt" => "MATRIX_FMT",
         "nosfx" => "NO_SUFFIX",
         "maifmt" => "MAI_FMT",
+        "lds" => "LDS",
         // printing quirks (set by crates/hsaco-isa/scripts/quirks.py)
         "anyalign" => "DS_ANY_ALIGN",
         "abslate" => "ABS_AFTER_LANE_MASK",

@@ -11,6 +11,7 @@ words llvm-mc-22 --disassemble rejects, hsaco must reject them too).
     python3 scripts/enc_vectors.py gfx11 salu     # SOP1/2/C/K ops limited by @processor
     python3 scripts/enc_vectors.py gfx9 flat      # FLAT segment 0 (gfx900-gfx90a)
     python3 scripts/enc_vectors.py gfx9 mai950    # gfx950 f8f6f4 MFMA, ld_scale (+ pairs)
+    python3 scripts/enc_vectors.py gfx9 mubuf     # MUBUF field rules (gfx8, gfx9, gfx10)
     python3 scripts/enc_vectors.py gfx9 gs        # global_*/scratch_* (FLAT segments 2, 1)
 
 Every opcode of the family's encodings (from the op lines of defs/<gen>.txt; for the
@@ -388,6 +389,36 @@ def mai950_words(rng, text, encs):
             v.update(vdst=0, clamp=0, opsel=v["opsel"] & 3, neg=v["neg"] & 3,
                      neg_hi=v["neg_hi"] & 3)
         words.append(build(en, v))
+
+def mubuf_words(rng, text, encs):
+    """gfx8-gfx10 MUBUF: plain_words, plus per opcode the clean probe with each flag or
+    reserved bit set alone, lds with bit 55 (tfe/acc), and offen with idxen (the rules
+    of `Decoder::mubuf_fields_valid`)."""
+    en = encs["MUBUF"]
+    words = plain_words(rng, text, encs, ["MUBUF"])
+    lo, w, _ = en["fields"]["op"]
+    vals, _ = sweep.probes("MUBUF")
+    for opc in opcodes(text, "MUBUF"):
+        key = dict(op=opc & ((1 << w) - 1))
+        if "opm" in en["fields"]:
+            key["opm"] = opc >> w
+        base = build(en, dict(vals, **key))
+        for bits in ([12], [13], [14], [15], [16], [17], [25], [53], [54], [55],
+                     [16, 55], [12, 13], [16, 14], [16, 12]):
+            ws = list(base)
+            for b in bits:
+                if b == 25 and "opm" in en["fields"]:
+                    continue
+                ws[b // 32] |= 1 << (b % 32)
+            words.append(ws)
+        # loads to LDS (and buffer_store_lds_dword, which needs lds and no address)
+        words.append(build(en, dict(vals, **key, lds=1, offen=0, idxen=0, tfe=0)))
+        for i in range(6):
+            v = rand_fields(rng, en)
+            v.update(key, lds=1, tfe=0)
+            if i < 3:
+                v.update(offen=0, idxen=0)
+            words.append(build(en, v))
     return words
 
 
@@ -440,6 +471,7 @@ FAMILIES = {
     "dpp": dpp_words,
     "vop3dpp": vop3dpp_words,
     "mtbuf": lambda r, t, e: plain_words(r, t, e, ["MTBUF"]),
+    "mubuf": mubuf_words,
     "exp": exp_words,
     "vinterp": lambda r, t, e: plain_words(r, t, e, ["VINTERP", "VINTRP"]),
     "ldsdir": lambda r, t, e: plain_words(r, t, e, ["LDSDIR"]),
@@ -473,7 +505,8 @@ def main():
                           and r[1] == 4 * len(ws)):
                 bad.setdefault(tuple(ws), []).append(proc)
                 continue
-            if r[1] != 4 * len(ws) or ("/*" in r[0] and not ("VGPR_32_Lo128" in r[0] or "dpp_ctrl" in r[0])):
+            if r[1] != 4 * len(ws) or ("/*" in r[0] and not ("VGPR_32_Lo128" in r[0] or "dpp_ctrl" in r[0]
+                                                  or family == "mubuf")):
                 continue  # decoded as something shorter (another encoding)
             per.setdefault((tuple(ws), r[0]), []).append(proc)
     hexw = lambda ws: " ".join("%08x" % w for w in ws)  # noqa: E731

@@ -507,7 +507,8 @@ impl Decoder {
         }
         if self.buckets.rdna && enc.form == crate::desc::Form::Mtbuf {
             // llvm-mc-22 has no MTBUF forms with tfe on gfx10+, nor reserved scalar
-            // codes (209-229, 232-234) or src_lds_direct (254) as soffset
+            // codes (209-229, 232-234) or (gfx11+) 254 as soffset (gfx10 prints
+            // src_lds_direct with an Invalid-register mark, print.rs)
             let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
             // (nor a resource tuple of s104-s107 or (gfx10) s124-s127 (gfx12: m0, exec),
             // nor gfx12 offsets of 2^23 and more or bits 48-49 set)
@@ -518,7 +519,8 @@ impl Decoder {
                 || (self
                     .field_desc(ei, Field::Soffset)
                     .is_some_and(|d| d.width == 8)
-                    && matches!(get(Field::Soffset), 209..=229 | 232..=234 | 254))
+                    && (matches!(get(Field::Soffset), 209..=229 | 232..=234)
+                        || get(Field::Soffset) == 254 && self.traits & traits::GFX10 == 0))
                 || (srsrc_quad && get(Field::Srsrc) == 26)
                 || (srsrc_quad && get(Field::Srsrc) == 31 && !self.buckets.swap_m0_null)
                 || (enc.words == 3 && raw >> 48 & 3 != 0)
@@ -550,6 +552,12 @@ impl Decoder {
             {
                 return Err(DecodeError::Invalid);
             }
+        }
+        if enc.form == crate::desc::Form::Mubuf
+            && self.traits & (traits::GFX8 | traits::GFX9 | traits::GFX10) != 0
+            && !self.mubuf_fields_valid(ei, op, raw)
+        {
+            return Err(DecodeError::Invalid);
         }
         if enc.form == crate::desc::Form::Vop3p
             && self.buckets.rdna
@@ -1605,6 +1613,81 @@ impl Decoder {
     /// has it and always for GDS-only operations, and the `acc` bit only on
     /// gfx90a/gfx940+ (before, gfx8 included, for GDS-only operations, loads and stores)
     /// and not on an operation without operands.
+    /// gfx8-gfx10 MUBUF: the field combinations llvm-mc-22 decodes (each rule found by
+    /// setting single bits and pairs of bits of every opcode on every processor; the
+    /// words it rejects are in tests/data/<gen>.mubuf.invalid).
+    fn mubuf_fields_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+        use crate::desc::flags;
+        let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
+        let has = |f: Field| op.operands.iter().any(|o| o.role == Role::Field(f));
+        let bit = |b: u32| raw >> b & 1 != 0;
+        let gfx10 = self.traits & traits::GFX10 != 0;
+        let gfx90a = self.traits & traits::GFX90A != 0;
+        let gfx940 = self.traits & traits::GFX940 != 0;
+        let lds = get(Field::Lds) != 0;
+        // the lds bit only on the ops that load to LDS (`!lds`), required by the one
+        // that has no data operand (buffer_store_lds_dword), never with bit 55 (tfe, or
+        // acc from gfx90a)
+        if lds && (op.flags & flags::LDS == 0 || bit(55)) {
+            return false;
+        }
+        if op.flags & flags::LDS != 0 && !has(Field::Vdata) && !lds {
+            return false;
+        }
+        // no address operand: offen and idxen clear; no data operand: bit 55 clear
+        if !has(Field::Vaddr) && (get(Field::Offen) | get(Field::Idxen)) != 0 {
+            return false;
+        }
+        if !has(Field::Vdata) && bit(55) {
+            return false;
+        }
+        // gfx8/gfx9: bit 25 is reserved (gfx10: the opcode's top bit)
+        if !gfx10 && bit(25) {
+            return false;
+        }
+        // operand-less cache ops: bits 14 and 15 (glc, dlc / scc / sc0, sc1) clear, but
+        // on gfx940+ (printed sc0 sc1) and gfx90a buffer_wbl2 (accepted, not printed)
+        if op.operands.is_empty()
+            && (bit(14) || bit(15))
+            && !gfx940
+            && !(gfx90a && op.mnemonic == "buffer_wbl2")
+        {
+            return false;
+        }
+        if op.flags & flags::ATOMIC != 0 {
+            // tfe (gfx8, gfx900-gfx908, gfx10) and dlc (gfx10) are not atomics' bits
+            if !(gfx90a || gfx940) && bit(55) {
+                return false;
+            }
+            if gfx10 && get(Field::Dlc) != 0 {
+                return false;
+            }
+            // gfx908: the float add atomics do not return (glc clear); gfx90a: the float
+            // atomics take no scc (bit 15)
+            let float_add = matches!(
+                op.mnemonic,
+                "buffer_atomic_add_f32" | "buffer_atomic_pk_add_f16"
+            );
+            if self.traits & traits::GFX908 != 0 && float_add && bit(14) {
+                return false;
+            }
+            if gfx90a && bit(15) && (float_add || op.mnemonic.ends_with("_f64")) {
+                return false;
+            }
+        }
+        // gfx10: reserved scalar codes (209-229, 232-234, 249, 250) are no soffset
+        // (src_lds_direct, 254, is printed with an Invalid-register mark), s[104:107]
+        // and s[124:127] no resource (gfx8/gfx9: the buffer rule above)
+        if gfx10
+            && !op.operands.is_empty()
+            && (matches!(get(Field::Soffset), 209..=229 | 232..=234 | 249 | 250)
+                || matches!(get(Field::Srsrc), 26 | 31))
+        {
+            return false;
+        }
+        true
+    }
+
     fn ds_fields_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         use crate::desc::flags;
         if self.traits & traits::GFX6_7 != 0 {

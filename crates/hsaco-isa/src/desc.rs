@@ -352,6 +352,10 @@ pub mod flags {
     /// `add/min/max_f64`): LLVM restricts their returning (glc), scc/sc1 and AGPR forms
     /// by processor (rules in `Decoder::gfx9_global_scratch_valid`).
     pub const FP_ATOMIC: u64 = 1 << 30;
+    /// gfx8-gfx10 MUBUF: the `lds` bit (16) may be set (the load goes to LDS at M0):
+    /// llvm-mc-22 rejects it on every other buffer op. An op with this flag and no data
+    /// operand (`buffer_store_lds_dword`) requires it.
+    pub const LDS: u64 = 1 << 29;
 
     // Bits 28-31 are for flags added in parallel (28: MAI_FMT, 30: FP_ATOMIC); the printing and
     // decoding quirks below, set by `scripts/quirks.py` on the op lines, start at 32.

@@ -376,6 +376,44 @@ fn ds_register_mark(out: &mut String, traits: u16, op: &crate::desc::OpDesc, o: 
     );
 }
 
+/// The "Invalid register" mark llvm-mc-22 prints after some gfx8-gfx10 MUBUF and MTBUF
+/// operands (observed): `src_lds_direct` as soffset (`SReg_32`); on gfx90a/gfx940+ a
+/// data tuple (VGPRs or AGPRs) that starts at an odd register (`AV_<bits>_Align2`) and a
+/// MUBUF address pair (idxen and offen) that does (`VReg_64_Align2`; none on MTBUF).
+fn buffer_register_mark(
+    out: &mut String,
+    traits: u16,
+    form: Form,
+    field: Option<Field>,
+    o: Operand,
+    f: &dyn Fn(Field) -> u32,
+) {
+    let align2 = traits & (traits::GFX90A | traits::GFX940) != 0;
+    match (field, o) {
+        (Some(Field::Soffset), _) if f(Field::Soffset) == 254 => {
+            out.push_str("/*Invalid register, operand has 'SReg_32' register class*/");
+        }
+        (Some(Field::Vdata), Operand::Vgpr { first, count } | Operand::Agpr { first, count })
+            if align2 && count >= 2 && first % 2 == 1 =>
+        {
+            let _ = write!(
+                out,
+                "/*Invalid register, operand has 'AV_{}_Align2' register class*/",
+                u32::from(count) * 32
+            );
+        }
+        (Some(Field::Vaddr), Operand::Vgpr { first, .. })
+            if align2
+                && form == Form::Mubuf
+                && f(Field::Offen) + f(Field::Idxen) == 2
+                && first % 2 == 1 =>
+        {
+            out.push_str("/*Invalid register, operand has 'VReg_64_Align2' register class*/");
+        }
+        _ => {}
+    }
+}
+
 /// The `swizzle(...)` form of a `ds_swizzle_b32` offset (non-zero). The FFT and ROTATE
 /// modes (offsets 0xc000-0xffff) are gfx9+ (`fft_rotate`); gfx6-gfx8 print them in
 /// decimal.
@@ -1180,6 +1218,11 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         {
             ds_register_mark(out, dec.traits, op, *o);
         }
+        if matches!(enc.form, Form::Mubuf | Form::Mtbuf)
+            && dec.traits & (traits::GFX8 | traits::GFX9 | traits::GFX10) != 0
+        {
+            buffer_register_mark(out, dec.traits, enc.form, field, *o, &f);
+        }
     }
     let flag = |out: &mut String, name: &str, field: Field| {
         if f(field) != 0 {
@@ -1319,6 +1362,8 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             cache_policy(out, op.flags, f(Field::Th), f(Field::Scope));
             flag(out, "lds", Field::Lds);
         }
+        // gfx10 buffer_gl0_inv/gl1_inv: no modifier printed (offset, slc ignored; observed)
+        Form::Mubuf if rdna && op.operands.is_empty() => {}
         Form::Mubuf | Form::Mtbuf if rdna => {
             if enc.form == Form::Mtbuf {
                 // gfx10+ unified format, omitted at its default (1, BUF_FMT_8_UNORM)
@@ -1626,6 +1671,24 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             flag(out, "sc1", Field::Sc1);
         }
         Form::Mubuf if op.operands.is_empty() => {}
+        // buffer_store_lds_dword: lds right after the offset (observed)
+        Form::Mubuf
+            if !op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Vdata)) =>
+        {
+            if f(Field::Offset) != 0 {
+                out.push_str(" offset:");
+                self::dec(out, f(Field::Offset));
+            }
+            flag(out, "lds", Field::Lds);
+            flag(out, glc, Field::Glc);
+            flag(out, slc, Field::Slc);
+            if let Some(sc1) = sc1 {
+                flag(out, sc1, Field::Sc1);
+            }
+        }
         Form::Mubuf => {
             flag(out, "idxen", Field::Idxen);
             flag(out, "offen", Field::Offen);

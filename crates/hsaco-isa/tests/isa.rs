@@ -704,6 +704,24 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx8.mubuf",
+        include_str!("data/gfx8.mubuf.txt"),
+        include_str!("data/gfx8.mubuf.invalid"),
+        "",
+    ),
+    (
+        "gfx9.mubuf",
+        include_str!("data/gfx9.mubuf.txt"),
+        include_str!("data/gfx9.mubuf.invalid"),
+        "",
+    ),
+    (
+        "gfx10.mubuf",
+        include_str!("data/gfx10.mubuf.txt"),
+        include_str!("data/gfx10.mubuf.invalid"),
+        "",
+    ),
+    (
         "gfx9.flat",
         include_str!("data/gfx9.flat.txt"),
         include_str!("data/gfx9.flat.invalid"),
