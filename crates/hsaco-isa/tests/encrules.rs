@@ -154,12 +154,12 @@ fn check_file(name: &str, gen: &str, failures: &mut Vec<String>) -> Counts {
                 Ok(inst)
                     if usize::from(inst.op) == op
                         && usize::from(inst.encoding) == enc
-                        && match (dec.vop3_dpp_kind(&inst), kind) {
-                            (None, None) => true,
-                            (Some(Vop3Dpp::Dpp16), Some("dpp16")) => true,
-                            (Some(Vop3Dpp::Dpp8 { .. }), Some("dpp8")) => true,
-                            _ => false,
-                        } =>
+                        && matches!(
+                            (dec.vop3_dpp_kind(&inst), kind),
+                            (None, None)
+                                | (Some(Vop3Dpp::Dpp16), Some("dpp16"))
+                                | (Some(Vop3Dpp::Dpp8 { .. }), Some("dpp8"))
+                        ) =>
                 {
                     c.decoded += 1;
                     if let Err(e) = dec.check_rules(&inst) {
