@@ -297,13 +297,15 @@ _ERR = re.compile(r"^<stdin>:(\d+):\d+: error: (.*)$")
 MATTR = []
 
 
-def assemble(texts, mcpu):
-    """Per text: ("ok", words hex) or ("err", message)."""
+def assemble(texts, mcpu, mattr=None):
+    """Per text: ("ok", words hex) or ("err", message); `mattr`: llvm-mc options
+    (default: MATTR, which the wave64 pass sets)."""
+    mattr = MATTR if mattr is None else mattr
     res = [None] * len(texts)
     step = 4000
     for s in range(0, len(texts), step):
         chunk = texts[s:s + step]
-        p = subprocess.run([LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "-show-encoding"] + MATTR,
+        p = subprocess.run([LLVM_MC, "-triple=amdgcn", "-mcpu=" + mcpu, "-show-encoding"] + mattr,
                            input="\n".join(chunk) + "\n", capture_output=True, text=True)
         bad = {}
         for l in p.stderr.splitlines():
@@ -324,8 +326,8 @@ def assemble(texts, mcpu):
     return res
 
 
-def category(msg):
-    for m, c in CATEGORY:
+def category(msg, table=None):
+    for m, c in CATEGORY if table is None else table:
         if m in msg:
             return c
     return None

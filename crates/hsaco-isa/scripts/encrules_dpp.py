@@ -28,10 +28,7 @@ CATEGORY = E.CATEGORY + [("immediate operand invalid for instruction", "operand"
 
 
 def category(msg):
-    for m, c in CATEGORY:
-        if m in msg:
-            return c
-    return None
+    return E.category(msg, CATEGORY)
 
 
 def forms(gen, proc, op, encs):

@@ -32,7 +32,6 @@ PROC:w64 marks texts assembled with +wavefrontsize64 instead. ENC is the encodin
 """
 import os
 import random
-import re
 import sys
 from collections import Counter
 
@@ -56,44 +55,13 @@ N_WAVE64 = 60
 # v_dual_dot2acc_f32_bf16 (LLVM picks VOPD3 for it as X where the VOPD rules allow VOPD,
 # and its VOPD3 bank conflicts follow another pattern)
 NOT_MODELLED = {("gfx1250", "v_dual_dot2acc_f32_bf16")}
-_ERR = re.compile(r"^<stdin>:(\d+):\d+: error: (.*)$")
-_ENC = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]")
-
-
 def assemble(texts, proc, wave64=False):
-    import subprocess
-    res = [None] * len(texts)
-    step = 4000
-    for s in range(0, len(texts), step):
-        chunk = texts[s:s + step]
-        p = subprocess.run(
-            [E.LLVM_MC, "-triple=amdgcn", "-mcpu=" + proc, "-show-encoding",
-             "-mattr=" + ("+wavefrontsize64" if wave64 else "+wavefrontsize32")],
-            input="\n".join(chunk) + "\n", capture_output=True, text=True)
-        bad = {}
-        for l in p.stderr.splitlines():
-            m = _ERR.match(l)
-            if m and int(m.group(1)) - 1 not in bad:
-                bad[int(m.group(1)) - 1] = m.group(2).strip()
-        outs = [m for m in (_ENC.match(l) for l in p.stdout.splitlines()) if m]
-        k = 0
-        for i in range(len(chunk)):
-            if i in bad:
-                res[s + i] = ("err", bad[i])
-            else:
-                b = bytes(int(x, 16) for x in outs[k].group(2).split(","))
-                k += 1
-                words = [int.from_bytes(b[j:j + 4], "little") for j in range(0, len(b), 4)]
-                res[s + i] = ("ok", " ".join("%08x" % w for w in words))
-        assert k == len(outs), (proc, k, len(outs))
-    return res
+    mattr = ["-mattr=" + ("+wavefrontsize64" if wave64 else "+wavefrontsize32")]
+    return E.assemble(texts, proc, mattr)
 
 
 def category(msg):
-    for m, c in CATEGORY:
-        if m in msg:
-            return c
-    return None
+    return E.category(msg, CATEGORY)
 
 
 def enc_of(words, encs):
