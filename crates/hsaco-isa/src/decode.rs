@@ -963,6 +963,13 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
             let w = word(bytes, 2).ok_or(DecodeError::Truncated)?;
+            // DPP16 control 0xff read as a source code is a literal: no instruction
+            if op.flags & crate::desc::flags::DPP_CTRL_AS_SRC != 0
+                && self.field_desc(ei, Field::Src0).map(|f| f.get(raw)) == Some(0xfa)
+                && w >> 8 & 0x1ff == 0xff
+            {
+                return Err(DecodeError::Invalid);
+            }
             for (o, od) in inst.operands.iter_mut().zip(op.operands) {
                 if od.role == Role::Field(Field::Src0) {
                     // a true16 source is the half op_sel picks

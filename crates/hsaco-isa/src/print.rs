@@ -2273,7 +2273,7 @@ fn vop3_dpp_word(out: &mut String, dec: &Decoder, inst: &Instruction) {
     match dec.vop3_dpp_kind(inst) {
         Some(Vop3Dpp::Dpp16) => dpp16(
             out,
-            w >> 8 & 0x1ff,
+            dpp16_ctrl(dec.op(inst).flags, w >> 8 & 0x1ff),
             w >> 28,
             w >> 24 & 0xf,
             w >> 19 & 1,
@@ -2281,6 +2281,20 @@ fn vop3_dpp_word(out: &mut String, dec: &Decoder, inst: &Instruction) {
         ),
         Some(Vop3Dpp::Dpp8 { fi }) => dpp8(out, w >> 8, u32::from(fi)),
         None => {}
+    }
+}
+
+/// The DPP16 control as llvm-mc-22 prints it: with [`flags::DPP_CTRL_AS_SRC`] a control
+/// below 0x100 is read like a source-operand code (an inline integer 0-64 gives that
+/// number; negative integers and floats an invalid control, here 0x100).
+fn dpp16_ctrl(op_flags: u64, c: u32) -> u32 {
+    if op_flags & flags::DPP_CTRL_AS_SRC == 0 {
+        return c;
+    }
+    match c {
+        0x80..=0xc0 => c - 0x80,
+        0xc1..=0xd0 | 0xf0..=0xf8 => 0x100,
+        _ => c,
     }
 }
 
