@@ -1160,16 +1160,27 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             _ => operand(out, *o, od.ty, inst.literal),
         }
-        // gfx11+ VINTERP: a 32-bit src2 below 256 is printed with LLVM's comment (and
+        // gfx11+ VINTERP: a 32-bit source below 256 is printed with LLVM's comment (and
         // so are the scalar and constant sources of gfx10's VOP3 v_interp_*_f16)
         let interp_vgpr =
             rdna && matches!(src, Some(1 | 2)) && op.operands.iter().any(|o| o.ty == Ty::Attr);
-        if (src == Some(2) && enc.field(Field::WaitExp).is_some()) || interp_vgpr {
+        let vinterp_src = src.is_some() && enc.field(Field::WaitExp).is_some();
+        if vinterp_src || interp_vgpr {
+            // (printed plainly: VINTERP null (code 125 here, m0 and null swapped on gfx11+)
+            // and the src_* registers but lds_direct;
+            // gfx10 the src_*_base/limit registers and the codes from 0xf9)
+            let plain = |code: u8| {
+                if vinterp_src {
+                    matches!(code, 125 | 230 | 231 | 235..=239 | 251..=253)
+                } else {
+                    (235..=239).contains(&code) || code >= 0xf9
+                }
+            };
             match *o {
                 Operand::Sgpr { .. } | Operand::Ttmp { .. } => {
                     out.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
                 }
-                Operand::Special { code, .. } if !(235..=239).contains(&code) && code < 0xf9 => {
+                Operand::Special { code, .. } if !plain(code) => {
                     out.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
                 }
                 Operand::Int(_) | Operand::Float(_) => out.push_str("/*Invalid immediate*/"),

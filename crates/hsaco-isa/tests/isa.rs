@@ -686,6 +686,18 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx11.vinterpsrc",
+        include_str!("data/gfx11.vinterpsrc.txt"),
+        include_str!("data/gfx11.vinterpsrc.invalid"),
+        "",
+    ),
+    (
+        "gfx12.vinterpsrc",
+        include_str!("data/gfx12.vinterpsrc.txt"),
+        include_str!("data/gfx12.vinterpsrc.invalid"),
+        "",
+    ),
+    (
         "gfx12.vop3dpp",
         include_str!("data/gfx12.vop3dpp.txt"),
         include_str!("data/gfx12.vop3dpp.invalid"),
