@@ -382,6 +382,7 @@ fn flag(f: &str) -> Result<&'static str> {
         "mix" => "MIX",
         "litf16" => "LITERAL_F16",
         "dppraw1" => "DPP_RAW_SRC1",
+        "dppsrc" => "DPP_CTRL_AS_SRC",
         "bitop3" => "BITOP3",
         "fibound" => "OPSEL_FI_BOUND",
         "nocache" => "SMEM_NO_CACHE",

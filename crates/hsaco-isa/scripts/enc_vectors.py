@@ -13,6 +13,8 @@ words llvm-mc-22 --disassemble rejects, hsaco must reject them too).
     python3 scripts/enc_vectors.py gfx9 mai950    # gfx950 f8f6f4 MFMA, ld_scale (+ pairs)
     python3 scripts/enc_vectors.py gfx9 mubuf     # MUBUF field rules (gfx8, gfx9, gfx10)
     python3 scripts/enc_vectors.py gfx9 gs        # global_*/scratch_* (FLAT segments 2, 1)
+    python3 scripts/enc_vectors.py gfx12 dppsrc   # every DPP16 control of the !dppsrc ops
+    python3 scripts/enc_vectors.py gfx12 vinterpsrc  # every VINTERP source code below 256
 
 Every opcode of the family's encodings (from the op lines of defs/<gen>.txt; for the
 DPP forms every opcode of the base table, so the `!dpp` flags are checked too) gets a
@@ -118,6 +120,43 @@ def vop3dpp_words(rng, text, encs):
                     else:
                         w2 = rng.getrandbits(32)
                     words.append(build(en, v) + [w2])
+    return words
+
+
+def dppsrc_words(rng, text, encs):
+    """The `!dppsrc` ops (VOP3/VOP3P DPP16 form, control read like a source code): every
+    one of the 512 DPP16 controls with a clean probe, random masks, bound_ctrl and fi."""
+    words = []
+    for _name, opcs in flagged(text, "dppsrc"):
+        for encname, opc in opcs.items():
+            if encname not in ("VOP3", "VOP3P"):
+                continue
+            en = encs[encname]
+            clean = dict(op=opc, vdst=1, src0=0xFA, src1=256 + 3)
+            if encname == "VOP3P":  # (v_cvt_pk_fp8_f32, VOP3, has two sources)
+                clean["src2"] = 256 + 4
+            base = build(en, clean)
+            for c in range(0x200):
+                w2 = (0xE6 | c << 8 | rng.getrandbits(1) << 18 | rng.getrandbits(1) << 19
+                      | rng.getrandbits(4) << 24 | rng.getrandbits(4) << 28)
+                words.append(base + [w2])
+    return words
+
+
+def vinterpsrc_words(rng, text, encs):
+    """gfx11+ VINTERP: each source of every opcode set to each code below 256 (the other
+    sources VGPRs), with random wait_exp, op_sel, neg and clamp."""
+    words = []
+    en = encs["VINTERP"]
+    for opc in opcodes(text, "VINTERP"):
+        for f in ("src0", "src1", "src2"):
+            for c in range(256):
+                v = dict(op=opc, vdst=rng.getrandbits(8), src0=256 + rng.getrandbits(8),
+                         src1=256 + rng.getrandbits(8), src2=256 + rng.getrandbits(8),
+                         wait_exp=rng.getrandbits(3), opsel=rng.getrandbits(4),
+                         clamp=rng.getrandbits(1), neg=rng.getrandbits(3))
+                v[f] = c
+                words.append(build(en, v))
     return words
 
 
@@ -470,6 +509,8 @@ FAMILIES = {
     "gs": gs_words,
     "dpp": dpp_words,
     "vop3dpp": vop3dpp_words,
+    "dppsrc": dppsrc_words,
+    "vinterpsrc": vinterpsrc_words,
     "mtbuf": lambda r, t, e: plain_words(r, t, e, ["MTBUF"]),
     "mubuf": mubuf_words,
     "exp": exp_words,
@@ -506,7 +547,7 @@ def main():
                 bad.setdefault(tuple(ws), []).append(proc)
                 continue
             if r[1] != 4 * len(ws) or ("/*" in r[0] and not ("VGPR_32_Lo128" in r[0] or "dpp_ctrl" in r[0]
-                                                  or family == "mubuf")):
+                                                  or family in ("mubuf", "vinterpsrc"))):
                 continue  # decoded as something shorter (another encoding)
             per.setdefault((tuple(ws), r[0]), []).append(proc)
     hexw = lambda ws: " ".join("%08x" % w for w in ws)  # noqa: E731

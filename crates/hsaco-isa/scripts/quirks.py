@@ -40,6 +40,9 @@ RULES = [
      "RDNA: a literal source prints as f16 (its low half) whatever op_sel_hi says"),
     (r"v_fmac_\w+", [11, 12], "dppraw1",
      "VOP3 DPP form: an inline constant src1 prints as its raw code (`0xf2`)"),
+    (r"v_fma_mix(lo|hi)_(f16|bf16)|v_cvt_pk_fp8_f32", [11, 12], "dppsrc",
+     "VOP3 DPP16 form: a control below 0x100 is read like a source code (0x80-0xc0 minus "
+     "0x80, 0xc1-0xd0/0xf0-0xf8 invalid comment, 0xff rejected)"),
     (r"v_bitop3_\w+", ALL, "bitop3",
      "neg/abs/omod hold the truth table, printed ` bitop3:N`"),
     (r"v_permlanex?16_b32", ALL, "fibound",

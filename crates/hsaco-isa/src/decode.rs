@@ -793,8 +793,11 @@ impl Decoder {
             }
         }
         if enc.form == crate::desc::Form::Vop3 && enc.field(Field::WaitExp).is_some() {
-            // gfx11+ VINTERP: sources are VGPRs; LLVM rejects a 32-bit one below 256 and
-            // takes a 16-bit one from the low 8 bits
+            // gfx11+ VINTERP: sources are VGPRs; a 16-bit one (gfx11 true16) is taken from
+            // the low 8 bits; a 32-bit one below 256 decodes as a scalar source (printed
+            // with LLVM's comment but for null and the src_* registers, see print.rs),
+            // except the reserved codes and a literal, which LLVM rejects (swept, every
+            // source of every op on gfx1100/gfx1201)
             for (o, od) in inst.operands.iter_mut().zip(op.operands) {
                 let Role::Field(f @ (Field::Src0 | Field::Src1 | Field::Src2)) = od.role else {
                     continue;
@@ -803,12 +806,14 @@ impl Decoder {
                 if v < 256 {
                     if od.ty.bits() == 16 {
                         *o = self.half(ei, f, v as u8, raw);
-                    } else if f != Field::Src2 {
-                        // (a 32-bit src2 below 256 decodes as a scalar source)
+                    } else if matches!(v, 209..=229 | 232..=234 | 249 | 250 | 255) {
                         return Err(DecodeError::Invalid);
                     }
                 }
             }
+            // (no literal word: a 16-bit source coded 255 is v255's half)
+            literal = false;
+            literal64 = false;
         }
         if enc.form == crate::desc::Form::Vopd {
             let (yop, y) = self.vopd_y(&inst).ok_or(DecodeError::Invalid)?;
@@ -963,6 +968,13 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
             let w = word(bytes, 2).ok_or(DecodeError::Truncated)?;
+            // DPP16 control 0xff read as a source code is a literal: no instruction
+            if op.flags & crate::desc::flags::DPP_CTRL_AS_SRC != 0
+                && self.field_desc(ei, Field::Src0).map(|f| f.get(raw)) == Some(0xfa)
+                && w >> 8 & 0x1ff == 0xff
+            {
+                return Err(DecodeError::Invalid);
+            }
             for (o, od) in inst.operands.iter_mut().zip(op.operands) {
                 if od.role == Role::Field(Field::Src0) {
                     // a true16 source is the half op_sel picks

@@ -356,9 +356,18 @@ pub mod flags {
     /// llvm-mc-22 rejects it on every other buffer op. An op with this flag and no data
     /// operand (`buffer_store_lds_dword`) requires it.
     pub const LDS: u64 = 1 << 29;
+    /// gfx11+ VOP3 DPP16 form of the ops with a tied destination half
+    /// (`v_fma_mixlo/hi_f16`, gfx12 `v_cvt_pk_fp8_f32`, gfx1250 `v_fma_mixlo/hi_bf16`):
+    /// llvm-mc-22 reads a DPP control below 0x100 as if it were a source-operand code:
+    /// 0x80-0xc0 (the inline integers 0-64) print as the control minus 0x80, 0xc1-0xd0
+    /// and 0xf0-0xf8 (negative integers, floats) as `/* Invalid dpp_ctrl value */`, 0xff
+    /// (literal) makes the word invalid; every other control is as usual (swept, all
+    /// 512 controls on gfx1100/gfx1201/gfx1250).
+    pub const DPP_CTRL_AS_SRC: u64 = 1 << 31;
 
-    // Bits 28-31 are for flags added in parallel (28: MAI_FMT, 30: FP_ATOMIC); the printing and
-    // decoding quirks below, set by `scripts/quirks.py` on the op lines, start at 32.
+    // Bits 28-31 are for flags added in parallel (28: MAI_FMT, 29: LDS, 30: FP_ATOMIC, 31:
+    // DPP_CTRL_AS_SRC); the printing and decoding quirks below, set by
+    // `scripts/quirks.py` on the op lines, start at 32.
     /// DS: a data tuple of any alignment is valid, no `Align2` register comment on
     /// gfx90a+/gfx1250 (the 96-bit transposing loads `ds_read_b96_tr_b6`,
     /// `ds_load_tr6_b96`, observed).

@@ -1160,16 +1160,27 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             _ => operand(out, *o, od.ty, inst.literal),
         }
-        // gfx11+ VINTERP: a 32-bit src2 below 256 is printed with LLVM's comment (and
+        // gfx11+ VINTERP: a 32-bit source below 256 is printed with LLVM's comment (and
         // so are the scalar and constant sources of gfx10's VOP3 v_interp_*_f16)
         let interp_vgpr =
             rdna && matches!(src, Some(1 | 2)) && op.operands.iter().any(|o| o.ty == Ty::Attr);
-        if (src == Some(2) && enc.field(Field::WaitExp).is_some()) || interp_vgpr {
+        let vinterp_src = src.is_some() && enc.field(Field::WaitExp).is_some();
+        if vinterp_src || interp_vgpr {
+            // (printed plainly: VINTERP null (code 125 here, m0 and null swapped on gfx11+)
+            // and the src_* registers but lds_direct;
+            // gfx10 the src_*_base/limit registers and the codes from 0xf9)
+            let plain = |code: u8| {
+                if vinterp_src {
+                    matches!(code, 125 | 230 | 231 | 235..=239 | 251..=253)
+                } else {
+                    (235..=239).contains(&code) || code >= 0xf9
+                }
+            };
             match *o {
                 Operand::Sgpr { .. } | Operand::Ttmp { .. } => {
                     out.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
                 }
-                Operand::Special { code, .. } if !(235..=239).contains(&code) && code < 0xf9 => {
+                Operand::Special { code, .. } if !plain(code) => {
                     out.push_str("/*Invalid register, operand has 'VGPR_32' register class*/")
                 }
                 Operand::Int(_) | Operand::Float(_) => out.push_str("/*Invalid immediate*/"),
@@ -2273,7 +2284,7 @@ fn vop3_dpp_word(out: &mut String, dec: &Decoder, inst: &Instruction) {
     match dec.vop3_dpp_kind(inst) {
         Some(Vop3Dpp::Dpp16) => dpp16(
             out,
-            w >> 8 & 0x1ff,
+            dpp16_ctrl(dec.op(inst).flags, w >> 8 & 0x1ff),
             w >> 28,
             w >> 24 & 0xf,
             w >> 19 & 1,
@@ -2281,6 +2292,20 @@ fn vop3_dpp_word(out: &mut String, dec: &Decoder, inst: &Instruction) {
         ),
         Some(Vop3Dpp::Dpp8 { fi }) => dpp8(out, w >> 8, u32::from(fi)),
         None => {}
+    }
+}
+
+/// The DPP16 control as llvm-mc-22 prints it: with [`flags::DPP_CTRL_AS_SRC`] a control
+/// below 0x100 is read like a source-operand code (an inline integer 0-64 gives that
+/// number; negative integers and floats an invalid control, here 0x100).
+fn dpp16_ctrl(op_flags: u64, c: u32) -> u32 {
+    if op_flags & flags::DPP_CTRL_AS_SRC == 0 {
+        return c;
+    }
+    match c {
+        0x80..=0xc0 => c - 0x80,
+        0xc1..=0xd0 | 0xf0..=0xf8 => 0x100,
+        _ => c,
     }
 }
 

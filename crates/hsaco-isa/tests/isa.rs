@@ -674,6 +674,30 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         include_str!("data/gfx11.vop3dpp.known-gaps"),
     ),
     (
+        "gfx11.dppsrc",
+        include_str!("data/gfx11.dppsrc.txt"),
+        include_str!("data/gfx11.dppsrc.invalid"),
+        "",
+    ),
+    (
+        "gfx12.dppsrc",
+        include_str!("data/gfx12.dppsrc.txt"),
+        include_str!("data/gfx12.dppsrc.invalid"),
+        "",
+    ),
+    (
+        "gfx11.vinterpsrc",
+        include_str!("data/gfx11.vinterpsrc.txt"),
+        include_str!("data/gfx11.vinterpsrc.invalid"),
+        "",
+    ),
+    (
+        "gfx12.vinterpsrc",
+        include_str!("data/gfx12.vinterpsrc.txt"),
+        include_str!("data/gfx12.vinterpsrc.invalid"),
+        "",
+    ),
+    (
         "gfx12.vop3dpp",
         include_str!("data/gfx12.vop3dpp.txt"),
         include_str!("data/gfx12.vop3dpp.invalid"),
