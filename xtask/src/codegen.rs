@@ -221,7 +221,7 @@ fn parse(text: &str) -> Result<GenDef> {
                 "rule" => {
                     if !matches!(
                         t.get(1).copied(),
-                        Some("bus" | "literal" | "literal64" | "op" | "vopd")
+                        Some("bus" | "literal" | "literal64" | "op" | "vopd" | "dpp")
                     ) {
                         bail!("unknown rule {:?}", t.get(1));
                     }
@@ -605,6 +605,20 @@ fn emit_rules(
     let mut literal64 = Vec::new();
     let mut ops = Vec::new();
     let mut vopd = Vec::new();
+    let mut dpp = Vec::new();
+    let classes = |what: &str, val: &str| -> Result<u8> {
+        let mut c = 0u8;
+        for ch in val.chars() {
+            c |= match ch {
+                'V' => 1,
+                'S' => 2,
+                'I' => 4,
+                'L' => 8,
+                _ => bail!("rule {what}: unknown class {ch}"),
+            };
+        }
+        Ok(c)
+    };
     for r in &g.rules {
         let (args, procs) = match r.last().and_then(|x| x.strip_prefix('@')) {
             Some(p) => (
@@ -651,6 +665,46 @@ fn emit_rules(
                      wave32: {wave32} }}"
                 ));
             }
+            "dpp" => {
+                // `rule dpp ENC [MNEMONIC] src0=C src1=C src2=C`: the slot classes of
+                // ENC with a DPP word (gfx11+ VOP3/VOP3P `_e64_dpp`)
+                let ei = index_of(&args[1])?;
+                let (mn, roles) = match args.get(2) {
+                    Some(a) if !a.contains('=') => (Some(a.as_str()), &args[3..]),
+                    _ => (None, &args[2..]),
+                };
+                let mut cls = [0u8; 3];
+                for a in roles {
+                    let (role, val) = a.split_once('=').context("rule dpp: ROLE=CLASSES")?;
+                    let i = match role {
+                        "src0" => 0,
+                        "src1" => 1,
+                        "src2" => 2,
+                        _ => bail!("rule dpp: unknown role {role}"),
+                    };
+                    cls[i] = classes("dpp", val)?;
+                }
+                let enc = &g.encodings[order[ei]].name;
+                let mut found = mn.is_none();
+                for (oi, op) in g.ops.iter().enumerate() {
+                    let Some(mn) = mn else { break };
+                    if op.mnemonic != mn || !op.encodings.iter().any(|e| &e.0 == enc) {
+                        continue;
+                    }
+                    found = true;
+                    dpp.push(format!(
+                        "DppRule {{ encoding: {ei}, op: Some({oi}), procs: {procs:#x}, classes: {cls:?} }}"
+                    ));
+                }
+                if !found {
+                    bail!("rule dpp: no op {mn:?} with encoding {enc}");
+                }
+                if mn.is_none() {
+                    dpp.push(format!(
+                        "DppRule {{ encoding: {ei}, op: None, procs: {procs:#x}, classes: {cls:?} }}"
+                    ));
+                }
+            }
             _ => {
                 let (mn, enc) = (&args[1], &args[2]);
                 let ei = index_of(enc)?;
@@ -685,16 +739,7 @@ fn emit_rules(
                             &what[4..]
                         ),
                         role => {
-                            let mut c = 0u8;
-                            for ch in val.chars() {
-                                c |= match ch {
-                                    'V' => 1,
-                                    'S' => 2,
-                                    'I' => 4,
-                                    'L' => 8,
-                                    _ => bail!("rule op {mn}: unknown class {ch}"),
-                                };
-                            }
+                            let c = classes("op", val)?;
                             format!(
                                 "OpFact::Accepts {{ operand: {}, classes: {c:#x} }}",
                                 operand(role)?
@@ -720,6 +765,10 @@ fn emit_rules(
     }
     s.push_str("        ],\n        vopd: &[\n");
     for v in &vopd {
+        writeln!(s, "            {v},")?;
+    }
+    s.push_str("        ],\n        dpp: &[\n");
+    for v in &dpp {
         writeln!(s, "            {v},")?;
     }
     s.push_str("        ],\n    },\n");

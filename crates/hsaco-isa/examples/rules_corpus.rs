@@ -11,8 +11,8 @@ fn main() {
         eprintln!("usage: rules_corpus FILE...");
         std::process::exit(2);
     }
-    // processor -> (instructions checked, violations, zero words skipped, dual issue)
-    let mut per: BTreeMap<&'static str, (usize, usize, usize, usize)> = BTreeMap::new();
+    // processor -> (instructions checked, violations, zero words skipped, dual issue, VOP3 with a DPP word)
+    let mut per: BTreeMap<&'static str, (usize, usize, usize, usize, usize)> = BTreeMap::new();
     let mut shown: BTreeMap<String, usize> = BTreeMap::new();
     for f in &files {
         let Ok(bytes) = std::fs::read(f) else {
@@ -45,6 +45,9 @@ fn main() {
                 if dec.vopd_y(&inst).is_some() {
                     e.3 += 1;
                 }
+                if dec.vop3_dpp_kind(&inst).is_some() {
+                    e.4 += 1;
+                }
                 if let Err(err) = dec
                     .check_rules(&inst)
                     .and_then(|()| dec.check_vopd_rules(&inst))
@@ -56,9 +59,9 @@ fn main() {
             }
         }
     }
-    for (p, (n, bad, zero, dual)) in &per {
+    for (p, (n, bad, zero, dual, dpp)) in &per {
         println!(
-            "{p}: {n} instructions ({dual} dual issue), {bad} break the operand rules ({zero} zero words skipped)"
+            "{p}: {n} instructions ({dual} dual issue, {dpp} VOP3 DPP), {bad} break the operand rules ({zero} zero words skipped)"
         );
     }
     for (k, n) in shown.iter().take(60) {

@@ -710,6 +710,12 @@ def generate(gen):
         vrules, vdata = encrules_vopd.generate(gen)
         rules = rules[:-1] + vrules + rules[-1:]
         extra[gen + ".vopd.txt"] = vdata
+    if gen in VOPD_GENS:
+        # VOP3/VOP3P with a DPP word (e64_dpp): scripts/encrules_dpp.py
+        import encrules_dpp
+        drules, ddata = encrules_dpp.generate(gen)
+        rules = rules[:-1] + drules + rules[-1:]
+        extra[gen + ".dpp.txt"] = ddata
     return rules, head + lines, extra
 
 

@@ -46,7 +46,7 @@ CATEGORY = [
     ("dst registers must be distinct", "dst"),
     ("instruction requires wavesize=32", "wave"),
 ] + E.CATEGORY
-ROLES = ("vdst", "src0", "vsrc1", "src2", "lit")
+ROLES = ("vdst", "src0", "vsrc1", "src2", "lit", "ssrc2")
 # operands that may read on the third port beside an explicit src2 (checked by probes)
 PORT2_CANDIDATES = {"v_dual_fmac_f32": "vdst", "v_dual_dot2acc_f32_f16": "vdst",
                     "v_dual_dot2acc_f32_bf16": "vdst", "v_dual_fmamk_f32": "vsrc1"}
@@ -147,9 +147,9 @@ def pair_text(x, y, xr, yr):
 def base_regs(side):
     """Conflict-free defaults: X banks 0/1 (port 2 even), Y banks 2/3 (port 2 odd)."""
     if side == "x":
-        return {"vdst": v(20), "src0": v(40), "vsrc1": v(41), "src2": v(44),
+        return {"vdst": v(20), "src0": v(40), "vsrc1": v(41), "src2": v(44), "ssrc2": E.s_val("b32", 6),
                 "lit": E.lit_val(E.LITS[0])}
-    return {"vdst": v(63), "src0": v(82), "vsrc1": v(83), "src2": v(87),
+    return {"vdst": v(63), "src0": v(82), "vsrc1": v(83), "src2": v(87), "ssrc2": E.s_val("b32", 7),
             "lit": E.lit_val(E.LITS[0])}
 
 
@@ -368,6 +368,10 @@ def mixes(gen, proc, encs, tabs, rnd, other):
                 if rnd.random() < 0.03:
                     r["vsrc1"] = E.s_val("b32", 1)
                 r["lit"] = E.lit_val(rnd.choice(E.LITS))
+                if any(role(q) == "ssrc2" for q, _ in half["operands"]):
+                    # the explicit lane mask of the VOPD3 v_dual_cndmask_b32
+                    r["ssrc2"] = rnd.choice([E.s_val("b32", n) for n in (1, 2, 4, 6)]
+                                            + [("vcc_lo", "K106.1")])
                 regs.append(r)
             text, kx, ky = pair_text(x, y, regs[0], regs[1])
             jobs.append((xm, ym, e, text, kx, ky))

@@ -519,6 +519,24 @@ pub struct OperandRules {
     pub ops: &'static [OpRule],
     /// Dual-issue rules (VOPD gfx11/gfx12, VOPD3 gfx1250) per encoding of the X half.
     pub vopd: &'static [VopdRule],
+    /// Source classes of VOP3/VOP3P with a DPP word (gfx11+ `_e64_dpp`, DPP16 and DPP8;
+    /// `rule dpp` lines, learned by `scripts/encrules_dpp.py`).
+    pub dpp: &'static [DppRule],
+}
+
+/// The source slots of an encoding in its DPP form (gfx11+ VOP3/VOP3P with a DPP16 or
+/// DPP8 word in place of the literal): which [`operand_class`] bits src0, src1 and src2
+/// accept, for every op of the encoding (`op: None`) or one op (its line wins per slot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DppRule {
+    /// Encoding index (VOP3 or VOP3P).
+    pub encoding: u8,
+    /// The op it is about (index in [`IsaDesc::ops`]), or every op of the encoding.
+    pub op: Option<u16>,
+    /// Processors it holds on.
+    pub procs: u32,
+    /// [`operand_class`] bits of src0, src1, src2 (0: not given here).
+    pub classes: [u8; 3],
 }
 
 /// What a dual-issue encoding (VOPD, VOPD3) asks of its two halves together

@@ -100,6 +100,15 @@ pub fn class_of(o: &Operand) -> u8 {
     }
 }
 
+/// The form of an encoding the operands are in, where one encoding has more than one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// The encoding as it is.
+    Plain,
+    /// gfx11+ VOP3/VOP3P with a DPP16 or DPP8 word (`_e64_dpp`).
+    Dpp,
+}
+
 fn is_source(f: Field) -> bool {
     matches!(
         f,
@@ -133,6 +142,23 @@ impl Decoder {
         operands: &[Operand],
         literals: &[u64],
     ) -> Result<(), RuleError> {
+        self.check_operands_in(op, encoding, Variant::Plain, operands, literals)
+    }
+
+    /// [`Decoder::check_operands`] for the operands of `op` in `variant` of `encoding`:
+    /// [`Variant::Dpp`] is a gfx11+ VOP3/VOP3P instruction with a DPP16 or DPP8 word
+    /// (`v_fma_f32_e64_dpp`), whose sources accept the classes of the `rule dpp` lines
+    /// ([`OperandRules::dpp`](crate::desc::OperandRules::dpp): the op's own line, else
+    /// the encoding's, intersected with the op's plain-form class facts; a slot no line
+    /// names takes VGPRs only) and no literal unless that class says so.
+    pub fn check_operands_in(
+        &self,
+        op: u16,
+        encoding: u8,
+        variant: Variant,
+        operands: &[Operand],
+        literals: &[u64],
+    ) -> Result<(), RuleError> {
         let isa = self.isa();
         let Some(desc) = isa.ops.get(usize::from(op)) else {
             return Ok(());
@@ -146,10 +172,26 @@ impl Decoder {
             .ops
             .iter()
             .filter(|r| r.op == op && r.encoding == encoding && r.procs & pb != 0);
-        let literal_ok = rules
-            .literal
-            .iter()
-            .any(|&(e, p)| e == encoding && p & pb != 0);
+        let dpp = variant == Variant::Dpp;
+        // the DPP form's slot classes: (the op's own line, the encoding's line)
+        let dpp_class = |slot: usize| -> (u8, u8) {
+            let mut own = 0;
+            let mut all = 0;
+            for r in rules.dpp.iter().filter(|r| {
+                r.encoding == encoding && r.procs & pb != 0 && r.op.is_none_or(|o| o == op)
+            }) {
+                match r.op {
+                    Some(_) => own = r.classes[slot],
+                    None => all = r.classes[slot],
+                }
+            }
+            (own, all)
+        };
+        let literal_ok = !dpp
+            && rules
+                .literal
+                .iter()
+                .any(|&(e, p)| e == encoding && p & pb != 0);
         let literal64_ok = rules
             .literal64
             .iter()
@@ -202,10 +244,35 @@ impl Decoder {
                     }
                 }
             };
+            let slot = match field {
+                Some(Field::Src0) => Some(0),
+                Some(Field::Src1) => Some(1),
+                Some(Field::Src2) => Some(2),
+                _ => None,
+            };
+            let mut dpp_own = false;
+            if let (true, Some(slot)) = (dpp, slot) {
+                let (own, all) = dpp_class(slot);
+                dpp_own = own != 0;
+                accepts = if dpp_own {
+                    own
+                } else if all != 0 {
+                    all
+                } else {
+                    class::VGPR
+                };
+                if accepts & class::LITERAL != 0 {
+                    by_op = true;
+                }
+            }
             for r in facts.clone() {
                 match r.fact {
                     OpFact::Accepts { operand, classes } if usize::from(operand) == i => {
-                        accepts = classes
+                        if !dpp {
+                            accepts = classes
+                        } else if !dpp_own {
+                            accepts &= classes
+                        }
                     }
                     OpFact::Literal { operand } if usize::from(operand) == i => by_op = true,
                     OpFact::FreeM0 { operand } if usize::from(operand) == i => free_m0 = true,
@@ -310,7 +377,12 @@ impl Decoder {
             Operand::Literal64 => lit,
             _ => u64::from(inst.literal),
         });
-        self.check_operands(inst.op, inst.encoding, &inst.operands, &lits)
+        let variant = if self.vop3_dpp_kind(inst).is_some() {
+            Variant::Dpp
+        } else {
+            Variant::Plain
+        };
+        self.check_operands_in(inst.op, inst.encoding, variant, &inst.operands, &lits)
     }
 
     /// Whether the two halves of a dual-issue instruction obey the rules of `encoding`

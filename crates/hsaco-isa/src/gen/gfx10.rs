@@ -3515,5 +3515,7 @@ pub static ISA: IsaDesc = IsaDesc {
         ],
         vopd: &[
         ],
+        dpp: &[
+        ],
     },
 };

@@ -3445,5 +3445,17 @@ pub static ISA: IsaDesc = IsaDesc {
         vopd: &[
             VopdRule { encoding: 19, procs: 0x3, bus: 2, banks: [4, 4, 2], same_reg: false, dst: VopdDst::Parity, pair_free: None, literal: true, wave32: true },
         ],
+        dpp: &[
+            DppRule { encoding: 18, op: None, procs: 0x1, classes: [1, 1, 7] },
+            DppRule { encoding: 13, op: None, procs: 0x1, classes: [1, 1, 7] },
+            DppRule { encoding: 13, op: Some(746), procs: 0x1, classes: [0, 0, 15] },
+            DppRule { encoding: 13, op: Some(747), procs: 0x1, classes: [0, 0, 15] },
+            DppRule { encoding: 13, op: Some(748), procs: 0x1, classes: [0, 0, 15] },
+            DppRule { encoding: 18, op: None, procs: 0x2, classes: [1, 7, 7] },
+            DppRule { encoding: 13, op: None, procs: 0x2, classes: [1, 7, 7] },
+            DppRule { encoding: 13, op: Some(746), procs: 0x2, classes: [0, 1, 15] },
+            DppRule { encoding: 13, op: Some(747), procs: 0x2, classes: [0, 1, 15] },
+            DppRule { encoding: 13, op: Some(748), procs: 0x2, classes: [0, 1, 15] },
+        ],
     },
 };

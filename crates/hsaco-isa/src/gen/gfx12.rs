@@ -4185,5 +4185,18 @@ pub static ISA: IsaDesc = IsaDesc {
             VopdRule { encoding: 21, procs: 0x2, bus: 2, banks: [4, 4, 2], same_reg: true, dst: VopdDst::Parity, pair_free: Some("v_dual_mov_b32"), literal: true, wave32: false },
             VopdRule { encoding: 16, procs: 0x2, bus: 2, banks: [4, 4, 4], same_reg: true, dst: VopdDst::Distinct, pair_free: Some("v_dual_mov_b32"), literal: false, wave32: false },
         ],
+        dpp: &[
+            DppRule { encoding: 20, op: None, procs: 0x3, classes: [1, 7, 7] },
+            DppRule { encoding: 13, op: None, procs: 0x1, classes: [1, 7, 7] },
+            DppRule { encoding: 13, op: Some(881), procs: 0x1, classes: [0, 1, 15] },
+            DppRule { encoding: 13, op: Some(882), procs: 0x1, classes: [0, 1, 15] },
+            DppRule { encoding: 13, op: Some(883), procs: 0x1, classes: [0, 1, 15] },
+            DppRule { encoding: 13, op: Some(881), procs: 0x2, classes: [0, 0, 15] },
+            DppRule { encoding: 13, op: Some(882), procs: 0x2, classes: [0, 0, 15] },
+            DppRule { encoding: 13, op: Some(883), procs: 0x2, classes: [0, 0, 15] },
+            DppRule { encoding: 13, op: Some(931), procs: 0x2, classes: [0, 0, 15] },
+            DppRule { encoding: 13, op: Some(932), procs: 0x2, classes: [0, 0, 15] },
+            DppRule { encoding: 13, op: Some(933), procs: 0x2, classes: [0, 0, 15] },
+        ],
     },
 };

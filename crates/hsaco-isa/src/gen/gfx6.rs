@@ -2288,5 +2288,7 @@ pub static ISA: IsaDesc = IsaDesc {
         ],
         vopd: &[
         ],
+        dpp: &[
+        ],
     },
 };

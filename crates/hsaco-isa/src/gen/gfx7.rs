@@ -2445,5 +2445,7 @@ pub static ISA: IsaDesc = IsaDesc {
         ],
         vopd: &[
         ],
+        dpp: &[
+        ],
     },
 };

@@ -2764,5 +2764,7 @@ pub static ISA: IsaDesc = IsaDesc {
         ],
         vopd: &[
         ],
+        dpp: &[
+        ],
     },
 };

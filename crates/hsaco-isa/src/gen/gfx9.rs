@@ -3866,5 +3866,7 @@ pub static ISA: IsaDesc = IsaDesc {
         ],
         vopd: &[
         ],
+        dpp: &[
+        ],
     },
 };
