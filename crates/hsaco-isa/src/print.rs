@@ -469,20 +469,16 @@ fn flat_register_mark(
         return;
     }
     let rtn = op.flags & flags::GLC_RTN != 0 && f(Field::Glc) != 0;
-    match field {
-        Some(Field::Addr) => {
-            if f(Field::Seg) == 0 || (f(Field::Seg) == 2 && f(Field::Saddr) == 0x7f) {
-                mark(out, "VReg_64_Align2");
-            }
-        }
-        _ if count < 2 => {}
-        None | Some(Field::Data) if rtn => {
-            if !agpr {
-                mark(out, &format!("VReg_{bits}_Align2"));
-            }
-        }
-        Some(Field::Data | Field::Vdst) => mark(out, &format!("AV_{bits}_Align2")),
-        _ => {}
+    let addr64 = f(Field::Seg) == 0 || (f(Field::Seg) == 2 && f(Field::Saddr) == 0x7f);
+    let class = match field {
+        Some(Field::Addr) => addr64.then(|| "VReg_64_Align2".to_string()),
+        _ if count < 2 => None,
+        None | Some(Field::Data) if rtn => (!agpr).then(|| format!("VReg_{bits}_Align2")),
+        Some(Field::Data | Field::Vdst) => Some(format!("AV_{bits}_Align2")),
+        _ => None,
+    };
+    if let Some(class) = class {
+        mark(out, &class);
     }
 }
 
