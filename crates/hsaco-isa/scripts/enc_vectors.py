@@ -496,8 +496,11 @@ def gs_words(rng, text, encs):
 
 
 # words LLVM shows with an Invalid-register comment count as rejected for these
-# families (hsaco rejects them: tuple alignment, exec as a global base)
-INVALID_AS_REJECTED = {"gs"}
+# families (none now: round invcomments made hsaco print gfx9 FLAT's marks)
+INVALID_AS_REJECTED = set()
+
+# families whose vectors keep LLVM's `/*Invalid register ...*/` texts (hsaco prints them)
+KEEP_MARKS = {"mubuf", "gs", "flat", "vinterpsrc"}
 
 # processors a family is generated for (default: all of the generation); gfx9 flat_*
 # is described for gfx900-gfx90a only so far
@@ -547,7 +550,7 @@ def main():
                 bad.setdefault(tuple(ws), []).append(proc)
                 continue
             if r[1] != 4 * len(ws) or ("/*" in r[0] and not ("VGPR_32_Lo128" in r[0] or "dpp_ctrl" in r[0]
-                                                  or family in ("mubuf", "vinterpsrc"))):
+                                                  or family in KEEP_MARKS)):
                 continue  # decoded as something shorter (another encoding)
             per.setdefault((tuple(ws), r[0]), []).append(proc)
     hexw = lambda ws: " ".join("%08x" % w for w in ws)  # noqa: E731

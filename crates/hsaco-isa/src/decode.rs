@@ -667,11 +667,12 @@ impl Decoder {
         // gfx900-gfx908 FLAT and MTBUF: bit 55 (acc from gfx90a; MTBUF's tfe, which
         // llvm-mc-22 rejects there) must be clear, but for returning flat_* atomics
         // (segment 0, glc), whose data and result it reads as AGPRs (as gfx8)
-        if matches!(enc.form, crate::desc::Form::Flat | crate::desc::Form::Mtbuf)
+        // (other gfx900-gfx908 FLAT words with bit 55: LLVM reads the data registers as
+        // AGPRs and prints them with an Invalid-register mark, `print::flat_register_mark`)
+        if enc.form == crate::desc::Form::Mtbuf
             && self.isa.generation == "gfx9"
             && self.traits & (traits::GFX90A | traits::GFX940) == 0
             && raw >> 55 & 1 != 0
-            && !self.flat_seg0_rtn(ei, op, raw)
         {
             return Err(DecodeError::Invalid);
         }
@@ -914,10 +915,12 @@ impl Decoder {
             rtn(&mut inst, enc, op, raw)?;
         }
         // gfx8 FLAT: llvm-objdump reads bit 55 (tfe) as acc too, for returning atomics
-        // (other forms it flags as invalid registers)
-        let gfx8_flat_rtn = returns
-            && enc.form == crate::desc::Form::Flat
-            && (self.isa.generation == "gfx8" || self.flat_seg0_rtn(ei, op, raw));
+        // (other forms it flags as invalid registers); gfx900-gfx908 FLAT: on every word
+        // (it marks them Invalid but on returning flat_* atomics: `flat_register_mark`)
+        let gfx8_flat_rtn = enc.form == crate::desc::Form::Flat
+            && ((returns && self.isa.generation == "gfx8")
+                || (self.isa.generation == "gfx9"
+                    && self.traits & (traits::GFX90A | traits::GFX940) == 0));
         if (acc_data || gfx8_flat_rtn) && raw >> 55 & 1 != 0 {
             // (a returning atomic's operand 0 is the vdst that `rtn` inserted)
             let roles = returns
@@ -932,7 +935,9 @@ impl Decoder {
                 {
                     // LLVM has no AGPR tuple past a255: it rejects the word (seen on
                     // gfx90a/gfx940+ MTBUF)
-                    if acc_data && u16::from(first) + u16::from(count) > 256 {
+                    if (acc_data || self.isa.generation == "gfx9")
+                        && u16::from(first) + u16::from(count) > 256
+                    {
                         return Err(DecodeError::Invalid);
                     }
                     *o = Operand::Agpr { first, count };
@@ -1540,34 +1545,8 @@ impl Decoder {
             get(Field::Sc1),
             get(Field::Nv),
         );
-        if self.traits & (traits::GFX90A | traits::GFX940) != 0 {
-            // register tuples start at an even register (LLVM's `Align2` classes; it
-            // prints a misaligned one with an Invalid-register comment): the 64-bit
-            // address (flat_*, global_* with `off`), and the data and result tuples,
-            // but for those of a returning atomic in AGPRs
-            let rtn = op.flags & crate::desc::flags::GLC_RTN != 0 && glc != 0;
-            let addr64 = seg == 0 || (seg == 2 && get(Field::Saddr) == 0x7f);
-            for od in op.operands {
-                let Role::Field(f) = od.role else { continue };
-                let odd = get(f) % 2 == 1 && od.ty.regs() > 1;
-                let bad = match f {
-                    Field::Addr => addr64 && get(f) % 2 == 1,
-                    Field::Vdst => odd,
-                    // (a returning atomic's result is as wide as its data, half of it
-                    // for a compare-swap)
-                    Field::Data if rtn && acc == 0 => {
-                        let cmpswap = op.flags & flags::CMPSWAP != 0;
-                        let result = od.ty.regs() >> u8::from(cmpswap);
-                        odd || (result > 1 && get(Field::Vdst) % 2 == 1)
-                    }
-                    Field::Data => odd && !rtn,
-                    _ => false,
-                };
-                if bad {
-                    return false;
-                }
-            }
-        }
+        // (gfx90a/gfx940+ register tuples that start at an odd register are printed
+        // with LLVM's Invalid-register mark: `print::flat_register_mark`)
         if op.flags & crate::desc::flags::FP_ATOMIC != 0 {
             let f64 = op.operands.iter().any(|o| o.ty == Ty::F64);
             let bad = if gfx940 {
@@ -1584,18 +1563,10 @@ impl Decoder {
         if seg == 0 {
             return true;
         }
-        // (exec is a base only for the loads to LDS: the lds bit before gfx940,
-        // global_load_lds_* from it: loads without a destination register)
-        let load_lds = op.flags & flags::LOAD != 0
-            && !op
-                .operands
-                .iter()
-                .any(|o| o.role == Role::Field(Field::Vdst));
-        let to_lds = if gfx940 { load_lds } else { lds != 0 };
-        if seg == 2
-            && (matches!(get(Field::Saddr), 103 | 105 | 107 | 124)
-                || (get(Field::Saddr) == 126 && !to_lds))
-        {
+        // (exec is a base only for the loads to LDS; LLVM marks it on the others:
+        // `print::flat_register_mark`)
+        let load_lds = flat_load_lds(op);
+        if seg == 2 && matches!(get(Field::Saddr), 103 | 105 | 107 | 124) {
             return false;
         }
         if gfx940 {
@@ -1605,11 +1576,23 @@ impl Decoder {
         } else if lds != 0 && acc != 0 {
             return false;
         }
+        // gfx900-gfx908: a returning global atomic takes no AGPRs (flat_* ones do)
+        if self.traits & (traits::GFX90A | traits::GFX940) == 0
+            && acc != 0
+            && glc != 0
+            && op.flags & crate::desc::flags::GLC_RTN != 0
+            && !op
+                .operands
+                .iter()
+                .any(|o| o.role == Role::Field(Field::Vdst))
+        {
+            return false;
+        }
         true
     }
 
     /// A gfx900-gfx908 flat_* atomic (FLAT segment 0) that returns (glc set).
-    fn flat_seg0_rtn(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+    pub(crate) fn flat_seg0_rtn(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         let get = |f: Field| self.field_desc(ei, f).map_or(1, |d| d.get(raw));
         self.isa.generation == "gfx9"
             && self.traits & (traits::GFX90A | traits::GFX940) == 0
@@ -2390,6 +2373,16 @@ fn rtn(
         count,
     };
     Ok(())
+}
+
+/// A gfx9 FLAT load to LDS without a destination register (gfx940+ global_load_lds_*;
+/// before gfx940 the lds bit makes any load one).
+pub(crate) fn flat_load_lds(op: &OpDesc) -> bool {
+    op.flags & flags::LOAD != 0
+        && !op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Vdst))
 }
 
 fn regs(ty: Ty) -> u8 {

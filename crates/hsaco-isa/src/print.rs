@@ -414,6 +414,74 @@ fn buffer_register_mark(
     }
 }
 
+/// The "Invalid register" mark llvm-mc-22 prints after some gfx9 FLAT (flat_*,
+/// global_*, scratch_*) operands (observed; `field` is None for a returning atomic's
+/// result): gfx900-gfx908 AGPRs (bit 55) but for a returning flat_* atomic's
+/// (`VGPR_32`, `VReg_<bits>`); `exec` as a global base of anything but a load to LDS
+/// (`SReg_64_XEXEC_XNULL`); gfx90a/gfx940+ register tuples that start at an odd
+/// register: the 64-bit address (`VReg_64_Align2`), a load's result and a store's or
+/// non-returning atomic's data (`AV_<bits>_Align2`), a returning atomic's data and
+/// result when they are VGPRs (`VReg_<bits>_Align2`; AGPRs have no mark).
+fn flat_register_mark(
+    out: &mut String,
+    dec: &Decoder,
+    inst: &Instruction,
+    op: &crate::desc::OpDesc,
+    field: Option<Field>,
+    o: Operand,
+    f: &dyn Fn(Field) -> u32,
+) {
+    let align2 = dec.traits & (traits::GFX90A | traits::GFX940) != 0;
+    let mark = |out: &mut String, class: &str| {
+        let _ = write!(
+            out,
+            "/*Invalid register, operand has '{class}' register class*/"
+        );
+    };
+    if field == Some(Field::Saddr) {
+        let to_lds = if dec.traits & traits::GFX940 != 0 {
+            crate::decode::flat_load_lds(op)
+        } else {
+            f(Field::Lds) != 0
+        };
+        if f(Field::Seg) == 2 && f(Field::Saddr) == 126 && !to_lds {
+            mark(out, "SReg_64_XEXEC_XNULL");
+        }
+        return;
+    }
+    let (agpr, first, count) = match o {
+        Operand::Vgpr { first, count } => (false, first, count),
+        Operand::Agpr { first, count } => (true, first, count),
+        _ => return,
+    };
+    let bits = u32::from(count) * 32;
+    if !align2 {
+        if agpr && !dec.flat_seg0_rtn(inst.encoding as usize, op, inst.raw) {
+            if count == 1 {
+                mark(out, "VGPR_32");
+            } else {
+                mark(out, &format!("VReg_{bits}"));
+            }
+        }
+        return;
+    }
+    if first % 2 == 0 {
+        return;
+    }
+    let rtn = op.flags & flags::GLC_RTN != 0 && f(Field::Glc) != 0;
+    let addr64 = f(Field::Seg) == 0 || (f(Field::Seg) == 2 && f(Field::Saddr) == 0x7f);
+    let class = match field {
+        Some(Field::Addr) => addr64.then(|| "VReg_64_Align2".to_string()),
+        _ if count < 2 => None,
+        None | Some(Field::Data) if rtn => (!agpr).then(|| format!("VReg_{bits}_Align2")),
+        Some(Field::Data | Field::Vdst) => Some(format!("AV_{bits}_Align2")),
+        _ => None,
+    };
+    if let Some(class) = class {
+        mark(out, &class);
+    }
+}
+
 /// The `swizzle(...)` form of a `ds_swizzle_b32` offset (non-zero). The FFT and ROTATE
 /// modes (offsets 0xc000-0xffff) are gfx9+ (`fft_rotate`); gfx6-gfx8 print them in
 /// decimal.
@@ -737,6 +805,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if let Some((o, rest)) = operands.split_first() {
             out.push(' ');
             operand(out, *o, Ty::B32, 0);
+            if enc.form == Form::Flat && dec.isa().generation == "gfx9" {
+                flat_register_mark(out, dec, inst, op, None, *o, &f);
+            }
             first = false;
             operands = rest;
         }
@@ -1228,6 +1299,9 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if enc.form == Form::Ds && dec.traits & (traits::GFX8 | traits::GFX9 | traits::GFX1250) != 0
         {
             ds_register_mark(out, dec.traits, op, *o);
+        }
+        if enc.form == Form::Flat && dec.isa().generation == "gfx9" {
+            flat_register_mark(out, dec, inst, op, field, *o, &f);
         }
         if matches!(enc.form, Form::Mubuf | Form::Mtbuf)
             && dec.traits & (traits::GFX8 | traits::GFX9 | traits::GFX10) != 0
