@@ -559,9 +559,7 @@ impl Decoder {
         {
             return Err(DecodeError::Invalid);
         }
-        if enc.form == crate::desc::Form::Vop3p
-            && self.buckets.rdna
-            && !self.vop3p_modifiers_valid(ei, op, raw)
+        if enc.form == crate::desc::Form::Vop3p && !self.vop3p_modifiers_valid(ei, op, raw)
         {
             return Err(DecodeError::Invalid);
         }
@@ -1158,7 +1156,8 @@ impl Decoder {
 }
 
 impl Decoder {
-    /// RDNA VOP3P operations on 32-bit registers (observed with llvm-mc-22): op_sel,
+    /// VOP3P operations (RDNA: on 32-bit registers; gfx9: all but MAI, the packed f32
+    /// ops included) (observed with llvm-mc-22): op_sel,
     /// neg_lo and neg_hi bits of a source the operation lacks are invalid; without op_sel
     /// (the integer dot products) op_sel must be 0 and clamp 0 where the operation has
     /// none; one without neg lists either takes op_sel_hi only at its default and
@@ -1170,7 +1169,7 @@ impl Decoder {
         // (matrix ops, and the fp8 dot products that share their rules, are checked by
         // `matrix_modifiers_valid`)
         if op.flags & (flags::MAI | flags::WMMA) != 0
-            || op.operands.iter().any(|o| o.ty.bits() > 32)
+            || (self.buckets.rdna && op.operands.iter().any(|o| o.ty.bits() > 32))
         {
             return true;
         }
