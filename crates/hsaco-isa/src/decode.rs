@@ -755,6 +755,22 @@ impl Decoder {
                 return Err(DecodeError::Invalid);
             }
         }
+        // gfx9 matrix ops (MFMA, SMFMAC; not v_accvgpr_*, nor the f8f6f4 ops above):
+        // llvm-mc-22 rejects the word, or prints the operand with an `Invalid register`/
+        // `Invalid immediate` comment, for every scalar source code but these (swept over
+        // all 256 codes of each source, gfx908/gfx90a/gfx942/gfx950, old and gfx950
+        // ops): src0/src1 null, and up to 64 bits wide also src_shared_base/limit,
+        // src_private_base/limit, src_pops_exiting_wave_id (230 (+231 at 32 bits),
+        // 235-239) and src_vccz/execz/scc (251-253); a src2 wider than 64 bits null and
+        // the inline constants, a 64-bit one those and the 64-bit src_* registers, the
+        // 32-bit SMFMAC index null and the src_* registers. hsaco rejects the rest.
+        if self.isa.generation == "gfx9"
+            && (enc.form == crate::desc::Form::Mai || op.flags & crate::desc::flags::MAI != 0)
+            && op.flags & crate::desc::flags::MAI_FMT == 0
+            && !self.mai_scalar_sources_valid(ei, op, raw)
+        {
+            return Err(DecodeError::Invalid);
+        }
         // RDNA: a source with a reserved scalar code (209-229, 232-234, 249, 250) is
         // invalid in every encoding (llvm-mc-22 prints no `unknown_N`); gfx11+ VOP3/VOP3P
         // src0 233, 234 and 250 announce a DPP word
@@ -1156,6 +1172,36 @@ impl Decoder {
 }
 
 impl Decoder {
+    /// The scalar source codes of a gfx9 matrix op llvm-mc-22 prints without a comment
+    /// (see the caller).
+    fn mai_scalar_sources_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
+        if !op.operands.iter().any(|o| o.role == Role::Field(Field::Src2)) {
+            return true;
+        }
+        let src_regs = |code: u32, bits: u32| match code {
+            125 => true,
+            230 | 235..=239 | 251..=253 => bits <= 64,
+            231 => bits <= 32,
+            _ => false,
+        };
+        op.operands.iter().all(|o| {
+            let (Role::Field(f) | Role::FieldOr(f, _)) = o.role else {
+                return true;
+            };
+            let v = self.field_desc(ei, f).map_or(256, |d| d.get(raw));
+            let bits = o.ty.bits();
+            v >= 256
+                || match f {
+                    Field::Src0 | Field::Src1 => src_regs(v, bits),
+                    Field::Src2 if bits > 32 => {
+                        matches!(v, 125 | 128..=208 | 240..=248) || (bits == 64 && src_regs(v, 64))
+                    }
+                    Field::Src2 => src_regs(v, 32),
+                    _ => true,
+                }
+        })
+    }
+
     /// VOP3P operations (RDNA: on 32-bit registers; gfx9: all but MAI, the packed f32
     /// ops included) (observed with llvm-mc-22): op_sel,
     /// neg_lo and neg_hi bits of a source the operation lacks are invalid; without op_sel
