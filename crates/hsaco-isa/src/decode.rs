@@ -1219,6 +1219,17 @@ impl Decoder {
         {
             return true;
         }
+        // gfx90a+ packed f32 ops: m0 (124) as a 64-bit source rejects the word (observed
+        // on gfx950 for each source of v_pk_fma_f32; null, vcc, exec print)
+        if !self.buckets.rdna
+            && op.operands.iter().any(|o| {
+                o.ty.bits() == 64
+                    && matches!(o.role, Role::Field(Field::Src0 | Field::Src1 | Field::Src2))
+                    && matches!(o.role, Role::Field(f) if get(f) == 124)
+            })
+        {
+            return false;
+        }
         // op_sel, neg_lo and neg_hi bits of a source the operation lacks are invalid
         // (op_sel_hi's are ignored)
         let srcs = op.operands.iter().fold(0, |m, o| {

@@ -414,6 +414,43 @@ fn buffer_register_mark(
     }
 }
 
+/// The "Invalid register" mark llvm-mc-22 prints after a gfx90a/gfx940+ VOP3P or MAI
+/// register tuple that starts at an odd register (observed over every operand, VGPRs and
+/// AGPRs, of MFMA/SMFMAC/packed-f32 ops on gfx90a, gfx942 and gfx950): matrix ops mark
+/// src0/src1 `AV_<bits>_Align2`, the accumulator (vdst, src2) of an MFMA
+/// `VReg_<bits>_Align2` or `AReg_<bits>_Align2`, an SMFMAC's vdst `AV_<bits>_Align2`;
+/// the packed f32 ops mark vdst `VReg_64_Align2` and their sources `VS_64_Align2`.
+fn vop3p_register_mark(
+    out: &mut String,
+    form: Form,
+    op: &crate::desc::OpDesc,
+    field: Option<Field>,
+    o: Operand,
+) {
+    let (agpr, first, count) = match o {
+        Operand::Vgpr { first, count } => (false, first, count),
+        Operand::Agpr { first, count } => (true, first, count),
+        _ => return,
+    };
+    if count < 2 || first % 2 == 0 {
+        return;
+    }
+    let matrix = form != Form::Vop3p || op.flags & flags::MAI != 0;
+    let acc = if agpr { "AReg" } else { "VReg" };
+    let class = match field {
+        Some(Field::Vdst | Field::Src2) if matrix && op.flags & flags::ACC_C != 0 => acc,
+        Some(Field::Vdst | Field::Src0 | Field::Src1) if matrix => "AV",
+        Some(Field::Vdst) if !matrix => "VReg",
+        Some(Field::Src0 | Field::Src1 | Field::Src2) if !matrix => "VS",
+        _ => return,
+    };
+    let _ = write!(
+        out,
+        "/*Invalid register, operand has '{class}_{}_Align2' register class*/",
+        u32::from(count) * 32
+    );
+}
+
 /// The "Invalid register" mark llvm-mc-22 prints after some gfx9 FLAT (flat_*,
 /// global_*, scratch_*) operands (observed; `field` is None for a returning atomic's
 /// result): gfx900-gfx908 AGPRs (bit 55) but for a returning flat_* atomic's
@@ -1307,6 +1344,12 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             && dec.traits & (traits::GFX8 | traits::GFX9 | traits::GFX10) != 0
         {
             buffer_register_mark(out, dec.traits, enc.form, field, *o, &f);
+        }
+        if matches!(enc.form, Form::Vop3p | Form::Mai | Form::Vop3px2)
+            && dec.traits & (traits::GFX90A | traits::GFX940) != 0
+            && dec.isa().generation == "gfx9"
+        {
+            vop3p_register_mark(out, enc.form, op, field, *o);
         }
     }
     let flag = |out: &mut String, name: &str, field: Field| {
