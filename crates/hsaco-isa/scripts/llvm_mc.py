@@ -100,10 +100,10 @@ def _disassemble(lines, mcpu, strict=True):
                 raise CrashError()
             if first is None:
                 first = (text, nb)
-                if bytes(enc) != bytes(raw[i][:nb]):
-                    # LLVM printed another encoding than the input's (a constant
-                    # re-encoded as a literal, ignored bits cleared): its length
-                    # need not be the decoded one, measure that (see decoded_length)
+                if nb > 4 and bytes(enc[-4:]) != bytes(raw[i][nb - 4:nb]):
+                    # LLVM's encoding ends in another word than the input has there:
+                    # perhaps a literal it made of an inline constant, so its length
+                    # need not be the decoded one: measure that (see decoded_length)
                     recheck.append(i)
             off += nb
         if off != n and strict:

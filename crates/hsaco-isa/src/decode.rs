@@ -776,6 +776,24 @@ impl Decoder {
                     let reserved = matches!(code, 209..=229 | 232..=234 | 249 | 250)
                         || (code == 254 && self.traits & traits::GFX1250 != 0);
                     let marker = dpp_src0 && f == Field::Src0 && matches!(code, 233 | 234 | 250);
+                    // a VALU source of 64 bits or more is no 32-bit-only register:
+                    // vcc_hi, m0, exec_hi, src_flat_scratch_base_hi (gfx10-gfx12,
+                    // every VOP form; scripts/enc_vectors.py family `align`; m0 is
+                    // 124 here whatever the generation encodes)
+                    let half = od.ty.bits() >= 64
+                        && matches!(code, 107 | 124 | 127 | 231)
+                        && matches!(
+                            enc.form,
+                            crate::desc::Form::Vop1
+                                | crate::desc::Form::Vop2
+                                | crate::desc::Form::Vopc
+                                | crate::desc::Form::Vop3
+                                | crate::desc::Form::Vop3p
+                        )
+                        && matches!(f, Field::Src0 | Field::Src1 | Field::Src2);
+                    if half {
+                        return Err(DecodeError::Invalid);
+                    }
                     if reserved
                         && !marker
                         && matches!(
@@ -790,6 +808,33 @@ impl Decoder {
                     {
                         return Err(DecodeError::Invalid);
                     }
+                }
+            }
+        }
+        // gfx12 VALU: a source an op's `rule op ... =V` fact limits to VGPRs takes no
+        // literal; wider than 64 bits no special register but null and no scalar tuple
+        // past s105 or ttmp15 (swept: every code 0-255 of a 32-, 64- and 256-bit one on
+        // gfx1250; print.rs `valu_register_mark` prints the rest with LLVM's comment)
+        if self.traits & traits::GFX12 != 0
+            && matches!(
+                enc.form,
+                crate::desc::Form::Vop1
+                    | crate::desc::Form::Vop2
+                    | crate::desc::Form::Vopc
+                    | crate::desc::Form::Vop3
+                    | crate::desc::Form::Vop3p
+            )
+        {
+            for (i, o) in inst.operands.iter().enumerate().take(op.operands.len()) {
+                let bad = match *o {
+                    Operand::Literal | Operand::Literal64 => true,
+                    Operand::Special { code, count } => count > 2 && code != 125,
+                    Operand::Sgpr { first, count } => count > 2 && first + count > 106,
+                    Operand::Ttmp { first, count } => count > 2 && first + count > 16,
+                    _ => false,
+                };
+                if bad && self.vgpr_only(row.op, ei as u8, i) {
+                    return Err(DecodeError::Invalid);
                 }
             }
         }

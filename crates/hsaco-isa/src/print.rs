@@ -1,7 +1,7 @@
 //! [`Instruction`] -> text, as llvm-objdump prints it.
 
 use crate::decode::{traits, Vop3Dpp};
-use crate::desc::{flags, Form, Role, Ty};
+use crate::desc::{flags, FieldKind, Form, Role, Ty};
 use crate::{Decoder, Field, Instruction, Operand};
 use std::fmt::Write;
 
@@ -414,6 +414,60 @@ fn buffer_register_mark(
     }
 }
 
+/// The `Invalid` mark llvm-mc-22 prints after a gfx12 VALU (VOP1, VOP2, VOPC, VOP3,
+/// VOP3P) operand (observed with scripts/enc_vectors.py family `align`): gfx1250 a VGPR
+/// tuple of 64 bits or more that starts at an odd register, `VS_<bits>_Align2` on a
+/// source that may also be scalar (a 9-bit source field), `VReg_<bits>_Align2` on a
+/// VGPR-only one (vdst, the VOP2/VOPC e32 src1, a source an op's `rule op ... =V` fact
+/// limits to VGPRs). Such a VGPR-only source given a scalar register is marked with
+/// its class too (`VGPR_32`, `VReg_<bits>`, gfx1250 `VReg_<bits>_Align2` from 64 bits),
+/// given an inline constant `Invalid immediate`.
+fn valu_register_mark(
+    out: &mut String,
+    traits: u16,
+    enc: &crate::desc::EncodingDesc,
+    field: Option<Field>,
+    vgpr_only: impl Fn() -> bool,
+    o: Operand,
+) {
+    let Some(fd) = field.and_then(|f| enc.field(f)) else {
+        return;
+    };
+    if matches!(o, Operand::Vgpr { count: ..=1, .. } | Operand::VgprHalf { .. } | Operand::None) {
+        return;
+    }
+    let gfx1250 = traits & traits::GFX1250 != 0;
+    let mark = |out: &mut String, class: &str, count: u8| {
+        let bits = u32::from(count) * 32;
+        let _ = match (count, gfx1250) {
+            (..=1, _) => write!(out, "/*Invalid register, operand has '{class}GPR_32' register class*/"),
+            (_, true) => write!(out, "/*Invalid register, operand has '{class}_{bits}_Align2' register class*/"),
+            (_, false) => write!(out, "/*Invalid register, operand has '{class}_{bits}' register class*/"),
+        };
+    };
+    match o {
+        Operand::Vgpr { first, count } if gfx1250 && count >= 2 && first % 2 == 1 => {
+            match fd.kind {
+                FieldKind::Src9 if !vgpr_only() => mark(out, "VS", count),
+                FieldKind::Src9 | FieldKind::Vgpr => mark(out, "VReg", count),
+                _ => {}
+            }
+        }
+        // (null and the src_* registers print plainly)
+        Operand::Special {
+            code: 125 | 230 | 231 | 235..=239 | 251..=253,
+            ..
+        } => {}
+        Operand::Sgpr { count, .. } | Operand::Ttmp { count, .. } | Operand::Special { count, .. }
+            if vgpr_only() =>
+        {
+            mark(out, if count >= 2 { "VReg" } else { "V" }, count)
+        }
+        Operand::Int(_) | Operand::Float(_) if vgpr_only() => out.push_str("/*Invalid immediate*/"),
+        _ => {}
+    }
+}
+
 /// The "Invalid register" mark llvm-mc-22 prints after some gfx9 FLAT (flat_*,
 /// global_*, scratch_*) operands (observed; `field` is None for a returning atomic's
 /// result): gfx900-gfx908 AGPRs (bit 55) but for a returning flat_* atomic's
@@ -815,7 +869,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     // gfx11+ true16 VOP3: an op_sel bit of an operand that is not a 16-bit register
     // makes LLVM decode the plain (fake16) form: whole registers, no op_sel
     let fake16 = rdna && enc.form == Form::Vop3 && true16_fallback(op, inst, f(Field::Opsel));
-    for (o, od) in operands.iter().zip(op.operands) {
+    for (slot, (o, od)) in operands.iter().zip(op.operands).enumerate() {
         let o = &match *o {
             Operand::VgprHalf { reg, .. } if fake16 => Operand::Vgpr {
                 first: reg,
@@ -1283,6 +1337,16 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
                 _ => {}
             }
+        }
+        if rdna
+            && dec.traits & traits::GFX12 != 0
+            && matches!(
+                enc.form,
+                Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3 | Form::Vop3p
+            )
+        {
+            let vgpr_only = || dec.vgpr_only(inst.op, inst.encoding, slot);
+            valu_register_mark(out, dec.traits, enc, field, vgpr_only, *o);
         }
         if sext {
             out.push(')');

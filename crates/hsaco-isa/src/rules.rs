@@ -117,6 +117,19 @@ fn is_source(f: Field) -> bool {
 }
 
 impl Decoder {
+    /// Whether a `rule op` fact of this processor limits operand `operand` of `op` in
+    /// `encoding` to VGPRs (e.g. `v_readfirstlane_b32 VOP1 src0=V`).
+    pub(crate) fn vgpr_only(&self, op: u16, encoding: u8, operand: usize) -> bool {
+        let pb = self.proc_bit();
+        self.isa().rules.ops.iter().any(|r| {
+            r.op == op
+                && r.encoding == encoding
+                && r.procs & pb != 0
+                && matches!(r.fact, OpFact::Accepts { operand: i, classes }
+                    if usize::from(i) == operand && classes == class::VGPR)
+        })
+    }
+
     /// Whether the operands of `op` (index in [`IsaDesc::ops`](crate::IsaDesc::ops)) in
     /// encoding `encoding` obey the operand rules of this processor. `operands` are in
     /// the order of [`OpDesc::operands`](crate::OpDesc::operands) (as in

@@ -698,6 +698,12 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx12.align",
+        include_str!("data/gfx12.align.txt"),
+        include_str!("data/gfx12.align.invalid"),
+        include_str!("data/gfx12.align.known-gaps"),
+    ),
+    (
         "gfx12.vop3dpp",
         include_str!("data/gfx12.vop3dpp.txt"),
         include_str!("data/gfx12.vop3dpp.invalid"),
