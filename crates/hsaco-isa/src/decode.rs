@@ -1167,8 +1167,13 @@ impl Decoder {
                 o.role,
                 Role::Field(Field::Sdst8) | Role::FieldOr(Field::Sdst8, _)
             )
-        }) && matches!(get(Field::Sdst8), 128..=234 | 240..=250 | 255)
-        {
+        }) && if dpp || gfx10 {
+            matches!(get(Field::Sdst8), 128..=234 | 240..=250 | 255)
+        } else {
+            // (gfx11+ plain VOP3, swept over every code: a constant is printed with
+            // `/*Invalid immediate*/` (print.rs), src_flat_scratch_base_lo/hi plainly)
+            matches!(get(Field::Sdst8), 209..=229 | 232..=234 | 249 | 250 | 255)
+        } {
             return false;
         }
         // (nor a literal: the DPP word takes its place)

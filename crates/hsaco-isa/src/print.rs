@@ -1338,6 +1338,13 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 _ => {}
             }
         }
+        // a constant as a VOP3 scalar destination (gfx11+ v_cmp*_e64, v_s_*)
+        if rdna
+            && field == Some(Field::Sdst8)
+            && matches!(*o, Operand::Int(_) | Operand::Float(_))
+        {
+            out.push_str("/*Invalid immediate*/");
+        }
         if rdna
             && dec.traits & traits::GFX12 != 0
             && matches!(
