@@ -777,11 +777,12 @@ impl Decoder {
                         || (code == 254 && self.traits & traits::GFX1250 != 0);
                     let marker = dpp_src0 && f == Field::Src0 && matches!(code, 233 | 234 | 250);
                     // a VALU source of 64 bits or more is no 32-bit-only register:
-                    // vcc_hi, m0, exec_hi, src_flat_scratch_base_hi (gfx10-gfx12,
-                    // every VOP form; scripts/enc_vectors.py family `align`; m0 is
-                    // 124 here whatever the generation encodes)
+                    // vcc_hi, m0, exec_hi, src_flat_scratch_base_hi, nor src_lds_direct
+                    // (gfx10-gfx12, every VOP form; scripts/enc_vectors.py family
+                    // `align`; m0 is 124 here whatever the generation encodes; gfx1250's
+                    // 254 is a 64-bit literal)
                     let half = od.ty.bits() >= 64
-                        && matches!(code, 107 | 124 | 127 | 231)
+                        && matches!(code, 107 | 124 | 127 | 231 | 254)
                         && matches!(
                             enc.form,
                             crate::desc::Form::Vop1
