@@ -14,6 +14,7 @@
 
 pub mod decode;
 pub mod desc;
+pub mod fuzzing;
 #[rustfmt::skip]
 pub mod gen;
 pub mod listing;

@@ -1,7 +1,7 @@
 //! Integration tests of hsaco-isa: LLVM-generated text vectors, and a mutation smoke run
 //! of the decoder and printer.
 
-use hsaco_isa::{Decoder, Instructions};
+use hsaco_isa::Decoder;
 
 /// Vectors whose text we do not yet produce (one `hex words | processor` per line). The
 /// test fails if any other vector differs, so this list only shrinks.
@@ -285,32 +285,50 @@ fn sopp_invalid_words() {
 }
 
 fn fuzz_entry(data: &[u8]) {
-    for p in ["gfx900", "gfx90a", "gfx942"] {
-        let dec = Decoder::for_processor(p).expect("processor");
-        // The listing (labels, branch targets, data words) of the same bytes.
-        let labels = [hsaco_isa::listing::Label {
-            address: 8,
-            name: "f",
-            kind: 0,
-        }];
-        let mut out = Vec::new();
-        hsaco_isa::listing::write_code(
-            &mut out,
-            dec,
-            data,
-            0,
-            &labels,
-            &hsaco_isa::listing::Options::default(),
-        )
-        .expect("write to a Vec");
-        let mut text = String::new();
-        for (_, r) in Instructions::new(dec, data) {
-            if let Ok(i) = r {
-                text.clear();
-                hsaco_isa::print::print(&dec, &i, &mut text);
-            }
+    hsaco_isa::fuzzing::dis_on(&["gfx900", "gfx90a", "gfx942"], data);
+}
+
+/// The cargo-fuzz target `dis` itself (fuzz/fuzz_targets/dis.rs): its first byte picks
+/// the processor and wave64 mode; seeds are vectors of every generation headed by the
+/// byte of a processor they are for.
+#[test]
+fn mutation_smoke_dis_target() {
+    use hsaco_isa::fuzzing::{dis, PROCESSORS};
+    let mut seeds: Vec<Vec<u8>> = Vec::new();
+    for data in [
+        include_str!("data/gfx6.txt"),
+        include_str!("data/gfx7.txt"),
+        include_str!("data/gfx8.txt"),
+        include_str!("data/gfx9.txt"),
+        include_str!("data/gfx10.txt"),
+        include_str!("data/gfx11.txt"),
+        include_str!("data/gfx12.txt"),
+    ] {
+        for (n, line) in data
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .step_by(113)
+            .enumerate()
+        {
+            let mut cols = line.split(" | ");
+            let words = words_to_bytes(cols.next().unwrap_or(""));
+            let procs = cols.nth(1).unwrap_or("");
+            let Some(k) = procs
+                .split(',')
+                .find_map(|p| PROCESSORS.iter().position(|q| q == &p.trim()))
+            else {
+                continue;
+            };
+            let wave64 = if n % 4 == 3 { 0x80 } else { 0 };
+            let mut seed = vec![k as u8 | wave64];
+            seed.extend(words);
+            seeds.push(seed);
         }
     }
+    let seeds: Vec<&[u8]> = seeds.iter().map(|s| s.as_slice()).collect();
+    assert!(seeds.len() > 300, "{} seeds", seeds.len());
+    let n = hsaco_elf::fuzzing::mutation_smoke(dis, &seeds, 100_000, 13);
+    assert!(n > 0);
 }
 
 #[test]
@@ -461,27 +479,10 @@ fn gfx12_vectors() {
 
 /// The decoder, printer and listing of the RDNA processors on mutated bytes.
 fn fuzz_entry_rdna(data: &[u8]) {
-    for p in ["gfx1010", "gfx1030", "gfx1100", "gfx1201", "gfx1250"] {
-        let dec = Decoder::for_processor(p).expect("processor");
-        let mut out = Vec::new();
-        hsaco_isa::listing::write_code(
-            &mut out,
-            dec,
-            data,
-            0,
-            &[],
-            &hsaco_isa::listing::Options::default(),
-        )
-        .expect("write to a Vec");
-        let mut text = String::new();
-        for (_, r) in Instructions::new(dec, data) {
-            if let Ok(i) = r {
-                text.clear();
-                hsaco_isa::print::print(&dec, &i, &mut text);
-                let _ = dec.vopd_y(&i);
-            }
-        }
-    }
+    hsaco_isa::fuzzing::dis_on(
+        &["gfx1010", "gfx1030", "gfx1100", "gfx1201", "gfx1250"],
+        data,
+    );
 }
 
 #[test]
@@ -540,19 +541,7 @@ fn gfx7_vectors() {
 }
 
 fn fuzz_entry_old_gcn(data: &[u8]) {
-    for p in ["gfx600", "gfx700", "gfx803", "gfx810"] {
-        let dec = Decoder::for_processor(p).expect("processor");
-        let mut out = Vec::new();
-        hsaco_isa::listing::write_code(
-            &mut out,
-            dec,
-            data,
-            0,
-            &[],
-            &hsaco_isa::listing::Options::default(),
-        )
-        .expect("write to a Vec");
-    }
+    hsaco_isa::fuzzing::dis_on(&["gfx600", "gfx700", "gfx803", "gfx810"], data);
 }
 
 /// Random mutations of gfx6/gfx7/gfx8 vectors never panic the decoder, printer or
