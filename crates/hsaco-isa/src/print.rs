@@ -433,16 +433,28 @@ fn valu_register_mark(
     let Some(fd) = field.and_then(|f| enc.field(f)) else {
         return;
     };
-    if matches!(o, Operand::Vgpr { count: ..=1, .. } | Operand::VgprHalf { .. } | Operand::None) {
+    if matches!(
+        o,
+        Operand::Vgpr { count: ..=1, .. } | Operand::VgprHalf { .. } | Operand::None
+    ) {
         return;
     }
     let gfx1250 = traits & traits::GFX1250 != 0;
     let mark = |out: &mut String, class: &str, count: u8| {
         let bits = u32::from(count) * 32;
         let _ = match (count, gfx1250) {
-            (..=1, _) => write!(out, "/*Invalid register, operand has '{class}GPR_32' register class*/"),
-            (_, true) => write!(out, "/*Invalid register, operand has '{class}_{bits}_Align2' register class*/"),
-            (_, false) => write!(out, "/*Invalid register, operand has '{class}_{bits}' register class*/"),
+            (..=1, _) => write!(
+                out,
+                "/*Invalid register, operand has '{class}GPR_32' register class*/"
+            ),
+            (_, true) => write!(
+                out,
+                "/*Invalid register, operand has '{class}_{bits}_Align2' register class*/"
+            ),
+            (_, false) => write!(
+                out,
+                "/*Invalid register, operand has '{class}_{bits}' register class*/"
+            ),
         };
     };
     match o {
@@ -458,7 +470,9 @@ fn valu_register_mark(
             code: 125 | 230 | 231 | 235..=239 | 251..=253,
             ..
         } => {}
-        Operand::Sgpr { count, .. } | Operand::Ttmp { count, .. } | Operand::Special { count, .. }
+        Operand::Sgpr { count, .. }
+        | Operand::Ttmp { count, .. }
+        | Operand::Special { count, .. }
             if vgpr_only() =>
         {
             mark(out, if count >= 2 { "VReg" } else { "V" }, count)
@@ -1339,9 +1353,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
         }
         // a constant as a VOP3 scalar destination (gfx11+ v_cmp*_e64, v_s_*)
-        if rdna
-            && field == Some(Field::Sdst8)
-            && matches!(*o, Operand::Int(_) | Operand::Float(_))
+        if rdna && field == Some(Field::Sdst8) && matches!(*o, Operand::Int(_) | Operand::Float(_))
         {
             out.push_str("/*Invalid immediate*/");
         }
