@@ -16,6 +16,7 @@ words llvm-mc-22 --disassemble rejects, hsaco must reject them too).
     python3 scripts/enc_vectors.py gfx12 dppsrc   # every DPP16 control of the !dppsrc ops
     python3 scripts/enc_vectors.py gfx12 vinterpsrc  # every VINTERP source code below 256
     python3 scripts/enc_vectors.py gfx12 align    # 64-bit+ VALU operands (gfx1250 Align2)
+    python3 scripts/enc_vectors.py gfx11 lanesrc  # sources limited by `rule op` facts
 
 Every opcode of the family's encodings (from the op lines of defs/<gen>.txt; for the
 DPP forms every opcode of the base table, so the `!dpp` flags are checked too) gets a
@@ -575,12 +576,42 @@ def align_words(rng, text, encs):
     return words
 
 
+def lanesrc_words(rng, text, encs):
+    """Ops with `rule op ... srcN=CLASSES` facts (VGPR-only or scalar-only sources:
+    v_readlane/writelane, v_permlane*, v_readfirstlane, v_movrel*, v_swap*...): each such
+    source in turn a set of codes (SGPRs, specials, constants, src_*, literal, VGPRs),
+    plus random words (modifier bits included)."""
+    words = []
+    names = set()
+    for line in text.splitlines():
+        t = line.split()
+        if line.startswith("rule op ") and t[3] in ("VOP1", "VOP3") and "=" in t[4] \
+                and t[4].split("=")[0].startswith("src"):
+            names.add((t[2], t[3]))
+    codes = [4, 5, 106, 124, 125, 126, 128, 193, 230, 231, 235, 240, 251, 254, 255,
+             256 + 2, 256 + 255]
+    for name, encname in sorted(names):
+        en = encs[encname]
+        for opc in opcodes(text, encname, names={name}):
+            base = dict(op=opc, vdst=1, sdst8=3, src0=256 + 2, src1=4, src2=6)
+            fields = [f for f in ("src0", "src1", "src2") if f in en["fields"]]
+            for f in fields:
+                for c in codes:
+                    ws = build(en, dict(base, **{f: c}))
+                    words.append(ws + ([0x12345678] if c == 255 else []))
+            for _ in range(8):
+                v = rand_fields(rng, en)
+                v.update(op=opc)
+                words.append(build(en, v))
+    return words
+
+
 # words LLVM shows with an Invalid-register comment count as rejected for these
 # families (none now: round invcomments made hsaco print gfx9 FLAT's marks)
 INVALID_AS_REJECTED = set()
 
 # families whose vectors keep LLVM's `/*Invalid register ...*/` texts (hsaco prints them)
-KEEP_MARKS = {"mubuf", "gs", "flat", "vinterpsrc", "align"}
+KEEP_MARKS = {"mubuf", "gs", "flat", "vinterpsrc", "align", "lanesrc"}
 
 # processors a family is generated for (default: all of the generation); gfx9 flat_*
 # is described for gfx900-gfx90a only so far
@@ -594,6 +625,7 @@ FAMILIES = {
     "vop3dpp": vop3dpp_words,
     "dppsrc": dppsrc_words,
     "align": align_words,
+    "lanesrc": lanesrc_words,
     "vinterpsrc": vinterpsrc_words,
     "mtbuf": lambda r, t, e: plain_words(r, t, e, ["MTBUF"]),
     "mubuf": mubuf_words,

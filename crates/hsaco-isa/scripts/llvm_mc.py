@@ -91,12 +91,14 @@ def _disassemble(lines, mcpu, strict=True):
                 raise CrashError()
             text, nb, enc = outs[k]
             k += 1
-            if off == 0 and raw[i][3:4] != enc[3:4]:
+            if off == 0 and raw[i][3:4] != enc[3:4] and strict:
                 # Out of step with LLVM's output (an instruction ran into the next
                 # line, or LLVM skipped bytes differently): let the caller split the
                 # batch. (LLVM prints the canonical encoding, which may differ from the
                 # input in ignored bits, so only the first word's top byte, which
-                # selects the encoding, is compared.)
+                # selects the encoding, is compared; a line alone is in step whatever
+                # LLVM re-encodes: e.g. v_readfirstlane_b32 with a constant destination
+                # comes back with another top byte.)
                 raise CrashError()
             if first is None:
                 first = (text, nb)

@@ -493,7 +493,7 @@ impl Decoder {
             return Err(DecodeError::Invalid);
         }
         // gfx12 VOP1/VOP2/VOPC (e32): the same 16-bit vdst is one of v0-v127 (observed)
-        if self.traits & traits::GFX12 != 0
+        if self.buckets.swap_m0_null
             && matches!(
                 enc.form,
                 crate::desc::Form::Vop1 | crate::desc::Form::Vop2 | crate::desc::Form::Vopc
@@ -812,11 +812,11 @@ impl Decoder {
                 }
             }
         }
-        // gfx12 VALU: a source an op's `rule op ... =V` fact limits to VGPRs takes no
+        // gfx11+ VALU: a source an op's `rule op ... =V` fact limits to VGPRs takes no
         // literal; wider than 64 bits no special register but null and no scalar tuple
         // past s105 or ttmp15 (swept: every code 0-255 of a 32-, 64- and 256-bit one on
         // gfx1250; print.rs `valu_register_mark` prints the rest with LLVM's comment)
-        if self.traits & traits::GFX12 != 0
+        if self.buckets.swap_m0_null
             && matches!(
                 enc.form,
                 crate::desc::Form::Vop1
@@ -1154,9 +1154,10 @@ impl Decoder {
         } else {
             int_srcs
         };
+        // (v_permlane*16_b32: op_sel holds fi/bound_ctrl, the sources take no neg/abs)
         let mods = if op.flags & flags::FPMODS != 0 {
             srcs & !int_srcs
-        } else if op.flags & flags::OPSEL != 0 && !plain {
+        } else if op.flags & flags::OPSEL != 0 && !plain && op.flags & flags::OPSEL_FI_BOUND == 0 {
             srcs
         } else {
             0

@@ -414,7 +414,7 @@ fn buffer_register_mark(
     }
 }
 
-/// The `Invalid` mark llvm-mc-22 prints after a gfx12 VALU (VOP1, VOP2, VOPC, VOP3,
+/// The `Invalid` mark llvm-mc-22 prints after a gfx11+ VALU (VOP1, VOP2, VOPC, VOP3,
 /// VOP3P) operand (observed with scripts/enc_vectors.py family `align`): gfx1250 a VGPR
 /// tuple of 64 bits or more that starts at an odd register, `VS_<bits>_Align2` on a
 /// source that may also be scalar (a 9-bit source field), `VReg_<bits>_Align2` on a
@@ -427,12 +427,32 @@ fn valu_register_mark(
     traits: u16,
     enc: &crate::desc::EncodingDesc,
     field: Option<Field>,
-    vgpr_only: impl Fn() -> bool,
+    classes: impl Fn() -> Option<u8>,
+    or_lds: bool,
     o: Operand,
 ) {
+    use crate::desc::operand_class as class;
+    let vgpr_only = || classes() == Some(class::VGPR);
     let Some(fd) = field.and_then(|f| enc.field(f)) else {
         return;
     };
+    // a scalar-only source (`rule op ... =SIL`, v_permlane*16_b32 src1/src2,
+    // v_writelane_b32 src0; not a lane mask) given a VGPR, or src_lds_direct but in src0,
+    // is marked too (swept: every code of each source on gfx1100 and gfx1201)
+    if matches!(
+        o,
+        Operand::Vgpr { count: 1, .. } | Operand::Special { code: 254, .. }
+    ) && classes().is_some_and(|c| c & class::VGPR == 0 && c & class::INLINE != 0)
+    {
+        match (field, o) {
+            (Some(Field::Src0), Operand::Vgpr { .. }) => {
+                out.push_str("/*Invalid register, operand has 'SRegOrLds_32' register class*/")
+            }
+            (Some(Field::Src0), _) => {}
+            _ => out.push_str("/*Invalid register, operand has 'SReg_32' register class*/"),
+        }
+        return;
+    }
     if matches!(
         o,
         Operand::Vgpr { count: ..=1, .. } | Operand::VgprHalf { .. } | Operand::None
@@ -470,6 +490,14 @@ fn valu_register_mark(
             code: 125 | 230 | 231 | 235..=239 | 251..=253,
             ..
         } => {}
+        Operand::Special { code: 254, .. } if or_lds => {}
+        Operand::Sgpr { count: 1, .. }
+        | Operand::Ttmp { count: 1, .. }
+        | Operand::Special { count: 1, .. }
+            if or_lds && vgpr_only() =>
+        {
+            out.push_str("/*Invalid register, operand has 'VRegOrLds_32' register class*/")
+        }
         Operand::Sgpr { count, .. }
         | Operand::Ttmp { count, .. }
         | Operand::Special { count, .. }
@@ -1357,15 +1385,35 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         {
             out.push_str("/*Invalid immediate*/");
         }
+        // (and m0 or src_lds_direct as the e32 v_readfirstlane_b32's destination)
         if rdna
-            && dec.traits & traits::GFX12 != 0
+            && field == Some(Field::Sdst8)
+            && enc.form == Form::Vop1
+            && matches!(
+                *o,
+                Operand::Special {
+                    code: 124 | 254,
+                    ..
+                }
+            )
+        {
+            out.push_str("/*Invalid register, operand has 'SReg_32_XM0' register class*/");
+        }
+        if rdna
+            && dec.isa().generation != "gfx10"
             && matches!(
                 enc.form,
                 Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3 | Form::Vop3p
             )
         {
-            let vgpr_only = || dec.vgpr_only(inst.op, inst.encoding, slot);
-            valu_register_mark(out, dec.traits, enc, field, vgpr_only, *o);
+            let classes = || dec.rule_classes(inst.op, inst.encoding, slot);
+            // (v_readlane_b32's src0, VGPR-only, is `VRegOrLds_32`: src_lds_direct too)
+            let or_lds = field == Some(Field::Src0)
+                && op
+                    .operands
+                    .iter()
+                    .any(|d| d.role == Role::Field(Field::Sdst8));
+            valu_register_mark(out, dec.traits, enc, field, classes, or_lds, *o);
         }
         if sext {
             out.push(')');
