@@ -15,6 +15,8 @@ words llvm-mc-22 --disassemble rejects, hsaco must reject them too).
     python3 scripts/enc_vectors.py gfx9 gs        # global_*/scratch_* (FLAT segments 2, 1)
     python3 scripts/enc_vectors.py gfx12 dppsrc   # every DPP16 control of the !dppsrc ops
     python3 scripts/enc_vectors.py gfx12 vinterpsrc  # every VINTERP source code below 256
+    python3 scripts/enc_vectors.py gfx12 align    # 64-bit+ VALU operands (gfx1250 Align2)
+    python3 scripts/enc_vectors.py gfx11 lanesrc  # sources limited by `rule op` facts
 
 Every opcode of the family's encodings (from the op lines of defs/<gen>.txt; for the
 DPP forms every opcode of the base table, so the `!dpp` flags are checked too) gets a
@@ -495,12 +497,121 @@ def gs_words(rng, text, encs):
     return words
 
 
+WIDE = {"f64", "b64", "i64", "u64", "b96", "b128", "b160", "b192", "b256", "b512"}
+
+
+def wide_ops(text, encnames):
+    """(encoding, opcode) of every op line with an operand of 64 bits or more."""
+    out = []
+    for line in text.splitlines():
+        if not line.startswith("op "):
+            continue
+        t = line.split()
+        if not any(x.split(":")[1] in WIDE for x in t[3:] if ":" in x and not x.startswith("@")):
+            continue
+        for e in t[2].split(","):
+            enc, opc = e.split("@")[0].split("=")
+            if enc in encnames:
+                out.append((enc, int(opc, 16)))
+    return sorted(set(out))
+
+
+def align_words(rng, text, encs):
+    """Ops with 64-bit or wider operands (VOP1/VOP2/VOPC/VOP3/VOP3P, their DPP16/DPP8
+    forms and the VOP3 DPP word): every register field in turn an odd VGPR (gfx1250
+    prints an `..._Align2` mark), v255, an odd SGPR, the odd halves vcc_hi/m0/exec_hi/
+    src_flat_scratch_base_hi, null, an inline constant, a literal; plus random words."""
+    words = []
+    clean = dict(vdst=2, src0=256 + 4, src1=256 + 6, src2=256 + 8, dpp_ctrl=0xE4,
+                 row_mask=0xF, bank_mask=0xF, dpp8=0xFAC688)
+    scalar = [5, 107, 124, 125, 127, 231, 230, 240, 255]
+    for encname, opc in wide_ops(text, ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P")):
+        if encname in ("VOP1", "VOP2", "VOPC"):
+            forms = [(encname, None), (encname + "_DPP", None), (encname + "_DPP8", None)]
+        else:
+            forms = [(encname, None), (encname, 0xFA), (encname, 0xE9)]
+        for fname, dppsrc in forms:
+            en = encs.get(fname)
+            if en is None:
+                continue
+            fields = en["fields"]
+
+            def word(v):
+                ws = build(en, v)
+                if dppsrc == 0xFA:
+                    ws.append(0xFF0000E4 | v.get("dppv", 4))
+                elif dppsrc == 0xE9:
+                    ws.append(0xFAC688 << 8 | v.get("dppv", 4))
+                elif any(fields.get(f, (0, 0, ""))[2] == "src9" and v.get(f) == 255
+                         for f in ("src0", "src1", "src2")):
+                    ws.append(0x40490FDB)
+                return ws
+
+            base = dict(clean, op=opc)
+            if dppsrc is not None:
+                base["src0"] = dppsrc
+            regs = [f for f, (lo, w, k) in fields.items()
+                    if k in ("vgpr", "src9") and not (dppsrc is not None and f == "src0")]
+            words.append(word(base))
+            if dppsrc is not None:
+                words.append(word(dict(base, dppv=5)))
+            # (LLVM has no DPP form of these ops: a few words are enough there)
+            dpp = dppsrc is not None or "_DPP" in fname
+            for f in regs:
+                vals = [5, 255] if fields[f][2] == "vgpr" else [256 + 5, 256 + 255] + scalar
+                for v in vals[:1] if dpp else vals:
+                    words.append(word(dict(base, **{f: v})))
+            for _ in range(1 if dpp else RANDOM_PER_OPCODE):
+                v = rand_fields(rng, en, skip=("fi",) if "dpp8" in fields else ())
+                v.update(op=opc)
+                if dppsrc is not None:
+                    v["src0"] = dppsrc
+                    v["dppv"] = rng.getrandbits(8)
+                for f in regs:
+                    if rng.random() < 0.6:
+                        v[f] = (256 if fields[f][2] == "src9" else 0) + rng.getrandbits(5)
+                if "dpp_ctrl" in v:
+                    v["dpp_ctrl"] = rng.choice(DPP_CTRLS)
+                words.append(word(v))
+    return words
+
+
+def lanesrc_words(rng, text, encs):
+    """Ops with `rule op ... srcN=CLASSES` facts (VGPR-only or scalar-only sources:
+    v_readlane/writelane, v_permlane*, v_readfirstlane, v_movrel*, v_swap*...): each such
+    source in turn a set of codes (SGPRs, specials, constants, src_*, literal, VGPRs),
+    plus random words (modifier bits included)."""
+    words = []
+    names = set()
+    for line in text.splitlines():
+        t = line.split()
+        if line.startswith("rule op ") and t[3] in ("VOP1", "VOP3") and "=" in t[4] \
+                and t[4].split("=")[0].startswith("src"):
+            names.add((t[2], t[3]))
+    codes = [4, 5, 106, 124, 125, 126, 128, 193, 230, 231, 235, 240, 251, 254, 255,
+             256 + 2, 256 + 255]
+    for name, encname in sorted(names):
+        en = encs[encname]
+        for opc in opcodes(text, encname, names={name}):
+            base = dict(op=opc, vdst=1, sdst8=3, src0=256 + 2, src1=4, src2=6)
+            fields = [f for f in ("src0", "src1", "src2") if f in en["fields"]]
+            for f in fields:
+                for c in codes:
+                    ws = build(en, dict(base, **{f: c}))
+                    words.append(ws + ([0x12345678] if c == 255 else []))
+            for _ in range(8):
+                v = rand_fields(rng, en)
+                v.update(op=opc)
+                words.append(build(en, v))
+    return words
+
+
 # words LLVM shows with an Invalid-register comment count as rejected for these
 # families (none now: round invcomments made hsaco print gfx9 FLAT's marks)
 INVALID_AS_REJECTED = set()
 
 # families whose vectors keep LLVM's `/*Invalid register ...*/` texts (hsaco prints them)
-KEEP_MARKS = {"mubuf", "gs", "flat", "vinterpsrc"}
+KEEP_MARKS = {"mubuf", "gs", "flat", "vinterpsrc", "align", "lanesrc"}
 
 # processors a family is generated for (default: all of the generation); gfx9 flat_*
 # is described for gfx900-gfx90a only so far
@@ -513,6 +624,8 @@ FAMILIES = {
     "dpp": dpp_words,
     "vop3dpp": vop3dpp_words,
     "dppsrc": dppsrc_words,
+    "align": align_words,
+    "lanesrc": lanesrc_words,
     "vinterpsrc": vinterpsrc_words,
     "mtbuf": lambda r, t, e: plain_words(r, t, e, ["MTBUF"]),
     "mubuf": mubuf_words,

@@ -76,6 +76,7 @@ def _disassemble(lines, mcpu, strict=True):
             enc = [int(x, 16) for x in m.group(2).split(",") if x.strip()]
             outs.append((m.group(1), len(enc), enc))
     res = []
+    recheck = []
     k = 0
     for i, n in enumerate(lens):
         off = 0
@@ -90,15 +91,22 @@ def _disassemble(lines, mcpu, strict=True):
                 raise CrashError()
             text, nb, enc = outs[k]
             k += 1
-            if off == 0 and raw[i][3:4] != enc[3:4]:
+            if off == 0 and raw[i][3:4] != enc[3:4] and strict:
                 # Out of step with LLVM's output (an instruction ran into the next
                 # line, or LLVM skipped bytes differently): let the caller split the
                 # batch. (LLVM prints the canonical encoding, which may differ from the
                 # input in ignored bits, so only the first word's top byte, which
-                # selects the encoding, is compared.)
+                # selects the encoding, is compared; a line alone is in step whatever
+                # LLVM re-encodes: e.g. v_readfirstlane_b32 with a constant destination
+                # comes back with another top byte.)
                 raise CrashError()
             if first is None:
                 first = (text, nb)
+                if nb > 4 and bytes(enc[-4:]) != bytes(raw[i][nb - 4:nb]):
+                    # LLVM's encoding ends in another word than the input has there:
+                    # perhaps a literal it made of an inline constant, so its length
+                    # need not be the decoded one: measure that (see decoded_length)
+                    recheck.append(i)
             off += nb
         if off != n and strict:
             # the last instruction ran into the next line
@@ -106,7 +114,35 @@ def _disassemble(lines, mcpu, strict=True):
         res.append(first if first else None)
     if k != len(outs) and strict:
         raise CrashError()
+    for i in recheck:
+        text, nb = res[i]
+        n = decoded_length(lines[i], mcpu, text)
+        if n is not None:
+            res[i] = (text, n)
     return res
+
+
+MARK = 0xBF800000  # s_nop 0 (random_diff's trailing words never have 0xbf as top byte)
+
+
+def decoded_length(words, mcpu, text):
+    """The number of bytes llvm-mc-22 decodes for the instruction `text` at the start of
+    `words`: the smallest prefix that, followed by two `s_nop 0` markers, disassembles
+    to `text` and exactly the two markers (shorter prefixes make LLVM read a marker as
+    part of the instruction, longer ones leave words between). -show-encoding gives the
+    length of LLVM's re-encoding, which is longer when it prints an inline constant as
+    a literal (e.g. an f16 constant of a 16-bit integer operand). None if no prefix
+    fits."""
+    for n in range(1, len(words) + 1):
+        data = " ".join("0x%02x" % b for w in list(words[:n]) + [MARK, MARK]
+                        for b in w.to_bytes(4, "little"))
+        r = subprocess.run([LLVM_MC, "--disassemble", "-triple=amdgcn", "-mcpu=" + mcpu],
+                           input=data, capture_output=True, text=True)
+        out = [l.strip() for l in r.stdout.splitlines()
+               if l.strip() and not l.strip().startswith(".text")]
+        if "warning" not in r.stderr and out == [text, "s_nop 0", "s_nop 0"]:
+            return 4 * n
+    return None
 
 
 def assemble(texts, mcpu):

@@ -493,7 +493,7 @@ impl Decoder {
             return Err(DecodeError::Invalid);
         }
         // gfx12 VOP1/VOP2/VOPC (e32): the same 16-bit vdst is one of v0-v127 (observed)
-        if self.traits & traits::GFX12 != 0
+        if self.buckets.swap_m0_null
             && matches!(
                 enc.form,
                 crate::desc::Form::Vop1 | crate::desc::Form::Vop2 | crate::desc::Form::Vopc
@@ -559,8 +559,7 @@ impl Decoder {
         {
             return Err(DecodeError::Invalid);
         }
-        if enc.form == crate::desc::Form::Vop3p && !self.vop3p_modifiers_valid(ei, op, raw)
-        {
+        if enc.form == crate::desc::Form::Vop3p && !self.vop3p_modifiers_valid(ei, op, raw) {
             return Err(DecodeError::Invalid);
         }
         // gfx12 s_prefetch_*: the count (sdata) is 0-31
@@ -790,6 +789,25 @@ impl Decoder {
                     let reserved = matches!(code, 209..=229 | 232..=234 | 249 | 250)
                         || (code == 254 && self.traits & traits::GFX1250 != 0);
                     let marker = dpp_src0 && f == Field::Src0 && matches!(code, 233 | 234 | 250);
+                    // a VALU source of 64 bits or more is no 32-bit-only register:
+                    // vcc_hi, m0, exec_hi, src_flat_scratch_base_hi, nor src_lds_direct
+                    // (gfx10-gfx12, every VOP form; scripts/enc_vectors.py family
+                    // `align`; m0 is 124 here whatever the generation encodes; gfx1250's
+                    // 254 is a 64-bit literal)
+                    let half = od.ty.bits() >= 64
+                        && matches!(code, 107 | 124 | 127 | 231 | 254)
+                        && matches!(
+                            enc.form,
+                            crate::desc::Form::Vop1
+                                | crate::desc::Form::Vop2
+                                | crate::desc::Form::Vopc
+                                | crate::desc::Form::Vop3
+                                | crate::desc::Form::Vop3p
+                        )
+                        && matches!(f, Field::Src0 | Field::Src1 | Field::Src2);
+                    if half {
+                        return Err(DecodeError::Invalid);
+                    }
                     if reserved
                         && !marker
                         && matches!(
@@ -804,6 +822,33 @@ impl Decoder {
                     {
                         return Err(DecodeError::Invalid);
                     }
+                }
+            }
+        }
+        // gfx11+ VALU: a source an op's `rule op ... =V` fact limits to VGPRs takes no
+        // literal; wider than 64 bits no special register but null and no scalar tuple
+        // past s105 or ttmp15 (swept: every code 0-255 of a 32-, 64- and 256-bit one on
+        // gfx1250; print.rs `valu_register_mark` prints the rest with LLVM's comment)
+        if self.buckets.swap_m0_null
+            && matches!(
+                enc.form,
+                crate::desc::Form::Vop1
+                    | crate::desc::Form::Vop2
+                    | crate::desc::Form::Vopc
+                    | crate::desc::Form::Vop3
+                    | crate::desc::Form::Vop3p
+            )
+        {
+            for (i, o) in inst.operands.iter().enumerate().take(op.operands.len()) {
+                let bad = match *o {
+                    Operand::Literal | Operand::Literal64 => true,
+                    Operand::Special { code, count } => count > 2 && code != 125,
+                    Operand::Sgpr { first, count } => count > 2 && first + count > 106,
+                    Operand::Ttmp { first, count } => count > 2 && first + count > 16,
+                    _ => false,
+                };
+                if bad && self.vgpr_only(row.op, ei as u8, i) {
+                    return Err(DecodeError::Invalid);
                 }
             }
         }
@@ -1122,9 +1167,10 @@ impl Decoder {
         } else {
             int_srcs
         };
+        // (v_permlane*16_b32: op_sel holds fi/bound_ctrl, the sources take no neg/abs)
         let mods = if op.flags & flags::FPMODS != 0 {
             srcs & !int_srcs
-        } else if op.flags & flags::OPSEL != 0 && !plain {
+        } else if op.flags & flags::OPSEL != 0 && !plain && op.flags & flags::OPSEL_FI_BOUND == 0 {
             srcs
         } else {
             0
@@ -1136,8 +1182,13 @@ impl Decoder {
                 o.role,
                 Role::Field(Field::Sdst8) | Role::FieldOr(Field::Sdst8, _)
             )
-        }) && matches!(get(Field::Sdst8), 128..=234 | 240..=250 | 255)
-        {
+        }) && if dpp || gfx10 {
+            matches!(get(Field::Sdst8), 128..=234 | 240..=250 | 255)
+        } else {
+            // (gfx11+ plain VOP3, swept over every code: a constant is printed with
+            // `/*Invalid immediate*/` (print.rs), src_flat_scratch_base_lo/hi plainly)
+            matches!(get(Field::Sdst8), 209..=229 | 232..=234 | 249 | 250 | 255)
+        } {
             return false;
         }
         // (nor a literal: the DPP word takes its place)
@@ -1175,7 +1226,11 @@ impl Decoder {
     /// The scalar source codes of a gfx9 matrix op llvm-mc-22 prints without a comment
     /// (see the caller).
     fn mai_scalar_sources_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
-        if !op.operands.iter().any(|o| o.role == Role::Field(Field::Src2)) {
+        if !op
+            .operands
+            .iter()
+            .any(|o| o.role == Role::Field(Field::Src2))
+        {
             return true;
         }
         let src_regs = |code: u32, bits: u32| match code {

@@ -1,7 +1,7 @@
 //! [`Instruction`] -> text, as llvm-objdump prints it.
 
 use crate::decode::{traits, Vop3Dpp};
-use crate::desc::{flags, Form, Role, Ty};
+use crate::desc::{flags, FieldKind, Form, Role, Ty};
 use crate::{Decoder, Field, Instruction, Operand};
 use std::fmt::Write;
 
@@ -451,6 +451,102 @@ fn vop3p_register_mark(
     );
 }
 
+/// The `Invalid` mark llvm-mc-22 prints after a gfx11+ VALU (VOP1, VOP2, VOPC, VOP3,
+/// VOP3P) operand (observed with scripts/enc_vectors.py family `align`): gfx1250 a VGPR
+/// tuple of 64 bits or more that starts at an odd register, `VS_<bits>_Align2` on a
+/// source that may also be scalar (a 9-bit source field), `VReg_<bits>_Align2` on a
+/// VGPR-only one (vdst, the VOP2/VOPC e32 src1, a source an op's `rule op ... =V` fact
+/// limits to VGPRs). Such a VGPR-only source given a scalar register is marked with
+/// its class too (`VGPR_32`, `VReg_<bits>`, gfx1250 `VReg_<bits>_Align2` from 64 bits),
+/// given an inline constant `Invalid immediate`.
+fn valu_register_mark(
+    out: &mut String,
+    traits: u16,
+    enc: &crate::desc::EncodingDesc,
+    field: Option<Field>,
+    classes: impl Fn() -> Option<u8>,
+    or_lds: bool,
+    o: Operand,
+) {
+    use crate::desc::operand_class as class;
+    let vgpr_only = || classes() == Some(class::VGPR);
+    let Some(fd) = field.and_then(|f| enc.field(f)) else {
+        return;
+    };
+    // a scalar-only source (`rule op ... =SIL`, v_permlane*16_b32 src1/src2,
+    // v_writelane_b32 src0; not a lane mask) given a VGPR, or src_lds_direct but in src0,
+    // is marked too (swept: every code of each source on gfx1100 and gfx1201)
+    if matches!(
+        o,
+        Operand::Vgpr { count: 1, .. } | Operand::Special { code: 254, .. }
+    ) && classes().is_some_and(|c| c & class::VGPR == 0 && c & class::INLINE != 0)
+    {
+        match (field, o) {
+            (Some(Field::Src0), Operand::Vgpr { .. }) => {
+                out.push_str("/*Invalid register, operand has 'SRegOrLds_32' register class*/")
+            }
+            (Some(Field::Src0), _) => {}
+            _ => out.push_str("/*Invalid register, operand has 'SReg_32' register class*/"),
+        }
+        return;
+    }
+    if matches!(
+        o,
+        Operand::Vgpr { count: ..=1, .. } | Operand::VgprHalf { .. } | Operand::None
+    ) {
+        return;
+    }
+    let gfx1250 = traits & traits::GFX1250 != 0;
+    let mark = |out: &mut String, class: &str, count: u8| {
+        let bits = u32::from(count) * 32;
+        let _ = match (count, gfx1250) {
+            (..=1, _) => write!(
+                out,
+                "/*Invalid register, operand has '{class}GPR_32' register class*/"
+            ),
+            (_, true) => write!(
+                out,
+                "/*Invalid register, operand has '{class}_{bits}_Align2' register class*/"
+            ),
+            (_, false) => write!(
+                out,
+                "/*Invalid register, operand has '{class}_{bits}' register class*/"
+            ),
+        };
+    };
+    match o {
+        Operand::Vgpr { first, count } if gfx1250 && count >= 2 && first % 2 == 1 => {
+            match fd.kind {
+                FieldKind::Src9 if !vgpr_only() => mark(out, "VS", count),
+                FieldKind::Src9 | FieldKind::Vgpr => mark(out, "VReg", count),
+                _ => {}
+            }
+        }
+        // (null and the src_* registers print plainly)
+        Operand::Special {
+            code: 125 | 230 | 231 | 235..=239 | 251..=253,
+            ..
+        } => {}
+        Operand::Special { code: 254, .. } if or_lds => {}
+        Operand::Sgpr { count: 1, .. }
+        | Operand::Ttmp { count: 1, .. }
+        | Operand::Special { count: 1, .. }
+            if or_lds && vgpr_only() =>
+        {
+            out.push_str("/*Invalid register, operand has 'VRegOrLds_32' register class*/")
+        }
+        Operand::Sgpr { count, .. }
+        | Operand::Ttmp { count, .. }
+        | Operand::Special { count, .. }
+            if vgpr_only() =>
+        {
+            mark(out, if count >= 2 { "VReg" } else { "V" }, count)
+        }
+        Operand::Int(_) | Operand::Float(_) if vgpr_only() => out.push_str("/*Invalid immediate*/"),
+        _ => {}
+    }
+}
+
 /// The "Invalid register" mark llvm-mc-22 prints after some gfx9 FLAT (flat_*,
 /// global_*, scratch_*) operands (observed; `field` is None for a returning atomic's
 /// result): gfx900-gfx908 AGPRs (bit 55) but for a returning flat_* atomic's
@@ -852,7 +948,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     // gfx11+ true16 VOP3: an op_sel bit of an operand that is not a 16-bit register
     // makes LLVM decode the plain (fake16) form: whole registers, no op_sel
     let fake16 = rdna && enc.form == Form::Vop3 && true16_fallback(op, inst, f(Field::Opsel));
-    for (o, od) in operands.iter().zip(op.operands) {
+    for (slot, (o, od)) in operands.iter().zip(op.operands).enumerate() {
         let o = &match *o {
             Operand::VgprHalf { reg, .. } if fake16 => Operand::Vgpr {
                 first: reg,
@@ -1320,6 +1416,41 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
                 _ => {}
             }
+        }
+        // a constant as a VOP3 scalar destination (gfx11+ v_cmp*_e64, v_s_*)
+        if rdna && field == Some(Field::Sdst8) && matches!(*o, Operand::Int(_) | Operand::Float(_))
+        {
+            out.push_str("/*Invalid immediate*/");
+        }
+        // (and m0 or src_lds_direct as the e32 v_readfirstlane_b32's destination)
+        if rdna
+            && field == Some(Field::Sdst8)
+            && enc.form == Form::Vop1
+            && matches!(
+                *o,
+                Operand::Special {
+                    code: 124 | 254,
+                    ..
+                }
+            )
+        {
+            out.push_str("/*Invalid register, operand has 'SReg_32_XM0' register class*/");
+        }
+        if rdna
+            && dec.isa().generation != "gfx10"
+            && matches!(
+                enc.form,
+                Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3 | Form::Vop3p
+            )
+        {
+            let classes = || dec.rule_classes(inst.op, inst.encoding, slot);
+            // (v_readlane_b32's src0, VGPR-only, is `VRegOrLds_32`: src_lds_direct too)
+            let or_lds = field == Some(Field::Src0)
+                && op
+                    .operands
+                    .iter()
+                    .any(|d| d.role == Role::Field(Field::Sdst8));
+            valu_register_mark(out, dec.traits, enc, field, classes, or_lds, *o);
         }
         if sext {
             out.push(')');

@@ -117,6 +117,31 @@ fn is_source(f: Field) -> bool {
 }
 
 impl Decoder {
+    /// Whether a `rule op` fact of this processor limits operand `operand` of `op` in
+    /// `encoding` to VGPRs (e.g. `v_readfirstlane_b32 VOP1 src0=V`).
+    pub(crate) fn vgpr_only(&self, op: u16, encoding: u8, operand: usize) -> bool {
+        self.rule_classes(op, encoding, operand) == Some(class::VGPR)
+    }
+
+    /// The classes a `rule op` fact of this processor limits operand `operand` of `op`
+    /// in `encoding` to, if there is one.
+    pub(crate) fn rule_classes(&self, op: u16, encoding: u8, operand: usize) -> Option<u8> {
+        let pb = self.proc_bit();
+        self.isa().rules.ops.iter().find_map(|r| match r.fact {
+            OpFact::Accepts {
+                operand: i,
+                classes,
+            } if r.op == op
+                && r.encoding == encoding
+                && r.procs & pb != 0
+                && usize::from(i) == operand =>
+            {
+                Some(classes)
+            }
+            _ => None,
+        })
+    }
+
     /// Whether the operands of `op` (index in [`IsaDesc::ops`](crate::IsaDesc::ops)) in
     /// encoding `encoding` obey the operand rules of this processor. `operands` are in
     /// the order of [`OpDesc::operands`](crate::OpDesc::operands) (as in

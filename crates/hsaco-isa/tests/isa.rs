@@ -687,6 +687,24 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx11.lanesrc",
+        include_str!("data/gfx11.lanesrc.txt"),
+        include_str!("data/gfx11.lanesrc.invalid"),
+        include_str!("data/gfx11.lanesrc.known-gaps"),
+    ),
+    (
+        "gfx12.lanesrc",
+        include_str!("data/gfx12.lanesrc.txt"),
+        include_str!("data/gfx12.lanesrc.invalid"),
+        include_str!("data/gfx12.lanesrc.known-gaps"),
+    ),
+    (
+        "gfx12.align",
+        include_str!("data/gfx12.align.txt"),
+        include_str!("data/gfx12.align.invalid"),
+        include_str!("data/gfx12.align.known-gaps"),
+    ),
+    (
         "gfx12.vop3dpp",
         include_str!("data/gfx12.vop3dpp.txt"),
         include_str!("data/gfx12.vop3dpp.invalid"),

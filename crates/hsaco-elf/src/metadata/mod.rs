@@ -39,6 +39,7 @@
 //! | map                    | object, entries in stored order (duplicates repeated) |
 //! | map key, string        | the string                                            |
 //! | map key, other scalar  | its JSON text as a string (`1` -> `"1"`)              |
+//! | map key, array or map  | its text on one line as a string: compact JSON, in which keys that are not strings are not quoted again (`{1: "x"}` -> `"{1: \"x\"}"`) |
 //! | array                  | array                                                 |
 //! | integer (either sign)  | number, exact (64-bit)                                |
 //! | float (32 or 64 bits)  | number (shortest text that reads back exactly); `"inf"`, `"-inf"`, `"nan"` as strings |
