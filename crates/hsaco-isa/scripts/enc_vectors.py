@@ -611,15 +611,56 @@ def lanesrc_words(rng, text, encs):
 INVALID_AS_REJECTED = set()
 
 # families whose vectors keep LLVM's `/*Invalid register ...*/` texts (hsaco prints them)
-KEEP_MARKS = {"mubuf", "gs", "flat", "vinterpsrc", "align", "lanesrc"}
+KEEP_MARKS = {"mubuf", "gs", "flat", "vinterpsrc", "align", "lanesrc", "vop3p9"}
+# families whose marked words are vectors only with an Align2 mark (round vop3p9: hsaco
+# rejects the scalar-source words LLVM marks `Invalid`, as random_diff counts them)
+ALIGN2_MARKS_ONLY = {"vop3p9"}
 
 # processors a family is generated for (default: all of the generation); gfx9 flat_*
 # is described for gfx900-gfx90a only so far
 FAMILY_PROCS = {}
 
+def vop3p9_words(rng, text, encs):
+    """gfx9 VOP3P and MAI (round vop3p9): per opcode a clean probe, each single bit of
+    the modifier fields (8-15, 59-63) flipped, each source set to a sample of scalar codes,
+    and each register operand at an odd register (VGPRs, then AGPRs)."""
+    words = []
+    for encname in ("VOP3P", "MAI"):
+        en = encs[encname]
+        for opc in opcodes(text, encname):
+            if opc == 0x2c or encname == "VOP3P" and opc >= 0x40:
+                continue  # (v_mfma_ld_scale_b32: family mai950)
+            base = 0xd3800000 | (opc & 0x7f) << 16 | 32
+            w1 = 0x100 | 0x140 << 9 | 0x180 << 18
+            if encname == "VOP3P" and opc < 0x2c:
+                clean = (base | 0x4000, w1 | 3 << 27)
+            else:
+                clean = (base, w1)
+            words.append(list(clean))
+            for b in list(range(8, 16)):
+                words.append([clean[0] ^ (1 << b), clean[1]])
+            for b in range(27, 32):
+                words.append([clean[0], clean[1] ^ (1 << b)])
+            for i, sh in enumerate((0, 9, 18)):
+                for code in (0, 7, 102, 103, 106, 124, 125, 126, 128, 136, 193, 230, 231,
+                             235, 240, 251, 254):
+                    words.append([clean[0], clean[1] & ~(0x1ff << sh) | code << sh])
+                words.append([clean[0], clean[1] + (1 << sh)])
+            words.append([clean[0] + 1, clean[1]])
+            words.append([clean[0] | 0x8000 | 1, clean[1] | 3 << 27 | 0x41 | 1 << 9 | 1 << 18])
+            rand = rand_fields(rng, en)
+            words.append(build(en, dict(rand, **key(opc))))
+    return words
+
+
+def key(opc):
+    return dict(op=opc & 0x7f)
+
+
 FAMILIES = {
     "flat": flat_words,
     "mai950": mai950_words,
+    "vop3p9": vop3p9_words,
     "gs": gs_words,
     "dpp": dpp_words,
     "vop3dpp": vop3dpp_words,
@@ -662,6 +703,8 @@ def main():
                           and r[1] == 4 * len(ws)):
                 bad.setdefault(tuple(ws), []).append(proc)
                 continue
+            if family in ALIGN2_MARKS_ONLY and "Invalid" in r[0] and "_Align2" not in r[0]:
+                continue  # (neither a vector nor a rejected word)
             if r[1] != 4 * len(ws) or ("/*" in r[0] and not ("VGPR_32_Lo128" in r[0] or "dpp_ctrl" in r[0]
                                                   or family in KEEP_MARKS)):
                 continue  # decoded as something shorter (another encoding)
