@@ -765,6 +765,12 @@ const RDNA_FAMILIES: &[(&str, &str, &str, &str)] = &[
         "",
     ),
     (
+        "gfx9.vop3p9",
+        include_str!("data/gfx9.vop3p9.txt"),
+        include_str!("data/gfx9.vop3p9.invalid"),
+        include_str!("data/gfx9.vop3p9.known-gaps"),
+    ),
+    (
         "gfx9.gs",
         include_str!("data/gfx9.gs.txt"),
         include_str!("data/gfx9.gs.invalid"),
