@@ -796,14 +796,7 @@ impl Decoder {
                     // 254 is a 64-bit literal)
                     let half = od.ty.bits() >= 64
                         && matches!(code, 107 | 124 | 127 | 231 | 254)
-                        && matches!(
-                            enc.form,
-                            crate::desc::Form::Vop1
-                                | crate::desc::Form::Vop2
-                                | crate::desc::Form::Vopc
-                                | crate::desc::Form::Vop3
-                                | crate::desc::Form::Vop3p
-                        )
+                        && enc.form.is_vop()
                         && matches!(f, Field::Src0 | Field::Src1 | Field::Src2);
                     if half {
                         return Err(DecodeError::Invalid);
@@ -829,16 +822,7 @@ impl Decoder {
         // literal; wider than 64 bits no special register but null and no scalar tuple
         // past s105 or ttmp15 (swept: every code 0-255 of a 32-, 64- and 256-bit one on
         // gfx1250; print.rs `valu_register_mark` prints the rest with LLVM's comment)
-        if self.buckets.swap_m0_null
-            && matches!(
-                enc.form,
-                crate::desc::Form::Vop1
-                    | crate::desc::Form::Vop2
-                    | crate::desc::Form::Vopc
-                    | crate::desc::Form::Vop3
-                    | crate::desc::Form::Vop3p
-            )
-        {
+        if self.buckets.swap_m0_null && enc.form.is_vop() {
             for (i, o) in inst.operands.iter().enumerate().take(op.operands.len()) {
                 let bad = match *o {
                     Operand::Literal | Operand::Literal64 => true,

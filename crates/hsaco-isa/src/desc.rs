@@ -105,6 +105,17 @@ pub enum Form {
     Vopd,
 }
 
+impl Form {
+    /// The VALU forms whose operand fields are VOP sources and destinations: VOP1, VOP2,
+    /// VOPC, VOP3 and VOP3P (not SDWA, DPP or VOPD).
+    pub fn is_vop(self) -> bool {
+        matches!(
+            self,
+            Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3 | Form::Vop3p
+        )
+    }
+}
+
 /// One encoding (instruction format) of a generation.
 #[derive(Debug)]
 pub struct EncodingDesc {

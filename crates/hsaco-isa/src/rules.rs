@@ -350,16 +350,7 @@ impl Decoder {
         if let Some(operand) = no_literal {
             return Err(RuleError::LiteralNotSupported { operand });
         }
-        let vector = matches!(
-            enc.form,
-            Form::Vop1
-                | Form::Vop2
-                | Form::Vopc
-                | Form::Vop3
-                | Form::Vop3p
-                | Form::Sdwa
-                | Form::Dpp
-        );
+        let vector = enc.form.is_vop() || matches!(enc.form, Form::Sdwa | Form::Dpp);
         if vector {
             // an implicit VCC read is the pair VCC, in wave32 too (as the fixed vcc)
             if desc.reads & crate::desc::implicit::VCC != 0 {
