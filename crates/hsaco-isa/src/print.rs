@@ -340,6 +340,14 @@ const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"];
 /// register tuple that starts at an odd register, with `AV_<bits>_Align2` for the one
 /// data operand of a load or store (VGPRs or AGPRs), `VReg_<bits>_Align2` for the VGPRs
 /// of an operation with more (atomics that return, two-data stores), which has no mark
+/// Appends LLVM's `/*Invalid register, operand has 'CLASS' register class*/` mark.
+fn invalid_register(out: &mut String, class: std::fmt::Arguments<'_>) {
+    let _ = write!(
+        out,
+        "/*Invalid register, operand has '{class}' register class*/"
+    );
+}
+
 /// on AGPRs; always `VReg_<bits>_Align2` on gfx1250 (no AGPRs).
 fn ds_register_mark(out: &mut String, traits: u16, op: &crate::desc::OpDesc, o: Operand) {
     let (agpr, first, count) = match o {
@@ -370,10 +378,7 @@ fn ds_register_mark(out: &mut String, traits: u16, op: &crate::desc::OpDesc, o: 
         (_, false) => "VReg",
         (_, true) => return,
     };
-    let _ = write!(
-        out,
-        "/*Invalid register, operand has '{class}_{bits}_Align2' register class*/"
-    );
+    invalid_register(out, format_args!("{class}_{bits}_Align2"));
 }
 
 /// The "Invalid register" mark llvm-mc-22 prints after some gfx8-gfx10 MUBUF and MTBUF
@@ -396,11 +401,7 @@ fn buffer_register_mark(
         (Some(Field::Vdata), Operand::Vgpr { first, count } | Operand::Agpr { first, count })
             if align2 && count >= 2 && first % 2 == 1 =>
         {
-            let _ = write!(
-                out,
-                "/*Invalid register, operand has 'AV_{}_Align2' register class*/",
-                u32::from(count) * 32
-            );
+            invalid_register(out, format_args!("AV_{}_Align2", u32::from(count) * 32));
         }
         (Some(Field::Vaddr), Operand::Vgpr { first, .. })
             if align2
@@ -444,10 +445,9 @@ fn vop3p_register_mark(
         Some(Field::Src0 | Field::Src1 | Field::Src2) if !matrix => "VS",
         _ => return,
     };
-    let _ = write!(
+    invalid_register(
         out,
-        "/*Invalid register, operand has '{class}_{}_Align2' register class*/",
-        u32::from(count) * 32
+        format_args!("{class}_{}_Align2", u32::from(count) * 32),
     );
 }
 
@@ -499,20 +499,11 @@ fn valu_register_mark(
     let gfx1250 = traits & traits::GFX1250 != 0;
     let mark = |out: &mut String, class: &str, count: u8| {
         let bits = u32::from(count) * 32;
-        let _ = match (count, gfx1250) {
-            (..=1, _) => write!(
-                out,
-                "/*Invalid register, operand has '{class}GPR_32' register class*/"
-            ),
-            (_, true) => write!(
-                out,
-                "/*Invalid register, operand has '{class}_{bits}_Align2' register class*/"
-            ),
-            (_, false) => write!(
-                out,
-                "/*Invalid register, operand has '{class}_{bits}' register class*/"
-            ),
-        };
+        match (count, gfx1250) {
+            (..=1, _) => invalid_register(out, format_args!("{class}GPR_32")),
+            (_, true) => invalid_register(out, format_args!("{class}_{bits}_Align2")),
+            (_, false) => invalid_register(out, format_args!("{class}_{bits}")),
+        }
     };
     match o {
         Operand::Vgpr { first, count } if gfx1250 && count >= 2 && first % 2 == 1 => {
@@ -566,10 +557,7 @@ fn flat_register_mark(
 ) {
     let align2 = dec.traits & (traits::GFX90A | traits::GFX940) != 0;
     let mark = |out: &mut String, class: &str| {
-        let _ = write!(
-            out,
-            "/*Invalid register, operand has '{class}' register class*/"
-        );
+        invalid_register(out, format_args!("{class}"));
     };
     if field == Some(Field::Saddr) {
         let to_lds = if dec.traits & traits::GFX940 != 0 {
@@ -1436,13 +1424,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         {
             out.push_str("/*Invalid register, operand has 'SReg_32_XM0' register class*/");
         }
-        if rdna
-            && dec.isa().generation != "gfx10"
-            && matches!(
-                enc.form,
-                Form::Vop1 | Form::Vop2 | Form::Vopc | Form::Vop3 | Form::Vop3p
-            )
-        {
+        if rdna && dec.isa().generation != "gfx10" && enc.form.is_vop() {
             let classes = || dec.rule_classes(inst.op, inst.encoding, slot);
             // (v_readlane_b32's src0, VGPR-only, is `VRegOrLds_32`: src_lds_direct too)
             let or_lds = field == Some(Field::Src0)
@@ -2375,10 +2357,7 @@ fn vopd(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     } else {
                         "VReg"
                     };
-                    let _ = write!(
-                        out,
-                        "/*Invalid register, operand has '{class}_64_Align2' register class*/"
-                    );
+                    invalid_register(out, format_args!("{class}_64_Align2"));
                 }
                 // a constant as v_dual_cndmask_b32's lane mask (VOPD3)
                 (
