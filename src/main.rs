@@ -7,6 +7,7 @@
 mod cmd;
 mod input;
 mod output;
+mod threads;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -80,19 +80,7 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
             sink.done(c, out);
         }
     };
-    if threads > 1 {
-        std::thread::scope(|s| {
-            let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-            work();
-            for h in helpers {
-                if let Err(e) = h.join() {
-                    std::panic::resume_unwind(e);
-                }
-            }
-        });
-    } else {
-        work();
-    }
+    crate::threads::run(threads, work);
     let sink = sink.state.into_inner().unwrap_or_else(|e| e.into_inner());
     Some(match sink.error {
         Some(e) => Err(e).context("writing to stdout"),
