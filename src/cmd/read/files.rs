@@ -18,6 +18,11 @@
 //!   19.7 MB instead of 27.5 MB, for one or two `pread`s per file larger than
 //!   [`FIRST_READ`] (208 of 2326 files).
 //!
+//! - the buffer starts on a 64-byte boundary ([`crate::aligned`]): in a buffer from
+//!   the allocator, 16 bytes past a page boundary once it has grown large, the
+//!   kernel's copy ran at half speed (`read --metadata` over the corpus: 17.4 ms
+//!   before, 14.0 ms after, mean of 60 runs).
+//!
 //! (Mapping large files instead of reading them was tried: it saves the copy, but
 //! unmapping in a process with several threads interrupts the other cores to flush
 //! their TLBs, and the run was no faster.)
@@ -42,7 +47,7 @@ const MERGE_GAP: usize = 1 << 12;
 #[derive(Default)]
 pub struct Reader {
     /// The first bytes of the file (the allocation is reused).
-    buf: Vec<u8>,
+    buf: crate::aligned::AlignedBuf,
     /// The directory of the last file, and its descriptor.
     #[cfg(unix)]
     dir: Option<(std::path::PathBuf, OwnedFd)>,
@@ -110,7 +115,7 @@ impl Reader {
         let fd =
             openat(dir, name, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty()).map_err(|_| None)?;
         if self.buf.len() < FIRST_READ {
-            self.buf.resize(FIRST_READ, 0);
+            self.buf.resize(FIRST_READ);
         }
         #[cfg(test)]
         if let Some(b) = self.poison {
@@ -157,7 +162,7 @@ impl Reader {
         // any other larger file: read on into a buffer of its size and one byte more,
         // so that the `read` returning 0 at the end needs no second pass
         if self.buf.len() <= size {
-            self.buf.resize(size + 1, 0);
+            self.buf.resize(size + 1);
         }
         // (the file may have grown since, or be a stream)
         let filled = self.read_on(&fd, filled);
@@ -219,7 +224,7 @@ impl Reader {
             return None;
         }
         if self.buf.len() < size {
-            self.buf.resize(size, 0);
+            self.buf.resize(size);
         }
         if pread_all(fd, &mut self.buf[tail..size], tail)? != size - tail {
             return None;
@@ -305,7 +310,7 @@ impl Reader {
         use rustix::io::{read, Errno};
         loop {
             if filled == self.buf.len() {
-                self.buf.resize(filled * 2, 0);
+                self.buf.resize(filled * 2);
             }
             match read(fd, &mut self.buf[filled..]) {
                 Ok(0) => return filled,
