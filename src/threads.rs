@@ -149,7 +149,10 @@ mod tests {
                 }
             });
             assert_eq!(calls.into_inner(), threads);
-            assert!(taken.iter().all(|t| t.load(Relaxed) == 1), "{threads} threads");
+            assert!(
+                taken.iter().all(|t| t.load(Relaxed) == 1),
+                "{threads} threads"
+            );
         }
     }
 

@@ -50,7 +50,7 @@ pub struct Reader {
     buf: crate::aligned::AlignedBuf,
     /// The directory of the last file, and its descriptor.
     #[cfg(unix)]
-    dir: Option<(std::path::PathBuf, OwnedFd)>,
+    dir: Option<(Vec<u8>, OwnedFd)>,
     /// The byte ranges [`Reader::read_parts`] reads (the allocation is reused).
     #[cfg(unix)]
     ranges: Vec<(usize, usize)>,
@@ -95,12 +95,11 @@ impl Reader {
         use rustix::fs::{fstat, openat, FileType, Mode, OFlags, CWD};
         use rustix::io::{read, Errno};
 
-        let name = path.file_name().ok_or(None)?;
-        let parent = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        if self.dir.as_ref().is_none_or(|(d, _)| d != parent) {
+        let (parent, name) = split_dir(path);
+        if matches!(name, b"" | b"." | b"..") {
+            return Err(None);
+        }
+        if self.dir.as_ref().is_none_or(|(d, _)| d[..] != *parent) {
             self.dir = None;
             let fd = openat(
                 CWD,
@@ -109,7 +108,7 @@ impl Reader {
                 Mode::empty(),
             )
             .map_err(|_| None)?;
-            self.dir = Some((parent.to_path_buf(), fd));
+            self.dir = Some((parent.to_vec(), fd));
         }
         let (_, dir) = self.dir.as_ref().ok_or(None)?;
         let fd =
@@ -322,6 +321,18 @@ impl Reader {
     }
 }
 
+/// `path` split at its last `/`: its directory (`.` when there is none, `/` for the
+/// root) and its name, as bytes (comparing these is much cheaper than comparing
+/// [`Path::parent`]s, which are compared component by component).
+pub fn split_dir(path: &Path) -> (&[u8], &[u8]) {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    match bytes.iter().rposition(|&b| b == b'/') {
+        Some(0) => (b"/", &bytes[1..]),
+        Some(i) => (&bytes[..i], &bytes[i + 1..]),
+        None => (b".", bytes),
+    }
+}
+
 /// Reads `buf.len()` bytes of `fd` from `offset`, or up to its end; `None` on error.
 #[cfg(unix)]
 fn pread_all(fd: &OwnedFd, buf: &mut [u8], offset: usize) -> Option<usize> {
@@ -336,4 +347,29 @@ fn pread_all(fd: &OwnedFd, buf: &mut [u8], offset: usize) -> Option<usize> {
         }
     }
     Some(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_dir;
+    use std::path::Path;
+
+    /// The directory and name split_dir gives open the same file as the path (the
+    /// directory compared by the fast path's work units and the reader's kept
+    /// directory descriptor).
+    #[test]
+    fn split_dir_gives_directory_and_name() {
+        for (path, dir, name) in [
+            ("a.co", ".", "a.co"),
+            ("d/a.co", "d", "a.co"),
+            ("/abs/d/a.co", "/abs/d", "a.co"),
+            ("/a.co", "/", "a.co"),
+            ("d//a.co", "d/", "a.co"),
+            ("./a.co", ".", "a.co"),
+            ("d/", "d", ""),
+        ] {
+            let (d, n) = split_dir(Path::new(path));
+            assert_eq!((d, n), (dir.as_bytes(), name.as_bytes()), "{path}");
+        }
+    }
 }
