@@ -45,6 +45,21 @@ impl AlignedBuf {
     }
 }
 
+impl From<&[u8]> for AlignedBuf {
+    fn from(bytes: &[u8]) -> AlignedBuf {
+        let mut b = AlignedBuf::default();
+        b.resize(bytes.len());
+        b.copy_from_slice(bytes);
+        b
+    }
+}
+
+impl std::fmt::Debug for AlignedBuf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AlignedBuf({} bytes)", self.len)
+    }
+}
+
 impl Deref for AlignedBuf {
     type Target = [u8];
 

@@ -119,7 +119,7 @@ fn general(
 ) -> bool {
     let name = path.display().to_string();
     let data = match held {
-        Some(bytes) => Ok(bytes),
+        Some(bytes) => Ok(crate::aligned::AlignedBuf::from(&bytes[..])),
         None => crate::input::read_input(path),
     };
     let found = super::found_in(&name, &data);
