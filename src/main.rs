@@ -8,7 +8,6 @@ mod aligned;
 mod cmd;
 mod input;
 mod output;
-mod threads;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

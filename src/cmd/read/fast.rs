@@ -81,7 +81,7 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
             sink.done(c, out);
         }
     };
-    crate::threads::run(threads, work);
+    hsaco_par::run(threads, work);
     let sink = sink.state.into_inner().unwrap_or_else(|e| e.into_inner());
     Some(match sink.error {
         Some(e) => Err(e).context("writing to stdout"),

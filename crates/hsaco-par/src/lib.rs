@@ -1,14 +1,16 @@
-//! Short parallel jobs: worker threads kept on CPUs of their own while they work.
+//! Short parallel jobs: worker threads held on CPUs of their own while they work.
 //!
 //! Some kernels leave a new thread on its parent's CPU, the two sharing it while other
 //! CPUs idle, for milliseconds: a virtual machine's kernel that packs its threads onto
 //! few virtual CPUs does (this project's 2-vCPU VM, `sched_vcpu_pack` on its kernel
 //! command line). There, `hsaco read --metadata` over the corpus started its second
 //! thread 1.5-5 ms after the first, in a run of 17-19 ms, and a two-thread job of
-//! 2 x 5 ms of arithmetic took 7-10 ms instead of 5. So [`run`] holds the calling thread
-//! on the CPU it is on, starts the others, and waits until each has moved itself to
-//! another CPU of the process's set (a thread that sets its own CPU set off its CPU is
+//! 2 x 5 ms of arithmetic took 7-10 ms instead of 5. So [`run`] and [`spread`]
+//! hold the calling thread on the CPU it is on, start the others, and wait until each
+//! has moved itself to another CPU of the process's set (a thread that sets its own CPU set off its CPU is
 //! moved at once); then all work. The calling thread gets its CPU set back at the end.
+//! (`hsaco dis` of a 1.4 MB object on the same VM: 10.8 ms on two CPUs against 14.7 ms
+//! on one before; see `hsaco_isa::listing`.)
 //! The work itself should be shared out as it goes (a counter the threads take items
 //! from), so that a thread held on a CPU another program keeps busy does less of it.
 //!
@@ -16,16 +18,24 @@
 //! threads are started as usual.
 
 /// Runs `work` on `threads` threads, the calling one included, each held on a CPU of
-/// its own when it can be (see the module docs); returns when all have returned. A
+/// its own when it can be (see the crate docs); returns when all have returned. A
 /// panic in a thread is resumed in the caller.
 pub fn run(threads: usize, work: impl Fn() + Sync) {
+    let work = &work;
+    spread(threads, |_| work(), work);
+}
+
+/// Runs `helper(i)` on new threads `i` = 1 to `threads - 1` and then `main` on the
+/// calling thread, each held on a CPU of its own when it can be (see the crate docs);
+/// returns what `main` returns once all have returned. A panic in a thread is resumed
+/// in the caller.
+pub fn spread<R>(threads: usize, helper: impl Fn(usize) + Sync, main: impl FnOnce() -> R) -> R {
     if threads <= 1 {
-        work();
-        return;
+        return main();
     }
     let held = Held::here();
-    let work = &work;
-    std::thread::scope(|s| {
+    let helper = &helper;
+    let r = std::thread::scope(|s| {
         let (moved, wait) = std::sync::mpsc::channel();
         let helpers: Vec<_> = (1..threads)
             .map(|i| {
@@ -37,7 +47,7 @@ pub fn run(threads: usize, work: impl Fn() + Sync) {
                     }
                     let _ = moved.send(());
                     drop(moved);
-                    work();
+                    helper(i);
                 })
             })
             .collect();
@@ -51,14 +61,16 @@ pub fn run(threads: usize, work: impl Fn() + Sync) {
                 }
             }
         }
-        work();
+        let r = main();
         for h in helpers {
             if let Err(e) = h.join() {
                 std::panic::resume_unwind(e);
             }
         }
+        r
     });
     drop(held);
+    r
 }
 
 /// The calling thread held on its CPU: the CPU set to give back, and the other CPUs
@@ -142,7 +154,7 @@ mod tests {
             let calls = AtomicUsize::new(0);
             let next = AtomicUsize::new(0);
             let taken: Vec<AtomicUsize> = (0..1000).map(|_| AtomicUsize::new(0)).collect();
-            super::run(threads, || {
+            crate::run(threads, || {
                 calls.fetch_add(1, Relaxed);
                 while let Some(t) = taken.get(next.fetch_add(1, Relaxed)) {
                     t.fetch_add(1, Relaxed);
@@ -156,12 +168,30 @@ mod tests {
         }
     }
 
+    /// `spread` gives each helper its number once, and returns what `main` returns.
+    #[test]
+    fn spread_numbers_the_helpers_and_returns_mains_value() {
+        for threads in [1, 2, 4] {
+            let seen: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
+            let r = crate::spread(
+                threads,
+                |i| {
+                    seen[i].fetch_add(1, Relaxed);
+                },
+                || threads * 10,
+            );
+            assert_eq!(r, threads * 10);
+            assert_eq!(seen[0].load(Relaxed), 0, "no helper 0");
+            assert!(seen[1..].iter().all(|s| s.load(Relaxed) == 1), "{threads}");
+        }
+    }
+
     /// The calling thread gets its CPU set back.
     #[cfg(target_os = "linux")]
     #[test]
     fn the_callers_cpu_set_is_given_back() {
         let before = rustix::thread::sched_getaffinity(None).unwrap();
-        super::run(2, || {});
+        crate::run(2, || {});
         assert!(rustix::thread::sched_getaffinity(None).unwrap() == before);
     }
 
@@ -173,7 +203,7 @@ mod tests {
         let before = rustix::thread::sched_getaffinity(None).unwrap();
         let first = AtomicUsize::new(0);
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            super::run(2, || {
+            crate::run(2, || {
                 if first.fetch_add(1, Relaxed) == 1 {
                     panic!("helper");
                 }
