@@ -55,8 +55,12 @@ pub fn spread<R>(threads: usize, helper: impl Fn(usize) + Sync, main: impl FnOnc
         if held.is_some() {
             // (while the calling thread waits, a helper placed on its CPU runs and
             // moves away; an error means a helper ended without a word: go on)
+            // (not for long: a helper whose CPU another program keeps busy may take
+            // a while to run there and say so)
+            let until = std::time::Instant::now() + WAIT;
             for _ in 1..threads {
-                if wait.recv().is_err() {
+                let left = until.saturating_duration_since(std::time::Instant::now());
+                if wait.recv_timeout(left).is_err() {
                     break;
                 }
             }
@@ -72,6 +76,10 @@ pub fn spread<R>(threads: usize, helper: impl Fn(usize) + Sync, main: impl FnOnc
     drop(held);
     r
 }
+
+/// How long [`spread`] waits for the helpers to move before it starts `main`: the
+/// moves take ~0.2 ms on an idle machine.
+const WAIT: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// The calling thread held on its CPU: the CPU set to give back, and the other CPUs
 /// of the set, for the helpers.

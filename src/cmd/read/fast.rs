@@ -170,6 +170,8 @@ struct SinkState {
     waiting: BTreeMap<usize, Output>,
     /// Empty buffers to reuse.
     free: Vec<Output>,
+    /// A thread is writing chunks (see [`Sink::done`]).
+    writing: bool,
     /// stdout was closed (`| head`): nothing more is written, and that is no error.
     closed: bool,
     error: Option<std::io::Error>,
@@ -190,26 +192,38 @@ impl Sink {
     }
 
     /// Chunk `c` is done: write it and every waiting chunk after it whose turn has
-    /// come.
+    /// come, unless another thread is writing (that one then writes them). The lock
+    /// is not held while writing: a thread that held it and lost its CPU meanwhile
+    /// (another program's turn) would stop the other threads too.
     fn done(&self, c: usize, out: Output) {
         let mut st = self.lock();
         st.waiting.insert(c, out);
+        if st.writing {
+            return;
+        }
+        st.writing = true;
         loop {
             let next = st.next;
             let Some(mut out) = st.waiting.remove(&next) else {
                 break;
             };
-            if !st.closed && st.error.is_none() {
+            let write = !st.closed && st.error.is_none();
+            drop(st);
+            let result = if write {
                 let mut stdout = std::io::stdout().lock();
-                match write_output(&mut stdout, &out).and_then(|()| stdout.flush()) {
-                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => st.closed = true,
-                    Err(e) => st.error = Some(e),
-                    Ok(()) => {}
-                }
-            }
+                write_output(&mut stdout, &out).and_then(|()| stdout.flush())
+            } else {
+                Ok(())
+            };
             // errors go to stderr in file order too
             if !out.errors.is_empty() {
                 eprint!("{}", out.errors);
+            }
+            st = self.lock();
+            match result {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => st.closed = true,
+                Err(e) => st.error = Some(e),
+                Ok(()) => {}
             }
             st.failed |= out.failed;
             out.text.clear();
@@ -219,6 +233,7 @@ impl Sink {
             st.free.push(out);
             st.next += 1;
         }
+        st.writing = false;
     }
 }
 
