@@ -33,7 +33,7 @@ pub fn spread<R>(threads: usize, helper: impl Fn(usize) + Sync, main: impl FnOnc
     if threads <= 1 {
         return main();
     }
-    let held = Held::here();
+    let held = Held::here(threads);
     let helper = &helper;
     let r = std::thread::scope(|s| {
         let (moved, wait) = std::sync::mpsc::channel();
@@ -92,8 +92,9 @@ struct Held {
 #[cfg(target_os = "linux")]
 impl Held {
     /// Holds the calling thread on its CPU; `None` (nothing changed) if the process
-    /// has one CPU or its set cannot be read or changed.
-    fn here() -> Option<Held> {
+    /// has fewer CPUs than `threads` (then some would share one, and the system
+    /// places them better) or its set cannot be read or changed.
+    fn here(threads: usize) -> Option<Held> {
         use rustix::thread::{sched_getaffinity, sched_getcpu, CpuSet};
         let set = sched_getaffinity(None).ok()?;
         let mine = sched_getcpu();
@@ -103,7 +104,7 @@ impl Held {
         let others: Vec<usize> = (0..CpuSet::MAX_CPU)
             .filter(|&c| c != mine && set.is_set(c))
             .collect();
-        if others.is_empty() {
+        if others.len() + 1 < threads {
             return None;
         }
         let mut one = CpuSet::new();
@@ -112,7 +113,7 @@ impl Held {
         Some(Held { set, others })
     }
 
-    /// The CPU for helper `i` (1, 2, ...): the others in turn.
+    /// The CPU for helper `i` (1, 2, ...).
     fn cpu_for(&self, i: usize) -> usize {
         self.others[(i - 1) % self.others.len()]
     }
@@ -138,7 +139,7 @@ struct Held;
 
 #[cfg(not(target_os = "linux"))]
 impl Held {
-    fn here() -> Option<Held> {
+    fn here(_: usize) -> Option<Held> {
         None
     }
 
