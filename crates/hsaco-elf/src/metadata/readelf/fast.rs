@@ -128,57 +128,199 @@ enum Want {
     Strs,
     /// An array whose items are checked in the given context.
     ArrayOf(Ctx),
+    /// Anything (a key the verifier does not look at).
+    Any,
 }
 
-/// What the verifier wants of `key` in a map in `ctx`, and the bit of the key among
-/// the required ones of that map (0 if optional); `None` for a key it does not look
-/// at. (Every key it looks at prints plain.)
-fn want(ctx: Ctx, key: &[u8]) -> Option<(Want, u16)> {
-    Some(match ctx {
-        Ctx::Root => match key {
-            b"amdhsa.version" => (Want::Ints(2), 1),
-            b"amdhsa.kernels" => (Want::ArrayOf(Ctx::Kernels), 2),
-            b"amdhsa.printf" => (Want::Strs, 0),
-            _ => return None,
-        },
-        Ctx::Kernel => match key {
-            b".name" => (Want::Str, 1 << 0),
-            b".symbol" => (Want::Str, 1 << 1),
-            b".kernarg_segment_size" => (Want::Int, 1 << 2),
-            b".group_segment_fixed_size" => (Want::Int, 1 << 3),
-            b".private_segment_fixed_size" => (Want::Int, 1 << 4),
-            b".kernarg_segment_align" => (Want::Int, 1 << 5),
-            b".wavefront_size" => (Want::Int, 1 << 6),
-            b".sgpr_count" => (Want::Int, 1 << 7),
-            b".vgpr_count" => (Want::Int, 1 << 8),
-            b".max_flat_workgroup_size" => (Want::Int, 1 << 9),
-            b".sgpr_spill_count"
-            | b".vgpr_spill_count"
-            | b".workgroup_processor_mode"
-            | b".uniform_work_group_size" => (Want::Int, 0),
-            b".vec_type_hint" | b".device_enqueue_symbol" => (Want::Str, 0),
-            b".language" => (Want::StrIn(LANGUAGES), 0),
-            b".language_version" => (Want::Ints(2), 0),
-            b".reqd_workgroup_size" | b".workgroup_size_hint" | b".cluster_dims" => {
-                (Want::Ints(3), 0)
+/// A key the printer knows in a map of some context: what the verifier wants of its
+/// value, its bit among the required keys of that map (0 if optional), and its text
+/// as printed before a scalar (the key, a colon and the padding). Every known key
+/// prints plain (a test checks), so no quoting scan is needed for it.
+struct Known {
+    want: Want,
+    bit: u16,
+    /// Key length.
+    len: u8,
+    /// Length of the key, colon and padding before a scalar or empty container.
+    line: u8,
+    /// The key, `:`, then spaces.
+    text: [u8; 32],
+}
+
+const fn known(key: &str, want: Want, bit: u16) -> Known {
+    let key = key.as_bytes();
+    assert!(key.len() <= 30, "the key, colon and one space fit the 32 bytes");
+    let mut text = [b' '; 32];
+    let mut i = 0;
+    while i < key.len() {
+        text[i] = key[i];
+        i += 1;
+    }
+    text[key.len()] = b':';
+    // padding to 16 characters after the colon, at least one space
+    let pad = if key.len() < 15 { 16 - key.len() } else { 1 };
+    Known {
+        want,
+        bit,
+        len: key.len() as u8,
+        line: (key.len() + 1 + pad) as u8,
+        text,
+    }
+}
+
+impl Known {
+    fn key(&self) -> &[u8] {
+        &self.text[..usize::from(self.len)]
+    }
+}
+
+/// Slots of a [`Table`]: a power of two, more than twice the keys of any table.
+const SLOTS: usize = 64;
+
+/// The known keys of one context, found by an open-addressing hash of the key.
+struct Table {
+    keys: &'static [Known],
+    /// Index + 1 into `keys`, 0 for an empty slot.
+    slots: [u8; SLOTS],
+}
+
+/// Hash of a key: its last eight bytes (or all of a shorter key) and its length.
+#[inline]
+const fn key_hash(key: &[u8]) -> usize {
+    let w = match key.last_chunk::<8>() {
+        Some(c) => u64::from_le_bytes(*c),
+        None => {
+            let mut w = 0u64;
+            let mut i = 0;
+            while i < key.len() {
+                w = (w << 8) | key[i] as u64;
+                i += 1;
             }
-            b".uses_dynamic_stack" => (Want::Bool, 0),
-            b".args" => (Want::ArrayOf(Ctx::Args), 0),
-            _ => return None,
-        },
-        Ctx::Arg => match key {
-            b".size" => (Want::Int, 1 << 0),
-            b".offset" => (Want::Int, 1 << 1),
-            b".value_kind" => (Want::StrIn(LLVM_VALUE_KINDS), 1 << 2),
-            b".name" | b".type_name" => (Want::Str, 0),
-            b".pointee_align" => (Want::Int, 0),
-            b".address_space" => (Want::StrIn(ADDRESS_SPACES), 0),
-            b".access" | b".actual_access" => (Want::StrIn(ACCESSES), 0),
-            b".is_const" | b".is_restrict" | b".is_volatile" | b".is_pipe" => (Want::Bool, 0),
-            _ => return None,
-        },
-        Ctx::Other | Ctx::Kernels | Ctx::Args => return None,
-    })
+            w
+        }
+    };
+    ((w ^ key.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize
+}
+
+const fn table(keys: &'static [Known]) -> Table {
+    assert!(2 * keys.len() < SLOTS);
+    let mut slots = [0u8; SLOTS];
+    let mut i = 0;
+    while i < keys.len() {
+        let key = keys[i].text.split_at(keys[i].len as usize).0;
+        let mut h = key_hash(key) % SLOTS;
+        while slots[h] != 0 {
+            h = (h + 1) % SLOTS;
+        }
+        slots[h] = (i + 1) as u8;
+        i += 1;
+    }
+    Table { keys, slots }
+}
+
+impl Table {
+    #[inline]
+    fn get(&self, key: &[u8]) -> Option<&Known> {
+        let mut h = key_hash(key);
+        loop {
+            let slot = self.slots[h % SLOTS];
+            let k = self.keys.get(usize::from(slot).checked_sub(1)?)?;
+            if same(k.key(), key) {
+                return Some(k);
+            }
+            h += 1;
+        }
+    }
+}
+
+/// The keys LLVM's verifier looks at in the root map, and `amdhsa.target` (not
+/// checked, but in every document).
+static ROOT: Table = table(&[
+    known("amdhsa.version", Want::Ints(2), 1),
+    known("amdhsa.kernels", Want::ArrayOf(Ctx::Kernels), 2),
+    known("amdhsa.printf", Want::Strs, 0),
+    known("amdhsa.target", Want::Any, 0),
+]);
+
+/// The keys LLVM's verifier looks at in a kernel map, and `.agpr_count`.
+static KERNEL: Table = table(&[
+    known(".name", Want::Str, 1 << 0),
+    known(".symbol", Want::Str, 1 << 1),
+    known(".kernarg_segment_size", Want::Int, 1 << 2),
+    known(".group_segment_fixed_size", Want::Int, 1 << 3),
+    known(".private_segment_fixed_size", Want::Int, 1 << 4),
+    known(".kernarg_segment_align", Want::Int, 1 << 5),
+    known(".wavefront_size", Want::Int, 1 << 6),
+    known(".sgpr_count", Want::Int, 1 << 7),
+    known(".vgpr_count", Want::Int, 1 << 8),
+    known(".max_flat_workgroup_size", Want::Int, 1 << 9),
+    known(".sgpr_spill_count", Want::Int, 0),
+    known(".vgpr_spill_count", Want::Int, 0),
+    known(".workgroup_processor_mode", Want::Int, 0),
+    known(".uniform_work_group_size", Want::Int, 0),
+    known(".vec_type_hint", Want::Str, 0),
+    known(".device_enqueue_symbol", Want::Str, 0),
+    known(".language", Want::StrIn(LANGUAGES), 0),
+    known(".language_version", Want::Ints(2), 0),
+    known(".reqd_workgroup_size", Want::Ints(3), 0),
+    known(".workgroup_size_hint", Want::Ints(3), 0),
+    known(".cluster_dims", Want::Ints(3), 0),
+    known(".uses_dynamic_stack", Want::Bool, 0),
+    known(".args", Want::ArrayOf(Ctx::Args), 0),
+    known(".agpr_count", Want::Any, 0),
+]);
+
+/// The keys LLVM's verifier looks at in a kernel argument map.
+static ARG: Table = table(&[
+    known(".size", Want::Int, 1 << 0),
+    known(".offset", Want::Int, 1 << 1),
+    known(".value_kind", Want::StrIn(LLVM_VALUE_KINDS), 1 << 2),
+    known(".name", Want::Str, 0),
+    known(".type_name", Want::Str, 0),
+    known(".pointee_align", Want::Int, 0),
+    known(".address_space", Want::StrIn(ADDRESS_SPACES), 0),
+    known(".access", Want::StrIn(ACCESSES), 0),
+    known(".actual_access", Want::StrIn(ACCESSES), 0),
+    known(".is_const", Want::Bool, 0),
+    known(".is_restrict", Want::Bool, 0),
+    known(".is_volatile", Want::Bool, 0),
+    known(".is_pipe", Want::Bool, 0),
+]);
+
+/// The known keys of a map in `ctx`.
+fn known_keys(ctx: Ctx) -> Option<&'static Table> {
+    match ctx {
+        Ctx::Root => Some(&ROOT),
+        Ctx::Kernel => Some(&KERNEL),
+        Ctx::Arg => Some(&ARG),
+        Ctx::Other | Ctx::Kernels | Ctx::Args => None,
+    }
+}
+
+/// Whether `a == b`, comparing words rather than calling `memcmp`.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if let (Some(x), Some(y)) = (a.last_chunk::<8>(), b.last_chunk::<8>()) {
+        // whole words from the front, then the last word (overlapping)
+        return x == y
+            && a
+                .chunks_exact(8)
+                .zip(b.chunks_exact(8))
+                .all(|(p, q)| p.first_chunk::<8>() == q.first_chunk::<8>());
+    }
+    if let (Some(x), Some(y)) = (a.first_chunk::<4>(), b.first_chunk::<4>()) {
+        return x == y && a.last_chunk::<4>() == b.last_chunk::<4>();
+    }
+    a == b
+}
+
+/// Whether `s` is one of `list`.
+#[inline]
+fn one_of(list: &[&str], s: &[u8]) -> bool {
+    list.iter().any(|a| same(a.as_bytes(), s))
 }
 
 /// The required keys of a map in `ctx`, as bits.
@@ -220,10 +362,10 @@ impl<'a> Printer<'a, '_> {
             (Want::Int, v) => is_int(v),
             (Want::Str, v) => matches!(v, Item::Str(_)),
             (Want::Bool, v) => matches!(v, Item::Bool(_)),
-            (Want::StrIn(list), Item::Str(s)) => list.iter().any(|a| a.as_bytes() == *s),
+            (Want::StrIn(list), Item::Str(s)) => one_of(list, s),
             (Want::Ints(n), &Item::Array(m)) => n == m && scalars(m, is_int),
             (Want::Strs, &Item::Array(m)) => scalars(m, |i| matches!(i, Item::Str(_))),
-            (Want::ArrayOf(_), Item::Array(_)) => true,
+            (Want::ArrayOf(_), Item::Array(_)) | (Want::Any, _) => true,
             _ => false,
         }
     }
@@ -232,7 +374,8 @@ impl<'a> Printer<'a, '_> {
     /// before the first key on its line is already written.
     fn map_entries(&mut self, n: usize, col: usize, depth: usize, ctx: Ctx) -> Option<()> {
         deeper(depth)?;
-        let mut prev: Option<&[u8]> = None;
+        let table = known_keys(ctx);
+        let mut prev: &[u8] = &[];
         let mut seen = 0u16;
         for i in 0..n {
             if i > 0 {
@@ -241,63 +384,73 @@ impl<'a> Printer<'a, '_> {
             let Item::Str(key) = self.next()? else {
                 return None;
             };
-            let key_at = self.r.pos().saturating_sub(key.len());
-            if prev.is_some_and(|p| !less(p, key)) {
+            if i > 0 && !less(prev, key) {
                 return None; // LLVM would sort, or refuse a duplicate
             }
-            prev = Some(key);
-            let known = if ctx == Ctx::Other {
-                None
-            } else {
-                want(ctx, key)
-            };
-            if known.is_some() {
-                put(self.out, self.r.data(), key_at, key.len());
-            } else {
-                write_quoted(self.out, key, quoting(key, false));
-            }
-            // after the colon: padding to 16 characters before a scalar or empty
-            // container, a new line for a non-empty container
-            let pad = 16usize.saturating_sub(key.len()).max(1);
+            prev = key;
+            let known = table.and_then(|t| t.get(key));
             let value = self.next()?;
             let mut inner = Ctx::Other;
-            if let Some((want, bit)) = known {
-                if self.satisfies(want, &value) {
-                    seen |= bit;
-                    if let Want::ArrayOf(c) = want {
-                        inner = c;
+            // a string value known to be one of the verifier's words, which print
+            // plain (a test checks)
+            let mut word = false;
+            if let Some(k) = known {
+                if self.satisfies(k.want, &value) {
+                    seen |= k.bit;
+                    match k.want {
+                        Want::ArrayOf(c) => inner = c,
+                        Want::StrIn(_) => word = true,
+                        _ => {}
                     }
-                } else if bit == 0 {
+                } else if k.bit == 0 {
                     self.accepted = false;
                 }
             }
+            // the key, then after the colon: padding to 16 characters before a
+            // scalar or empty container, a new line for a non-empty container
+            let nested = matches!(value, Item::Map(m) | Item::Array(m) if m > 0);
+            match known {
+                Some(k) => {
+                    let at = self.out.len();
+                    self.out.extend_from_slice(&k.text);
+                    if nested {
+                        self.out.truncate(at + usize::from(k.len) + 1);
+                        self.out.push(b'\n');
+                    } else {
+                        self.out.truncate(at + usize::from(k.line));
+                    }
+                }
+                None => {
+                    write_quoted(self.out, key, quoting(key, false));
+                    if nested {
+                        self.out.extend_from_slice(b":\n");
+                    } else {
+                        colon_pad(self.out, 16usize.saturating_sub(key.len()).max(1));
+                    }
+                }
+            }
             match value {
-                Item::Map(0) => {
-                    colon_pad(self.out, pad);
-                    self.out.extend_from_slice(b"{}\n");
-                }
-                Item::Array(0) => {
-                    colon_pad(self.out, pad);
-                    self.out.extend_from_slice(b"[]\n");
-                }
+                Item::Map(0) => self.out.extend_from_slice(b"{}\n"),
+                Item::Array(0) => self.out.extend_from_slice(b"[]\n"),
                 Item::Map(m) => {
-                    self.out.extend_from_slice(b":\n");
                     spaces(self.out, col + 2);
                     self.map_entries(m, col + 2, depth + 1, Ctx::Other)?;
                 }
                 Item::Array(m) => {
-                    self.out.extend_from_slice(b":\n");
                     spaces(self.out, col + 2);
                     self.seq_items(m, col + 2, depth + 1, inner)?;
                 }
                 Item::Str(v) => {
-                    colon_pad(self.out, pad);
                     let at = self.r.pos().saturating_sub(v.len());
-                    write_string_value(self.out, self.r.data(), at, v);
-                    self.out.push(b'\n');
+                    if word {
+                        put_line(self.out, self.r.data(), at, v.len());
+                    } else {
+                        write_string_value(self.out, self.r.data(), at, v);
+                        self.out.push(b'\n');
+                    }
                 }
+                Item::UInt(u) => write_u64_line(self.out, u),
                 scalar => {
-                    colon_pad(self.out, pad);
                     write_scalar(self.out, scalar);
                     self.out.push(b'\n');
                 }
@@ -342,6 +495,7 @@ impl<'a> Printer<'a, '_> {
                 }
                 Item::Map(m) => self.map_entries(m, col + 2, depth + 1, items)?,
                 Item::Array(m) => self.seq_items(m, col + 2, depth + 1, Ctx::Other)?,
+                Item::UInt(u) => write_u64_line(self.out, u),
                 scalar => {
                     write_scalar(self.out, scalar);
                     self.out.push(b'\n');
@@ -398,14 +552,29 @@ fn spaces(out: &mut Vec<u8>, n: usize) {
 #[inline]
 fn put(out: &mut Vec<u8>, data: &[u8], at: usize, len: usize) {
     let tail = data.get(at..).unwrap_or_default();
-    match tail.first_chunk::<16>() {
-        Some(block) if len <= 16 => {
+    if len <= 16 {
+        if let Some(block) = tail.first_chunk::<16>() {
             let start = out.len();
             out.extend_from_slice(block);
             out.truncate(start + len);
+            return;
         }
-        _ => out.extend_from_slice(tail.get(..len).unwrap_or_default()),
+    } else if len <= 32 {
+        if let Some(block) = tail.first_chunk::<32>() {
+            let start = out.len();
+            out.extend_from_slice(block);
+            out.truncate(start + len);
+            return;
+        }
     }
+    out.extend_from_slice(tail.get(..len).unwrap_or_default());
+}
+
+/// [`put`], then a newline.
+#[inline]
+fn put_line(out: &mut Vec<u8>, data: &[u8], at: usize, len: usize) {
+    put(out, data, at, len);
+    out.push(b'\n');
 }
 
 fn write_scalar(out: &mut Vec<u8>, item: Item<'_>) {
@@ -436,21 +605,77 @@ fn write_scalar(out: &mut Vec<u8>, item: Item<'_>) {
     }
 }
 
-fn write_u64(out: &mut Vec<u8>, mut v: u64) {
-    if v < 10 {
-        out.push(b'0' + v as u8);
-        return;
+/// Pairs of decimal digits, `00` to `99`.
+static DIGIT_PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
     }
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    while v >= 10 {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
+    t
+};
+
+/// `v` in decimal followed by `end`, written left-aligned into a fixed block (so the
+/// copy out is one fixed-size move); the length used.
+fn decimal(v: u64, end: &[u8]) -> ([u8; 24], usize) {
+    let mut buf = [b'\n'; 24];
+    let digits = v.checked_ilog10().unwrap_or(0) as usize + 1;
+    let mut i = digits;
+    let mut v = v;
+    while v >= 100 {
+        let pair = (v % 100) as usize * 2;
+        v /= 100;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
     }
-    i -= 1;
-    buf[i] = b'0' + v as u8;
-    out.extend_from_slice(&buf[i..]);
+    if v >= 10 {
+        let pair = v as usize * 2;
+        buf[0..2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
+        buf[0] = b'0' + v as u8;
+    }
+    buf[digits..digits + end.len()].copy_from_slice(end);
+    (buf, digits + end.len())
+}
+
+/// Appends `v` in decimal, then `end` (at most one byte).
+#[inline]
+fn write_u64_then(out: &mut Vec<u8>, v: u64, end: &[u8]) {
+    let at = out.len();
+    if v < 10_000_000 {
+        // the digits and `end` built in a register, first digit in the low byte,
+        // and stored as one word (bytes written one by one to a buffer and read
+        // back as a block would stall the store)
+        let mut w = end.first().map_or(0, |&e| u64::from(e));
+        let mut v = v;
+        let mut len = end.len();
+        loop {
+            w = (w << 8) | (v % 10 + u64::from(b'0'));
+            len += 1;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        out.extend_from_slice(&w.to_le_bytes());
+        out.truncate(at + len);
+    } else {
+        let (buf, len) = decimal(v, end);
+        out.extend_from_slice(&buf);
+        out.truncate(at + len);
+    }
+}
+
+fn write_u64(out: &mut Vec<u8>, v: u64) {
+    write_u64_then(out, v, b"");
+}
+
+/// [`write_u64`], then a newline.
+#[inline]
+fn write_u64_line(out: &mut Vec<u8>, v: u64) {
+    write_u64_then(out, v, b"\n");
 }
 
 /// A string value as [`super::yaml_string`] prints it; `s` is `data[at..]`.
