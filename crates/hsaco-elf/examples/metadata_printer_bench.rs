@@ -24,10 +24,7 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
         let p = e.path();
         if p.is_dir() {
             walk(&p, files);
-        } else if p
-            .extension()
-            .is_some_and(|x| x == "o" || x == "co")
-        {
+        } else if p.extension().is_some_and(|x| x == "o" || x == "co") {
             files.push(p);
         }
     }
@@ -61,7 +58,11 @@ fn main() {
             }
         }
     }
-    assert!(!descs.is_empty(), "no metadata notes under {}", dir.display());
+    assert!(
+        !descs.is_empty(),
+        "no metadata notes under {}",
+        dir.display()
+    );
 
     let mut out = Vec::new();
     for d in &descs {

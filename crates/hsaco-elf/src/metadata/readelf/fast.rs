@@ -59,23 +59,22 @@ fn write_block(desc: &[u8], out: &mut Vec<u8>) -> Option<bool> {
     out.extend_from_slice(b"---\n");
     let mut p = Printer {
         r: Cursor::new(desc),
-        out,
         accepted: true,
     };
     let root = p.next()?;
     let root_is_map = matches!(root, Item::Map(_));
     match root {
         Item::Map(0) => {
-            p.out.extend_from_slice(b"{}\n");
+            out.extend_from_slice(b"{}\n");
             p.accepted = false; // no amdhsa.version
         }
-        Item::Map(n) => p.map_entries(n, 0, 0, Ctx::Root)?,
+        Item::Map(n) => p.map_entries(out, n, 0, 0, Ctx::Root)?,
         Item::Array(n) => {
             p.accepted = false; // the verifier wants a map
             if n == 0 {
-                p.out.extend_from_slice(b"[]\n");
+                out.extend_from_slice(b"[]\n");
             } else {
-                p.seq_items(n, 0, 0, Ctx::Other)?;
+                p.seq_items(out, n, 0, 0, Ctx::Other)?;
             }
         }
         // a scalar root: LLVM prints the descriptor bytes; the tree printer does that
@@ -121,7 +120,7 @@ enum Want {
     Int,
     Str,
     Bool,
-    StrIn(&'static [&'static str]),
+    StrIn(&'static Words),
     /// An array of exactly this many integers.
     Ints(usize),
     /// An array of strings.
@@ -149,7 +148,10 @@ struct Known {
 
 const fn known(key: &str, want: Want, bit: u16) -> Known {
     let key = key.as_bytes();
-    assert!(key.len() <= 30, "the key, colon and one space fit the 32 bytes");
+    assert!(
+        key.len() <= 30,
+        "the key, colon and one space fit the 32 bytes"
+    );
     let mut text = [b' '; 32];
     let mut i = 0;
     while i < key.len() {
@@ -233,6 +235,65 @@ impl Table {
     }
 }
 
+/// A set of words (the verifier's lists of allowed strings), found as [`Table`]
+/// finds keys.
+struct Words {
+    words: &'static [&'static str],
+    /// Whether every word prints plain and untagged, as itself (a test checks).
+    plain: bool,
+    /// Index + 1 into `words`, 0 for an empty slot.
+    slots: [u8; WORD_SLOTS],
+}
+
+/// Slots of a [`Words`]: a power of two, more than twice the longest list.
+const WORD_SLOTS: usize = 128;
+
+const fn words(words: &'static [&'static str], plain: bool) -> Words {
+    assert!(2 * words.len() < WORD_SLOTS);
+    let mut slots = [0u8; WORD_SLOTS];
+    let mut i = 0;
+    while i < words.len() {
+        let mut h = key_hash(words[i].as_bytes()) % WORD_SLOTS;
+        while slots[h] != 0 {
+            h = (h + 1) % WORD_SLOTS;
+        }
+        slots[h] = (i + 1) as u8;
+        i += 1;
+    }
+    Words {
+        words,
+        plain,
+        slots,
+    }
+}
+
+impl Words {
+    /// Whether `s` is one of the words.
+    #[inline]
+    fn contains(&self, s: &[u8]) -> bool {
+        let mut h = key_hash(s);
+        loop {
+            let slot = self.slots[h % WORD_SLOTS];
+            let Some(w) = usize::from(slot)
+                .checked_sub(1)
+                .and_then(|i| self.words.get(i))
+            else {
+                return false;
+            };
+            if same(w.as_bytes(), s) {
+                return true;
+            }
+            h += 1;
+        }
+    }
+}
+
+// (`OpenCL C++` is quoted)
+static LANGUAGE_WORDS: Words = words(LANGUAGES, false);
+static VALUE_KIND_WORDS: Words = words(LLVM_VALUE_KINDS, true);
+static ADDRESS_SPACE_WORDS: Words = words(ADDRESS_SPACES, true);
+static ACCESS_WORDS: Words = words(ACCESSES, true);
+
 /// The keys LLVM's verifier looks at in the root map, and `amdhsa.target` (not
 /// checked, but in every document).
 static ROOT: Table = table(&[
@@ -260,7 +321,7 @@ static KERNEL: Table = table(&[
     known(".uniform_work_group_size", Want::Int, 0),
     known(".vec_type_hint", Want::Str, 0),
     known(".device_enqueue_symbol", Want::Str, 0),
-    known(".language", Want::StrIn(LANGUAGES), 0),
+    known(".language", Want::StrIn(&LANGUAGE_WORDS), 0),
     known(".language_version", Want::Ints(2), 0),
     known(".reqd_workgroup_size", Want::Ints(3), 0),
     known(".workgroup_size_hint", Want::Ints(3), 0),
@@ -274,13 +335,13 @@ static KERNEL: Table = table(&[
 static ARG: Table = table(&[
     known(".size", Want::Int, 1 << 0),
     known(".offset", Want::Int, 1 << 1),
-    known(".value_kind", Want::StrIn(LLVM_VALUE_KINDS), 1 << 2),
+    known(".value_kind", Want::StrIn(&VALUE_KIND_WORDS), 1 << 2),
     known(".name", Want::Str, 0),
     known(".type_name", Want::Str, 0),
     known(".pointee_align", Want::Int, 0),
-    known(".address_space", Want::StrIn(ADDRESS_SPACES), 0),
-    known(".access", Want::StrIn(ACCESSES), 0),
-    known(".actual_access", Want::StrIn(ACCESSES), 0),
+    known(".address_space", Want::StrIn(&ADDRESS_SPACE_WORDS), 0),
+    known(".access", Want::StrIn(&ACCESS_WORDS), 0),
+    known(".actual_access", Want::StrIn(&ACCESS_WORDS), 0),
     known(".is_const", Want::Bool, 0),
     known(".is_restrict", Want::Bool, 0),
     known(".is_volatile", Want::Bool, 0),
@@ -306,8 +367,7 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     if let (Some(x), Some(y)) = (a.last_chunk::<8>(), b.last_chunk::<8>()) {
         // whole words from the front, then the last word (overlapping)
         return x == y
-            && a
-                .chunks_exact(8)
+            && a.chunks_exact(8)
                 .zip(b.chunks_exact(8))
                 .all(|(p, q)| p.first_chunk::<8>() == q.first_chunk::<8>());
     }
@@ -315,12 +375,6 @@ fn same(a: &[u8], b: &[u8]) -> bool {
         return x == y && a.last_chunk::<4>() == b.last_chunk::<4>();
     }
     a == b
-}
-
-/// Whether `s` is one of `list`.
-#[inline]
-fn one_of(list: &[&str], s: &[u8]) -> bool {
-    list.iter().any(|a| same(a.as_bytes(), s))
 }
 
 /// The required keys of a map in `ctx`, as bits.
@@ -333,14 +387,16 @@ fn required(ctx: Ctx) -> u16 {
     }
 }
 
-struct Printer<'a, 'o> {
+/// The reader and what has been learnt; the output is passed to each method on its
+/// own (a `&mut` argument, so the compiler knows the bytes written do not change the
+/// vector's length and can keep it in a register).
+struct Printer<'a> {
     r: Cursor<'a>,
-    out: &'o mut Vec<u8>,
     /// Whether LLVM's verifier accepts what has been read so far.
     accepted: bool,
 }
 
-impl<'a> Printer<'a, '_> {
+impl<'a> Printer<'a> {
     /// The next item header; `None` also for an extension (LLVM refuses documents
     /// with one).
     #[inline]
@@ -362,7 +418,7 @@ impl<'a> Printer<'a, '_> {
             (Want::Int, v) => is_int(v),
             (Want::Str, v) => matches!(v, Item::Str(_)),
             (Want::Bool, v) => matches!(v, Item::Bool(_)),
-            (Want::StrIn(list), Item::Str(s)) => one_of(list, s),
+            (Want::StrIn(words), Item::Str(s)) => words.contains(s),
             (Want::Ints(n), &Item::Array(m)) => n == m && scalars(m, is_int),
             (Want::Strs, &Item::Array(m)) => scalars(m, |i| matches!(i, Item::Str(_))),
             (Want::ArrayOf(_), Item::Array(_)) | (Want::Any, _) => true,
@@ -372,14 +428,21 @@ impl<'a> Printer<'a, '_> {
 
     /// The entries of a non-empty map at column `col`, in context `ctx`; what goes
     /// before the first key on its line is already written.
-    fn map_entries(&mut self, n: usize, col: usize, depth: usize, ctx: Ctx) -> Option<()> {
+    fn map_entries(
+        &mut self,
+        out: &mut Vec<u8>,
+        n: usize,
+        col: usize,
+        depth: usize,
+        ctx: Ctx,
+    ) -> Option<()> {
         deeper(depth)?;
         let table = known_keys(ctx);
         let mut prev: &[u8] = &[];
         let mut seen = 0u16;
         for i in 0..n {
             if i > 0 {
-                spaces(self.out, col);
+                spaces(out, col);
             }
             let Item::Str(key) = self.next()? else {
                 return None;
@@ -391,15 +454,15 @@ impl<'a> Printer<'a, '_> {
             let known = table.and_then(|t| t.get(key));
             let value = self.next()?;
             let mut inner = Ctx::Other;
-            // a string value known to be one of the verifier's words, which print
-            // plain (a test checks)
+            // a string value known to be one of the verifier's words that print as
+            // they are
             let mut word = false;
             if let Some(k) = known {
                 if self.satisfies(k.want, &value) {
                     seen |= k.bit;
                     match k.want {
                         Want::ArrayOf(c) => inner = c,
-                        Want::StrIn(_) => word = true,
+                        Want::StrIn(words) => word = words.plain,
                         _ => {}
                     }
                 } else if k.bit == 0 {
@@ -411,48 +474,48 @@ impl<'a> Printer<'a, '_> {
             let nested = matches!(value, Item::Map(m) | Item::Array(m) if m > 0);
             match known {
                 Some(k) => {
-                    let at = self.out.len();
-                    self.out.extend_from_slice(&k.text);
+                    let at = out.len();
+                    out.extend_from_slice(&k.text);
                     if nested {
-                        self.out.truncate(at + usize::from(k.len) + 1);
-                        self.out.push(b'\n');
+                        out.truncate(at + usize::from(k.len) + 1);
+                        out.push(b'\n');
                     } else {
-                        self.out.truncate(at + usize::from(k.line));
+                        out.truncate(at + usize::from(k.line));
                     }
                 }
                 None => {
-                    write_quoted(self.out, key, quoting(key, false));
+                    write_quoted(out, key, quoting(key, false));
                     if nested {
-                        self.out.extend_from_slice(b":\n");
+                        out.extend_from_slice(b":\n");
                     } else {
-                        colon_pad(self.out, 16usize.saturating_sub(key.len()).max(1));
+                        colon_pad(out, 16usize.saturating_sub(key.len()).max(1));
                     }
                 }
             }
             match value {
-                Item::Map(0) => self.out.extend_from_slice(b"{}\n"),
-                Item::Array(0) => self.out.extend_from_slice(b"[]\n"),
+                Item::Map(0) => out.extend_from_slice(b"{}\n"),
+                Item::Array(0) => out.extend_from_slice(b"[]\n"),
                 Item::Map(m) => {
-                    spaces(self.out, col + 2);
-                    self.map_entries(m, col + 2, depth + 1, Ctx::Other)?;
+                    spaces(out, col + 2);
+                    self.map_entries(out, m, col + 2, depth + 1, Ctx::Other)?;
                 }
                 Item::Array(m) => {
-                    spaces(self.out, col + 2);
-                    self.seq_items(m, col + 2, depth + 1, inner)?;
+                    spaces(out, col + 2);
+                    self.seq_items(out, m, col + 2, depth + 1, inner)?;
                 }
                 Item::Str(v) => {
                     let at = self.r.pos().saturating_sub(v.len());
                     if word {
-                        put_line(self.out, self.r.data(), at, v.len());
+                        put_line(out, self.r.data(), at, v.len());
                     } else {
-                        write_string_value(self.out, self.r.data(), at, v);
-                        self.out.push(b'\n');
+                        write_string_value(out, self.r.data(), at, v);
+                        out.push(b'\n');
                     }
                 }
-                Item::UInt(u) => write_u64_line(self.out, u),
+                Item::UInt(u) => write_u64_line(out, u),
                 scalar => {
-                    write_scalar(self.out, scalar);
-                    self.out.push(b'\n');
+                    write_scalar(out, scalar);
+                    out.push(b'\n');
                 }
             }
         }
@@ -464,7 +527,14 @@ impl<'a> Printer<'a, '_> {
 
     /// The items of a non-empty array at column `col`, in context `ctx`; what goes
     /// before the first `- ` on its line is already written.
-    fn seq_items(&mut self, n: usize, col: usize, depth: usize, ctx: Ctx) -> Option<()> {
+    fn seq_items(
+        &mut self,
+        out: &mut Vec<u8>,
+        n: usize,
+        col: usize,
+        depth: usize,
+        ctx: Ctx,
+    ) -> Option<()> {
         deeper(depth)?;
         // the context of the items, which must be non-empty maps
         let items = match ctx {
@@ -474,31 +544,27 @@ impl<'a> Printer<'a, '_> {
         };
         for i in 0..n {
             if i > 0 {
-                spaces(self.out, col);
+                spaces(out, col);
             }
-            self.out.extend_from_slice(b"- ");
+            out.extend_from_slice(b"- ");
             let item = self.next()?;
             if items != Ctx::Other && !matches!(item, Item::Map(m) if m > 0) {
                 self.accepted = false;
             }
             match item {
-                Item::Map(0) => self.out.extend_from_slice(b"{}\n"),
+                Item::Map(0) => out.extend_from_slice(b"{}\n"),
                 Item::Array(0) => {
                     // LLVM's quirk: the `- ` marks pending on this line are lost
-                    let line = self
-                        .out
-                        .iter()
-                        .rposition(|&b| b == b'\n')
-                        .map_or(0, |p| p + 1);
-                    self.out.truncate(line);
-                    self.out.extend_from_slice(b"[]\n");
+                    let line = out.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+                    out.truncate(line);
+                    out.extend_from_slice(b"[]\n");
                 }
-                Item::Map(m) => self.map_entries(m, col + 2, depth + 1, items)?,
-                Item::Array(m) => self.seq_items(m, col + 2, depth + 1, Ctx::Other)?,
-                Item::UInt(u) => write_u64_line(self.out, u),
+                Item::Map(m) => self.map_entries(out, m, col + 2, depth + 1, items)?,
+                Item::Array(m) => self.seq_items(out, m, col + 2, depth + 1, Ctx::Other)?,
+                Item::UInt(u) => write_u64_line(out, u),
                 scalar => {
-                    write_scalar(self.out, scalar);
-                    self.out.push(b'\n');
+                    write_scalar(out, scalar);
+                    out.push(b'\n');
                 }
             }
         }
@@ -641,7 +707,7 @@ fn decimal(v: u64, end: &[u8]) -> ([u8; 24], usize) {
 }
 
 /// Appends `v` in decimal, then `end` (at most one byte).
-#[inline]
+#[inline(always)]
 fn write_u64_then(out: &mut Vec<u8>, v: u64, end: &[u8]) {
     let at = out.len();
     if v < 10_000_000 {
@@ -649,15 +715,25 @@ fn write_u64_then(out: &mut Vec<u8>, v: u64, end: &[u8]) {
         // and stored as one word (bytes written one by one to a buffer and read
         // back as a block would stall the store)
         let mut w = end.first().map_or(0, |&e| u64::from(e));
-        let mut v = v;
+        let mut v = v as usize;
         let mut len = end.len();
-        loop {
-            w = (w << 8) | (v % 10 + u64::from(b'0'));
+        let pair = |p: usize| {
+            u64::from(u16::from_le_bytes([
+                DIGIT_PAIRS[2 * p],
+                DIGIT_PAIRS[2 * p + 1],
+            ]))
+        };
+        while v >= 100 {
+            w = (w << 16) | pair(v % 100);
+            len += 2;
+            v /= 100;
+        }
+        if v >= 10 {
+            w = (w << 16) | pair(v);
+            len += 2;
+        } else {
+            w = (w << 8) | (v as u64 + u64::from(b'0'));
             len += 1;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
         }
         out.extend_from_slice(&w.to_le_bytes());
         out.truncate(at + len);
@@ -767,5 +843,117 @@ fn write_quoted(out: &mut Vec<u8>, s: &[u8], q: Quoting) {
             out.push(b'\'');
         }
         Quoting::Double => out.extend_from_slice(quote(s, Quoting::Double).as_bytes()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TABLES: [&Table; 3] = [&ROOT, &KERNEL, &ARG];
+
+    /// Every known key prints plain (the printer copies it without a quoting scan),
+    /// its text is what the tree printer's key, colon and padding are, and the table
+    /// finds it and nothing else.
+    #[test]
+    fn known_keys() {
+        let all: Vec<&[u8]> = TABLES
+            .iter()
+            .flat_map(|t| t.keys.iter().map(Known::key))
+            .collect();
+        for t in TABLES {
+            for k in t.keys {
+                let key = k.key();
+                let name = String::from_utf8_lossy(key);
+                assert!(
+                    super::super::needs_quotes(key, false) == Quoting::Plain,
+                    "{name}"
+                );
+                let pad = 16usize.saturating_sub(key.len()).max(1);
+                let line = format!("{name}:{}", " ".repeat(pad));
+                assert_eq!(&k.text[..usize::from(k.line)], line.as_bytes(), "{name}");
+                assert!(std::ptr::eq(t.get(key).unwrap(), k), "{name}");
+                // near misses
+                let mut longer = key.to_vec();
+                longer.push(b'x');
+                assert!(t.get(&longer).is_none(), "{name}x");
+                assert!(t.get(&key[..key.len() - 1]).is_none(), "{name} cut");
+                let mut other = key.to_vec();
+                *other.last_mut().unwrap() ^= 1;
+                assert!(t.get(&other).is_none(), "{name} changed");
+            }
+            for key in &all {
+                let mine = t.keys.iter().any(|k| k.key() == *key);
+                assert_eq!(t.get(key).is_some(), mine);
+            }
+            assert!(t.get(b"").is_none());
+        }
+    }
+
+    /// The sets marked plain print their words as they are (the printer copies them);
+    /// the sets hold their lists exactly.
+    #[test]
+    fn word_sets() {
+        let sets: [(&Words, &[&str]); 4] = [
+            (&LANGUAGE_WORDS, LANGUAGES),
+            (&VALUE_KIND_WORDS, LLVM_VALUE_KINDS),
+            (&ADDRESS_SPACE_WORDS, ADDRESS_SPACES),
+            (&ACCESS_WORDS, ACCESSES),
+        ];
+        for (set, list) in sets {
+            let plain = list
+                .iter()
+                .all(|w| super::super::yaml_string(w.as_bytes()) == *w);
+            assert_eq!(set.plain, plain, "{list:?}");
+            for w in list {
+                assert!(set.contains(w.as_bytes()), "{w}");
+                let mut other = w.as_bytes().to_vec();
+                *other.last_mut().unwrap() ^= 1;
+                for near in [format!("{w} ").as_bytes(), &w.as_bytes()[1..], &other] {
+                    let listed = list.iter().any(|x| x.as_bytes() == near);
+                    assert_eq!(set.contains(near), listed, "{w}");
+                }
+            }
+            assert!(!set.contains(b""));
+            assert!(!set.contains(b"hidden_"));
+        }
+    }
+
+    #[test]
+    fn integers_like_display() {
+        let mut values = vec![0, 1, 9, u64::MAX, u64::MAX - 1, 1 << 63];
+        for p in 1..20 {
+            let t = 10u64.pow(p);
+            values.extend([t - 1, t, t + 1, t.saturating_mul(2) - 1]);
+        }
+        for v in values {
+            let mut out = b"x".to_vec();
+            write_u64(&mut out, v);
+            assert_eq!(out, format!("x{v}").as_bytes());
+            write_u64_line(&mut out, v);
+            assert_eq!(out, format!("x{v}{v}\n").as_bytes());
+        }
+    }
+
+    #[test]
+    fn same_is_equality() {
+        let words: Vec<Vec<u8>> = (0..40)
+            .flat_map(|n| {
+                let base: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+                let mut changed = Vec::new();
+                for i in 0..n {
+                    let mut w = base.clone();
+                    w[i] ^= 0x20;
+                    changed.push(w);
+                }
+                changed.push(base);
+                changed
+            })
+            .collect();
+        for a in &words {
+            for b in &words {
+                assert_eq!(same(a, b), a == b);
+            }
+        }
     }
 }
