@@ -186,22 +186,24 @@ struct Table {
     slots: [u8; SLOTS],
 }
 
-/// Hash of a key: its last eight bytes (or all of a shorter key) and its length.
+/// Hash of a key: its last eight bytes (or its first and last four, or all of a
+/// shorter key) and its length.
 #[inline]
 const fn key_hash(key: &[u8]) -> usize {
-    let w = match key.last_chunk::<8>() {
-        Some(c) => u64::from_le_bytes(*c),
-        None => {
-            let mut w = 0u64;
-            let mut i = 0;
-            while i < key.len() {
-                w = (w << 8) | key[i] as u64;
-                i += 1;
-            }
-            w
+    let w = if let Some(c) = key.last_chunk::<8>() {
+        u64::from_le_bytes(*c)
+    } else if let (Some(a), Some(b)) = (key.first_chunk::<4>(), key.last_chunk::<4>()) {
+        (u32::from_le_bytes(*a) as u64) | ((u32::from_le_bytes(*b) as u64) << 32)
+    } else {
+        let mut w = 0u64;
+        let mut i = 0;
+        while i < key.len() {
+            w = (w << 8) | key[i] as u64;
+            i += 1;
         }
+        w
     };
-    ((w ^ key.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize
+    ((w ^ key.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize
 }
 
 const fn table(keys: &'static [Known]) -> Table {
