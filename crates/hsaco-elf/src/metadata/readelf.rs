@@ -989,6 +989,29 @@ mod tests {
         assert_eq!(n, 10_000);
     }
 
+    /// Argument maps printed again come from the fast printer's memo (per thread):
+    /// each document printed twice on a new thread, the second time with every
+    /// argument map from the memo, gives the same text as the tree printer.
+    #[test]
+    fn fast_printer_memo_gives_the_printed_text() {
+        std::thread::spawn(|| {
+            assert_eq!(fast::memo_entries(), 0);
+            for (name, desc) in seeds() {
+                let mut first = Vec::new();
+                write_readelf_block(NT_AMDGPU_METADATA, &desc, &mut first);
+                let learnt = fast::memo_entries();
+                let mut second = Vec::new();
+                write_readelf_block(NT_AMDGPU_METADATA, &desc, &mut second);
+                assert_eq!(first, second, "{name}");
+                assert_eq!(fast::memo_entries(), learnt, "{name}: nothing new");
+                same_as_tree(&desc);
+            }
+            assert!(fast::memo_entries() > 10);
+        })
+        .join()
+        .unwrap();
+    }
+
     /// Every word of the verifier's lists as the value of every key it checks against
     /// a list (the fast printer copies some of them without a quoting scan).
     #[test]
@@ -1032,6 +1055,9 @@ mod tests {
                 ]);
                 let desc = msgpack::encode(&root);
                 assert!(fast::yaml_block(&desc, &mut Vec::new()), "{key} {word}");
+                same_as_tree(&desc);
+                // again: the argument map from the memo, with what the verifier
+                // made of it
                 same_as_tree(&desc);
             }
         }

@@ -54,11 +54,22 @@ pub(super) fn into_string(bytes: Vec<u8>) -> String {
 /// The block; whether the root is a map and the whole descriptor was read (every
 /// item well-formed, no deeper than [`MAX_FAST_DEPTH`]).
 fn write_block(desc: &[u8], out: &mut Vec<u8>) -> Option<bool> {
+    ARG_MEMO.with(|memo| match memo.try_borrow_mut() {
+        Ok(mut memo) => write_block_with(desc, out, &mut memo),
+        // not reached: nothing printed here prints another block
+        Err(_) => write_block_with(desc, out, &mut ArgMemo::default()),
+    })
+}
+
+fn write_block_with(desc: &[u8], out: &mut Vec<u8>, memo: &mut ArgMemo) -> Option<bool> {
     out.extend_from_slice(b"    AMDGPU Metadata:\n        ");
     let yaml_at = out.len();
     out.extend_from_slice(b"---\n");
     let mut p = Printer {
         r: Cursor::new(desc),
+        base: 0,
+        memo,
+        last_arg: None,
         accepted: true,
     };
     let root = p.next()?;
@@ -81,7 +92,7 @@ fn write_block(desc: &[u8], out: &mut Vec<u8>) -> Option<bool> {
         _ => return None,
     }
     let accepted = p.accepted;
-    let whole_map = root_is_map && p.r.pos() == desc.len();
+    let whole_map = root_is_map && p.base + p.r.pos() == desc.len();
     out.extend_from_slice(b"...\n");
     if !accepted && contains(desc, b"amdhsa.") {
         out.splice(
@@ -392,13 +403,19 @@ fn required(ctx: Ctx) -> u16 {
 /// The reader and what has been learnt; the output is passed to each method on its
 /// own (a `&mut` argument, so the compiler knows the bytes written do not change the
 /// vector's length and can keep it in a register).
-struct Printer<'a> {
+struct Printer<'a, 'm> {
+    /// The reader, over the descriptor from `base` on (moved on past argument maps
+    /// printed from the memo).
     r: Cursor<'a>,
+    base: usize,
+    memo: &'m mut ArgMemo,
+    /// The memo entry of the argument map printed last in this `.args` array.
+    last_arg: Option<usize>,
     /// Whether LLVM's verifier accepts what has been read so far.
     accepted: bool,
 }
 
-impl<'a> Printer<'a> {
+impl<'a> Printer<'a, '_> {
     /// The next item header; `None` also for an extension (LLVM refuses documents
     /// with one).
     #[inline]
@@ -527,6 +544,73 @@ impl<'a> Printer<'a> {
         Some(())
     }
 
+    /// Prints the argument map at the cursor, at column `col` and nesting `depth`,
+    /// copying its text from the memo when the same bytes were printed there before
+    /// (and keeping it there when not); `Some(false)`, with nothing read, when the
+    /// item is not a non-empty map of a size the memo takes.
+    fn arg_from_memo(&mut self, out: &mut Vec<u8>, col: usize, depth: usize) -> Option<bool> {
+        let data = self.r.data();
+        let at = self.r.pos();
+        // the map that followed the last one printed from the memo, when it follows
+        // again (the bytes here start with its bytes, so they are its bytes): no
+        // need to find where the map ends and hash it
+        let found = match self.last_arg.and_then(|i| self.memo.next_of(i)) {
+            Some(i) if self.memo.is_at(i, &data[at..], col, depth) => Some(i),
+            _ => None,
+        };
+        let (found, key, len) = match found {
+            Some(i) => (Some(i), 0, 0),
+            None => {
+                let Some(len) = memo_len(&self.r) else {
+                    return Some(false);
+                };
+                let key = memo_key(&data[at..at + len], col, depth);
+                (
+                    self.memo.get(key, &data[at..at + len], col, depth),
+                    key,
+                    len,
+                )
+            }
+        };
+        if let Some(i) = found {
+            let (text, accepted) = self.memo.text(i);
+            out.extend_from_slice(text);
+            self.accepted &= accepted;
+            let len = self.memo.bytes_len(i);
+            self.memo.link(self.last_arg, i);
+            self.last_arg = Some(i);
+            self.skip(len);
+            return Some(true);
+        }
+        // print it, learning on its own what the verifier makes of it
+        let start = out.len();
+        let before = self.accepted;
+        self.accepted = true;
+        let Some(Item::Map(m)) = self.next() else {
+            return None; // not reached: read above
+        };
+        self.map_entries(out, m, col, depth, Ctx::Arg)?;
+        let accepted = self.accepted;
+        self.accepted = before && accepted;
+        let new = if self.r.pos() == at + len && out.len() >= start {
+            let text = &out[start..];
+            self.memo
+                .insert(key, &data[at..at + len], text, (col, depth), accepted)
+        } else {
+            None
+        };
+        self.memo.link(self.last_arg, new.unwrap_or(usize::MAX));
+        self.last_arg = new;
+        Some(true)
+    }
+
+    /// Moves the reader `n` bytes on.
+    fn skip(&mut self, n: usize) {
+        let to = self.r.pos() + n;
+        self.base += to;
+        self.r = Cursor::new(self.r.data().get(to..).unwrap_or_default());
+    }
+
     /// The items of a non-empty array at column `col`, in context `ctx`; what goes
     /// before the first `- ` on its line is already written.
     fn seq_items(
@@ -544,11 +628,17 @@ impl<'a> Printer<'a> {
             Ctx::Args => Ctx::Arg,
             _ => Ctx::Other,
         };
+        if items == Ctx::Arg {
+            self.last_arg = None;
+        }
         for i in 0..n {
             if i > 0 {
                 spaces(out, col);
             }
             out.extend_from_slice(b"- ");
+            if items == Ctx::Arg && self.arg_from_memo(out, col + 2, depth + 1)? {
+                continue;
+            }
             let item = self.next()?;
             if items != Ctx::Other && !matches!(item, Item::Map(m) if m > 0) {
                 self.accepted = false;
@@ -572,6 +662,224 @@ impl<'a> Printer<'a> {
         }
         Some(())
     }
+}
+
+/// Argument maps the memo takes: at most this many items in all.
+const MEMO_MAX_ITEMS: usize = 64;
+
+/// Length in bytes of the item at `r` if it is a non-empty map the memo takes (at
+/// most [`MEMO_MAX_ITEMS`] items, nested ones included, no extension).
+fn memo_len(r: &Cursor<'_>) -> Option<usize> {
+    let data = r.data();
+    let start = r.pos();
+    let tag = *data.get(start)?;
+    // a fixmap: the common header; others through the cursor
+    let (mut p, n) = if tag & 0xf0 == 0x80 {
+        (start + 1, usize::from(tag & 0x0f))
+    } else {
+        let mut c = r.clone();
+        match c.item()? {
+            Item::Map(n) => (c.pos(), n),
+            _ => return None,
+        }
+    };
+    if n == 0 || n > MEMO_MAX_ITEMS / 2 {
+        return None;
+    }
+    let mut left = 2 * n;
+    let mut items = 0;
+    while left > 0 {
+        left -= 1;
+        items += 1;
+        if items > MEMO_MAX_ITEMS {
+            return None;
+        }
+        let tag = *data.get(p)?;
+        if tag < 0x80 {
+            p += 1; // positive fixint
+        } else if tag & 0xe0 == 0xa0 {
+            p += 1 + usize::from(tag & 0x1f); // fixstr
+        } else {
+            let mut c = Cursor::new(data.get(p..)?);
+            match c.item()? {
+                Item::Map(m) => left = left.checked_add(m.checked_mul(2)?)?,
+                Item::Array(m) => left = left.checked_add(m)?,
+                Item::Ext => return None,
+                _ => {}
+            }
+            p += c.pos();
+        }
+    }
+    (p <= data.len()).then(|| p - start)
+}
+
+/// Hash of an argument map's bytes and where it is printed (every word multiplied
+/// on its own, so the products are computed side by side).
+#[inline]
+fn memo_key(bytes: &[u8], col: usize, depth: usize) -> u64 {
+    const K: [u64; 4] = [
+        0x9e37_79b9_7f4a_7c15,
+        0xc2b2_ae3d_27d4_eb4f,
+        0x1656_67b1_9e37_79f9,
+        0x27d4_eb2f_1656_67c5,
+    ];
+    let mut h = (col as u64) << 40 ^ (depth as u64) << 20 ^ bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for (i, w) in (&mut words).enumerate() {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        h = h.wrapping_add((w ^ i as u64).wrapping_mul(K[i % 4]));
+    }
+    if let Some(last) = bytes.last_chunk::<8>() {
+        h = h.wrapping_add(u64::from_le_bytes(*last).wrapping_mul(K[3]));
+    } else {
+        let tail = bytes.iter().fold(0u64, |a, &b| a << 8 | u64::from(b));
+        h = h.wrapping_add(tail.wrapping_mul(K[3]));
+    }
+    h ^ (h >> 31)
+}
+
+/// One printed argument map: its hash (with the column and depth), bytes and text
+/// (ranges of [`ArgMemo::store`]) and whether the verifier accepts it.
+struct MemoEntry {
+    key: u64,
+    col: usize,
+    depth: usize,
+    bytes: (u32, u32),
+    text: (u32, u32),
+    accepted: bool,
+    /// The entry that followed this one in an `.args` array last time
+    /// (`usize::MAX` for none): a guess, checked against the bytes.
+    next: usize,
+}
+
+/// Argument maps printed before by this thread, by their MessagePack bytes, column
+/// and depth: a document's kernels mostly take the same hidden arguments, and the
+/// code objects of one run mostly the same kernels, so most argument maps of a run
+/// have been printed before. The text of an item follows from its bytes alone (a
+/// MessagePack item ends where its encoding says), and the memo holds only maps
+/// printed whole, so a copy from it is the text printing would give.
+#[derive(Default)]
+struct ArgMemo {
+    /// Open addressing over `entries`: index + 1, 0 for an empty slot.
+    slots: Vec<u32>,
+    entries: Vec<MemoEntry>,
+    store: Vec<u8>,
+}
+
+/// Slots of the memo; it is emptied when it holds half as many entries, or this
+/// many bytes.
+const MEMO_SLOTS: usize = 1 << 11;
+const MEMO_MAX_BYTES: usize = 1 << 22;
+
+impl ArgMemo {
+    /// The entry of `bytes` printed at `col` and `depth`, whose hash is `key`.
+    fn get(&self, key: u64, bytes: &[u8], col: usize, depth: usize) -> Option<usize> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mut h = key as usize;
+        loop {
+            let i = (self.slots[h % MEMO_SLOTS] as usize).checked_sub(1)?;
+            let e = &self.entries[i];
+            if e.key == key && (e.col, e.depth) == (col, depth) && same(self.bytes(i), bytes) {
+                return Some(i);
+            }
+            h += 1;
+        }
+    }
+
+    fn bytes(&self, i: usize) -> &[u8] {
+        let (at, len) = self.entries[i].bytes;
+        &self.store[at as usize..(at + len) as usize]
+    }
+
+    fn bytes_len(&self, i: usize) -> usize {
+        self.entries[i].bytes.1 as usize
+    }
+
+    /// The text of entry `i` and whether the verifier accepts the map.
+    fn text(&self, i: usize) -> (&[u8], bool) {
+        let e = &self.entries[i];
+        let (at, len) = e.text;
+        (&self.store[at as usize..(at + len) as usize], e.accepted)
+    }
+
+    /// Whether `data` starts with the bytes of entry `i`, printed at `col` and
+    /// `depth`.
+    #[inline]
+    fn is_at(&self, i: usize, data: &[u8], col: usize, depth: usize) -> bool {
+        let e = &self.entries[i];
+        let len = e.bytes.1 as usize;
+        (e.col, e.depth) == (col, depth) && data.get(..len).is_some_and(|d| same(d, self.bytes(i)))
+    }
+
+    /// The entry that followed entry `i` last time.
+    fn next_of(&self, i: usize) -> Option<usize> {
+        let next = self.entries.get(i)?.next;
+        (next < self.entries.len()).then_some(next)
+    }
+
+    /// Notes that entry `next` (`usize::MAX` for none) followed entry `prev`.
+    fn link(&mut self, prev: Option<usize>, next: usize) {
+        if let Some(e) = prev.and_then(|i| self.entries.get_mut(i)) {
+            e.next = next;
+        }
+    }
+
+    /// Adds an entry; its index, or `None` when it is too big to keep.
+    fn insert(
+        &mut self,
+        key: u64,
+        bytes: &[u8],
+        text: &[u8],
+        at: (usize, usize),
+        accepted: bool,
+    ) -> Option<usize> {
+        if bytes.len() + text.len() > MEMO_MAX_BYTES / 4 {
+            return None;
+        }
+        if self.entries.len() >= MEMO_SLOTS / 2
+            || self.store.len() + bytes.len() + text.len() > MEMO_MAX_BYTES
+        {
+            self.slots.clear();
+            self.entries.clear();
+            self.store.clear();
+        }
+        if self.slots.is_empty() {
+            self.slots.resize(MEMO_SLOTS, 0);
+        }
+        let mut put = |s: &[u8]| {
+            let at = self.store.len() as u32;
+            self.store.extend_from_slice(s);
+            (at, s.len() as u32)
+        };
+        let entry = MemoEntry {
+            key,
+            col: at.0,
+            depth: at.1,
+            bytes: put(bytes),
+            text: put(text),
+            accepted,
+            next: usize::MAX,
+        };
+        self.entries.push(entry);
+        let mut h = key as usize;
+        while self.slots[h % MEMO_SLOTS] != 0 {
+            h += 1;
+        }
+        self.slots[h % MEMO_SLOTS] = self.entries.len() as u32;
+        Some(self.entries.len() - 1)
+    }
+}
+
+thread_local! {
+    static ARG_MEMO: std::cell::RefCell<ArgMemo> = std::cell::RefCell::default();
+}
+
+/// How many argument maps this thread's memo holds.
+#[cfg(test)]
+pub(super) fn memo_entries() -> usize {
+    ARG_MEMO.with(|m| m.borrow().entries.len())
 }
 
 /// `a < b` in byte order, comparing a leading word first.
