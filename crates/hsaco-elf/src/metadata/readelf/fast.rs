@@ -10,6 +10,17 @@
 //! [`yaml_block`] returns `false` and the tree printer (the reference) does the work,
 //! so the text never differs; the tests check the two against each other on real and
 //! mutated descriptors.
+//!
+//! Where the time goes, and what keeps it down (measured with
+//! `cargo run --release -p hsaco-elf --example metadata_printer_bench`):
+//! - keys the verifier looks at are found in compile-time hashed tables ([`Table`])
+//!   that also hold the key's text with its colon and padding, written as one block;
+//!   the verifier's word lists are hashed sets ([`Words`]), compared by machine words;
+//! - short copies are fixed-size blocks cut back to the length wanted, integers are
+//!   built in a register and stored as one word;
+//! - argument maps, most of a document's lines, repeat within a document and across
+//!   the documents of a run: a per-thread memo ([`ArgMemo`]) keeps the text of each
+//!   map printed, by its bytes, and copies it when the same bytes come again.
 
 use crate::msgpack::{Cursor, Item};
 
@@ -400,9 +411,9 @@ fn required(ctx: Ctx) -> u16 {
     }
 }
 
-/// The reader and what has been learnt; the output is passed to each method on its
-/// own (a `&mut` argument, so the compiler knows the bytes written do not change the
-/// vector's length and can keep it in a register).
+/// The reader and what has been learnt. The output is passed to each method as an
+/// argument of its own rather than held here (measured: about 7% faster, the
+/// compiler then reloading the vector's fields less often).
 struct Printer<'a, 'm> {
     /// The reader, over the descriptor from `base` on (moved on past argument maps
     /// printed from the memo).
