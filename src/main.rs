@@ -4,6 +4,7 @@
 // terminal: `<kernel>.kd` there is text, not an HTML tag.
 #![allow(rustdoc::invalid_html_tags)]
 
+mod aligned;
 mod cmd;
 mod input;
 mod output;

@@ -1,5 +1,6 @@
 //! `hsaco read`: what a code object holds.
 
+use crate::aligned::AlignedBuf;
 use crate::{input, output};
 use anyhow::Result;
 use clap::Args;
@@ -101,7 +102,7 @@ struct Found<'a> {
 /// embedded. An error message when there are none.
 fn found_in<'a>(
     name: &str,
-    data: &'a Result<Vec<u8>>,
+    data: &'a Result<AlignedBuf>,
 ) -> std::result::Result<Vec<Found<'a>>, String> {
     let data = data.as_ref().map_err(|e| format!("{e:#}"))?;
     let v = code_objects(data).map_err(|e| format!("{name}: {e}"))?;
@@ -125,7 +126,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     if let Some(done) = fast::run(&opts) {
         return done;
     }
-    let inputs: Vec<(String, Result<Vec<u8>>)> = opts
+    let inputs: Vec<(String, Result<AlignedBuf>)> = opts
         .files
         .iter()
         .map(|f| (f.display().to_string(), input::read_input(f)))

@@ -433,12 +433,7 @@ impl Decoder {
             .ok_or(DecodeError::Invalid)?;
         // gfx950 v_mfma_ld_scale_b32 (a gfx9 VOP3P op without a destination) followed
         // by a v_mfma_*_f8f6f4 with abid 1: one scaled MFMA (`Form::Vop3px2`)
-        if enc.form == crate::desc::Form::Vop3p
-            && !self.buckets.rdna
-            && !op
-                .operands
-                .iter()
-                .any(|o| o.role == Role::Field(Field::Vdst))
+        if enc.form == crate::desc::Form::Vop3p && !self.buckets.rdna && !op.has_field(Field::Vdst)
         {
             match self.scaled_mfma(bytes, ei, raw) {
                 Scaled::Pair(inst) => return Ok(inst),
@@ -564,10 +559,7 @@ impl Decoder {
         }
         // gfx12 s_prefetch_*: the count (sdata) is 0-31
         if enc.form == crate::desc::Form::Smem
-            && op
-                .operands
-                .iter()
-                .any(|o| o.role == Role::Field(Field::Soffset))
+            && op.has_field(Field::Soffset)
             && self
                 .field_desc(ei, Field::Sdata)
                 .is_some_and(|d| d.get(raw) >= 32)
@@ -590,12 +582,7 @@ impl Decoder {
         // must be 0, and so must clamp (the op has none) and the op_sel, neg_lo and
         // neg_hi bits of src2, which it lacks (op_sel_hi's and the neg bits of its two
         // sources are ignored; observed with llvm-mc-22)
-        if enc.form == crate::desc::Form::Vop3p
-            && !self.buckets.rdna
-            && !op
-                .operands
-                .iter()
-                .any(|o| o.role == Role::Field(Field::Vdst))
+        if enc.form == crate::desc::Form::Vop3p && !self.buckets.rdna && !op.has_field(Field::Vdst)
         {
             let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
             if get(Field::Vdst) != 0
@@ -950,10 +937,7 @@ impl Decoder {
                 || self
                     .field_desc(ei, Field::Th)
                     .is_some_and(|t| t.get(raw) & 1 != 0))
-            && !op
-                .operands
-                .iter()
-                .any(|o| o.role == Role::Field(Field::Vdst));
+            && !op.has_field(Field::Vdst);
         if returns {
             rtn(&mut inst, enc, op, raw)?;
         }
@@ -1089,10 +1073,7 @@ impl Decoder {
         // (op_sel lives in the same per-source modifier operands as neg/abs in LLVM; an
         // op_sel bit of an operand the op lacks selects LLVM's plain form, whose integer
         // sources take no modifiers)
-        let has_vdst = op
-            .operands
-            .iter()
-            .any(|o| o.role == Role::Field(Field::Vdst));
+        let has_vdst = op.has_field(Field::Vdst);
         // (a byte select lives in the bits of src2 and vdst)
         let byte_sel = op.flags & flags::BYTE_SEL != 0;
         let used_sel =
@@ -1210,11 +1191,7 @@ impl Decoder {
     /// The scalar source codes of a gfx9 matrix op llvm-mc-22 prints without a comment
     /// (see the caller).
     fn mai_scalar_sources_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
-        if !op
-            .operands
-            .iter()
-            .any(|o| o.role == Role::Field(Field::Src2))
-        {
+        if !op.has_field(Field::Src2) {
             return true;
         }
         let src_regs = |code: u32, bits: u32| match code {
@@ -1549,7 +1526,7 @@ impl Decoder {
         ];
         let (mut lit, mut lit254) = (false, false);
         for (op, [src0, vsrc1, src2], ssrc2, shift) in halves {
-            let has = |f: Field| op.operands.iter().find(|o| o.role == Role::Field(f));
+            let has = |f: Field| op.field_operand(f);
             let lane_mask = has(ssrc2).is_some();
             for (i, f) in [src0, vsrc1, src2].into_iter().enumerate() {
                 let used = has(f).is_some() || (f == src2 && lane_mask);
@@ -1676,10 +1653,7 @@ impl Decoder {
             && acc != 0
             && glc != 0
             && op.flags & crate::desc::flags::GLC_RTN != 0
-            && !op
-                .operands
-                .iter()
-                .any(|o| o.role == Role::Field(Field::Vdst))
+            && !op.has_field(Field::Vdst)
         {
             return false;
         }
@@ -1709,7 +1683,7 @@ impl Decoder {
     fn mubuf_fields_valid(&self, ei: usize, op: &OpDesc, raw: u64) -> bool {
         use crate::desc::flags;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
-        let has = |f: Field| op.operands.iter().any(|o| o.role == Role::Field(f));
+        let has = |f: Field| op.has_field(f);
         let bit = |b: u32| raw >> b & 1 != 0;
         let gfx10 = self.traits & traits::GFX10 != 0;
         let gfx90a = self.traits & traits::GFX90A != 0;
@@ -1785,7 +1759,7 @@ impl Decoder {
         }
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
         for f in [Field::Addr, Field::Data0, Field::Data1, Field::Vdst] {
-            if get(f) != 0 && !op.operands.iter().any(|o| o.role == Role::Field(f)) {
+            if get(f) != 0 && !op.has_field(f) {
                 return false;
             }
         }
@@ -1852,12 +1826,7 @@ impl Decoder {
 fn smem_registers_valid(op: &OpDesc, gfx8: bool, field: impl Fn(Field) -> Option<u32>) -> bool {
     let (ttmp, ttmp_end) = if gfx8 { (112, 127) } else { (108, 123) };
     // s_dcache_*, s_memtime: no offset operand, and imm must be clear
-    if field(Field::Imm) == Some(1)
-        && !op
-            .operands
-            .iter()
-            .any(|o| o.role == Role::Field(Field::Offset))
-    {
+    if field(Field::Imm) == Some(1) && !op.has_field(Field::Offset) {
         return false;
     }
     let tuple_ok = |v: u32, count: u32| {
@@ -1909,11 +1878,7 @@ pub(crate) fn ds_data_operands(op: &OpDesc) -> usize {
 /// A GDS-only DS operation without a returned value (`ds_gws_*`): its one register, in
 /// the address field, is data.
 pub(crate) fn ds_gws(op: &OpDesc) -> bool {
-    op.flags & crate::desc::flags::GDS_ONLY != 0
-        && !op
-            .operands
-            .iter()
-            .any(|o| o.role == Role::Field(Field::Vdst))
+    op.flags & crate::desc::flags::GDS_ONLY != 0 && !op.has_field(Field::Vdst)
 }
 
 /// DS with the `acc` bit (gfx90a+; before, GDS-only operations, loads and stores): the
@@ -1996,12 +1961,7 @@ fn wave64_widths(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx12:
 /// a literal only as the accumulator C (src2 not narrower than the result; a SWMMAC's
 /// index is). Anything else makes the word invalid (observed on gfx1201 and gfx1250).
 fn matrix_operands_valid(op: &OpDesc, align: bool, field: impl Fn(Field) -> u32) -> bool {
-    let bits = |f: Field| {
-        op.operands
-            .iter()
-            .find(|o| o.role == Role::Field(f))
-            .map_or(0, |o| o.ty.bits())
-    };
+    let bits = |f: Field| op.field_operand(f).map_or(0, |o| o.ty.bits());
     let vdst = bits(Field::Vdst);
     if vdst <= 64 {
         return true;
@@ -2184,11 +2144,7 @@ pub fn image_addresses(op: &OpDesc, dim: u32, a16: bool) -> u8 {
     const GRADS: [u8; 8] = [1, 2, 3, 2, 1, 2, 2, 2];
     let a16 = u8::from(a16);
     if op.flags & flags::BVH != 0 {
-        let regs = op
-            .operands
-            .iter()
-            .find(|o| o.role == Role::Field(Field::Vaddr))
-            .map_or(11, |o| o.ty.regs());
+        let regs = op.field_operand(Field::Vaddr).map_or(11, |o| o.ty.regs());
         // (gfx12 bvh8/dual: node pointer and extent pairs, origin, direction, offsets;
         // a16 packs only the two directions of the others)
         return if op.flags & flags::BVH8 != 0 {
@@ -2236,10 +2192,7 @@ fn image_rdna(
 ) -> Result<(), DecodeError> {
     let get = |f: Field| enc.field(f).map_or(0, |d| d.get(inst.raw));
     let bvh = op.flags & crate::desc::flags::BVH != 0;
-    let sampler = op
-        .operands
-        .iter()
-        .any(|o| o.role == Role::Field(Field::Ssamp));
+    let sampler = op.has_field(Field::Ssamp);
     if get(Field::D16) != 0 && op.flags & crate::desc::flags::D16 == 0 {
         return Err(DecodeError::Invalid);
     }
@@ -2452,9 +2405,7 @@ fn rtn(
 ) -> Result<(), DecodeError> {
     let vdst = enc.field(Field::Vdst).ok_or(DecodeError::Invalid)?.get(raw);
     let data = op
-        .operands
-        .iter()
-        .find(|o| o.role == Role::Field(Field::Data))
+        .field_operand(Field::Data)
         .map(|o| o.ty.regs())
         .unwrap_or(1);
     let count = if op.flags & flags::CMPSWAP != 0 {
@@ -2473,11 +2424,7 @@ fn rtn(
 /// A gfx9 FLAT load to LDS without a destination register (gfx940+ global_load_lds_*;
 /// before gfx940 the lds bit makes any load one).
 pub(crate) fn flat_load_lds(op: &OpDesc) -> bool {
-    op.flags & flags::LOAD != 0
-        && !op
-            .operands
-            .iter()
-            .any(|o| o.role == Role::Field(Field::Vdst))
+    op.flags & flags::LOAD != 0 && !op.has_field(Field::Vdst)
 }
 
 fn regs(ty: Ty) -> u8 {

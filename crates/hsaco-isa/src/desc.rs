@@ -504,6 +504,18 @@ pub struct OpDesc {
     pub encodings: &'static [(u8, u16)],
 }
 
+impl OpDesc {
+    /// The operand written in encoding field `field`, if the instruction has one.
+    pub fn field_operand(&self, field: Field) -> Option<&'static OperandDesc> {
+        self.operands.iter().find(|o| o.role == Role::Field(field))
+    }
+
+    /// Whether the instruction has an operand in encoding field `field`.
+    pub fn has_field(&self, field: Field) -> bool {
+        self.field_operand(field).is_some()
+    }
+}
+
 /// The description of one generation.
 #[derive(Debug)]
 pub struct IsaDesc {

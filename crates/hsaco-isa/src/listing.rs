@@ -521,34 +521,35 @@ impl Section<'_, '_> {
         });
         let changed = Condvar::new();
         let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
-        std::thread::scope(|scope| {
-            for _ in 1..threads {
-                let (pieces, changed, lock, shared) = (&pieces, &changed, &lock, &shared);
-                let mut memo = Memo::default();
-                scope.spawn(move || {
-                    let _guard = PanicGuard { shared, changed };
+        // (threads held on CPUs of their own: hsaco_par)
+        let helper = |_| {
+            let mut memo = Memo::default();
+            let _guard = PanicGuard {
+                shared: &shared,
+                changed: &changed,
+            };
+            loop {
+                let (k, mut buf) = {
+                    let mut s = lock();
                     loop {
-                        let (k, mut buf) = {
-                            let mut s = lock();
-                            loop {
-                                if s.stop || s.next >= pieces.len() {
-                                    return;
-                                }
-                                if s.next < s.written + window {
-                                    break;
-                                }
-                                s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
-                            }
-                            s.next += 1;
-                            (s.next - 1, s.free.pop().unwrap_or_default())
-                        };
-                        buf.clear();
-                        self.list(&mut buf, pieces[k], &mut memo);
-                        lock().ready[k] = Some(buf);
-                        changed.notify_all();
+                        if s.stop || s.next >= pieces.len() {
+                            return;
+                        }
+                        if s.next < s.written + window {
+                            break;
+                        }
+                        s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
                     }
-                });
+                    s.next += 1;
+                    (s.next - 1, s.free.pop().unwrap_or_default())
+                };
+                buf.clear();
+                self.list(&mut buf, pieces[k], &mut memo);
+                lock().ready[k] = Some(buf);
+                changed.notify_all();
             }
+        };
+        hsaco_par::spread(threads, helper, || {
             let _guard = PanicGuard {
                 shared: &shared,
                 changed: &changed,

@@ -841,14 +841,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
     let rdna_gfx11 = dec.isa().generation == "gfx11";
     out.push_str(op.mnemonic);
     // llvm-mc-22 prints two spaces after the mnemonic of a sampling NSA instruction
-    if enc.form == Form::Mimg
-        && rdna
-        && f(Field::Nsa) != 0
-        && op
-            .operands
-            .iter()
-            .any(|o| o.role == Role::Field(Field::Ssamp))
-    {
+    if enc.form == Form::Mimg && rdna && f(Field::Nsa) != 0 && op.has_field(Field::Ssamp) {
         out.push(' ');
     }
     match enc.form {
@@ -1129,10 +1122,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     .map_or(21, |d| u32::from(d.width));
                 let off = ((f(Field::Offset) << (32 - w)) as i32) >> (32 - w);
                 // (gfx12 s_prefetch_*: the offset alone, soffset is an operand of its own)
-                let own_soffset = op
-                    .operands
-                    .iter()
-                    .any(|o| o.role == Role::Field(Field::Soffset));
+                let own_soffset = op.has_field(Field::Soffset);
                 let null = if dec.isa().generation == "gfx10" {
                     125
                 } else {
@@ -1427,11 +1417,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         if rdna && dec.isa().generation != "gfx10" && enc.form.is_vop() {
             let classes = || dec.rule_classes(inst.op, inst.encoding, slot);
             // (v_readlane_b32's src0, VGPR-only, is `VRegOrLds_32`: src_lds_direct too)
-            let or_lds = field == Some(Field::Src0)
-                && op
-                    .operands
-                    .iter()
-                    .any(|d| d.role == Role::Field(Field::Sdst8));
+            let or_lds = field == Some(Field::Src0) && op.has_field(Field::Sdst8);
             valu_register_mark(out, dec.traits, enc, field, classes, or_lds, *o);
         }
         if sext {
@@ -1913,12 +1899,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
         }
         Form::Mubuf if op.operands.is_empty() => {}
         // buffer_store_lds_dword: lds right after the offset (observed)
-        Form::Mubuf
-            if !op
-                .operands
-                .iter()
-                .any(|o| o.role == Role::Field(Field::Vdata)) =>
-        {
+        Form::Mubuf if !op.has_field(Field::Vdata) => {
             if f(Field::Offset) != 0 {
                 out.push_str(" offset:");
                 self::dec(out, f(Field::Offset));
@@ -2059,9 +2040,7 @@ fn nsa_groups(op: &crate::OpDesc, count: u8, a16: bool, slots: Option<u8>) -> [u
     let slots = slots.unwrap_or(13);
     // (the BVH queries' address tuple is 11 or 12 registers: 10 + the variable group)
     let variable = || {
-        op.operands
-            .iter()
-            .find(|o| o.role == Role::Field(Field::Vaddr))
+        op.field_operand(Field::Vaddr)
             .map_or(1, |o| o.ty.regs().saturating_sub(10).max(1))
     };
     if partial && op.flags & flags::BVH8 != 0 {
@@ -2134,11 +2113,7 @@ const NUM_FORMATS: [&str; 8] = [
 fn lds_direct(out: &mut String, op: &crate::OpDesc, wait_vdst: bool, f: &dyn Fn(Field) -> u32) {
     out.push_str(" v");
     dec(out, f(Field::Vdst));
-    if op
-        .operands
-        .iter()
-        .any(|o| o.role == Role::Field(Field::Attr))
-    {
+    if op.has_field(Field::Attr) {
         let _ = write!(
             out,
             ", attr{}.{}",

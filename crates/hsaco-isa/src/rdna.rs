@@ -244,7 +244,7 @@ pub(crate) enum DppMods {
 /// `dppig*`/`dpprej*` flags (scripts/sweep.py `dpp_facts`); a source the op does not
 /// have takes no modifiers.
 pub(crate) fn dpp_mods(op: &crate::desc::OpDesc, i: usize) -> DppMods {
-    use crate::desc::{flags, Role};
+    use crate::desc::flags;
     let (src, ignore, reject) = if i == 0 {
         (
             crate::Field::Src0,
@@ -258,7 +258,7 @@ pub(crate) fn dpp_mods(op: &crate::desc::OpDesc, i: usize) -> DppMods {
             flags::DPP_REJECT_MODS1,
         )
     };
-    if op.flags & reject != 0 || !op.operands.iter().any(|o| o.role == Role::Field(src)) {
+    if op.flags & reject != 0 || !op.has_field(src) {
         DppMods::Reject
     } else if op.flags & ignore != 0 {
         DppMods::Ignore

@@ -15,6 +15,7 @@
 //! `HSACO_NO_FAST_PATH=1` in the environment turns it off, so that tests (and
 //! anyone in doubt) can compare the two paths.
 
+use super::files::split_dir;
 use super::Opts;
 use anyhow::{Context, Result};
 use hsaco_elf::bundle::{code_objects, ContainerKind};
@@ -80,19 +81,7 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
             sink.done(c, out);
         }
     };
-    if threads > 1 {
-        std::thread::scope(|s| {
-            let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-            work();
-            for h in helpers {
-                if let Err(e) = h.join() {
-                    std::panic::resume_unwind(e);
-                }
-            }
-        });
-    } else {
-        work();
-    }
+    hsaco_par::run(threads, work);
     let sink = sink.state.into_inner().unwrap_or_else(|e| e.into_inner());
     Some(match sink.error {
         Some(e) => Err(e).context("writing to stdout"),
@@ -109,7 +98,9 @@ fn chunks(files: &[std::path::PathBuf]) -> Vec<std::ops::Range<usize>> {
     let mut out: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, f) in files.iter().enumerate() {
         match out.last_mut() {
-            Some(r) if r.len() < CHUNK && files[r.start].parent() == f.parent() => r.end = i + 1,
+            Some(r) if r.len() < CHUNK && split_dir(&files[r.start]).0 == split_dir(f).0 => {
+                r.end = i + 1
+            }
             _ => out.push(i..i + 1),
         }
     }
@@ -128,7 +119,7 @@ fn general(
 ) -> bool {
     let name = path.display().to_string();
     let data = match held {
-        Some(bytes) => Ok(bytes),
+        Some(bytes) => Ok(crate::aligned::AlignedBuf::from(&bytes[..])),
         None => crate::input::read_input(path),
     };
     let found = super::found_in(&name, &data);
@@ -179,6 +170,8 @@ struct SinkState {
     waiting: BTreeMap<usize, Output>,
     /// Empty buffers to reuse.
     free: Vec<Output>,
+    /// A thread is writing chunks (see [`Sink::done`]).
+    writing: bool,
     /// stdout was closed (`| head`): nothing more is written, and that is no error.
     closed: bool,
     error: Option<std::io::Error>,
@@ -199,26 +192,38 @@ impl Sink {
     }
 
     /// Chunk `c` is done: write it and every waiting chunk after it whose turn has
-    /// come.
+    /// come, unless another thread is writing (that one then writes them). The lock
+    /// is not held while writing: a thread that held it and lost its CPU meanwhile
+    /// (another program's turn) would stop the other threads too.
     fn done(&self, c: usize, out: Output) {
         let mut st = self.lock();
         st.waiting.insert(c, out);
+        if st.writing {
+            return;
+        }
+        st.writing = true;
         loop {
             let next = st.next;
             let Some(mut out) = st.waiting.remove(&next) else {
                 break;
             };
-            if !st.closed && st.error.is_none() {
+            let write = !st.closed && st.error.is_none();
+            drop(st);
+            let result = if write {
                 let mut stdout = std::io::stdout().lock();
-                match write_output(&mut stdout, &out).and_then(|()| stdout.flush()) {
-                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => st.closed = true,
-                    Err(e) => st.error = Some(e),
-                    Ok(()) => {}
-                }
-            }
+                write_output(&mut stdout, &out).and_then(|()| stdout.flush())
+            } else {
+                Ok(())
+            };
             // errors go to stderr in file order too
             if !out.errors.is_empty() {
                 eprint!("{}", out.errors);
+            }
+            st = self.lock();
+            match result {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => st.closed = true,
+                Err(e) => st.error = Some(e),
+                Ok(()) => {}
             }
             st.failed |= out.failed;
             out.text.clear();
@@ -228,6 +233,7 @@ impl Sink {
             st.free.push(out);
             st.next += 1;
         }
+        st.writing = false;
     }
 }
 
@@ -309,6 +315,9 @@ struct Recent {
 #[derive(Default)]
 struct Ring {
     entries: Vec<Arc<Printed>>,
+    /// The [`Key`] of each entry, side by side (a lookup reads these, not the
+    /// entries, until a key matches).
+    keys: Vec<Key>,
     /// The entry to drop next once the ring is full.
     oldest: usize,
 }
@@ -316,11 +325,43 @@ struct Ring {
 /// How many notes [`Recent`] keeps.
 const RECENT: usize = 64;
 
+/// What a lookup compares before the descriptor's bytes: the note type, the length
+/// and eight words of the descriptor spread over it. Notes of one length often
+/// begin alike (the same keys in the same order), so the words are taken from
+/// all over it; only a note whose key matches is compared byte for byte.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    n_type: u32,
+    len: usize,
+    words: u64,
+}
+
+impl Key {
+    fn of(n_type: u32, desc: &[u8]) -> Key {
+        let len = desc.len();
+        let mut words = 0u64;
+        if len >= 8 {
+            for i in 0..8 {
+                let at = (len - 8) * i / 7;
+                let w = u64::from_le_bytes(desc[at..at + 8].try_into().unwrap_or_default());
+                words = (words.rotate_left(7) ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            }
+        } else {
+            for &b in desc {
+                words = (words << 8) | u64::from(b);
+            }
+        }
+        Key { n_type, len, words }
+    }
+}
+
 impl Ring {
-    fn find(&self, n_type: u32, desc: &[u8]) -> Option<&Arc<Printed>> {
-        self.entries
+    fn find(&self, key: Key, desc: &[u8]) -> Option<&Arc<Printed>> {
+        self.keys
             .iter()
-            .find(|p| p.n_type == n_type && p.desc == desc)
+            .zip(&self.entries)
+            .find(|(k, p)| **k == key && p.desc == desc)
+            .map(|(_, p)| p)
     }
 }
 
@@ -332,7 +373,8 @@ impl Recent {
     /// The entry of the note (`n_type`, `desc`), printed now (reusing the buffers of
     /// an entry of `spare`) if it is not there.
     fn get(&self, n_type: u32, desc: &[u8], spare: &mut Vec<Printed>) -> Arc<Printed> {
-        if let Some(p) = self.lock().find(n_type, desc) {
+        let key = Key::of(n_type, desc);
+        if let Some(p) = self.lock().find(key, desc) {
             return Arc::clone(p);
         }
         // printed without the lock (the other threads go on meanwhile)
@@ -353,7 +395,7 @@ impl Recent {
         let p = Arc::new(p);
         let dropped = {
             let mut ring = self.lock();
-            if let Some(q) = ring.find(n_type, desc) {
+            if let Some(q) = ring.find(key, desc) {
                 // another thread printed it meanwhile: its entry is kept
                 let q = Arc::clone(q);
                 drop(ring);
@@ -364,10 +406,12 @@ impl Recent {
             }
             if ring.entries.len() < RECENT {
                 ring.entries.push(Arc::clone(&p));
+                ring.keys.push(key);
                 None
             } else {
                 let i = ring.oldest;
                 ring.oldest = (i + 1) % RECENT;
+                ring.keys[i] = key;
                 Some(std::mem::replace(&mut ring.entries[i], Arc::clone(&p)))
             }
         };
@@ -520,7 +564,9 @@ mod tests {
         // hold them), so that dropped entries are reused or left alone
         let mut held = std::collections::VecDeque::new();
         for i in order() {
-            let hit = recent.lock().find(NT_AMDGPU_METADATA, &note(i)).is_some();
+            let desc = note(i);
+            let key = Key::of(NT_AMDGPU_METADATA, &desc);
+            let hit = recent.lock().find(key, &desc).is_some();
             hits += usize::from(hit);
             reused += usize::from(!hit && !spare.is_empty());
             held.push_back((i, check(&recent, &mut spare, i)));
