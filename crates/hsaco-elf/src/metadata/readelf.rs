@@ -989,6 +989,80 @@ mod tests {
         assert_eq!(n, 10_000);
     }
 
+    /// Argument maps printed again come from the fast printer's memo (per thread):
+    /// each document printed twice on a new thread, the second time with every
+    /// argument map from the memo, gives the same text as the tree printer.
+    #[test]
+    fn fast_printer_memo_gives_the_printed_text() {
+        std::thread::spawn(|| {
+            assert_eq!(fast::memo_entries(), 0);
+            for (name, desc) in seeds() {
+                let mut first = Vec::new();
+                write_readelf_block(NT_AMDGPU_METADATA, &desc, &mut first);
+                let learnt = fast::memo_entries();
+                let mut second = Vec::new();
+                write_readelf_block(NT_AMDGPU_METADATA, &desc, &mut second);
+                assert_eq!(first, second, "{name}");
+                assert_eq!(fast::memo_entries(), learnt, "{name}: nothing new");
+                same_as_tree(&desc);
+            }
+            assert!(fast::memo_entries() > 10);
+        })
+        .join()
+        .unwrap();
+    }
+
+    /// Every word of the verifier's lists as the value of every key it checks against
+    /// a list (the fast printer copies some of them without a quoting scan).
+    #[test]
+    fn fast_printer_matches_tree_on_listed_words() {
+        let lists = [LANGUAGES, LLVM_VALUE_KINDS, ADDRESS_SPACES, ACCESSES];
+        let all: Vec<&str> = lists.iter().flat_map(|l| l.iter().copied()).collect();
+        let s = Value::str_ref;
+        for key in [".language", ".value_kind", ".address_space", ".access"] {
+            for &word in &all {
+                let entry = |k: &'static str, v: Value<'static>| {
+                    let v = if k == key { s(word) } else { v };
+                    (s(k), v)
+                };
+                let arg = Value::Map(vec![
+                    entry(".access", s("read_only")),
+                    entry(".address_space", s("global")),
+                    (s(".offset"), Value::UInt(0)),
+                    (s(".size"), Value::UInt(8)),
+                    entry(".value_kind", s("global_buffer")),
+                ]);
+                let kernel = vec![
+                    (s(".args"), Value::Array(vec![arg])),
+                    (s(".group_segment_fixed_size"), Value::UInt(0)),
+                    (s(".kernarg_segment_align"), Value::UInt(8)),
+                    (s(".kernarg_segment_size"), Value::UInt(8)),
+                    entry(".language", s("OpenCL C")),
+                    (s(".max_flat_workgroup_size"), Value::UInt(256)),
+                    (s(".name"), s("k")),
+                    (s(".private_segment_fixed_size"), Value::UInt(0)),
+                    (s(".sgpr_count"), Value::UInt(1)),
+                    (s(".symbol"), s("k.kd")),
+                    (s(".vgpr_count"), Value::UInt(1)),
+                    (s(".wavefront_size"), Value::UInt(64)),
+                ];
+                let root = Value::Map(vec![
+                    (s("amdhsa.kernels"), Value::Array(vec![Value::Map(kernel)])),
+                    (
+                        s("amdhsa.version"),
+                        Value::Array(vec![Value::UInt(1), Value::UInt(2)]),
+                    ),
+                ]);
+                let desc = msgpack::encode(&root);
+                assert!(fast::yaml_block(&desc, &mut Vec::new()), "{key} {word}");
+                same_as_tree(&desc);
+                // again: the argument map from the memo, with what the verifier
+                // made of it
+                same_as_tree(&desc);
+            }
+        }
+    }
+
     /// Every node of the real documents replaced by values of other kinds, and every
     /// map entry removed: what the verifier checks (types, required keys, lengths,
     /// allowed strings) is exercised key by key.
