@@ -73,7 +73,7 @@ pub use validate::{
 /// model, re-encode. Panics only if an internal invariant breaks (a bug).
 #[doc(hidden)]
 pub fn fuzz_msgpack(data: &[u8]) {
-    let _ = readelf_yaml(data);
+    readelf::fuzz_fast_against_tree(data);
     let Ok((value, _)) = crate::msgpack::decode_prefix(data) else {
         return;
     };

@@ -57,6 +57,22 @@ pub fn readelf_yaml(desc: &[u8]) -> String {
     readelf_yaml_tree(desc)
 }
 
+/// Fuzzing: [`readelf_yaml`] gives the tree printer's text, the first time and the
+/// second (when the fast printer's memo of argument maps may answer); panics if not.
+pub(crate) fn fuzz_fast_against_tree(desc: &[u8]) {
+    let tree = readelf_yaml_tree(desc);
+    assert_eq!(
+        readelf_yaml(desc),
+        tree,
+        "the fast printer differs from the tree's"
+    );
+    assert_eq!(
+        readelf_yaml(desc),
+        tree,
+        "the fast printer differs the second time"
+    );
+}
+
 /// [`readelf_yaml`] through a decoded [`Value`] tree: the reference form, and the
 /// printer for what [`fast::yaml_block`] leaves alone (unsorted or duplicate keys,
 /// keys that are not strings, extensions, malformed data).
