@@ -139,10 +139,11 @@ fn sorted_document(v: Value<'_>) -> Option<Value<'_>> {
                 .map(|(k, v)| Some((sorted_document(k)?, sorted_document(v)?)))
                 .collect::<Option<Vec<_>>>()?;
             pairs.sort_by(|a, b| key_order(&a.0, &b.0));
-            if pairs
-                .windows(2)
-                .any(|w| key_order(&w[0].0, &w[1].0) == Ordering::Equal)
-            {
+            // (containers compare equal only to stay in their order: not duplicates)
+            if pairs.windows(2).any(|w| {
+                key_order(&w[0].0, &w[1].0) == Ordering::Equal
+                    && !matches!(w[0].0, Value::Array(_) | Value::Map(_))
+            }) {
                 return None;
             }
             Value::Map(pairs)
@@ -152,7 +153,9 @@ fn sorted_document(v: Value<'_>) -> Option<Value<'_>> {
 }
 
 /// LLVM's order of map keys: by kind (integer, unsigned, nil, boolean, float, string,
-/// binary, array, map), then by value.
+/// binary, array, map), then by value. A total order, as sorting needs (a NaN, which
+/// LLVM's `<` finds neither less nor greater than anything, comes after the other
+/// floats; two arrays or two maps compare equal and keep their order).
 fn key_order(a: &Value<'_>, b: &Value<'_>) -> Ordering {
     fn rank(v: &Value<'_>) -> u8 {
         match v {
@@ -181,10 +184,12 @@ fn key_order(a: &Value<'_>, b: &Value<'_>) -> Ordering {
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
         (Value::Str(x), Value::Str(y)) | (Value::Bin(x), Value::Bin(y)) => x.cmp(y),
         (Value::Float32(_) | Value::Float64(_), _) => {
-            float(a).partial_cmp(&float(b)).unwrap_or(Ordering::Less)
+            let (x, y) = (float(a), float(b));
+            x.is_nan()
+                .cmp(&y.is_nan())
+                .then_with(|| x.partial_cmp(&y).unwrap_or(Ordering::Equal))
         }
-        // containers as keys: LLVM cannot print them; keep them apart and stable
-        (Value::Array(_) | Value::Map(_), _) => Ordering::Less,
+        // containers as keys: LLVM cannot print them; they keep their order
         _ => Ordering::Equal,
     })
 }
@@ -894,6 +899,45 @@ pub fn compare_with_readelf(notes: &[(u32, &[u8])], readelf_output: &str) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Map keys LLVM's `<` cannot order (NaN floats, arrays) sort without a panic
+    /// (Rust's sort panics on a comparison that is not a total order: cargo-fuzz
+    /// found it, tests/data/metadata/fuzz-unordered-keys.msgpack) and the same way
+    /// each time.
+    #[test]
+    fn keys_without_an_order_sort() {
+        let f64_key = |x: f64| [&[0xcb][..], &x.to_be_bytes()].concat();
+        // { NaN: 1, 1.0: 2, [2]: 3, 0.5: 4, [1]: 5, -0.0: 6 }
+        let mut desc = vec![0x86];
+        for (k, v) in [
+            (f64_key(f64::NAN), 1u8),
+            (f64_key(1.0), 2),
+            (vec![0x91, 0x02], 3),
+            (f64_key(0.5), 4),
+            (vec![0x91, 0x01], 5),
+            (f64_key(-0.0), 6),
+        ] {
+            desc.extend_from_slice(&k);
+            desc.push(v);
+        }
+        let doc = llvm_document(&desc).expect("no duplicates");
+        let Value::Map(pairs) = doc else {
+            panic!("a map")
+        };
+        let values: Vec<_> = pairs.iter().map(|(_, v)| v.clone()).collect();
+        // floats by value, the NaN last; then the arrays in their order
+        let want: Vec<_> = [6u64, 4, 2, 1, 3, 5].map(Value::UInt).to_vec();
+        assert_eq!(values, want);
+        // two NaN keys are one key twice, as two equal floats are: refused
+        let mut twice = vec![0x82];
+        for v in [1, 2] {
+            twice.extend_from_slice(&f64_key(f64::NAN));
+            twice.push(v);
+        }
+        assert!(llvm_document(&twice).is_none());
+        let found = include_bytes!("../../tests/data/metadata/fuzz-unordered-keys.msgpack");
+        assert_eq!(readelf_yaml(found), readelf_yaml(found));
+    }
 
     // expected strings are llvm-readelf-22 output for the same values (see
     // tests/data/metadata/README.md)
