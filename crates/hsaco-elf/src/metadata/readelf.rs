@@ -902,7 +902,7 @@ mod tests {
 
     /// Map keys LLVM's `<` cannot order (NaN floats, arrays) sort without a panic
     /// (Rust's sort panics on a comparison that is not a total order: cargo-fuzz
-    /// found it, tests/data/metadata/fuzz-unordered-keys.msgpack) and the same way
+    /// found it, tests/data/fuzz-found/msgpack-unordered-keys.bin) and the same way
     /// each time.
     #[test]
     fn keys_without_an_order_sort() {
@@ -935,7 +935,7 @@ mod tests {
             twice.push(v);
         }
         assert!(llvm_document(&twice).is_none());
-        let found = include_bytes!("../../tests/data/metadata/fuzz-unordered-keys.msgpack");
+        let found = include_bytes!("../../tests/data/fuzz-found/msgpack-unordered-keys.bin");
         assert_eq!(readelf_yaml(found), readelf_yaml(found));
     }
 
