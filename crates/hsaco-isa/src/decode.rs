@@ -1240,8 +1240,8 @@ impl Decoder {
         if !self.buckets.rdna
             && op.operands.iter().any(|o| {
                 o.ty.bits() == 64
-                    && matches!(o.role, Role::Field(Field::Src0 | Field::Src1 | Field::Src2))
-                    && matches!(o.role, Role::Field(f) if get(f) == 124)
+                    && matches!(o.role,
+                        Role::Field(f @ (Field::Src0 | Field::Src1 | Field::Src2)) if get(f) == 124)
             })
         {
             return false;

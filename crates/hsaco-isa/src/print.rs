@@ -334,12 +334,6 @@ const SEL: [&str; 8] = [
 ];
 const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"];
 
-/// The "Invalid register" mark LLVM prints after some DS registers (gfx8, gfx9,
-/// gfx1250). gfx8 and gfx900-gfx908: AGPRs (the `acc` bit) of a load or store, with the
-/// VGPR class it wanted (`VGPR_32`, `VReg_<bits>`). gfx90a/gfx940+ and gfx1250: a
-/// register tuple that starts at an odd register, with `AV_<bits>_Align2` for the one
-/// data operand of a load or store (VGPRs or AGPRs), `VReg_<bits>_Align2` for the VGPRs
-/// of an operation with more (atomics that return, two-data stores), which has no mark
 /// Appends LLVM's `/*Invalid register, operand has 'CLASS' register class*/` mark.
 fn invalid_register(out: &mut String, class: std::fmt::Arguments<'_>) {
     let _ = write!(
@@ -348,6 +342,12 @@ fn invalid_register(out: &mut String, class: std::fmt::Arguments<'_>) {
     );
 }
 
+/// The "Invalid register" mark LLVM prints after some DS registers (gfx8, gfx9,
+/// gfx1250). gfx8 and gfx900-gfx908: AGPRs (the `acc` bit) of a load or store, with the
+/// VGPR class it wanted (`VGPR_32`, `VReg_<bits>`). gfx90a/gfx940+ and gfx1250: a
+/// register tuple that starts at an odd register, with `AV_<bits>_Align2` for the one
+/// data operand of a load or store (VGPRs or AGPRs), `VReg_<bits>_Align2` for the VGPRs
+/// of an operation with more (atomics that return, two-data stores), which has no mark
 /// on AGPRs; always `VReg_<bits>_Align2` on gfx1250 (no AGPRs).
 fn ds_register_mark(out: &mut String, traits: u16, op: &crate::desc::OpDesc, o: Operand) {
     let (agpr, first, count) = match o {
