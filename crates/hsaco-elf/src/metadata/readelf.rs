@@ -57,20 +57,32 @@ pub fn readelf_yaml(desc: &[u8]) -> String {
     readelf_yaml_tree(desc)
 }
 
-/// Fuzzing: [`readelf_yaml`] gives the tree printer's text, the first time and the
-/// second (when the fast printer's memo of argument maps may answer); panics if not.
-pub(crate) fn fuzz_fast_against_tree(desc: &[u8]) {
+/// Tests and fuzzing: the fast printer against the tree printer, through every entry
+/// point (`readelf_yaml`, `readelf_block`, `write_amdgpu_metadata_block`), and the
+/// allocation-free map check against the decoder, on one descriptor; panics if they
+/// differ. Returns the tree printer's text (for a second look at the fast printer,
+/// whose memo of argument maps may then answer).
+pub(crate) fn check_fast_against_tree(desc: &[u8]) -> String {
     let tree = readelf_yaml_tree(desc);
     assert_eq!(
-        readelf_yaml(desc),
-        tree,
-        "the fast printer differs from the tree's"
+        readelf_block(NT_AMDGPU_METADATA, desc).as_deref(),
+        Some(normalize(&tree).as_str()),
+        "{desc:02x?}"
     );
+    assert_eq!(readelf_yaml(desc), tree);
     assert_eq!(
-        readelf_yaml(desc),
-        tree,
-        "the fast printer differs the second time"
+        msgpack::is_map_document(desc),
+        matches!(msgpack::decode(desc), Ok(Value::Map(_))),
+        "{desc:02x?}"
     );
+    // the block and map check of one pass agree with the two separate ones
+    let mut block = Vec::new();
+    let is_map = write_amdgpu_metadata_block(desc, &mut block);
+    assert_eq!(is_map, msgpack::is_map_document(desc), "{desc:02x?}");
+    let mut separate = Vec::new();
+    write_readelf_block(NT_AMDGPU_METADATA, desc, &mut separate);
+    assert_eq!(block, separate, "{desc:02x?}");
+    tree
 }
 
 /// [`readelf_yaml`] through a decoded [`Value`] tree: the reference form, and the
@@ -1001,38 +1013,10 @@ mod tests {
         out
     }
 
-    /// The fast printer against the tree printer, and the allocation-free map check
-    /// against the decoder, on one descriptor.
-    fn same_as_tree(desc: &[u8]) {
-        let tree = if desc.is_empty() {
-            String::new()
-        } else {
-            normalize(&readelf_yaml_tree(desc))
-        };
-        assert_eq!(
-            readelf_block(NT_AMDGPU_METADATA, desc).as_deref(),
-            Some(tree.as_str()),
-            "{desc:02x?}"
-        );
-        assert_eq!(readelf_yaml(desc), readelf_yaml_tree(desc));
-        assert_eq!(
-            msgpack::is_map_document(desc),
-            matches!(msgpack::decode(desc), Ok(Value::Map(_))),
-            "{desc:02x?}"
-        );
-        // the block and map check of one pass agree with the two separate ones
-        let mut block = Vec::new();
-        let is_map = write_amdgpu_metadata_block(desc, &mut block);
-        assert_eq!(is_map, msgpack::is_map_document(desc), "{desc:02x?}");
-        let mut separate = Vec::new();
-        write_readelf_block(NT_AMDGPU_METADATA, desc, &mut separate);
-        assert_eq!(block, separate, "{desc:02x?}");
-    }
-
     #[test]
     fn fast_printer_takes_real_metadata() {
         for (name, desc) in seeds() {
-            same_as_tree(&desc);
+            let _ = check_fast_against_tree(&desc);
             if name.contains("/cov") {
                 assert!(fast::yaml_block(&desc, &mut Vec::new()), "{name}");
             }
@@ -1045,7 +1029,12 @@ mod tests {
     fn fast_printer_matches_tree_on_mutations() {
         let seeds = seeds();
         let seeds: Vec<&[u8]> = seeds.iter().map(|(_, d)| &d[..]).collect();
-        let n = crate::fuzzing::mutation_smoke(same_as_tree, &seeds, 10_000, 0x5eed_fa57);
+        let n = crate::fuzzing::mutation_smoke(
+            |d| drop(check_fast_against_tree(d)),
+            &seeds,
+            10_000,
+            0x5eed_fa57,
+        );
         assert_eq!(n, 10_000);
     }
 
@@ -1064,7 +1053,7 @@ mod tests {
                 write_readelf_block(NT_AMDGPU_METADATA, &desc, &mut second);
                 assert_eq!(first, second, "{name}");
                 assert_eq!(fast::memo_entries(), learnt, "{name}: nothing new");
-                same_as_tree(&desc);
+                let _ = check_fast_against_tree(&desc);
             }
             assert!(fast::memo_entries() > 10);
         })
@@ -1115,10 +1104,10 @@ mod tests {
                 ]);
                 let desc = msgpack::encode(&root);
                 assert!(fast::yaml_block(&desc, &mut Vec::new()), "{key} {word}");
-                same_as_tree(&desc);
+                let _ = check_fast_against_tree(&desc);
                 // again: the argument map from the memo, with what the verifier
                 // made of it
-                same_as_tree(&desc);
+                let _ = check_fast_against_tree(&desc);
             }
         }
     }
@@ -1181,7 +1170,7 @@ mod tests {
                 for r in &replacements {
                     let mut doc = root.clone();
                     *node(&mut doc, path) = r.clone();
-                    same_as_tree(&msgpack::encode(&doc));
+                    let _ = check_fast_against_tree(&msgpack::encode(&doc));
                     checked += 1;
                 }
                 let mut doc = root.clone();
@@ -1191,7 +1180,7 @@ mod tests {
                         if let Value::Map(m) = node(&mut d, path) {
                             m.remove(i);
                         }
-                        same_as_tree(&msgpack::encode(&d));
+                        let _ = check_fast_against_tree(&msgpack::encode(&d));
                         checked += 1;
                     }
                 }
