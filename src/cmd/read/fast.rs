@@ -113,13 +113,13 @@ fn chunks(files: &[std::path::PathBuf]) -> Vec<std::ops::Range<usize>> {
 fn general(
     opts: &Opts,
     path: &Path,
-    held: Option<Vec<u8>>,
+    held: Option<crate::aligned::AlignedBuf>,
     headers: bool,
     out: &mut Output,
 ) -> bool {
     let name = path.display().to_string();
     let data = match held {
-        Some(bytes) => Ok(crate::aligned::AlignedBuf::from(&bytes[..])),
+        Some(bytes) => Ok(bytes),
         None => crate::input::read_input(path),
     };
     let found = super::found_in(&name, &data);
@@ -434,7 +434,7 @@ impl Worker {
         with_headers: bool,
         recent: &Recent,
         out: &mut Output,
-    ) -> Result<(), Option<Vec<u8>>> {
+    ) -> Result<(), Option<crate::aligned::AlignedBuf>> {
         let spare = &mut self.spare;
         self.files.with_file(path, |data| {
             blocks(data, recent, spare, path, with_headers, out)

@@ -30,6 +30,7 @@
 //! Everything here returns `None` on any error; the caller then reads the file by the
 //! ordinary path, which reports the error.
 
+use crate::aligned::AlignedBuf;
 use std::path::Path;
 
 #[cfg(unix)]
@@ -47,7 +48,7 @@ const MERGE_GAP: usize = 1 << 12;
 #[derive(Default)]
 pub struct Reader {
     /// The first bytes of the file (the allocation is reused).
-    buf: crate::aligned::AlignedBuf,
+    buf: AlignedBuf,
     /// The directory of the last file, and its descriptor.
     #[cfg(unix)]
     dir: Option<(Vec<u8>, OwnedFd)>,
@@ -73,7 +74,7 @@ impl Reader {
         &mut self,
         path: &Path,
         f: impl FnOnce(&[u8]) -> Option<T>,
-    ) -> Result<T, Option<Vec<u8>>> {
+    ) -> Result<T, Option<AlignedBuf>> {
         #[cfg(unix)]
         {
             self.with_file_unix(path, f)
@@ -91,7 +92,7 @@ impl Reader {
         &mut self,
         path: &Path,
         f: impl FnOnce(&[u8]) -> Option<T>,
-    ) -> Result<T, Option<Vec<u8>>> {
+    ) -> Result<T, Option<AlignedBuf>> {
         use rustix::fs::{fstat, openat, FileType, Mode, OFlags, CWD};
         use rustix::io::{read, Errno};
 
@@ -169,7 +170,7 @@ impl Reader {
         match f(data) {
             Some(t) => Ok(t),
             None if regular(&fd) => Err(None),
-            None => Err(Some(data.to_vec())),
+            None => Err(Some(AlignedBuf::from(data))),
         }
     }
 
@@ -296,9 +297,9 @@ impl Reader {
 
     /// The first `filled` bytes of the buffer and the rest of the stream `fd`.
     #[cfg(unix)]
-    fn read_rest(&mut self, fd: &OwnedFd, filled: usize) -> Vec<u8> {
+    fn read_rest(&mut self, fd: &OwnedFd, filled: usize) -> AlignedBuf {
         let filled = self.read_on(fd, filled);
-        self.buf[..filled].to_vec()
+        AlignedBuf::from(&self.buf[..filled])
     }
 
     /// Reads `fd` to its end (or its first error: what was read is kept, as the
