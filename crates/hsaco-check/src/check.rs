@@ -641,17 +641,12 @@ pub fn check_runtime(
             .iter()
             .map(|h| format!("{} (offset {})", h, h.v5_offset().unwrap_or(0)))
             .collect();
-        let users: Vec<&str> = object
+        let users: Vec<String> = object
             .kernels
             .iter()
             .filter(|k| !k.pre_gfx9_hidden.is_empty())
-            .map(|k| k.name.as_str())
+            .map(|k| k.name.clone())
             .collect();
-        let who = match users.as_slice() {
-            [] => "the kernels use".to_string(),
-            [one] => format!("kernel {one} uses"),
-            many => format!("kernels {} use", many.join(", ")),
-        };
         let evidence: Vec<String> = object
             .kernels
             .iter()
@@ -664,7 +659,7 @@ pub fn check_runtime(
             })
             .collect();
         let mut what = format!(
-            "{who} {} of the code object v5 implicit-argument block, which {} {}",
+            "the metadata lists {} of the code object v5 implicit-argument block, which {} {}",
             args.join(", "),
             launcher.name,
             match f.value {
@@ -692,20 +687,24 @@ pub fn check_runtime(
                 ""
             }
         );
-        match f.value {
-            Some(false) => problems.push(Problem::error(
+        let problem = match f.value {
+            Some(false) => Some(Problem::error(
                 "runtime-pre-gfx9-hidden-args",
                 what,
                 why,
                 Some(fix),
             )),
-            None => problems.push(Problem::warning(
+            None => Some(Problem::warning(
                 "runtime-pre-gfx9-hidden-args",
                 what,
                 why,
                 Some(fix),
             )),
-            Some(true) => {}
+            Some(true) => None,
+        };
+        if let Some(mut p) = problem {
+            p.kernels = users;
+            problems.push(p);
         }
     }
     if launcher.kind == RuntimeKind::LlvmOffload

@@ -123,6 +123,7 @@ mod check;
 mod code;
 mod conformance;
 mod device;
+mod group;
 mod object;
 mod problem;
 mod report;
@@ -134,6 +135,7 @@ pub use check::{
 };
 pub use code::HiddenRead;
 pub use device::{Device, DeviceError, DeviceSource, ProductAlias, PRODUCT_ALIASES};
+pub use group::{NameList, TextOptions, SHOWN_NAMES};
 pub use object::{KernelInfo, ObjectInfo};
 pub use problem::{Problem, Severity};
 pub use report::{runtimes_json, runtimes_text, Report};

@@ -172,12 +172,15 @@ impl ObjectInfo {
             });
         }
         info.pre_gfx9_hidden.sort();
+        let mut metadata_kernels = Vec::new();
         if let Some(c) = conformance {
             info.problems.extend(c.problems);
+            metadata_kernels = c.hidden.into_iter().map(|(name, _)| name).collect();
         }
         if let Some(l) = lints {
             info.problems.extend(l.problems);
         }
+        crate::group::attribute_kernels(&mut info.problems, &metadata_kernels);
         info
     }
 }

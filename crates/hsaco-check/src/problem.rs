@@ -44,6 +44,10 @@ pub struct Problem {
     pub why: String,
     /// What to change, when there is something to change.
     pub fix: Option<String>,
+    /// The kernels the finding is about, when it is about kernels (then `what` does
+    /// not name them): the text report merges findings that differ only here and
+    /// lists the kernels grouped (a count, a few names, `--verbose` for all).
+    pub kernels: Vec<String>,
 }
 
 impl Problem {
@@ -55,6 +59,7 @@ impl Problem {
             what,
             why,
             fix,
+            kernels: Vec::new(),
         }
     }
 
@@ -66,6 +71,7 @@ impl Problem {
             what,
             why,
             fix,
+            kernels: Vec::new(),
         }
     }
 
@@ -77,13 +83,26 @@ impl Problem {
             what,
             why,
             fix,
+            kernels: Vec::new(),
+        }
+    }
+}
+
+impl Problem {
+    /// What is wrong, with the kernels it is about named first (`kernel k: ...`,
+    /// `kernels a, b: ...`): the whole finding in one sentence, every kernel listed.
+    pub fn sentence(&self) -> String {
+        match self.kernels.as_slice() {
+            [] => self.what.clone(),
+            [one] => format!("kernel {one}: {}", self.what),
+            many => format!("kernels {}: {}", many.join(", "), self.what),
         }
     }
 }
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} [{}]: {}", self.severity, self.code, self.what)?;
+        write!(f, "{} [{}]: {}", self.severity, self.code, self.sentence())?;
         if !self.why.is_empty() {
             write!(f, "\n  why: {}", self.why)?;
         }

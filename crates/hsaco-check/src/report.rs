@@ -6,7 +6,8 @@ use hsaco_target::Verdict;
 use serde_json::{json, Value};
 
 use crate::check::{DeviceReport, RuntimeReport};
-use crate::object::ObjectInfo;
+use crate::group::{merge_by_kernel, NameList, TextOptions};
+use crate::object::{KernelInfo, ObjectInfo};
 use crate::runtime::{Fact, Runtime};
 use crate::{Problem, Severity};
 
@@ -43,27 +44,22 @@ impl Report {
     }
 
     /// The report as text: for each device what runs and why, for each runtime
-    /// what fails, why, and what to change.
+    /// what fails, why, and what to change. Kernel lists are cut to a few names
+    /// ([`TextOptions::default`]; [`Report::to_text_with`] for all of them).
     pub fn to_text(&self) -> String {
+        self.to_text_with(&TextOptions::default())
+    }
+
+    /// The report as text, names rendered as `opts` asks: findings that differ only
+    /// in their kernels are merged into one that lists the kernels, and a list of
+    /// kernels longer than a few names is cut to a count, the first names and
+    /// "and N more" unless `opts.verbose`.
+    pub fn to_text_with(&self, opts: &TextOptions) -> String {
         let mut s = String::new();
         for o in &self.objects {
             let _ = write!(s, "{}: {}", o.label(), o.container);
             if !o.kernels.is_empty() {
-                let names: Vec<String> = o
-                    .kernels
-                    .iter()
-                    .map(|k| match k.wave_size {
-                        Some(w) => format!("{} (wave{w})", k.name),
-                        None => k.name.clone(),
-                    })
-                    .collect();
-                let _ = write!(
-                    s,
-                    ", {} kernel{}: {}",
-                    names.len(),
-                    if names.len() == 1 { "" } else { "s" },
-                    names.join(", ")
-                );
+                push_kernels(&mut s, o, opts);
             }
             s.push('\n');
             if let Err(e) = &o.target {
@@ -81,17 +77,36 @@ impl Report {
                     args.join(", ")
                 );
             }
-            for k in &o.kernels {
+            let readers: Vec<&KernelInfo> = o
+                .kernels
+                .iter()
+                .filter(|k| !k.hidden_reads.is_empty())
+                .collect();
+            let shown = NameList::new(
+                &readers.iter().map(|k| &k.name).collect::<Vec<_>>(),
+                opts.verbose,
+            );
+            for k in &readers[..shown.shown.len()] {
                 for r in &k.hidden_reads {
                     let _ = writeln!(
                         s,
                         "  kernel {} loads {} at {:#x}: {}",
-                        k.name, r.arg, r.address, r.text
+                        opts.name(&k.name),
+                        r.arg,
+                        r.address,
+                        r.text
                     );
                 }
             }
-            for p in &o.problems {
-                push_problem(&mut s, p, "  ");
+            if shown.more > 0 {
+                let _ = writeln!(
+                    s,
+                    "  and {} more kernels load such fields (--verbose for all)",
+                    shown.more
+                );
+            }
+            for p in &merge_by_kernel(&o.problems) {
+                push_problem(&mut s, p, "  ", opts, o.kernels.len());
             }
         }
         for d in &self.devices {
@@ -182,13 +197,13 @@ impl Report {
                 }
             }
             for r in &d.runtimes {
-                push_runtime(&mut s, r, &self.objects);
+                push_runtime(&mut s, r, &self.objects, opts);
             }
         }
         if !self.runtimes.is_empty() {
             s.push('\n');
             for r in &self.runtimes {
-                push_runtime(&mut s, r, &self.objects);
+                push_runtime(&mut s, r, &self.objects, opts);
             }
         }
         s
@@ -216,8 +231,77 @@ macro_rules! obj {
 }
 use obj;
 
-fn push_problem(s: &mut String, p: &Problem, indent: &str) {
-    let _ = writeln!(s, "{indent}{} [{}]: {}", p.severity, p.code, p.what);
+/// The kernels of an object after its first line's container: `, 2 kernels: a
+/// (wave64), b (wave64)` when that fits on the line, else a count with the wave
+/// sizes and the names below it, one a line.
+fn push_kernels(s: &mut String, o: &ObjectInfo, opts: &TextOptions) {
+    let n = o.kernels.len();
+    let plural = if n == 1 { "" } else { "s" };
+    let names: Vec<String> = o
+        .kernels
+        .iter()
+        .map(|k| match k.wave_size {
+            Some(w) => format!("{} (wave{w})", opts.name(&k.name)),
+            None => opts.name(&k.name),
+        })
+        .collect();
+    // every name, when they are short enough together to stay on the line
+    if let Some(line) = NameList::new(&names, true).inline(0) {
+        let _ = write!(s, ", {n} kernel{plural}: ");
+        s.push_str(&line);
+        return;
+    }
+    // the wave sizes once, with their counts, and the bare names below
+    let mut waves: Vec<(Option<u32>, usize)> = Vec::new();
+    for k in &o.kernels {
+        match waves.iter_mut().find(|(w, _)| *w == k.wave_size) {
+            Some((_, c)) => *c += 1,
+            None => waves.push((k.wave_size, 1)),
+        }
+    }
+    waves.sort();
+    let waves: Vec<String> = waves
+        .iter()
+        .map(|(w, c)| match (w, waves.len()) {
+            (Some(w), 1) => format!("wave{w}"),
+            (Some(w), _) => format!("wave{w}: {c}"),
+            (None, _) => format!("wave size unknown: {c}"),
+        })
+        .collect();
+    let _ = write!(s, ", {n} kernel{plural} ({}):\n", waves.join(", "));
+    let bare: Vec<String> = o.kernels.iter().map(|k| opts.name(&k.name)).collect();
+    NameList::new(&bare, opts.verbose).write_block(s, "    ");
+    // (the caller ends the object's line)
+    s.pop();
+}
+
+/// One finding: its kernels named in the sentence when they are few and short
+/// enough, else counted, with the list below it (cut unless verbose), or as "all N
+/// kernels" when it is every kernel of its object (`total`) and not verbose.
+fn push_problem(s: &mut String, p: &Problem, indent: &str, opts: &TextOptions, total: usize) {
+    let names: Vec<String> = p.kernels.iter().map(|k| opts.name(k)).collect();
+    let head = format!("{indent}{} [{}]: ", p.severity, p.code);
+    match names.as_slice() {
+        [] => {
+            let _ = writeln!(s, "{head}{}", p.what);
+        }
+        [one] => {
+            let _ = writeln!(s, "{head}kernel {one}: {}", p.what);
+        }
+        many => match NameList::new(many, true).inline(0) {
+            Some(line) => {
+                let _ = writeln!(s, "{head}kernels {line}: {}", p.what);
+            }
+            None if many.len() == total && !opts.verbose => {
+                let _ = writeln!(s, "{head}all {} kernels: {}", many.len(), p.what);
+            }
+            None => {
+                let _ = writeln!(s, "{head}{} kernels: {}", many.len(), p.what);
+                let _ = writeln!(s, "{indent}  kernels:");
+                NameList::new(many, opts.verbose).write_block(s, &format!("{indent}    "));
+            }
+        },
+    }
     if !p.why.is_empty() {
         let _ = writeln!(s, "{indent}  why: {}", p.why);
     }
@@ -226,7 +310,7 @@ fn push_problem(s: &mut String, p: &Problem, indent: &str) {
     }
 }
 
-fn push_runtime(s: &mut String, r: &RuntimeReport, objects: &[ObjectInfo]) {
+fn push_runtime(s: &mut String, r: &RuntimeReport, objects: &[ObjectInfo], opts: &TextOptions) {
     let label = objects
         .get(r.object)
         .map(ObjectInfo::label)
@@ -245,8 +329,9 @@ fn push_runtime(s: &mut String, r: &RuntimeReport, objects: &[ObjectInfo]) {
         "  runtime {} ({label} on {}): {verdict}",
         r.stack, r.processor
     );
-    for p in &r.problems {
-        push_problem(s, p, "    ");
+    let total = objects.get(r.object).map_or(0, |o| o.kernels.len());
+    for p in &merge_by_kernel(&r.problems) {
+        push_problem(s, p, "    ", opts, total);
     }
 }
 
@@ -254,7 +339,8 @@ fn problem_json(p: &Problem) -> Value {
     obj! {
         "severity": p.severity.name(),
         "code": p.code,
-        "what": p.what.as_str(),
+        "what": p.sentence(),
+        "kernels": p.kernels.clone(),
         "why": p.why.as_str(),
         "fix": p.fix.as_deref(),
     }
