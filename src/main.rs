@@ -7,6 +7,7 @@
 mod aligned;
 mod cmd;
 mod input;
+mod names;
 mod output;
 
 use clap::{Parser, Subcommand};

@@ -109,3 +109,65 @@ fn dis_kd_is_listing_then_kernel_descriptors() {
         );
     }
 }
+
+/// The text groups a library's kernels and findings; `--json` keeps every kernel and
+/// one finding per kernel (40 kernels, each with the v5 key `.uses_dynamic_stack` in
+/// its code object v4 metadata), and `read --json` every kernel of a 120-kernel object.
+#[test]
+fn json_keeps_what_the_text_groups() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hsaco"))
+            .args(args)
+            .current_dir(root())
+            .output()
+            .expect("run hsaco");
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let lib = "tests/cli/data/library/library-gfx90a-clang15-v4.co";
+    let text = run(&["check", lib]);
+    assert!(text.contains("and 37 more (--verbose for all)"), "{text}");
+    assert_eq!(text.matches("[metadata-schema]").count(), 1, "{text}");
+    let json: serde_json::Value = serde_json::from_str(&run(&["check", "--json", lib])).unwrap();
+    let object = &json[0]["objects"][0];
+    assert_eq!(object["kernels"].as_array().unwrap().len(), 40);
+    let schema: Vec<&serde_json::Value> = object["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["code"] == "metadata-schema")
+        .collect();
+    assert_eq!(schema.len(), 40);
+    let mut named: Vec<&str> = Vec::new();
+    for p in &schema {
+        let kernels = p["kernels"].as_array().unwrap();
+        assert_eq!(kernels.len(), 1);
+        let k = kernels[0].as_str().unwrap();
+        let what = p["what"].as_str().unwrap();
+        assert!(what.starts_with(&format!("kernel {k}: metadata .uses_dynamic_stack: ")));
+        named.push(k);
+    }
+    let mut all: Vec<&str> = object["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    named.sort_unstable();
+    all.sort_unstable();
+    assert_eq!(named, all);
+    let read: serde_json::Value = serde_json::from_str(&run(&[
+        "read",
+        "--json",
+        "-C",
+        "tests/cli/data/library/library-gfx90a.co",
+    ]))
+    .unwrap();
+    let kernels = read["files"][0]["objects"][0]["kernels"]
+        .as_array()
+        .unwrap();
+    assert_eq!(kernels.len(), 120);
+    // (JSON keeps the symbols' names even with -C)
+    assert!(kernels
+        .iter()
+        .all(|k| k["name"].as_str().unwrap().starts_with("_ZN7rocfake")));
+}

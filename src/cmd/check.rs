@@ -46,9 +46,17 @@ pub struct Opts {
     /// Print the runtime table with the source of every fact, and exit.
     #[arg(long)]
     pub list_runtimes: bool,
-    /// Print JSON (schema: the hsaco-check crate documentation).
+    /// Print JSON (schema: the hsaco-check crate documentation). It always lists
+    /// every kernel and every finding, one per kernel.
     #[arg(long)]
     pub json: bool,
+    /// List every kernel, in the object line and in each finding, instead of a
+    /// count, the first names and "and N more".
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Demangle C++ kernel names (Itanium ABI) in the text, as llvm-objdump -C.
+    #[arg(long, short = 'C')]
+    pub demangle: bool,
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
@@ -76,6 +84,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
             Err(e) => return usage_error(&format!("--runtime {r}: {e}")),
         }
     }
+    let text_opts = crate::cmd::read::text_options(opts.verbose, opts.demangle);
     let mut unreadable = false;
     let mut problems = false;
     let mut text = String::new();
@@ -103,7 +112,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                         text.push('\n');
                     }
                     text.push_str(&format!("== {name}\n"));
-                    text.push_str(&report.to_text());
+                    text.push_str(&report.to_text_with(&text_opts));
                 }
             }
         }

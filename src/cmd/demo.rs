@@ -24,7 +24,7 @@ pub fn run(_opts: Opts) -> Result<ExitCode> {
     let view = ObjectView::new(&co);
     let mut out = String::new();
     out.push_str("$ hsaco read --kernargs vadd-gfx906-cov5.co   (built into hsaco)\n\n");
-    view.summary(&mut out, true);
+    view.summary(&mut out, true, &hsaco_check::TextOptions::default());
     out.push('\n');
     out.push_str(&explain(&co, &view));
     output::print(&out)?;

@@ -67,6 +67,10 @@ pub struct Opts {
     /// output is the same with any number).
     #[arg(long, default_value_t = 0, hide_default_value = true)]
     pub threads: usize,
+    /// Demangle C++ symbol names (Itanium ABI) in labels and branch annotations, as
+    /// llvm-objdump -C (and the `<name.kd>:` lines of --kd).
+    #[arg(long, short = 'C')]
+    pub demangle: bool,
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
@@ -74,6 +78,9 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         show_raw_insn: !opts.no_show_raw_insn,
         threads: opts.threads,
         symbolize_operands: opts.symbolize_operands,
+        demangle: opts
+            .demangle
+            .then_some(crate::names::demangle as fn(&str) -> Option<String>),
     };
     let wave64 = wave64_from_mattr(opts.mattr.as_deref())?;
     let forced = match &opts.mcpu {
@@ -206,7 +213,10 @@ fn dis_object(
         write!(
             out,
             "\nKernel descriptors:\n\n{}",
-            view.kernel_descriptor_text()
+            view.kernel_descriptor_text(&hsaco_check::TextOptions {
+                verbose: false,
+                demangle: options.demangle,
+            })
         )?;
     }
     Ok(())

@@ -59,6 +59,15 @@ pub struct Opts {
     /// Print everything as JSON (schema: docs/usage.md).
     #[arg(long)]
     pub json: bool,
+    /// Show each kernel's descriptor and kernargs however many kernels there are
+    /// (without it, an object of more than 16 kernels gets them grouped: each distinct
+    /// summary with its count, and the first names).
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Demangle C++ names (Itanium ABI) in the text, as llvm-objdump -C: kernels,
+    /// symbols, relocations, the `<name.kd>:` lines. JSON keeps the symbols' names.
+    #[arg(long, short = 'C')]
+    pub demangle: bool,
 }
 
 /// `hsaco read --metadata FILE...` and nothing else (the form of the benchmark and
@@ -88,6 +97,8 @@ pub fn plain_metadata_args(args: impl Iterator<Item = std::ffi::OsString>) -> Op
         relocations: false,
         notes: false,
         json: false,
+        verbose: false,
+        demangle: false,
     })
 }
 
@@ -184,6 +195,7 @@ fn report_file(
     files_json: &mut Vec<Value>,
 ) -> bool {
     let only_blocks = (opts.metadata || opts.kernel_descriptors) && !opts.json;
+    let names = text_options(opts.verbose, opts.demangle);
     let found = match found {
         Ok(f) => f,
         Err(e) => {
@@ -224,19 +236,19 @@ fn report_file(
                     text.push_str(&view.metadata_text());
                 }
                 if opts.kernel_descriptors {
-                    text.push_str(&view.kernel_descriptor_text());
+                    text.push_str(&view.kernel_descriptor_text(&names));
                 }
             } else {
-                view.summary(text, opts.kernargs);
+                view.summary(text, opts.kernargs, &names);
                 text.push_str(&check_line(&f.embedded.bytes));
                 if opts.notes {
                     view.notes_text(text);
                 }
                 if opts.symbols {
-                    view.symbols_text(text);
+                    view.symbols_text(text, &names);
                 }
                 if opts.relocations {
-                    view.relocations_text(text);
+                    view.relocations_text(text, &names);
                 }
                 if headers {
                     text.push('\n');
@@ -278,6 +290,15 @@ fn check_line(bytes: &[u8]) -> String {
             }
         }
         Err(e) => format!("check: could not check: {e}\n"),
+    }
+}
+
+/// How the text shows names: every kernel with `verbose`, C++ names demangled with
+/// `demangle` (shared by `read`, `check` and `dis`).
+pub fn text_options(verbose: bool, demangle: bool) -> hsaco_check::TextOptions {
+    hsaco_check::TextOptions {
+        verbose,
+        demangle: demangle.then_some(crate::names::demangle as fn(&str) -> Option<String>),
     }
 }
 

@@ -78,6 +78,11 @@
 //! `entry-alignment`, `kernel-symbol-missing`) are described in the
 //! `conformance` module.
 //!
+//! # Text and JSON
+//! [`Report::to_text_with`] keeps library-sized reports short: findings that differ
+//! only in their kernels ([`Problem::kernels`]) are merged, and kernel lists are cut
+//! to a count, three names and "and N more" unless [`TextOptions::verbose`]. The JSON
+//! keeps everything: one problem per kernel, every name.
 //! # JSON schema (`hsaco check --json`)
 //!
 //! One object per input file, as printed by the CLI:
@@ -112,7 +117,9 @@
 //! }
 //! RuntimeResult = {"runtime": string, "object": int, "processor": string, "works": bool,
 //!                  "problems": [Problem]}
-//! Problem = {"severity": "error"|"warning"|"note", "code": string, "what": string,
+//! Problem = {"severity": "error"|"warning"|"note", "code": string,
+//!            "what": string,                // the whole sentence, kernels named first
+//!            "kernels": [string],           // the kernels it is about (may be empty)
 //!            "why": string, "fix": string|null}
 //! ```
 //!

@@ -268,7 +268,7 @@ fn push_kernels(s: &mut String, o: &ObjectInfo, opts: &TextOptions) {
             (None, _) => format!("wave size unknown: {c}"),
         })
         .collect();
-    let _ = write!(s, ", {n} kernel{plural} ({}):\n", waves.join(", "));
+    let _ = writeln!(s, ", {n} kernel{plural} ({}):", waves.join(", "));
     let bare: Vec<String> = o.kernels.iter().map(|k| opts.name(&k.name)).collect();
     NameList::new(&bare, opts.verbose).write_block(s, "    ");
     // (the caller ends the object's line)

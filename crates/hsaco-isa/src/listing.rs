@@ -48,6 +48,11 @@ pub struct Options {
     /// branch shows it instead of its offset and target annotation, and its line
     /// `<Ln>:` heads the code at the target (unless a symbol labels that address).
     pub symbolize_operands: bool,
+    /// As llvm-objdump `-C`: rewrites each symbol name for the `<symbol>:` labels and
+    /// branch annotations (a C++ demangler; `None` for a name it leaves as it is).
+    /// Which of several symbols at one address is shown is decided on the names
+    /// as they are in the symbol table.
+    pub demangle: Option<fn(&str) -> Option<String>>,
 }
 
 impl Default for Options {
@@ -56,6 +61,7 @@ impl Default for Options {
             show_raw_insn: true,
             threads: 0,
             symbolize_operands: false,
+            demangle: None,
         }
     }
 }
@@ -228,6 +234,29 @@ fn write_section<'a>(
         (a.address, pa, a.kind, a.name).cmp(&(b.address, pb, b.kind, b.name))
     });
     labels.dedup();
+    // -C: the names shown; which label is shown was decided above on the symbol
+    // table's names, as llvm-objdump does.
+    let demangled: Vec<Option<String>> = match options.demangle {
+        Some(d) => labels
+            .iter()
+            .map(|l| if *l == placeholder { None } else { d(l.name) })
+            .collect(),
+        None => Vec::new(),
+    };
+    let renamed: Vec<Label<'_>>;
+    let labels: &[Label<'_>] = if demangled.iter().any(Option::is_some) {
+        renamed = labels
+            .iter()
+            .zip(&demangled)
+            .map(|(l, d)| Label {
+                name: d.as_deref().unwrap_or(l.name),
+                ..*l
+            })
+            .collect();
+        &renamed
+    } else {
+        labels
+    };
     // The shown labels and the code each one heads (decoding restarts at each).
     let mut blocks = Vec::new();
     let mut i = 0;
@@ -992,6 +1021,7 @@ mod tests {
                 show_raw_insn: true,
                 threads,
                 symbolize_operands,
+                demangle: None,
             };
             let mut labels = labels.clone();
             write_section(
@@ -1026,6 +1056,52 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// With a demangler the labels and branch annotations show its names, but which of
+    /// two symbols at one address labels the code is decided on the symbol names, as
+    /// llvm-objdump -C does (the renamed order would pick the other one).
+    #[test]
+    fn demangled_labels_are_chosen_by_their_symbol_names() {
+        let dec = Decoder::for_processor("gfx906").unwrap();
+        // s_nop 0; s_branch -2 (to 0x1000)
+        let code: Vec<u8> = [0xbf80_0000u32, 0xbf82_fffe]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let labels = [
+            Label {
+                address: 0x1000,
+                name: "_Za",
+                kind: 2,
+            },
+            Label {
+                address: 0x1000,
+                name: "_Zb",
+                kind: 2,
+            },
+        ];
+        let rename: fn(&str) -> Option<String> = |n| match n {
+            "_Za" => Some("zzz".into()),
+            "_Zb" => Some("aaa".into()),
+            _ => None,
+        };
+        let list = |demangle| {
+            let mut out = Vec::new();
+            let options = Options {
+                demangle,
+                ..Options::default()
+            };
+            write_code(&mut out, dec, &code, 0x1000, &labels, &options).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let plain = list(None);
+        assert!(
+            plain.contains("<_Zb>:\n") && plain.contains("<_Zb>\n"),
+            "{plain}"
+        );
+        let renamed = list(Some(rename));
+        assert_eq!(renamed, plain.replace("_Zb", "aaa"));
     }
 
     /// Repeated instructions come from the memo: the listing is the one without it, and

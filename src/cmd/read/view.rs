@@ -3,6 +3,7 @@
 
 use super::short_flags;
 use hsaco_abi::{v2_value_kind_to_v3, ArgDesc, KernargLayout};
+use hsaco_check::{NameList, TextOptions};
 use hsaco_elf::elf::consts::SHT_NOBITS;
 use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA};
 use hsaco_elf::kd::{AmdKernelCode, KdTarget, KernelDescriptor, PrintOptions};
@@ -142,7 +143,10 @@ impl<'a> ObjectView<'a> {
     /// The kernel descriptors as llvm-objdump prints them (`<address> <name.kd>:`
     /// and the `.amdhsa_kernel` block), decoded even where reserved bits are set
     /// (those are listed in comments first); `amd_kernel_code_t` blocks for v2.
-    pub fn kernel_descriptor_text(&self) -> String {
+    /// The `<name.kd>:` lines' names are rendered as `names` asks (demangled:
+    /// `<f(int) (.kd)>:`, as llvm-objdump -C; the `.amdhsa_kernel` line keeps the
+    /// symbol's name, as there).
+    pub fn kernel_descriptor_text(&self, names: &TextOptions) -> String {
         let mut out = String::new();
         for (i, k) in self.kernels.iter().enumerate() {
             if i > 0 {
@@ -152,9 +156,9 @@ impl<'a> ObjectView<'a> {
                 Some(Ok(Descriptor::V3(kd, opts))) => {
                     let _ = writeln!(
                         out,
-                        "{:016x} <{}.kd>:",
+                        "{:016x} <{}>:",
                         k.descriptor.as_ref().map(|d| d.address()).unwrap_or(0),
-                        k.name
+                        names.name(&format!("{}.kd", k.name))
                     );
                     for r in kd.reserved_bits(&opts.target) {
                         let _ = writeln!(
@@ -170,7 +174,7 @@ impl<'a> ObjectView<'a> {
                         out,
                         "{:016x} <{}>:",
                         k.descriptor.as_ref().map(|d| d.address()).unwrap_or(0),
-                        k.name
+                        names.name(&k.name)
                     );
                     out.push_str(&code.to_directive_text());
                 }
@@ -208,8 +212,9 @@ impl<'a> ObjectView<'a> {
         })
     }
 
-    /// The default report.
-    pub fn summary(&self, out: &mut String, kernargs: bool) {
+    /// The default report: each kernel's descriptor and kernargs when there are a
+    /// few kernels (or `kernargs`, or `names.verbose`), else the kernels grouped.
+    pub fn summary(&self, out: &mut String, kernargs: bool, names: &TextOptions) {
         let elf = &self.co.elf;
         let h = elf.header();
         let _ = writeln!(
@@ -246,7 +251,17 @@ impl<'a> ObjectView<'a> {
             }
         }
         self.sections_text(out);
-        let _ = writeln!(out, "kernels: {}", self.kernels.len());
+        let detailed = kernargs || names.verbose || self.kernels.len() <= DETAILED_KERNELS;
+        let _ = writeln!(
+            out,
+            "kernels: {}{}",
+            self.kernels.len(),
+            if detailed {
+                ""
+            } else {
+                " (each kernel's descriptor and kernargs: --verbose)"
+            }
+        );
         if let Some(m) = &self.metadata {
             if let Some(v) = &m.version {
                 let _ = writeln!(
@@ -260,48 +275,85 @@ impl<'a> ObjectView<'a> {
                 );
             }
         }
-        for k in &self.kernels {
-            let _ = writeln!(out, "  {}", k.name);
-            match self.descriptor(k) {
-                Some(Ok(d)) => {
-                    let _ = writeln!(out, "    descriptor: {}", d.summary());
+        if detailed {
+            for k in &self.kernels {
+                let _ = writeln!(out, "  {}", names.name(&k.name));
+                if let Some(d) = self.descriptor_line(k) {
+                    let _ = writeln!(out, "    {d}");
                 }
-                Some(Err(e)) => {
-                    let _ = writeln!(out, "    descriptor unreadable: {e}");
-                }
-                None => {}
-            }
-            match self.kernarg_layout(&k.name) {
-                Some(layout) if kernargs => kernargs_text(out, &layout),
-                Some(layout) => {
-                    let explicit = layout
-                        .slots
-                        .iter()
-                        .filter(|s| s.in_metadata && s.hidden.is_none())
-                        .count();
-                    let hidden = layout
-                        .slots
-                        .iter()
-                        .filter(|s| s.in_metadata && s.hidden.is_some())
-                        .count();
-                    let _ = writeln!(
-                        out,
-                        "    kernargs: {} B, {explicit} explicit and {hidden} hidden argument(s){}",
-                        layout.segment_size,
-                        layout
-                            .implicit_base
-                            .map(|b| format!(", implicit block at {b}"))
-                            .unwrap_or_default()
-                    );
-                    for p in &layout.problems {
-                        let _ = writeln!(out, "    kernarg problem: {p}");
+                match self.kernarg_layout(&k.name) {
+                    Some(layout) if kernargs => kernargs_text(out, &layout),
+                    _ => {
+                        for line in self.kernarg_lines(k) {
+                            let _ = writeln!(out, "    {line}");
+                        }
                     }
                 }
-                None => {
-                    let _ = writeln!(out, "    kernargs: no metadata for this kernel");
-                }
+            }
+        } else {
+            self.kernels_grouped(out, names);
+        }
+    }
+
+    /// The kernels of a library-sized object: the distinct descriptor and kernarg
+    /// summaries with how many kernels share each, then a few names.
+    fn kernels_grouped(&self, out: &mut String, names: &TextOptions) {
+        let mut descriptors = Tally::default();
+        let mut kernargs = Tally::default();
+        for k in &self.kernels {
+            if let Some(d) = self.descriptor_line(k) {
+                descriptors.add(d.strip_prefix("descriptor: ").unwrap_or(&d));
+            }
+            for line in self.kernarg_lines(k) {
+                kernargs.add(line.strip_prefix("kernargs: ").unwrap_or(&line));
             }
         }
+        descriptors.write(out, "descriptors");
+        kernargs.write(out, "kernargs");
+        let _ = writeln!(out, "  names:");
+        let all: Vec<String> = self.kernels.iter().map(|k| names.name(&k.name)).collect();
+        NameList::new(&all, false).write_block(out, "    ");
+    }
+
+    /// The descriptor line of a kernel's summary (`None` when the target is unknown).
+    fn descriptor_line(&self, k: &KernelSymbol<'a>) -> Option<String> {
+        match self.descriptor(k)? {
+            Ok(d) => Some(format!("descriptor: {}", d.summary())),
+            Err(e) => Some(format!("descriptor unreadable: {e}")),
+        }
+    }
+
+    /// The kernarg lines of a kernel's summary: its size and argument counts, then
+    /// any problem of the layout.
+    fn kernarg_lines(&self, k: &KernelSymbol<'a>) -> Vec<String> {
+        let Some(layout) = self.kernarg_layout(&k.name) else {
+            return vec!["kernargs: no metadata for this kernel".to_string()];
+        };
+        let explicit = layout
+            .slots
+            .iter()
+            .filter(|s| s.in_metadata && s.hidden.is_none())
+            .count();
+        let hidden = layout
+            .slots
+            .iter()
+            .filter(|s| s.in_metadata && s.hidden.is_some())
+            .count();
+        let mut lines = vec![format!(
+            "kernargs: {} B, {explicit} explicit and {hidden} hidden argument(s){}",
+            layout.segment_size,
+            layout
+                .implicit_base
+                .map(|b| format!(", implicit block at {b}"))
+                .unwrap_or_default()
+        )];
+        lines.extend(
+            layout
+                .problems
+                .iter()
+                .map(|p| format!("kernarg problem: {p}")),
+        );
+        lines
     }
 
     fn sections_text(&self, out: &mut String) {
@@ -359,7 +411,7 @@ impl<'a> ObjectView<'a> {
         }
     }
 
-    pub fn symbols_text(&self, out: &mut String) {
+    pub fn symbols_text(&self, out: &mut String, names: &TextOptions) {
         for table in [self.co.elf.symtab(), self.co.elf.dynsym()] {
             let table = match table {
                 Ok(Some(t)) => t,
@@ -393,7 +445,7 @@ impl<'a> ObjectView<'a> {
                             s.bind().to_string(),
                             s.visibility().to_string(),
                             shndx_name(s.shndx),
-                            s.name_str()
+                            names.name(&s.name_str())
                         );
                     }
                     Err(e) => {
@@ -404,7 +456,7 @@ impl<'a> ObjectView<'a> {
         }
     }
 
-    pub fn relocations_text(&self, out: &mut String) {
+    pub fn relocations_text(&self, out: &mut String, names: &TextOptions) {
         for table in self.co.elf.relocation_tables() {
             let table = match table {
                 Ok(t) => t,
@@ -428,7 +480,7 @@ impl<'a> ObjectView<'a> {
                 let name = match &symbols {
                     Ok(t) if r.symbol != 0 => t
                         .get(r.symbol as usize)
-                        .map(|s| s.name_str().into_owned())
+                        .map(|s| names.name(&s.name_str()))
                         .unwrap_or_else(|e| format!("<bad symbol: {e}>")),
                     _ => String::new(),
                 };
@@ -550,6 +602,49 @@ impl<'a> ObjectView<'a> {
         })
     }
 }
+
+/// Up to this many kernels, the summary shows each one's descriptor and kernargs.
+const DETAILED_KERNELS: usize = 16;
+
+/// Distinct summary lines in first-seen order, with how many kernels have each.
+#[derive(Default)]
+struct Tally(Vec<(String, usize)>);
+
+impl Tally {
+    fn add(&mut self, line: &str) {
+        match self.0.iter_mut().find(|(l, _)| l == line) {
+            Some((_, n)) => *n += 1,
+            None => self.0.push((line.to_string(), 1)),
+        }
+    }
+
+    /// `  TITLE:` and the lines, most frequent first, at most [`TALLY_LINES`] of
+    /// them and then how many other lines (and kernels) are left out.
+    fn write(mut self, out: &mut String, title: &str) {
+        if self.0.is_empty() {
+            return;
+        }
+        // (stable: equal counts stay in first-seen order)
+        self.0.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+        let width = self.0[0].1.to_string().len();
+        let _ = writeln!(out, "  {title}:");
+        for (line, n) in self.0.iter().take(TALLY_LINES) {
+            let _ = writeln!(out, "    {n:>width$} x {line}");
+        }
+        if self.0.len() > TALLY_LINES {
+            let rest = &self.0[TALLY_LINES..];
+            let kernels: usize = rest.iter().map(|(_, n)| n).sum();
+            let _ = writeln!(
+                out,
+                "    and {} other kind(s) in {kernels} kernel(s) (--verbose for each kernel)",
+                rest.len()
+            );
+        }
+    }
+}
+
+/// The distinct descriptor or kernarg summaries listed before "and N other kinds".
+const TALLY_LINES: usize = 5;
 
 /// `st_shndx` as readelf shows the special values.
 fn shndx_name(shndx: u16) -> String {
