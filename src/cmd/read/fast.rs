@@ -654,7 +654,11 @@ mod tests {
             "crates/hsaco-elf/tests/data/elf",
             "src/cmd/demo_data",
         ] {
+            // (files only: tests/cli/data/library is a directory of its own)
             for e in std::fs::read_dir(root.join(d)).unwrap().flatten() {
+                if !e.path().is_file() {
+                    continue;
+                }
                 let data = std::fs::read(e.path()).unwrap();
                 if data.len() > 64 && data[18] == 224 && data[19] == 0 {
                     for (gap, spread) in [(20 << 10, false), (3 << 10, true), (20 << 10, true)] {
