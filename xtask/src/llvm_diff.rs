@@ -8,6 +8,10 @@
 //! - extract: `hsaco extract` against `clang-offload-bundler-22 --unbundle` on plain,
 //!   zlib- and zstd-compressed bundles built from corpus objects.
 //!
+//! - demangling: `hsaco dis -C` against `llvm-objdump-22 -d -C` on every corpus object
+//!   with C++ symbols and on the library fixtures (tests/cli/data/library), and there
+//!   `hsaco read -C --kernel-descriptors` against `llvm-objdump-22 -D -C -j .rodata`.
+//!
 //! Prints counts per check and every mismatch (up to a limit), and fails if any.
 
 use crate::{corpus, Options};
@@ -45,6 +49,9 @@ pub fn run(opts: &Options) -> Result<()> {
         .report("kernel descriptors (read --kernel-descriptors vs llvm-objdump-22)");
     failed |= !extract(&hsaco, &dir)?.report("extract (vs clang-offload-bundler-22 --unbundle)");
     failed |= !disassembly(&hsaco, &dir)?;
+    failed |= !demangled(&hsaco, &objects)?.report(
+        "demangled names (dis -C vs llvm-objdump-22 -d -C; read -C --kernel-descriptors vs -D -C)",
+    );
     failed |= !gcn_round_trip(&hsaco)?;
     failed |= !checker_on_corpus(&dir)?;
     failed |= !target_ids()?
@@ -296,6 +303,76 @@ fn target_ids() -> Result<Tally> {
         t.compared += n;
         t.mismatches
             .extend(problems.into_iter().map(|p| format!("{file}: {p}")));
+    }
+    Ok(t)
+}
+
+/// `-C`: the listing of every object with C++ (`_Z`) symbols whose processor hsaco-isa
+/// describes and whose plain listing is LLVM's, and the descriptor blocks of the library fixtures (whose `.rodata` holds
+/// only descriptors, so `-j .rodata` prints just them).
+fn demangled(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
+    let library = crate::root().join("tests/cli/data/library");
+    let fixtures = corpus::objects(&library)?;
+    let mut t = Tally::default();
+    for obj in objects.iter().chain(&fixtures) {
+        let data = std::fs::read(obj)?;
+        if !data.windows(3).any(|w| w == b"\0_Z") {
+            continue;
+        }
+        let described = mcpu_of(obj)
+            .ok()
+            .and_then(|p| hsaco_isa::Decoder::for_processor(&p));
+        if described.is_none() {
+            t.skipped += 1;
+            continue;
+        }
+        // (objects whose plain listing differs are the disassembly step's business)
+        let plain = Command::new(hsaco).arg("dis").arg(obj).output()?;
+        let llvm_plain = Command::new("llvm-objdump-22")
+            .arg("-d")
+            .arg(obj)
+            .output()?;
+        if plain.stdout != llvm_plain.stdout {
+            t.skipped += 1;
+            continue;
+        }
+        let mut pairs = vec![(
+            Command::new(hsaco).args(["dis", "-C"]).arg(obj).output()?,
+            Command::new("llvm-objdump-22")
+                .args(["-d", "-C"])
+                .arg(obj)
+                .output()?,
+            "dis -C",
+        )];
+        if fixtures.contains(obj) {
+            pairs.push((
+                Command::new(hsaco)
+                    .args(["read", "-C", "--kernel-descriptors"])
+                    .arg(obj)
+                    .output()?,
+                Command::new("llvm-objdump-22")
+                    .args(["-D", "-C", "-j", ".rodata"])
+                    .arg(obj)
+                    .output()?,
+                "read -C --kernel-descriptors",
+            ));
+        }
+        for (ours, llvm, what) in pairs {
+            let ours = String::from_utf8_lossy(&ours.stdout).into_owned();
+            let mut llvm = String::from_utf8_lossy(&llvm.stdout).into_owned();
+            if what.starts_with("read") {
+                // (llvm-objdump's file and section header lines)
+                llvm = llvm.lines().skip(5).map(|l| format!("{l}\n")).collect();
+            }
+            t.compared += 1;
+            if ours != llvm {
+                t.mismatches.push(format!(
+                    "{} ({what}): {}",
+                    obj.display(),
+                    first_difference(&ours, &llvm)
+                ));
+            }
+        }
     }
     Ok(t)
 }
