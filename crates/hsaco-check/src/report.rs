@@ -233,7 +233,7 @@ use obj;
 
 /// The kernels of an object after its first line's container: `, 2 kernels: a
 /// (wave64), b (wave64)` when that fits on the line, else a count with the wave
-/// sizes and the names below it, one a line.
+/// sizes and the names below it, one a line (cut unless verbose).
 fn push_kernels(s: &mut String, o: &ObjectInfo, opts: &TextOptions) {
     let n = o.kernels.len();
     let plural = if n == 1 { "" } else { "s" };
@@ -269,8 +269,13 @@ fn push_kernels(s: &mut String, o: &ObjectInfo, opts: &TextOptions) {
         })
         .collect();
     let _ = writeln!(s, ", {n} kernel{plural} ({}):", waves.join(", "));
-    let bare: Vec<String> = o.kernels.iter().map(|k| opts.name(&k.name)).collect();
-    NameList::new(&bare, opts.verbose).write_block(s, "    ");
+    // (each name with its wave size only when they differ)
+    let listed: Vec<String> = if waves.len() > 1 {
+        names
+    } else {
+        o.kernels.iter().map(|k| opts.name(&k.name)).collect()
+    };
+    NameList::new(&listed, opts.verbose).write_block(s, "    ");
     // (the caller ends the object's line)
     s.pop();
 }
