@@ -41,7 +41,6 @@
 mod bytes;
 mod compressed;
 mod host;
-mod md5;
 mod offload_binary;
 mod plain;
 
