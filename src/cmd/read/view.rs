@@ -235,7 +235,7 @@ impl<'a> ObjectView<'a> {
                 let _ = writeln!(
                     out,
                     "target {} (e_flags {:#010x}; {:?}, {})",
-                    t.format(TargetIdForm::Full),
+                    t.format_for_os(TargetIdForm::Full, self.co.target_os()),
                     h.e_flags,
                     p.generation,
                     wave_sizes(p)
@@ -540,7 +540,7 @@ impl<'a> ObjectView<'a> {
                 "e_flags": h.e_flags, "entry": h.entry,
             },
             "code_object_version": self.co.version(),
-            "target_id": self.co.target_id().ok().map(|t| t.format(TargetIdForm::Full)),
+            "target_id": self.co.target_id().ok().map(|t| t.format_for_os(TargetIdForm::Full, self.co.target_os())),
             "processor": self.co.target_id().ok().map(|t| t.processor.name),
             "sections": sections,
             "notes": notes,
