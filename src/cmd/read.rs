@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 mod fast;
 mod files;
+mod platform;
 pub mod view;
 
 use view::ObjectView;

@@ -2,6 +2,7 @@
 //! object metadata (YAML for v2, MessagePack for v3 onwards), kernel descriptors and
 //! offload bundles.
 
+pub mod config;
 mod code_object;
 mod error;
 

@@ -19,7 +19,7 @@ use super::files::split_dir;
 use super::Opts;
 use anyhow::{Context, Result};
 use hsaco_elf::bundle::{code_objects, ContainerKind};
-use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA};
+use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA, NT_AMD_PAL_METADATA};
 use hsaco_elf::metadata::{write_amdgpu_metadata_block, write_readelf_block, CodeObjectMetadata};
 use hsaco_elf::msgpack;
 use hsaco_elf::note::NoteOwner;
@@ -467,6 +467,10 @@ fn blocks(
     let mut first = true;
     for note in co.elf.notes() {
         let note = note.ok()?;
+        if (note.kind().owner, note.n_type) == (NoteOwner::Amd, NT_AMD_PAL_METADATA) {
+            // (rare: old PAL objects; the general path prints them)
+            return None;
+        }
         let is_metadata = matches!(
             (note.kind().owner, note.n_type),
             (NoteOwner::Amdgpu, NT_AMDGPU_METADATA) | (NoteOwner::Amd, NT_AMD_HSA_METADATA)

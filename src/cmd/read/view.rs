@@ -4,9 +4,9 @@
 use super::short_flags;
 use hsaco_abi::{v2_value_kind_to_v3, ArgDesc, KernargLayout};
 use hsaco_elf::elf::consts::SHT_NOBITS;
-use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA};
+use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA, NT_AMD_PAL_METADATA};
 use hsaco_elf::kd::{AmdKernelCode, KdTarget, KernelDescriptor, PrintOptions};
-use hsaco_elf::metadata::{readelf_block, to_json, CodeObjectMetadata, KernelMetadata};
+use hsaco_elf::metadata::{pal, readelf_block, to_json, CodeObjectMetadata, KernelMetadata};
 use hsaco_elf::note::NoteOwner;
 use hsaco_elf::{CodeObject, DescriptorBytes, KernelSymbol};
 use hsaco_target::{Processor, TargetIdForm};
@@ -38,7 +38,7 @@ impl<'a> ObjectView<'a> {
                     let is_metadata = matches!(
                         (n.kind().owner, n.n_type),
                         (NoteOwner::Amdgpu, NT_AMDGPU_METADATA)
-                            | (NoteOwner::Amd, NT_AMD_HSA_METADATA)
+                            | (NoteOwner::Amd, NT_AMD_HSA_METADATA | NT_AMD_PAL_METADATA)
                     );
                     if is_metadata {
                         metadata_notes.push((n.n_type, n.desc));
@@ -47,7 +47,7 @@ impl<'a> ObjectView<'a> {
                 Err(e) => errors.push(format!("notes: {e}")),
             }
         }
-        let metadata = metadata_notes.first().and_then(|&(n_type, desc)| {
+        let metadata = first_document(&metadata_notes).and_then(|(n_type, desc)| {
             let decoded = if n_type == NT_AMDGPU_METADATA {
                 CodeObjectMetadata::from_msgpack(desc)
             } else {
@@ -79,7 +79,10 @@ impl<'a> ObjectView<'a> {
     pub fn metadata_text(&self) -> String {
         self.metadata_notes
             .iter()
-            .filter_map(|&(n_type, desc)| readelf_block(n_type, desc))
+            .filter_map(|&(n_type, desc)| match n_type {
+                NT_AMD_PAL_METADATA => Some(pal::readelf_legacy_block(desc)),
+                _ => readelf_block(n_type, desc),
+            })
             .collect()
     }
 
@@ -302,6 +305,7 @@ impl<'a> ObjectView<'a> {
                 }
             }
         }
+        super::platform::summary(&self.co, out);
     }
 
     fn sections_text(&self, out: &mut String) {
@@ -524,7 +528,7 @@ impl<'a> ObjectView<'a> {
                 })
             })
             .collect();
-        let metadata: Option<Value> = self.metadata_notes.first().and_then(|&(n_type, desc)| {
+        let metadata: Option<Value> = first_document(&self.metadata_notes).and_then(|(n_type, desc)| {
             let value = if n_type == NT_AMDGPU_METADATA {
                 hsaco_elf::msgpack::decode(desc).ok()?
             } else {
@@ -532,6 +536,7 @@ impl<'a> ObjectView<'a> {
             };
             serde_json::from_str(&to_json(&value)).ok()
         });
+        let (pal, amdgpu_config) = super::platform::json(&self.co);
         json!({
             "elf": {
                 "class": if elf.is_64() { "ELF64" } else { "ELF32" },
@@ -546,9 +551,16 @@ impl<'a> ObjectView<'a> {
             "notes": notes,
             "kernels": kernels,
             "metadata": metadata,
+            "pal": pal,
+            "amdgpu_config": amdgpu_config,
             "errors": self.errors,
         })
     }
+}
+
+/// The first metadata document (MessagePack or v2 YAML; not PAL register pairs).
+fn first_document<'a>(notes: &[(u32, &'a [u8])]) -> Option<(u32, &'a [u8])> {
+    notes.iter().copied().find(|&(t, _)| t != NT_AMD_PAL_METADATA)
 }
 
 /// `st_shndx` as readelf shows the special values.

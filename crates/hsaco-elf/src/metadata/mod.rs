@@ -54,6 +54,8 @@
 
 mod json;
 mod model;
+pub mod pal;
+mod pal_registers;
 mod readelf;
 mod validate;
 
