@@ -68,7 +68,7 @@ pub struct ProgramConfig {
 /// The pairs of a `.AMDGPU.config` section's contents `data` (at file offset
 /// `offset`); an error if its size is not a multiple of 8.
 pub fn parse(data: &[u8], offset: u64) -> Result<Vec<ConfigEntry>> {
-    if data.len() % 8 != 0 {
+    if !data.len().is_multiple_of(8) {
         return Err(Error::new(
             offset,
             format!(
@@ -115,7 +115,7 @@ pub fn register_name(processor: &Processor, register: u32) -> Option<&'static st
     match register {
         4 => Some("SPILLED_SGPRS"),
         8 => Some("SPILLED_VGPRS"),
-        r if r % 4 == 0 => pal::register_name(r / 4),
+        r if r.is_multiple_of(4) => pal::register_name(r / 4),
         _ => None,
     }
 }
@@ -144,7 +144,7 @@ pub fn register_fields(processor: &Processor, register: u32, value: u32) -> Vec<
             _ => Vec::new(),
         };
     }
-    if register % 4 != 0 {
+    if !register.is_multiple_of(4) {
         return Vec::new();
     }
     pal::PalRegister::new(register / 4, value).fields(Some(processor))
