@@ -213,7 +213,11 @@ mod tests {
     #[test]
     fn blocks_split_at_program_registers() {
         let r600 = Processor::by_name("r600").unwrap();
-        let e = parse(&words(&[0x28850, 1, 0x2880c, 0, 0x28868, 0x101, 0x2880c, 0]), 0).unwrap();
+        let e = parse(
+            &words(&[0x28850, 1, 0x2880c, 0, 0x28868, 0x101, 0x2880c, 0]),
+            0,
+        )
+        .unwrap();
         let b = programs(r600, &e);
         assert_eq!(b.len(), 2);
         assert_eq!(register_name(r600, 0x28868), Some("SQ_PGM_RESOURCES_VS"));
@@ -233,6 +237,9 @@ mod tests {
         assert_eq!(register_name(gfx1100, 0xb848), Some("COMPUTE_PGM_RSRC1"));
         assert_eq!(register_name(gfx1100, 0xb860), Some("COMPUTE_TMPRING_SIZE"));
         assert_eq!(register_name(gfx1100, 4), Some("SPILLED_SGPRS"));
-        assert!(parse(&[0; 12], 0x40).unwrap_err().to_string().contains("0x40"));
+        assert!(parse(&[0; 12], 0x40)
+            .unwrap_err()
+            .to_string()
+            .contains("0x40"));
     }
 }

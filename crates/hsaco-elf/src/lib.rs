@@ -2,8 +2,8 @@
 //! object metadata (YAML for v2, MessagePack for v3 onwards), kernel descriptors and
 //! offload bundles.
 
-pub mod config;
 mod code_object;
+pub mod config;
 mod error;
 
 pub mod bundle;

@@ -569,9 +569,15 @@ mod tests {
             x.format_for_os(TargetIdForm::Full, TargetOs::Amdpal),
             "amdgcn-amd-amdpal--gfx90a:xnack+"
         );
-        assert_eq!(x.format_for_os(TargetIdForm::Canonical, TargetOs::Amdpal), "gfx90a:xnack+");
+        assert_eq!(
+            x.format_for_os(TargetIdForm::Canonical, TargetOs::Amdpal),
+            "gfx90a:xnack+"
+        );
         let r = TargetId::parse("cypress").unwrap();
-        assert_eq!(r.format_for_os(TargetIdForm::Full, TargetOs::Unknown), "r600-amd---cypress");
+        assert_eq!(
+            r.format_for_os(TargetIdForm::Full, TargetOs::Unknown),
+            "r600-amd---cypress"
+        );
         assert_eq!(TargetOs::from_elf_os_abi(64), TargetOs::Amdhsa);
         assert_eq!(TargetOs::from_elf_os_abi(65), TargetOs::Amdpal);
         assert_eq!(TargetOs::from_elf_os_abi(66), TargetOs::Mesa3d);

@@ -174,12 +174,7 @@ fn register_line(
     out.push('\n');
 }
 
-fn register_json(
-    register: u32,
-    name: Option<&str>,
-    value: u32,
-    fields: &[RegisterField],
-) -> Value {
+fn register_json(register: u32, name: Option<&str>, value: u32, fields: &[RegisterField]) -> Value {
     json!({
         "register": register,
         "name": name,
@@ -188,9 +183,10 @@ fn register_json(
     })
 }
 
-/// The JSON of [`summary`]: `pal` (pipelines with `hardware_stages` and
-/// `registers`) and `amdgpu_config` (blocks of registers), each `null` when absent.
-pub fn json(co: &CodeObject<'_>) -> (Value, Value) {
+/// Adds the JSON of [`summary`] to an object's JSON `v`: `pal` (pipelines with
+/// `hardware_stages` and `registers`) and `amdgpu_config` (blocks of registers),
+/// each only when the object has it.
+pub fn add_json(co: &CodeObject<'_>, v: &mut Value) {
     let p = processor(co);
     let pal = pal_metadata(co).map(|md| {
         json!({
@@ -235,5 +231,12 @@ pub fn json(co: &CodeObject<'_>) -> (Value, Value) {
                     .collect(),
             )
         });
-    (pal.unwrap_or(Value::Null), cfg.unwrap_or(Value::Null))
+    if let Value::Object(m) = v {
+        if let Some(pal) = pal {
+            m.insert("pal".into(), pal);
+        }
+        if let Some(cfg) = cfg {
+            m.insert("amdgpu_config".into(), cfg);
+        }
+    }
 }

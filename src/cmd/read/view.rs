@@ -528,16 +528,16 @@ impl<'a> ObjectView<'a> {
                 })
             })
             .collect();
-        let metadata: Option<Value> = first_document(&self.metadata_notes).and_then(|(n_type, desc)| {
-            let value = if n_type == NT_AMDGPU_METADATA {
-                hsaco_elf::msgpack::decode(desc).ok()?
-            } else {
-                hsaco_elf::yaml::parse_bytes(desc).ok()?
-            };
-            serde_json::from_str(&to_json(&value)).ok()
-        });
-        let (pal, amdgpu_config) = super::platform::json(&self.co);
-        json!({
+        let metadata: Option<Value> =
+            first_document(&self.metadata_notes).and_then(|(n_type, desc)| {
+                let value = if n_type == NT_AMDGPU_METADATA {
+                    hsaco_elf::msgpack::decode(desc).ok()?
+                } else {
+                    hsaco_elf::yaml::parse_bytes(desc).ok()?
+                };
+                serde_json::from_str(&to_json(&value)).ok()
+            });
+        let mut v = json!({
             "elf": {
                 "class": if elf.is_64() { "ELF64" } else { "ELF32" },
                 "type": h.e_type.to_string(), "machine": h.e_machine.to_string(),
@@ -551,16 +551,19 @@ impl<'a> ObjectView<'a> {
             "notes": notes,
             "kernels": kernels,
             "metadata": metadata,
-            "pal": pal,
-            "amdgpu_config": amdgpu_config,
             "errors": self.errors,
-        })
+        });
+        super::platform::add_json(&self.co, &mut v);
+        v
     }
 }
 
 /// The first metadata document (MessagePack or v2 YAML; not PAL register pairs).
 fn first_document<'a>(notes: &[(u32, &'a [u8])]) -> Option<(u32, &'a [u8])> {
-    notes.iter().copied().find(|&(t, _)| t != NT_AMD_PAL_METADATA)
+    notes
+        .iter()
+        .copied()
+        .find(|&(t, _)| t != NT_AMD_PAL_METADATA)
 }
 
 /// `st_shndx` as readelf shows the special values.

@@ -206,10 +206,22 @@ fn register_fields(offset: u32, value: u32, target: Option<&KdTarget>) -> Vec<Re
                 f("ENABLE_PRIVATE_SEGMENT", b(r.enable_private_segment())),
                 f("USER_SGPR_COUNT", r.user_sgpr_count()),
                 f("ENABLE_TRAP_HANDLER", b(r.enable_trap_handler())),
-                f("ENABLE_SGPR_WORKGROUP_ID_X", b(r.enable_sgpr_workgroup_id_x())),
-                f("ENABLE_SGPR_WORKGROUP_ID_Y", b(r.enable_sgpr_workgroup_id_y())),
-                f("ENABLE_SGPR_WORKGROUP_ID_Z", b(r.enable_sgpr_workgroup_id_z())),
-                f("ENABLE_SGPR_WORKGROUP_INFO", b(r.enable_sgpr_workgroup_info())),
+                f(
+                    "ENABLE_SGPR_WORKGROUP_ID_X",
+                    b(r.enable_sgpr_workgroup_id_x()),
+                ),
+                f(
+                    "ENABLE_SGPR_WORKGROUP_ID_Y",
+                    b(r.enable_sgpr_workgroup_id_y()),
+                ),
+                f(
+                    "ENABLE_SGPR_WORKGROUP_ID_Z",
+                    b(r.enable_sgpr_workgroup_id_z()),
+                ),
+                f(
+                    "ENABLE_SGPR_WORKGROUP_INFO",
+                    b(r.enable_sgpr_workgroup_info()),
+                ),
                 f("ENABLE_VGPR_WORKITEM_ID", r.enable_vgpr_workitem_id()),
                 f(
                     "ENABLE_EXCEPTION_ADDRESS_WATCH",
@@ -344,12 +356,8 @@ fn pipeline(v: &Value<'_>) -> PalPipeline {
                         .iter()
                         .map(|(k, v)| (one_line(k), one_line(v)))
                         .collect();
-                    let text = |key: &str| {
-                        props
-                            .get(key)
-                            .and_then(Value::as_str)
-                            .map(str::to_string)
-                    };
+                    let text =
+                        |key: &str| props.get(key).and_then(Value::as_str).map(str::to_string);
                     p.stages.push(HardwareStage {
                         stage: one_line(stage),
                         entry_point: text(".entry_point"),
@@ -392,7 +400,10 @@ fn one_line(v: &Value<'_>) -> String {
         Value::Str(s) => String::from_utf8_lossy(s).into_owned(),
         Value::Bin(b) => format!("<{} bytes>", b.len()),
         Value::Ext(t, b) => format!("<extension {t}, {} bytes>", b.len()),
-        Value::Array(a) => format!("[{}]", a.iter().map(one_line).collect::<Vec<_>>().join(", ")),
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(one_line).collect::<Vec<_>>().join(", ")
+        ),
         Value::Map(m) => format!(
             "{{{}}}",
             m.iter()
