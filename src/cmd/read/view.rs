@@ -249,7 +249,16 @@ impl<'a> ObjectView<'a> {
             }
         }
         self.sections_text(out);
-        let _ = writeln!(out, "kernels: {}", self.kernels.len());
+        let _ = writeln!(
+            out,
+            "kernels: {}{}",
+            self.kernels.len(),
+            if elf.is_64() {
+                ""
+            } else {
+                " (r600 objects have no kernel descriptors: their programs are in .AMDGPU.config)"
+            }
+        );
         if let Some(m) = &self.metadata {
             if let Some(v) = &m.version {
                 let _ = writeln!(
