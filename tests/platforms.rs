@@ -201,8 +201,9 @@ fn field(fields: &Value, name: &str) -> Option<u64> {
 /// The blocks of clang-22's `-S` output kept by gen.sh: each `.AMDGPU.config`
 /// block's `.long` pairs, the function label after it, and the `STACK_SIZE`
 /// comment that follows the label.
-fn asm_blocks(asm: &str) -> Vec<(String, Vec<(u64, u64)>, Option<u64>)> {
-    let mut out: Vec<(String, Vec<(u64, u64)>, Option<u64>)> = Vec::new();
+type AsmBlock = (String, Vec<(u64, u64)>, Option<u64>);
+fn asm_blocks(asm: &str) -> Vec<AsmBlock> {
+    let mut out: Vec<AsmBlock> = Vec::new();
     let mut words = Vec::new();
     let mut in_block = false;
     for l in asm.lines() {
