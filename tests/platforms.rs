@@ -266,7 +266,7 @@ fn r600_objects_read_as_llvm_reads_them() {
             })
             .collect();
         assert_eq!(ours, readelf_sections(&readelf), "{cpu} sections");
-        // symbols and relocations
+        // symbols and relocations, in the text report and in the JSON
         let out = hsaco(&["read", "--symbols", "--relocations", &file]);
         assert_eq!(
             our_symbols(&out),
@@ -277,6 +277,46 @@ fn r600_objects_read_as_llvm_reads_them() {
             our_relocations(&out),
             readelf_relocations(&readelf),
             "{cpu} relocations"
+        );
+        let v: Value = serde_json::from_str(&hsaco(&[
+            "read",
+            "--json",
+            "--symbols",
+            "--relocations",
+            &file,
+        ]))
+        .unwrap();
+        let o = &v["files"][0]["objects"][0];
+        let symbols: Vec<(u64, u64, String)> = o["symbols"][0]["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["value"].as_u64().unwrap(),
+                    s["size"].as_u64().unwrap(),
+                    s["name"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(symbols, readelf_symbols(&readelf), "{cpu} JSON symbols");
+        let relocations: Vec<(u64, String, String)> = o["relocations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|t| t["relocations"].as_array().unwrap().iter())
+            .map(|r| {
+                (
+                    r["offset"].as_u64().unwrap(),
+                    r["type"].as_str().unwrap().to_string(),
+                    r["symbol"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            relocations,
+            readelf_relocations(&readelf),
+            "{cpu} JSON relocations"
         );
         // .AMDGPU.config: the words, the blocks and their functions, the fields
         let config = our_config(&obj);
