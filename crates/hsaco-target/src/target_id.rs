@@ -578,6 +578,11 @@ mod tests {
             r.format_for_os(TargetIdForm::Full, TargetOs::Unknown),
             "r600-amd---cypress"
         );
+        // what is printed parses back
+        for (t, os) in [(t, TargetOs::Amdpal), (x, TargetOs::Mesa3d), (r, TargetOs::Unknown)] {
+            let full = t.format_for_os(TargetIdForm::Full, os);
+            assert_eq!(TargetId::parse(&full).unwrap(), t, "{full}");
+        }
         assert_eq!(TargetOs::from_elf_os_abi(64), TargetOs::Amdhsa);
         assert_eq!(TargetOs::from_elf_os_abi(65), TargetOs::Amdpal);
         assert_eq!(TargetOs::from_elf_os_abi(66), TargetOs::Mesa3d);
