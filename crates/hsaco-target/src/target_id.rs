@@ -579,7 +579,11 @@ mod tests {
             "r600-amd---cypress"
         );
         // what is printed parses back
-        for (t, os) in [(t, TargetOs::Amdpal), (x, TargetOs::Mesa3d), (r, TargetOs::Unknown)] {
+        for (t, os) in [
+            (t, TargetOs::Amdpal),
+            (x, TargetOs::Mesa3d),
+            (r, TargetOs::Unknown),
+        ] {
             let full = t.format_for_os(TargetIdForm::Full, os);
             assert_eq!(TargetId::parse(&full).unwrap(), t, "{full}");
         }
