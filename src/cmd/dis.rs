@@ -174,6 +174,21 @@ fn dis_object(
     wave64: bool,
 ) -> Result<()> {
     let elf = Elf::parse(bytes).context("malformed ELF")?;
+    if !elf.is_64() {
+        // AMDGPUUsage: ELFCLASS32 is the r600 architecture's class
+        let proc = CodeObject::parse(bytes)
+            .ok()
+            .and_then(|co| co.target_id().ok())
+            .map(|t| t.processor.name)
+            .unwrap_or("unknown processor");
+        bail!(
+            "r600 disassembly is not supported: this is an r600-architecture object ({proc}, \
+             ELF32), and hsaco's instruction tables describe amdgcn (gfx6 to gfx12) only; \
+             llvm-objdump-22 has no r600 disassembler either (\"no disassembler for target \
+             r600-amd-\"). `hsaco read` shows its sections, symbols, relocations and \
+             .AMDGPU.config"
+        );
+    }
     let dec = match forced {
         Some(d) => d,
         None => {

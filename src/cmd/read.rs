@@ -14,6 +14,8 @@ use std::process::ExitCode;
 
 mod fast;
 mod files;
+mod platform;
+mod tables;
 pub mod view;
 
 use view::ObjectView;
@@ -47,10 +49,10 @@ pub struct Opts {
     /// Add each kernel's kernarg layout, hidden arguments included.
     #[arg(long)]
     pub kernargs: bool,
-    /// Add the symbol tables.
+    /// Add the symbol tables (with --json: a "symbols" key).
     #[arg(long)]
     pub symbols: bool,
-    /// Add the relocations.
+    /// Add the relocations (with --json: a "relocations" key).
     #[arg(long)]
     pub relocations: bool,
     /// Add every note record.
@@ -213,6 +215,12 @@ fn report_file(
                 m.insert("container".into(), json!(f.embedded.container.to_string()));
                 m.insert("entry_id".into(), json!(f.embedded.entry_id));
                 m.insert("offset_in_file".into(), json!(f.embedded.offset));
+                if opts.symbols {
+                    m.insert("symbols".into(), tables::symbols_json(&co));
+                }
+                if opts.relocations {
+                    m.insert("relocations".into(), tables::relocations_json(&co));
+                }
             }
             objects_json.push(v);
         } else {

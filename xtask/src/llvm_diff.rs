@@ -6,7 +6,10 @@
 //!   `llvm-objdump-22 -D --disassemble-symbols=<k>.kd F`, for every descriptor LLVM
 //!   decodes;
 //! - extract: `hsaco extract` against `clang-offload-bundler-22 --unbundle` on plain,
-//!   zlib- and zstd-compressed bundles built from corpus objects.
+//!   zlib- and zstd-compressed bundles built from corpus objects;
+//! - r600, PAL and Mesa fixtures: `tests/cli/data/{r600,pal}/gen.sh --check` rebuilds
+//!   them and their LLVM references with clang-22 and compares with what is
+//!   committed (`tests/platforms.rs` compares hsaco with those references).
 //!
 //! Prints counts per check and every mismatch (up to a limit), and fails if any.
 
@@ -47,6 +50,8 @@ pub fn run(opts: &Options) -> Result<()> {
     failed |= !disassembly(&hsaco, &dir)?;
     failed |= !gcn_round_trip(&hsaco)?;
     failed |= !checker_on_corpus(&dir)?;
+    failed |= !platform_fixtures()?
+        .report("r600/PAL/Mesa fixtures and references (gen.sh --check vs clang-22)");
     failed |= !target_ids()?
         .report("target IDs and e_flags (vs clang-22 / llvm-mc-22 / llvm-readelf-22)");
     if failed {
@@ -272,6 +277,21 @@ fn extract(hsaco: &Path, corpus: &Path) -> Result<Tally> {
 /// Regenerate the processor and e_flags tables from LLVM 22
 /// (`crates/hsaco-target/tests/data/gen-eflags.sh`) and check hsaco-target
 /// against every line.
+/// `gen.sh --check` of the r600 and PAL/Mesa fixtures: each line it prints is a
+/// file that clang-22 and LLVM 22 now build differently.
+fn platform_fixtures() -> Result<Tally> {
+    let mut t = Tally::default();
+    for dir in ["tests/cli/data/r600", "tests/cli/data/pal"] {
+        let gen = crate::root().join(dir).join("gen.sh");
+        let (ok, out) = output(Command::new("sh").arg(&gen).arg("--check"))?;
+        t.compared += 1;
+        if !ok {
+            t.mismatches.push(format!("{dir}: {}", out.trim()));
+        }
+    }
+    Ok(t)
+}
+
 fn target_ids() -> Result<Tally> {
     let mut t = Tally::default();
     let work = crate::root().join("target/llvm-diff/target");

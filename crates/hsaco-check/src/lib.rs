@@ -57,6 +57,7 @@
 //! |---|---|---|
 //! | `elf-unreadable` | error | the code object is not a readable ELF file |
 //! | `symbols-unreadable` | error | its symbol table cannot be read |
+//! | `not-hsa-object` | error | an r600, PAL or Mesa object (ELFCLASS32 or `EI_OSABI` not HSA): no HSA runtime loads it |
 //! | `runtime-code-object-version` | error | a layer does not load this code object version |
 //! | `runtime-code-object-version-unknown` | note | not known whether it does |
 //! | `runtime-relocatable` | error | an `ET_REL` object given to a loader |

@@ -16,7 +16,7 @@ use crate::elf::{Elf, Symbol, SymbolTable};
 use crate::note::{AmdNote, IsaVersion};
 use crate::{Error, Result};
 use hsaco_target::{
-    CodeObjectVersion, EFlagsError, EFlagsV2, FeatureSetting, TargetFeature, TargetId,
+    CodeObjectVersion, EFlagsError, EFlagsV2, FeatureSetting, TargetFeature, TargetId, TargetOs,
 };
 
 /// Size of a code object v3+ kernel descriptor.
@@ -115,6 +115,11 @@ impl<'d> CodeObject<'d> {
     pub fn e_flags_version(&self) -> Option<CodeObjectVersion> {
         let h = self.elf.header();
         CodeObjectVersion::for_elf_header(h.os_abi.0, h.abi_version)
+    }
+
+    /// The OS of the target triple, from `EI_OSABI` (`amdhsa`, `amdpal`, `mesa3d`).
+    pub fn target_os(&self) -> TargetOs {
+        TargetOs::from_elf_os_abi(self.elf.os_abi().0)
     }
 
     /// The target ID: from `e_flags`, or for a code object v2 whose `e_flags` name no

@@ -4,9 +4,9 @@
 use super::short_flags;
 use hsaco_abi::{v2_value_kind_to_v3, ArgDesc, KernargLayout};
 use hsaco_elf::elf::consts::SHT_NOBITS;
-use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA};
+use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA, NT_AMD_PAL_METADATA};
 use hsaco_elf::kd::{AmdKernelCode, KdTarget, KernelDescriptor, PrintOptions};
-use hsaco_elf::metadata::{readelf_block, to_json, CodeObjectMetadata, KernelMetadata};
+use hsaco_elf::metadata::{pal, readelf_block, to_json, CodeObjectMetadata, KernelMetadata};
 use hsaco_elf::note::NoteOwner;
 use hsaco_elf::{CodeObject, DescriptorBytes, KernelSymbol};
 use hsaco_target::{Processor, TargetIdForm};
@@ -38,7 +38,7 @@ impl<'a> ObjectView<'a> {
                     let is_metadata = matches!(
                         (n.kind().owner, n.n_type),
                         (NoteOwner::Amdgpu, NT_AMDGPU_METADATA)
-                            | (NoteOwner::Amd, NT_AMD_HSA_METADATA)
+                            | (NoteOwner::Amd, NT_AMD_HSA_METADATA | NT_AMD_PAL_METADATA)
                     );
                     if is_metadata {
                         metadata_notes.push((n.n_type, n.desc));
@@ -47,7 +47,7 @@ impl<'a> ObjectView<'a> {
                 Err(e) => errors.push(format!("notes: {e}")),
             }
         }
-        let metadata = metadata_notes.first().and_then(|&(n_type, desc)| {
+        let metadata = first_document(&metadata_notes).and_then(|(n_type, desc)| {
             let decoded = if n_type == NT_AMDGPU_METADATA {
                 CodeObjectMetadata::from_msgpack(desc)
             } else {
@@ -79,7 +79,10 @@ impl<'a> ObjectView<'a> {
     pub fn metadata_text(&self) -> String {
         self.metadata_notes
             .iter()
-            .filter_map(|&(n_type, desc)| readelf_block(n_type, desc))
+            .filter_map(|&(n_type, desc)| match n_type {
+                NT_AMD_PAL_METADATA => Some(pal::readelf_legacy_block(desc)),
+                _ => readelf_block(n_type, desc),
+            })
             .collect()
     }
 
@@ -235,7 +238,7 @@ impl<'a> ObjectView<'a> {
                 let _ = writeln!(
                     out,
                     "target {} (e_flags {:#010x}; {:?}, {})",
-                    t.format(TargetIdForm::Full),
+                    t.format_for_os(TargetIdForm::Full, self.co.target_os()),
                     h.e_flags,
                     p.generation,
                     wave_sizes(p)
@@ -246,7 +249,16 @@ impl<'a> ObjectView<'a> {
             }
         }
         self.sections_text(out);
-        let _ = writeln!(out, "kernels: {}", self.kernels.len());
+        let _ = writeln!(
+            out,
+            "kernels: {}{}",
+            self.kernels.len(),
+            if elf.is_64() {
+                ""
+            } else {
+                " (r600 objects have no kernel descriptors: their programs are in .AMDGPU.config)"
+            }
+        );
         if let Some(m) = &self.metadata {
             if let Some(v) = &m.version {
                 let _ = writeln!(
@@ -302,6 +314,7 @@ impl<'a> ObjectView<'a> {
                 }
             }
         }
+        super::platform::summary(&self.co, out);
     }
 
     fn sections_text(&self, out: &mut String) {
@@ -524,15 +537,16 @@ impl<'a> ObjectView<'a> {
                 })
             })
             .collect();
-        let metadata: Option<Value> = self.metadata_notes.first().and_then(|&(n_type, desc)| {
-            let value = if n_type == NT_AMDGPU_METADATA {
-                hsaco_elf::msgpack::decode(desc).ok()?
-            } else {
-                hsaco_elf::yaml::parse_bytes(desc).ok()?
-            };
-            serde_json::from_str(&to_json(&value)).ok()
-        });
-        json!({
+        let metadata: Option<Value> =
+            first_document(&self.metadata_notes).and_then(|(n_type, desc)| {
+                let value = if n_type == NT_AMDGPU_METADATA {
+                    hsaco_elf::msgpack::decode(desc).ok()?
+                } else {
+                    hsaco_elf::yaml::parse_bytes(desc).ok()?
+                };
+                serde_json::from_str(&to_json(&value)).ok()
+            });
+        let mut v = json!({
             "elf": {
                 "class": if elf.is_64() { "ELF64" } else { "ELF32" },
                 "type": h.e_type.to_string(), "machine": h.e_machine.to_string(),
@@ -540,15 +554,25 @@ impl<'a> ObjectView<'a> {
                 "e_flags": h.e_flags, "entry": h.entry,
             },
             "code_object_version": self.co.version(),
-            "target_id": self.co.target_id().ok().map(|t| t.format(TargetIdForm::Full)),
+            "target_id": self.co.target_id().ok().map(|t| t.format_for_os(TargetIdForm::Full, self.co.target_os())),
             "processor": self.co.target_id().ok().map(|t| t.processor.name),
             "sections": sections,
             "notes": notes,
             "kernels": kernels,
             "metadata": metadata,
             "errors": self.errors,
-        })
+        });
+        super::platform::add_json(&self.co, &mut v);
+        v
     }
+}
+
+/// The first metadata document (MessagePack or v2 YAML; not PAL register pairs).
+fn first_document<'a>(notes: &[(u32, &'a [u8])]) -> Option<(u32, &'a [u8])> {
+    notes
+        .iter()
+        .copied()
+        .find(|&(t, _)| t != NT_AMD_PAL_METADATA)
 }
 
 /// `st_shndx` as readelf shows the special values.
