@@ -30,6 +30,9 @@ const STT_NOTYPE: u8 = 0;
 const STT_SECTION: u8 = 3;
 /// `st_type` of a file symbol (`STT_FILE`).
 const STT_FILE: u8 = 4;
+/// `st_type` of a code object v1/v2 kernel symbol (`STT_AMDGPU_HSA_KERNEL`): a
+/// 256-byte `amd_kernel_code_t` is at the symbol, the code after it.
+const STT_AMDGPU_HSA_KERNEL: u8 = 10;
 /// `SHT_NOBITS`.
 const SHT_NOBITS: u32 = 8;
 /// `SHF_EXECINSTR`.
@@ -145,6 +148,9 @@ pub fn write_elf(
             }
         }
     }
+    // in a relocatable file a symbol's value is an offset in its section, whose
+    // address (nonzero in the finalizer's code object v1) llvm-objdump adds
+    let relocatable = elf.e_type().0 == hsaco_elf::elf::consts::ET_REL;
     for section in elf.sections() {
         let section = section?;
         if section.flags & SHF_EXECINSTR == 0 || section.sh_type.0 == SHT_NOBITS {
@@ -153,11 +159,12 @@ pub fn write_elf(
         let bytes = section.data()?;
         let sname = section.name_str();
         writeln!(out, "\nDisassembly of section {sname}:")?;
+        let base = if relocatable { section.addr } else { 0 };
         let mut labels: Vec<Label<'_>> = names
             .iter()
             .filter(|n| n.3 == section.index)
             .map(|n| Label {
-                address: n.0,
+                address: n.0.wrapping_add(base),
                 name: &n.1,
                 kind: n.2,
             })
@@ -596,10 +603,30 @@ impl Section<'_, '_> {
         let mut text = String::with_capacity(128);
         for b in blocks {
             let _ = writeln!(buf, "\n{:016x} <{}>:", b.label.address, b.label.name);
-            let Some(code) = self.bytes.get(b.start..b.stop) else {
+            let Some(mut code) = self.bytes.get(b.start..b.stop) else {
                 continue;
             };
-            self.list_code(buf, &mut text, code, b.label.address, memo);
+            let mut address = b.label.address;
+            if b.label.kind == STT_AMDGPU_HSA_KERNEL && code.len() >= 256 {
+                // (llvm-objdump-22 refuses these, "code object v2 is not supported",
+                // and prints the 256 bytes as data, then lists the code)
+                let entry = code
+                    .get(16..24)
+                    .and_then(|w| w.try_into().ok())
+                    .map_or(256, i64::from_le_bytes);
+                let skip = usize::try_from(entry)
+                    .ok()
+                    .filter(|e| (256..=code.len()).contains(e))
+                    .unwrap_or(256);
+                let _ = writeln!(
+                    buf,
+                    "\t; amd_kernel_code_t (256 bytes; hsaco read --kernel-descriptors \
+                     prints it), code at +{skip:#x}"
+                );
+                code = &code[skip..];
+                address += skip as u64;
+            }
+            self.list_code(buf, &mut text, code, address, memo);
         }
     }
 
