@@ -22,6 +22,9 @@ pub struct ObjectView<'a> {
     /// The first metadata note, decoded.
     metadata: Option<CodeObjectMetadata>,
     errors: Vec<String>,
+    /// Facts about how the object was read that are no defect (code object v1's
+    /// 4-byte padded notes in an 8-aligned section).
+    remarks: Vec<String>,
 }
 
 impl<'a> ObjectView<'a> {
@@ -57,12 +60,27 @@ impl<'a> ObjectView<'a> {
                 .map_err(|e| errors.push(format!("metadata: {e}")))
                 .ok()
         });
+        let remarks = co
+            .elf
+            .repadded_note_sections()
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} (sh_addralign 8, at offset {:#x}) holds AMD note records padded to 4 \
+                     bytes: read with 4, as the ROCr loader reads them (llvm-readelf-22 \
+                     applies 8, warns \"ELF note overflows container\" and misreads them)",
+                    s.name_str(),
+                    s.offset
+                )
+            })
+            .collect();
         ObjectView {
             co: *co,
             kernels,
             metadata_notes,
             metadata,
             errors,
+            remarks,
         }
     }
 
@@ -222,6 +240,13 @@ impl<'a> ObjectView<'a> {
             h.abi_version
         );
         match self.co.version() {
+            Some(1) => {
+                let _ = writeln!(
+                    out,
+                    "code object v1 (the HSA runtime finalizer's format: .hsatext, \
+                     amd_kernel_code_t kernels, no metadata note)"
+                );
+            }
             Some(v) => {
                 let _ = writeln!(out, "code object v{v}");
             }
@@ -246,6 +271,9 @@ impl<'a> ObjectView<'a> {
             }
         }
         self.sections_text(out);
+        for r in &self.remarks {
+            let _ = writeln!(out, "remark: {r}");
+        }
         let _ = writeln!(out, "kernels: {}", self.kernels.len());
         if let Some(m) = &self.metadata {
             if let Some(v) = &m.version {
@@ -342,12 +370,17 @@ impl<'a> ObjectView<'a> {
                         .decode()
                         .map(|d| d.to_string())
                         .unwrap_or_else(|e| format!("error: {e}"));
+                    // (the producer notes llvm-readelf does not name, by their names)
+                    let kind = match (n.kind().name(), n.kind().description()) {
+                        (Some(name), None) => name.to_string(),
+                        _ => n.kind().to_string(),
+                    };
                     let _ = writeln!(
                         out,
                         "  {:<8} {:>#8x} bytes  {}{}{}",
                         String::from_utf8_lossy(n.owner),
                         n.desc.len(),
-                        n.kind(),
+                        kind,
                         if detail.is_empty() { "" } else { "  " },
                         first_line(&detail)
                     );
@@ -547,6 +580,7 @@ impl<'a> ObjectView<'a> {
             "kernels": kernels,
             "metadata": metadata,
             "errors": self.errors,
+            "remarks": self.remarks,
         })
     }
 }
