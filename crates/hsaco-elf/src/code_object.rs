@@ -219,24 +219,44 @@ impl<'d> CodeObject<'d> {
     /// (v1 and v2: an `amd_kernel_code_t` at the symbol; v1 names them `&__name`),
     /// from `.symtab` and `.dynsym`, each once, in address order.
     pub fn kernels(&self) -> Result<Vec<KernelSymbol<'d>>> {
+        let (kernels, errors) = self.kernels_partial();
+        match errors.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(kernels),
+        }
+    }
+
+    /// The kernels [`CodeObject::kernels`] finds, and the errors of the symbols or
+    /// symbol tables it could not read: one unreadable symbol does not hide the
+    /// other kernels.
+    pub fn kernels_partial(&self) -> (Vec<KernelSymbol<'d>>, Vec<Error>) {
         let mut out: Vec<(u64, KernelSymbol<'d>)> = Vec::new();
-        for table in [self.elf.symtab()?, self.elf.dynsym()?]
-            .into_iter()
-            .flatten()
-        {
-            self.collect_kernels(&table, &mut out)?;
+        let mut errors = Vec::new();
+        for table in [self.elf.symtab(), self.elf.dynsym()] {
+            match table {
+                Ok(Some(table)) => self.collect_kernels(&table, &mut out, &mut errors),
+                Ok(None) => {}
+                Err(e) => errors.push(e),
+            }
         }
         out.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name.cmp(&b.1.name)));
-        Ok(out.into_iter().map(|(_, k)| k).collect())
+        (out.into_iter().map(|(_, k)| k).collect(), errors)
     }
 
     fn collect_kernels(
         &self,
         table: &SymbolTable<'d>,
         out: &mut Vec<(u64, KernelSymbol<'d>)>,
-    ) -> Result<()> {
+        errors: &mut Vec<Error>,
+    ) {
         for sym in table.iter() {
-            let sym = sym?;
+            let sym = match sym {
+                Ok(sym) => sym,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
             let (name, size) = if let Some(stem) = sym.name.strip_suffix(b".kd") {
                 (stem, KERNEL_DESCRIPTOR_SIZE)
             } else if sym.st_type().0 == STT_AMDGPU_HSA_KERNEL {
@@ -275,7 +295,6 @@ impl<'d> CodeObject<'d> {
                 },
             ));
         }
-        Ok(())
     }
 
     /// `len` bytes at a symbol's location, and their file offset.

@@ -122,6 +122,10 @@ impl From<io::Error> for ListingError {
 
 /// Write the listing of every executable section of `elf` (after the file line
 /// `NAME:\tfile format elf64-amdgpu`, preceded by an empty line, as llvm-objdump).
+///
+/// A part that cannot be read (a symbol, an executable section's bytes or header)
+/// does not stop the listing: the rest is written (without that symbol's label, or
+/// that section), then the first such error is returned.
 pub fn write_elf(
     out: &mut dyn Write,
     name: &str,
@@ -130,15 +134,28 @@ pub fn write_elf(
     options: &Options,
 ) -> Result<(), ListingError> {
     writeln!(out, "\n{name}:\tfile format elf64-amdgpu")?;
-    let symtab = match elf.symtab()? {
-        Some(t) if !t.is_empty() => Some(t),
-        _ => elf.dynsym()?,
-    };
+    let mut first_error: Option<hsaco_elf::Error> = None;
+    let symtab = elf
+        .symtab()
+        .and_then(|t| match t {
+            Some(t) if !t.is_empty() => Ok(Some(t)),
+            _ => elf.dynsym(),
+        })
+        .unwrap_or_else(|e| {
+            first_error.get_or_insert(e);
+            None
+        });
     // (names borrowed from the string table unless they are not UTF-8)
     let mut names: Vec<(u64, std::borrow::Cow<'_, str>, u8, usize)> = Vec::new();
     if let Some(t) = &symtab {
         for s in t.iter() {
-            let s = s?;
+            let s = match s {
+                Ok(s) => s,
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+            };
             let kind = s.info & 0xf;
             if kind == STT_SECTION || kind == STT_FILE || s.name.is_empty() {
                 continue;
@@ -152,11 +169,23 @@ pub fn write_elf(
     // address (nonzero in the finalizer's code object v1) llvm-objdump adds
     let relocatable = elf.e_type().0 == hsaco_elf::elf::consts::ET_REL;
     for section in elf.sections() {
-        let section = section?;
+        let section = match section {
+            Ok(s) => s,
+            Err(e) => {
+                first_error.get_or_insert(e);
+                continue;
+            }
+        };
         if section.flags & SHF_EXECINSTR == 0 || section.sh_type.0 == SHT_NOBITS {
             continue;
         }
-        let bytes = section.data()?;
+        let bytes = match section.data() {
+            Ok(b) => b,
+            Err(e) => {
+                first_error.get_or_insert(e);
+                continue;
+            }
+        };
         let sname = section.name_str();
         writeln!(out, "\nDisassembly of section {sname}:")?;
         let base = if relocatable { section.addr } else { 0 };
@@ -180,7 +209,10 @@ pub fn write_elf(
             CHUNK_BYTES,
         )?;
     }
-    Ok(())
+    match first_error {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }
 
 /// Write the listing of one code section at `address` whose symbols are `labels` (in

@@ -30,10 +30,8 @@ pub struct ObjectView<'a> {
 impl<'a> ObjectView<'a> {
     pub fn new(co: &CodeObject<'a>) -> Self {
         let mut errors = Vec::new();
-        let kernels = co.kernels().unwrap_or_else(|e| {
-            errors.push(format!("symbol table: {e}"));
-            Vec::new()
-        });
+        let (kernels, symbol_errors) = co.kernels_partial();
+        errors.extend(symbol_errors.iter().map(|e| format!("symbol table: {e}")));
         let mut metadata_notes = Vec::new();
         for note in co.elf.notes() {
             match note {

@@ -273,6 +273,60 @@ fn embedded() -> Vec<u8> {
     out
 }
 
+/// The gfx803 object with the name of its first data symbol pointing past the
+/// string table: one unreadable symbol among readable ones.
+fn damaged_symbol() -> Vec<u8> {
+    let mut bytes = build_v1("gfx803", [8, 0, 3], false);
+    let elf = hsaco_elf::elf::Elf::parse(&bytes).unwrap();
+    let symtab = elf.section_by_name(".symtab").unwrap();
+    let at = symtab.offset as usize + 24;
+    bytes[at..at + 4].copy_from_slice(&0xffffu32.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn v1_damaged_symbol_fixture_is_what_the_generator_writes() {
+    let bytes = damaged_symbol();
+    let path = data_dir().join("v1_gfx803_damaged_symbol.co");
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&path, &bytes).unwrap();
+    } else {
+        assert!(
+            std::fs::read(&path).is_ok_and(|b| b == bytes),
+            "v1_gfx803_damaged_symbol.co differs from what the generator writes (BLESS=1)"
+        );
+    }
+    // the kernels are still found, the bad symbol reported
+    let co = CodeObject::parse(&bytes).unwrap();
+    let (kernels, errors) = co.kernels_partial();
+    assert_eq!(kernels.len(), 2);
+    assert_eq!(errors.len(), 1);
+    assert!(co.kernels().is_err());
+}
+
+/// An object with the v1 notes but `ELFOSABI_NONE`: still v1, target from the note.
+#[test]
+fn v1_with_os_abi_none_is_v1() {
+    let mut bytes = build_v1("gfx900", [9, 0, 0], false);
+    bytes[7] = ELFOSABI_NONE;
+    let co = CodeObject::parse(&bytes).unwrap();
+    assert_eq!(co.version(), Some(1));
+    assert_eq!(co.target_id().unwrap().processor.name, "gfx900");
+}
+
+/// What llvm-readelf-22 printed for the gfx803 object's notes (`gen.sh`): the
+/// overflow warning and two decoded notes of five, where hsaco reads all five.
+#[test]
+fn llvm_readelf_misreads_the_notes_hsaco_reads() {
+    let llvm = String::from_utf8(read("v1_gfx803.llvm-readelf-notes")).unwrap();
+    assert!(llvm.contains("ELF note overflows container"));
+    assert_eq!(llvm.matches("NT_AMD_HSA_").count(), 2);
+    assert!(llvm.contains("Unknown note type: (0x00444d41)"));
+    let bytes = read("v1_gfx803.co");
+    let co = CodeObject::parse(&bytes).unwrap();
+    assert_eq!(co.elf.notes().filter(|n| n.is_ok()).count(), 5);
+}
+
 #[test]
 fn v1_embedded_fixture_is_what_the_generator_writes() {
     let bytes = embedded();
