@@ -22,15 +22,16 @@ pub struct ObjectView<'a> {
     /// The first metadata note, decoded.
     metadata: Option<CodeObjectMetadata>,
     errors: Vec<String>,
+    /// Facts about how the object was read that are no defect (code object v1's
+    /// 4-byte padded notes in an 8-aligned section).
+    remarks: Vec<String>,
 }
 
 impl<'a> ObjectView<'a> {
     pub fn new(co: &CodeObject<'a>) -> Self {
         let mut errors = Vec::new();
-        let kernels = co.kernels().unwrap_or_else(|e| {
-            errors.push(format!("symbol table: {e}"));
-            Vec::new()
-        });
+        let (kernels, symbol_errors) = co.kernels_partial();
+        errors.extend(symbol_errors.iter().map(|e| format!("symbol table: {e}")));
         let mut metadata_notes = Vec::new();
         for note in co.elf.notes() {
             match note {
@@ -57,12 +58,27 @@ impl<'a> ObjectView<'a> {
                 .map_err(|e| errors.push(format!("metadata: {e}")))
                 .ok()
         });
+        let remarks = co
+            .elf
+            .repadded_note_sections()
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} (sh_addralign 8, at offset {:#x}) holds AMD note records padded to 4 \
+                     bytes: read with 4, as the ROCr loader reads them (llvm-readelf-22 \
+                     applies 8, warns \"ELF note overflows container\" and misreads them)",
+                    s.name_str(),
+                    s.offset
+                )
+            })
+            .collect();
         ObjectView {
             co: *co,
             kernels,
             metadata_notes,
             metadata,
             errors,
+            remarks,
         }
     }
 
@@ -225,6 +241,13 @@ impl<'a> ObjectView<'a> {
             h.abi_version
         );
         match self.co.version() {
+            Some(1) => {
+                let _ = writeln!(
+                    out,
+                    "code object v1 (the HSA runtime finalizer's format: .hsatext, \
+                     amd_kernel_code_t kernels, no metadata note)"
+                );
+            }
             Some(v) => {
                 let _ = writeln!(out, "code object v{v}");
             }
@@ -249,6 +272,9 @@ impl<'a> ObjectView<'a> {
             }
         }
         self.sections_text(out);
+        for r in &self.remarks {
+            let _ = writeln!(out, "remark: {r}");
+        }
         let _ = writeln!(
             out,
             "kernels: {}{}",
@@ -355,12 +381,17 @@ impl<'a> ObjectView<'a> {
                         .decode()
                         .map(|d| d.to_string())
                         .unwrap_or_else(|e| format!("error: {e}"));
+                    // (the producer notes llvm-readelf does not name, by their names)
+                    let kind = match (n.kind().name(), n.kind().description()) {
+                        (Some(name), None) => name.to_string(),
+                        _ => n.kind().to_string(),
+                    };
                     let _ = writeln!(
                         out,
                         "  {:<8} {:>#8x} bytes  {}{}{}",
                         String::from_utf8_lossy(n.owner),
                         n.desc.len(),
-                        n.kind(),
+                        kind,
                         if detail.is_empty() { "" } else { "  " },
                         first_line(&detail)
                     );
@@ -561,6 +592,7 @@ impl<'a> ObjectView<'a> {
             "kernels": kernels,
             "metadata": metadata,
             "errors": self.errors,
+            "remarks": self.remarks,
         });
         super::platform::add_json(&self.co, &mut v);
         v
