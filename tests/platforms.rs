@@ -411,7 +411,7 @@ fn pal_and_mesa_objects_read_as_llvm_reads_them() {
         })
         .collect();
     names.sort();
-    assert_eq!(names.len(), 9, "{names:?}");
+    assert_eq!(names.len(), 10, "{names:?}");
     for name in &names {
         let file = format!("tests/cli/data/pal/{name}");
         let readelf = text(&dir.join(format!("{name}.readelf")));

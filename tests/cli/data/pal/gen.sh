@@ -4,6 +4,7 @@
 #   pal-gfx-<cpu>.o   the same target, shaders.ll (vertex and pixel shader)
 #   mesa-<cpu>.o      clang-22 -target amdgcn-mesa-mesa3d, kernels.cl
 #   pal-legacy.o      llvm-mc-22 of legacy.s (an NT_AMD_PAL_METADATA note)
+#   pal-v3.o          llvm-mc-22 of v3.s (version 3 metadata, .compute_registers)
 # and for each object:
 #   <obj>.readelf     llvm-readelf-22 -h -S -s --notes (the OS ABI, the ISA name
 #                     note with LLVM's triple, the metadata blocks)
@@ -41,6 +42,9 @@ done
 llvm-mc-22 -triple amdgcn-amd-amdpal -mcpu=gfx900 -filetype=obj legacy.s -o "$tmp/pal-legacy.o"
 llvm-mc-22 -triple amdgcn-amd-amdpal -mcpu=gfx900 legacy.s > "$tmp/legacy.echo.s"
 pal_block "$tmp/legacy.echo.s" > "$tmp/pal-legacy.o.pal"
+llvm-mc-22 -triple amdgcn-amd-amdpal -mcpu=gfx1100 -filetype=obj v3.s -o "$tmp/pal-v3.o"
+llvm-mc-22 -triple amdgcn-amd-amdpal -mcpu=gfx1100 v3.s > "$tmp/v3.echo.s"
+pal_block "$tmp/v3.echo.s" > "$tmp/pal-v3.o.pal"
 status=0
 for o in "$tmp"/*.o; do
     llvm-readelf-22 -h -S -s --notes "$o" | sed "s|$tmp/||" > "$o.readelf"
