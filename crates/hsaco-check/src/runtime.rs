@@ -125,7 +125,8 @@ pub struct Runtime {
     pub title: &'static str,
     /// What kind of layer it is.
     pub kind: RuntimeKind,
-    /// Whether it loads code objects of versions 2 to 6 (index 0 is v2).
+    /// Whether it loads code objects of versions 2 to 6 (index 0 is v2); v1 follows
+    /// from the runtime's kind ([`Runtime::code_object_version`]).
     pub code_object_versions: [Fact; 5],
     /// What the runtime says when it refuses a version (its own words).
     pub version_error: &'static str,
