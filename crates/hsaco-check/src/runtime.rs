@@ -125,7 +125,8 @@ pub struct Runtime {
     pub title: &'static str,
     /// What kind of layer it is.
     pub kind: RuntimeKind,
-    /// Whether it loads code objects of versions 2 to 6 (index 0 is v2).
+    /// Whether it loads code objects of versions 2 to 6 (index 0 is v2); v1 follows
+    /// from the runtime's kind ([`Runtime::code_object_version`]).
     pub code_object_versions: [Fact; 5],
     /// What the runtime says when it refuses a version (its own words).
     pub version_error: &'static str,
@@ -350,10 +351,11 @@ const GFX8_ROCR7_REJECTED: ProcessorRule = ProcessorRule {
 const SRC_V1_ROCR: &str = "ROCr's loader (ROCR-Runtime src/loader/executable.cpp, \
     ExecutableImpl::LoadSegments) takes a code object whose version note says major 1 \
     through its v1 path (LoadSegmentsV1: the PT_AMDGPU_HSA_LOAD_* segments of the ET_REL \
-    object), and ROCr's image extension ships its blit kernels for gfx7, gfx8 and gfx9 as \
-    such objects (src/image/blit_object_gfx7xx.cpp and its siblings) and loads them so. \
-    HIP and OpenCL (CLR) find kernels through the metadata note, which v1 lacks: through \
-    them a v1 object is not known to load (not checked)";
+    object); ROCr's image extension built its blit kernels for gfx7, gfx8 and gfx9 as such \
+    objects (src/image/blit_object_gfx7xx.cpp and its siblings, still shipped; recent \
+    ROCr loads OpenCL-built ocl_blit_object_gfxNNN instead). Which ROCm releases keep the \
+    v1 path is not checked release by release. HIP and OpenCL (CLR) find kernels through \
+    the metadata note, which v1 lacks: through them a v1 object is not known to load";
 
 /// Code object v1 on LLVM's offload plugin.
 const SRC_V1_OFFLOAD: &str = "a code object v1 has v2's header bytes (ELFOSABI_AMDGPU_HSA, \

@@ -6,7 +6,10 @@
 //! (`namesz` bytes including its NUL), padding to the record alignment, the
 //! description (`descsz` bytes) and padding to the record alignment. Records of the
 //! owners `AMD` and `AMDGPU` are padded to 4 bytes whatever the section's
-//! `sh_addralign`, as the ROCr loader reads them: the HSA runtime's finalizer wrote
+//! `sh_addralign`, as the ROCr loader reads them (its ELF reader, ROCR-Runtime
+//! `amd_elf_image.cpp`, steps from record to record by `namesz` and `descsz` each
+//! rounded up to 4, and so do CLR's and LLVM offload's metadata lookups): the HSA
+//! runtime's finalizer wrote
 //! code object v1 `.note` sections with `sh_addralign` 8 and 4-byte padded records
 //! (llvm-readelf-22 applies 8 to them, warns "ELF note overflows container" and
 //! prints a bogus record). Records of other owners in a section with `sh_addralign`
