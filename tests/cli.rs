@@ -171,3 +171,39 @@ fn json_keeps_what_the_text_groups() {
         .iter()
         .all(|k| k["name"].as_str().unwrap().starts_with("_ZN7rocfake")));
 }
+
+/// `hsaco dis` on the code object v1 fixtures lists the instructions llvm-objdump-22
+/// lists (its output committed beside them by their `gen.sh`). llvm-objdump-22
+/// refuses each `amd_kernel_code_t` ("code object v2 is not supported") and dumps its
+/// 256 bytes as `.byte` lines, where hsaco prints one comment line and goes on with
+/// the code at the kernel's entry: those lines aside, the two agree.
+#[test]
+fn v1_dis_lists_what_llvm_objdump_lists() {
+    let dir = root().join("crates/hsaco-elf/tests/data/v1");
+    for cpu in ["gfx803", "gfx900"] {
+        let llvm = std::fs::read_to_string(dir.join(format!("v1_{cpu}.llvm-objdump"))).unwrap();
+        let llvm: Vec<&str> = llvm
+            .lines()
+            .skip_while(|l| !l.starts_with("Disassembly of section"))
+            .filter(|l| {
+                !l.starts_with("; error decoding ")
+                    && *l != "; decoding failed region as bytes"
+                    && !l.starts_with("\t.byte\t")
+            })
+            .collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_hsaco"))
+            .arg("dis")
+            .arg(dir.join(format!("v1_{cpu}.co")))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let ours = String::from_utf8(out.stdout).unwrap();
+        let ours: Vec<&str> = ours
+            .lines()
+            .skip_while(|l| !l.starts_with("Disassembly of section"))
+            .filter(|l| !l.starts_with("\t; amd_kernel_code_t (256 bytes"))
+            .collect();
+        assert!(llvm.len() > 20, "{cpu}: llvm-objdump output too short");
+        assert_eq!(ours, llvm, "{cpu}");
+    }
+}

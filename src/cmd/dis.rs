@@ -111,7 +111,12 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
             let _ = out.flush();
-            crate::output::report_error(&e.context(format!("{name}: cannot disassemble")));
+            let what = if e.chain().any(|c| c.is::<PartlyListed>()) {
+                "listed in part"
+            } else {
+                "cannot disassemble"
+            };
+            crate::output::report_error(&e.context(format!("{name}: {what}")));
             failed = true;
         }
     }
@@ -181,6 +186,21 @@ fn dis_object(
     wave64: bool,
 ) -> Result<()> {
     let elf = Elf::parse(bytes).context("malformed ELF")?;
+    if !elf.is_64() {
+        // AMDGPUUsage: ELFCLASS32 is the r600 architecture's class
+        let proc = CodeObject::parse(bytes)
+            .ok()
+            .and_then(|co| co.target_id().ok())
+            .map(|t| t.processor.name)
+            .unwrap_or("unknown processor");
+        bail!(
+            "r600 disassembly is not supported: this is an r600-architecture object ({proc}, \
+             ELF32), and hsaco's instruction tables describe amdgcn (gfx6 to gfx12) only; \
+             llvm-objdump-22 has no r600 disassembler either (\"no disassembler for target \
+             r600-amd-\"). `hsaco read` shows its sections, symbols, relocations and \
+             .AMDGPU.config"
+        );
+    }
     let dec = match forced {
         Some(d) => d,
         None => {
@@ -206,7 +226,12 @@ fn dis_object(
         }
     };
     let dec = if wave64 { dec.wave64() } else { dec };
-    listing::write_elf(out, label, &elf, dec, options)?;
+    // a part that cannot be read is left out of the listing and reported after it
+    let partial = match listing::write_elf(out, label, &elf, dec, options) {
+        Ok(()) => None,
+        Err(listing::ListingError::Elf(e)) => Some(e),
+        Err(e) => return Err(e.into()),
+    };
     if kd {
         let co = CodeObject::parse(bytes).context("malformed ELF")?;
         let view = ObjectView::new(&co);
@@ -219,8 +244,23 @@ fn dis_object(
             })
         )?;
     }
-    Ok(())
+    match partial {
+        Some(e) => Err(anyhow::Error::new(PartlyListed(e))),
+        None => Ok(()),
+    }
 }
+
+/// A part of an object could not be read; the rest was listed.
+#[derive(Debug)]
+struct PartlyListed(hsaco_elf::Error);
+
+impl std::fmt::Display for PartlyListed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (left out of the listing)", self.0)
+    }
+}
+
+impl std::error::Error for PartlyListed {}
 
 /// Whether `--mattr` asks for wave64; an error for a feature `dis` does not know.
 fn wave64_from_mattr(mattr: Option<&str>) -> Result<bool> {

@@ -14,6 +14,8 @@ use std::process::ExitCode;
 
 mod fast;
 mod files;
+mod platform;
+mod tables;
 pub mod view;
 
 use view::ObjectView;
@@ -47,10 +49,10 @@ pub struct Opts {
     /// Add each kernel's kernarg layout, hidden arguments included.
     #[arg(long)]
     pub kernargs: bool,
-    /// Add the symbol tables.
+    /// Add the symbol tables (with --json: a "symbols" key).
     #[arg(long)]
     pub symbols: bool,
-    /// Add the relocations.
+    /// Add the relocations (with --json: a "relocations" key).
     #[arg(long)]
     pub relocations: bool,
     /// Add every note record.
@@ -155,9 +157,9 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     let mut text = String::new();
     let mut errors = String::new();
     let mut files_json = Vec::new();
-    let mut failed = false;
+    let mut status = 0;
     for (name, found) in &per_file {
-        failed |= report_file(
+        status = status.max(report_file(
             &opts,
             name,
             found,
@@ -165,7 +167,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
             &mut text,
             &mut errors,
             &mut files_json,
-        );
+        ));
         eprint!("{errors}");
         errors.clear();
     }
@@ -176,15 +178,14 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         text.push('\n');
     }
     output::print(&text)?;
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(ExitCode::from(status))
 }
 
 /// The report on one input file: text (unless `--json`) to `text`, error lines to
-/// `errors`, its JSON to `files_json`. Returns whether it found an error.
+/// `errors`, its JSON to `files_json`. Returns its exit status (docs/usage.md, "Exit
+/// status"): 0 when everything was read; 1 when a part of an object (a note, a
+/// section, a symbol table, the metadata) could not be read and the rest was
+/// printed; 2 when the file, or a code object in it, could not be read at all.
 fn report_file(
     opts: &Opts,
     name: &str,
@@ -193,7 +194,7 @@ fn report_file(
     text: &mut String,
     errors: &mut String,
     files_json: &mut Vec<Value>,
-) -> bool {
+) -> u8 {
     let only_blocks = (opts.metadata || opts.kernel_descriptors) && !opts.json;
     let names = text_options(opts.verbose, opts.demangle);
     let found = match found {
@@ -201,23 +202,25 @@ fn report_file(
         Err(e) => {
             let _ = writeln!(errors, "error: {e}");
             files_json.push(json!({ "path": name, "error": e }));
-            return true;
+            return 2;
         }
     };
-    let mut failed = false;
+    let mut status = 0;
     let mut objects_json = Vec::new();
     for f in found {
         let co = match CodeObject::parse(&f.embedded.bytes) {
             Ok(co) => co,
             Err(e) => {
                 let _ = writeln!(errors, "error: {}: {e}", f.label);
-                failed = true;
+                status = 2;
                 objects_json.push(json!({ "label": f.label, "error": e.to_string() }));
                 continue;
             }
         };
         let view = ObjectView::new(&co);
-        failed |= view.has_errors();
+        if view.has_errors() {
+            status = status.max(1);
+        }
         if opts.json {
             let mut v = view.to_json();
             if let Value::Object(m) = &mut v {
@@ -225,6 +228,12 @@ fn report_file(
                 m.insert("container".into(), json!(f.embedded.container.to_string()));
                 m.insert("entry_id".into(), json!(f.embedded.entry_id));
                 m.insert("offset_in_file".into(), json!(f.embedded.offset));
+                if opts.symbols {
+                    m.insert("symbols".into(), tables::symbols_json(&co));
+                }
+                if opts.relocations {
+                    m.insert("relocations".into(), tables::relocations_json(&co));
+                }
             }
             objects_json.push(v);
         } else {
@@ -260,7 +269,7 @@ fn report_file(
         }
     }
     files_json.push(json!({ "path": name, "objects": objects_json }));
-    failed
+    status
 }
 
 /// One line with what `hsaco check` (no device or runtime named) finds in the

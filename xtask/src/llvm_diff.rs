@@ -6,7 +6,14 @@
 //!   `llvm-objdump-22 -D --disassemble-symbols=<k>.kd F`, for every descriptor LLVM
 //!   decodes;
 //! - extract: `hsaco extract` against `clang-offload-bundler-22 --unbundle` on plain,
-//!   zlib- and zstd-compressed bundles built from corpus objects.
+//!   zlib- and zstd-compressed bundles built from corpus objects;
+//! - r600, PAL and Mesa fixtures: `tests/cli/data/{r600,pal}/gen.sh --check` rebuilds
+//!   them and their LLVM references with clang-22 and compares with what is
+//!   committed (`tests/platforms.rs` compares hsaco with those references);
+//! - code object v1 (the fixtures in `crates/hsaco-elf/tests/data/v1`): `hsaco dis`
+//!   against `llvm-objdump-22` (gfx803, gfx900; the `amd_kernel_code_t` lines aside,
+//!   which LLVM refuses) and, for gfx700, which LLVM 22 does not disassemble, the
+//!   text of `hsaco dis` assembled back by `llvm-mc-22` into the same words.
 //!
 //! - demangling: `hsaco dis -C` against `llvm-objdump-22 -d -C` on every corpus object
 //!   with C++ symbols and on the library fixtures (tests/cli/data/library), and there
@@ -48,12 +55,16 @@ pub fn run(opts: &Options) -> Result<()> {
     failed |= !kernel_descriptors(&hsaco, &objects)?
         .report("kernel descriptors (read --kernel-descriptors vs llvm-objdump-22)");
     failed |= !extract(&hsaco, &dir)?.report("extract (vs clang-offload-bundler-22 --unbundle)");
+    failed |= !code_object_v1(&hsaco)?
+        .report("code object v1 dis (vs llvm-objdump-22; gfx700 via llvm-mc-22)");
     failed |= !disassembly(&hsaco, &dir)?;
     failed |= !demangled(&hsaco, &objects)?.report(
         "demangled names (dis -C vs llvm-objdump-22 -d -C; read -C --kernel-descriptors vs -D -C)",
     );
     failed |= !gcn_round_trip(&hsaco)?;
     failed |= !checker_on_corpus(&dir)?;
+    failed |= !platform_fixtures()?
+        .report("r600/PAL/Mesa fixtures and references (gen.sh --check vs clang-22)");
     failed |= !target_ids()?
         .report("target IDs and e_flags (vs clang-22 / llvm-mc-22 / llvm-readelf-22)");
     if failed {
@@ -279,6 +290,21 @@ fn extract(hsaco: &Path, corpus: &Path) -> Result<Tally> {
 /// Regenerate the processor and e_flags tables from LLVM 22
 /// (`crates/hsaco-target/tests/data/gen-eflags.sh`) and check hsaco-target
 /// against every line.
+/// `gen.sh --check` of the r600 and PAL/Mesa fixtures: each line it prints is a
+/// file that clang-22 and LLVM 22 now build differently.
+fn platform_fixtures() -> Result<Tally> {
+    let mut t = Tally::default();
+    for dir in ["tests/cli/data/r600", "tests/cli/data/pal"] {
+        let gen = crate::root().join(dir).join("gen.sh");
+        let (ok, out) = output(Command::new("sh").arg(&gen).arg("--check"))?;
+        t.compared += 1;
+        if !ok {
+            t.mismatches.push(format!("{dir}: {}", out.trim()));
+        }
+    }
+    Ok(t)
+}
+
 fn target_ids() -> Result<Tally> {
     let mut t = Tally::default();
     let work = crate::root().join("target/llvm-diff/target");
@@ -468,4 +494,93 @@ fn checker_on_corpus(corpus: &Path) -> Result<bool> {
         .current_dir(crate::root())
         .status()?;
     Ok(status.success())
+}
+
+/// `hsaco dis` on the code object v1 fixtures against llvm-objdump-22, and for gfx700
+/// (which LLVM 22 does not disassemble) against llvm-mc-22 assembling hsaco's text.
+fn code_object_v1(hsaco: &Path) -> Result<Tally> {
+    let dir = crate::root().join("crates/hsaco-elf/tests/data/v1");
+    let mut t = Tally::default();
+    let listing = |s: &str, skip: &dyn Fn(&str) -> bool| -> String {
+        s.lines()
+            .skip_while(|l| !l.starts_with("Disassembly of section"))
+            .filter(|l| !skip(l))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    for cpu in ["gfx700", "gfx803", "gfx900"] {
+        let obj = dir.join(format!("v1_{cpu}.co"));
+        let (ok, ours) = output(Command::new(hsaco).arg("dis").arg(&obj))?;
+        t.compared += 1;
+        if !ok {
+            t.mismatches.push(format!("{cpu}: hsaco dis failed"));
+            continue;
+        }
+        let ours = listing(&ours, &|l| {
+            l.starts_with("\t; amd_kernel_code_t (256 bytes")
+        });
+        if cpu == "gfx700" {
+            // each instruction line's text, assembled, gives the line's words
+            for line in ours.lines().filter(|l| l.contains("// ")) {
+                let (text, words) = line.split_once("//").unwrap_or((line, ""));
+                let words = words.split_once(": ").map_or("", |(_, w)| w.trim());
+                let mut mc = Command::new("llvm-mc-22");
+                mc.args(["-triple=amdgcn", "-mcpu=gfx700", "-show-encoding"])
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped());
+                let mut child = mc.spawn().context("llvm-mc-22")?;
+                use std::io::Write as _;
+                child
+                    .stdin
+                    .take()
+                    .context("stdin")?
+                    .write_all(text.trim().as_bytes())?;
+                let out = child.wait_with_output()?;
+                let enc = String::from_utf8_lossy(&out.stdout);
+                let bytes: Vec<u8> = enc
+                    .split_once("encoding: [")
+                    .and_then(|(_, r)| r.split_once(']'))
+                    .map(|(b, _)| {
+                        b.split(',')
+                            .filter_map(|x| {
+                                u8::from_str_radix(x.trim().trim_start_matches("0x"), 16).ok()
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let got: Vec<String> = bytes
+                    .chunks(4)
+                    .map(|c| {
+                        let mut w = [0u8; 4];
+                        w[..c.len()].copy_from_slice(c);
+                        format!("{:08X}", u32::from_le_bytes(w))
+                    })
+                    .collect();
+                if got.join(" ") != words {
+                    t.mismatches.push(format!(
+                        "{cpu}: {:?} assembles to {:?}, listed {words:?}",
+                        text.trim(),
+                        got.join(" ")
+                    ));
+                }
+            }
+            continue;
+        }
+        let (_, llvm) = output(
+            Command::new("llvm-objdump-22")
+                .args(["-d", "--triple=amdgcn-amd-amdhsa"])
+                .arg(format!("--mcpu={cpu}"))
+                .arg(&obj),
+        )?;
+        let llvm = listing(&llvm, &|l| {
+            l.starts_with("; error decoding ")
+                || l == "; decoding failed region as bytes"
+                || l.starts_with("\t.byte\t")
+        });
+        if ours != llvm {
+            t.mismatches
+                .push(format!("{cpu}: {}", first_difference(&ours, &llvm)));
+        }
+    }
+    Ok(t)
 }

@@ -250,7 +250,8 @@ pub fn check_device(objects: &[ObjectInfo], device: &Device) -> DeviceReport {
             if let Some(v) = o.version {
                 // the version must be able to describe the code object's target
                 // (generic targets need v6: AMDGPUUsage "Generic Processors")
-                let supported = CodeObjectVersion::from_number(v)
+                // (v1 describes its target as v2 does: an ISA version note)
+                let supported = CodeObjectVersion::from_number(v.max(2))
                     .is_some_and(|cov| code.to_e_flags(cov).is_ok());
                 rules.push(DeviceRule::CodeObjectVersion {
                     version: v,
@@ -547,12 +548,34 @@ pub fn check_runtime(
             }
         }
     }
-    if object.elf_type == 1 {
+    if object.version == Some(1) {
         if let Some(l) = stack
             .layers
             .iter()
-            .find(|l| l.loads_relocatable.value == Some(false))
+            .find(|l| l.kind == RuntimeKind::Rocm && l.code_object_version(1).value == Some(true))
         {
+            problems.push(Problem::note(
+                "runtime-v1-hsa-api-only",
+                format!(
+                    "{}: ROCr's loader loads code object v1; HIP and OpenCL are not known to",
+                    l.name
+                ),
+                l.code_object_version(1).source.to_string(),
+                Some(
+                    "load it with the HSA API (hsa_executable_load_agent_code_object), as \
+                     ROCr's image extension does, or rebuild it with a current compiler"
+                        .into(),
+                ),
+            ));
+        }
+    }
+    if object.elf_type == 1 {
+        // (code object v1 is ET_REL by design; ROCr loads it through its segments,
+        // and its version fact says whether a layer loads it)
+        let v1 = object.version == Some(1);
+        if let Some(l) = stack.layers.iter().find(|l| {
+            l.loads_relocatable.value == Some(false) && !(v1 && l.kind == RuntimeKind::Rocm)
+        }) {
             problems.push(Problem::error(
                 "runtime-relocatable",
                 format!(

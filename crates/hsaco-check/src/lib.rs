@@ -57,9 +57,11 @@
 //! |---|---|---|
 //! | `elf-unreadable` | error | the code object is not a readable ELF file |
 //! | `symbols-unreadable` | error | its symbol table cannot be read |
+//! | `not-hsa-object` | error | an r600, PAL or Mesa object (ELFCLASS32 or `EI_OSABI` not HSA): no HSA runtime loads it |
 //! | `runtime-code-object-version` | error | a layer does not load this code object version |
 //! | `runtime-code-object-version-unknown` | note | not known whether it does |
-//! | `runtime-relocatable` | error | an `ET_REL` object given to a loader |
+//! | `runtime-relocatable` | error | an `ET_REL` object given to a loader (not for code object v1 on ROCm, whose loader takes v1's `ET_REL` layout) |
+//! | `runtime-v1-hsa-api-only` | note | code object v1: ROCr's loader takes it, HIP and OpenCL are not known to |
 //! | `runtime-generic-target` | error | a layer does not load generic targets |
 //! | `runtime-generic-target-unknown` | warning | not known whether it does |
 //! | `runtime-processor` | error | the runtime rejects the device's processor |

@@ -114,6 +114,9 @@ impl ObjectInfo {
         info.version = co.version();
         info.elf_type = co.elf.e_type().0;
         info.target = target_of(&co, info.version);
+        if info.version.is_none() {
+            info.problems.push(not_hsa(&co));
+        }
         let symbols = match co.kernels() {
             Ok(ks) => ks,
             Err(err) => {
@@ -189,11 +192,64 @@ impl ObjectInfo {
 /// `e_flags` name no processor, from its ISA version note ([`CodeObject::target_id`]).
 fn target_of(co: &CodeObject<'_>, version: Option<u32>) -> Result<TargetId, String> {
     if version.is_none() {
+        let target = co
+            .target_id()
+            .map(|t| {
+                format!(
+                    "{}, ",
+                    t.format_for_os(hsaco_target::TargetIdForm::Full, co.target_os())
+                )
+            })
+            .unwrap_or_default();
         return Err(format!(
-            "not an AMDGPU HSA code object (OS/ABI {}, ABI version {})",
+            "not an AMDGPU HSA code object ({target}OS/ABI {}, ABI version {})",
             co.elf.os_abi().0,
             co.elf.abi_version()
         ));
     }
     co.target_id()
+}
+
+/// `not-hsa-object` (error): an object for another platform than HSA. Which one, and
+/// what loads it instead, from the ELF header: r600 objects (`ELFCLASS32`), PAL and
+/// Mesa objects (`EI_OSABI` 65, 66), or an unknown OS ABI.
+fn not_hsa(co: &CodeObject<'_>) -> Problem {
+    use hsaco_target::TargetOs;
+    let os_abi = co.elf.os_abi().0;
+    let target = co
+        .target_id()
+        .map(|t| t.processor.name.to_string())
+        .unwrap_or_else(|_| format!("e_flags {:#x}", co.elf.e_flags()));
+    const HSA: &str = "ROCm's runtimes (ROCr, and CLR and LLVM's offload runtime above it) \
+        load HSA code objects: AMDGPUUsage, \"ELF Header\": EI_OSABI is ELFOSABI_AMDGPU_HSA \
+        (64) for the amdhsa OS, ELFOSABI_AMDGPU_PAL (65) for amdpal and \
+        ELFOSABI_AMDGPU_MESA3D (66) for mesa3d, and e_ident[EI_ABIVERSION] gives the HSA \
+        code object version only with the HSA OS ABI.";
+    let (what, why, fix) = if !co.elf.is_64() {
+        (
+            format!("an r600-architecture object ({target}, ELFCLASS32, OS ABI {os_abi}): not loadable by ROCm/HSA runtimes"),
+            format!(
+                "{HSA} AMDGPUUsage, \"Processors\": \"amdhsa is not supported in r600 \
+                 architecture\"; r600 objects are the Mesa path (the r600 Gallium driver, \
+                 whose OpenCL front end was Clover), which takes each program's registers \
+                 from .AMDGPU.config."
+            ),
+            "to run on ROCm, build for an amdgcn processor (gfx6 onwards) with -target \
+             amdgcn-amd-amdhsa; r600 GPUs (HD 2000-6000) are not ROCm devices",
+        )
+    } else {
+        let platform = match TargetOs::from_elf_os_abi(os_abi) {
+            TargetOs::Amdpal => {
+                "a PAL object (amdpal: AMD's Vulkan/DirectX drivers load it through PAL)"
+            }
+            TargetOs::Mesa3d => "a Mesa object (mesa3d: Mesa's radeonsi driver loads it)",
+            _ => "an object with an OS ABI that is not HSA",
+        };
+        (
+            format!("{platform} for {target}, OS ABI {os_abi}: not loadable by ROCm/HSA runtimes"),
+            HSA.to_string(),
+            "to run on ROCm, build with -target amdgcn-amd-amdhsa",
+        )
+    };
+    Problem::error("not-hsa-object", what, why, Some(fix.to_string()))
 }

@@ -486,7 +486,7 @@ pub fn runtimes_text() -> String {
     s.push_str("\n(y = yes, n = no, ? = not known; v2..v6 read left to right)\n");
     for r in Runtime::all() {
         let _ = writeln!(s, "\n{}: {}", r.name, r.title);
-        for v in 2..=6 {
+        for v in 1..=6 {
             let f = r.code_object_version(v);
             let _ = writeln!(
                 s,
@@ -547,7 +547,7 @@ pub fn runtimes_json() -> Value {
                     "name": r.name,
                     "title": r.title,
                     "kind": match r.kind { crate::runtime::RuntimeKind::Rocm => "rocm", crate::runtime::RuntimeKind::LlvmOffload => "llvm-offload" },
-                    "code_object_versions": (2..=6).map(|v| (v.to_string(), fact(&r.code_object_version(v)))).collect::<serde_json::Map<_, _>>(),
+                    "code_object_versions": (1..=6).map(|v| (v.to_string(), fact(&r.code_object_version(v)))).collect::<serde_json::Map<_, _>>(),
                     "version_error": r.version_error,
                     "generic_targets": fact(&r.generic_targets),
                     "fills_pre_gfx9_hidden": fact(&r.fills_pre_gfx9_hidden),

@@ -125,7 +125,8 @@ pub struct Runtime {
     pub title: &'static str,
     /// What kind of layer it is.
     pub kind: RuntimeKind,
-    /// Whether it loads code objects of versions 2 to 6 (index 0 is v2).
+    /// Whether it loads code objects of versions 2 to 6 (index 0 is v2); v1 follows
+    /// from the runtime's kind ([`Runtime::code_object_version`]).
     pub code_object_versions: [Fact; 5],
     /// What the runtime says when it refuses a version (its own words).
     pub version_error: &'static str,
@@ -135,7 +136,8 @@ pub struct Runtime {
     /// read: `hidden_private_base` (192), `hidden_shared_base` (196),
     /// `hidden_queue_ptr` (200).
     pub fills_pre_gfx9_hidden: Fact,
-    /// Whether it loads relocatable (`ET_REL`) code objects.
+    /// Whether it loads relocatable (`ET_REL`) code objects (code object v1, which
+    /// is `ET_REL` by design, is judged by its version fact instead).
     pub loads_relocatable: Fact,
     /// Rules about processors, first match wins.
     pub processors: &'static [ProcessorRule],
@@ -171,8 +173,17 @@ impl Runtime {
         })
     }
 
-    /// Whether it loads code objects of version `v`.
+    /// Whether it loads code objects of version `v` (1 to 6).
     pub fn code_object_version(&self, v: u32) -> Fact {
+        if v == 1 {
+            return match self.kind {
+                RuntimeKind::Rocm => fact(true, Medium, SRC_V1_ROCR),
+                RuntimeKind::LlvmOffload => Fact {
+                    source: SRC_V1_OFFLOAD,
+                    ..self.code_object_version(2)
+                },
+            };
+        }
         v.checked_sub(2)
             .and_then(|i| self.code_object_versions.get(i as usize))
             .copied()
@@ -336,6 +347,20 @@ const GFX8_ROCR7_REJECTED: ProcessorRule = ProcessorRule {
     confidence: High,
 };
 
+/// Code object v1 (the HSA runtime finalizer's format) on a ROCm stack.
+const SRC_V1_ROCR: &str = "ROCr's loader (ROCR-Runtime src/loader/executable.cpp, \
+    ExecutableImpl::LoadSegments) takes a code object whose version note says major 1 \
+    through its v1 path (LoadSegmentsV1: the PT_AMDGPU_HSA_LOAD_* segments of the ET_REL \
+    object); ROCr's image extension built its blit kernels for gfx7, gfx8 and gfx9 as such \
+    objects (src/image/blit_object_gfx7xx.cpp and its siblings, still shipped; recent \
+    ROCr loads OpenCL-built ocl_blit_object_gfxNNN instead). Which ROCm releases keep the \
+    v1 path is not checked release by release. HIP and OpenCL (CLR) find kernels through \
+    the metadata note, which v1 lacks: through them a v1 object is not known to load";
+
+/// Code object v1 on LLVM's offload plugin.
+const SRC_V1_OFFLOAD: &str = "a code object v1 has v2's header bytes (ELFOSABI_AMDGPU_HSA, \
+    ABI version 0), which the plugin's ELF check refuses as it refuses v2";
+
 static RUNTIMES: &[Runtime] = &[
     Runtime {
         name: "rocm-5.7",
@@ -494,7 +519,7 @@ mod tests {
     #[test]
     fn every_row_has_sources() {
         for r in Runtime::all() {
-            for v in 2..=6 {
+            for v in 1..=6 {
                 assert!(
                     !r.code_object_version(v).source.is_empty(),
                     "{} v{v}",

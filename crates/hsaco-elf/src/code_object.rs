@@ -16,7 +16,7 @@ use crate::elf::{Elf, Symbol, SymbolTable};
 use crate::note::{AmdNote, IsaVersion};
 use crate::{Error, Result};
 use hsaco_target::{
-    CodeObjectVersion, EFlagsError, EFlagsV2, FeatureSetting, TargetFeature, TargetId,
+    CodeObjectVersion, EFlagsError, EFlagsV2, FeatureSetting, TargetFeature, TargetId, TargetOs,
 };
 
 /// Size of a code object v3+ kernel descriptor.
@@ -104,21 +104,61 @@ impl<'d> CodeObject<'d> {
         })
     }
 
-    /// The code object version (2 to 6) from `EI_OSABI`/`EI_ABIVERSION`, or `None`
-    /// for PAL, Mesa and unknown ABI versions.
+    /// The code object version (1 to 6), or `None` for PAL, Mesa and unknown ABI
+    /// versions. From `EI_OSABI`/`EI_ABIVERSION`, except that an object whose ABI
+    /// version says v2 (`ELFOSABI_AMDGPU_HSA`, ABI version 0) is v1 when its
+    /// `NT_AMD_HSA_CODE_OBJECT_VERSION` note says 1.x: the HSA runtime's finalizer
+    /// output (`.hsatext`, `amd_kernel_code_t` kernels, no metadata note), which
+    /// shares v2's header bytes. An `ELFOSABI_NONE` object with that note is v1 too.
     pub fn version(&self) -> Option<u32> {
-        self.elf.code_object_version()
+        match self.elf.code_object_version() {
+            Some(2) if self.is_v1() => Some(1),
+            Some(v) => Some(v),
+            None if self.elf.os_abi().0 == crate::elf::consts::ELFOSABI_NONE && self.is_v1() => {
+                Some(1)
+            }
+            None => None,
+        }
+    }
+
+    /// Whether the code object version note says 1.x.
+    fn is_v1(&self) -> bool {
+        self.code_object_version_note()
+            .is_some_and(|v| v.major == 1)
+    }
+
+    /// The `NT_AMD_HSA_CODE_OBJECT_VERSION` note of a code object v1 or v2.
+    pub fn code_object_version_note(&self) -> Option<crate::note::CodeObjectVersion> {
+        self.elf
+            .notes()
+            .filter_map(|n| n.ok())
+            .find_map(|n| match n.decode() {
+                Ok(AmdNote::CodeObjectVersion(v)) => Some(v),
+                _ => None,
+            })
     }
 
     /// The code object version as hsaco-target models it (PAL and Mesa objects use
-    /// the v3 `e_flags` layout).
+    /// the v3 `e_flags` layout; code object v1 uses v2's).
     pub fn e_flags_version(&self) -> Option<CodeObjectVersion> {
         let h = self.elf.header();
+        if h.os_abi.0 == crate::elf::consts::ELFOSABI_NONE && self.version() == Some(1) {
+            return Some(CodeObjectVersion::V2);
+        }
         CodeObjectVersion::for_elf_header(h.os_abi.0, h.abi_version)
     }
 
-    /// The target ID: from `e_flags`, or for a code object v2 whose `e_flags` name no
-    /// processor, from its `NT_AMD_HSA_ISA_VERSION` note.
+    /// The OS of the target triple, from `EI_OSABI` (`amdhsa`, `amdpal`, `mesa3d`). A code
+    /// object v1 (the HSA runtime finalizer's, `EI_OSABI` 0) is an HSA object.
+    pub fn target_os(&self) -> TargetOs {
+        match TargetOs::from_elf_os_abi(self.elf.os_abi().0) {
+            TargetOs::Unknown if self.version() == Some(1) => TargetOs::Amdhsa,
+            os => os,
+        }
+    }
+
+    /// The target ID: from `e_flags`, or for a code object v1 or v2 whose `e_flags`
+    /// name no processor, from its `NT_AMD_HSA_ISA_VERSION` note.
     pub fn target_id(&self) -> std::result::Result<TargetId, String> {
         let e_flags = self.elf.e_flags();
         let version = self
@@ -172,7 +212,7 @@ impl<'d> CodeObject<'d> {
         Ok(None)
     }
 
-    /// The v2 `NT_AMD_HSA_ISA_VERSION` note, which names the processor of code
+    /// The v1/v2 `NT_AMD_HSA_ISA_VERSION` note, which names the processor of code
     /// objects whose `e_flags` do not.
     pub fn isa_version_note(&self) -> Option<IsaVersion<'d>> {
         self.elf
@@ -185,26 +225,47 @@ impl<'d> CodeObject<'d> {
     }
 
     /// Every kernel: `<name>.kd` symbols (v3+) or `STT_AMDGPU_HSA_KERNEL` symbols
-    /// (v2), from `.symtab` and `.dynsym`, each once, in address order.
+    /// (v1 and v2: an `amd_kernel_code_t` at the symbol; v1 names them `&__name`),
+    /// from `.symtab` and `.dynsym`, each once, in address order.
     pub fn kernels(&self) -> Result<Vec<KernelSymbol<'d>>> {
+        let (kernels, errors) = self.kernels_partial();
+        match errors.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(kernels),
+        }
+    }
+
+    /// The kernels [`CodeObject::kernels`] finds, and the errors of the symbols or
+    /// symbol tables it could not read: one unreadable symbol does not hide the
+    /// other kernels.
+    pub fn kernels_partial(&self) -> (Vec<KernelSymbol<'d>>, Vec<Error>) {
         let mut out: Vec<(u64, KernelSymbol<'d>)> = Vec::new();
-        for table in [self.elf.symtab()?, self.elf.dynsym()?]
-            .into_iter()
-            .flatten()
-        {
-            self.collect_kernels(&table, &mut out)?;
+        let mut errors = Vec::new();
+        for table in [self.elf.symtab(), self.elf.dynsym()] {
+            match table {
+                Ok(Some(table)) => self.collect_kernels(&table, &mut out, &mut errors),
+                Ok(None) => {}
+                Err(e) => errors.push(e),
+            }
         }
         out.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name.cmp(&b.1.name)));
-        Ok(out.into_iter().map(|(_, k)| k).collect())
+        (out.into_iter().map(|(_, k)| k).collect(), errors)
     }
 
     fn collect_kernels(
         &self,
         table: &SymbolTable<'d>,
         out: &mut Vec<(u64, KernelSymbol<'d>)>,
-    ) -> Result<()> {
+        errors: &mut Vec<Error>,
+    ) {
         for sym in table.iter() {
-            let sym = sym?;
+            let sym = match sym {
+                Ok(sym) => sym,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
             let (name, size) = if let Some(stem) = sym.name.strip_suffix(b".kd") {
                 (stem, KERNEL_DESCRIPTOR_SIZE)
             } else if sym.st_type().0 == STT_AMDGPU_HSA_KERNEL {
@@ -243,7 +304,6 @@ impl<'d> CodeObject<'d> {
                 },
             ));
         }
-        Ok(())
     }
 
     /// `len` bytes at a symbol's location, and their file offset.

@@ -3,6 +3,7 @@
 //! offload bundles.
 
 mod code_object;
+pub mod config;
 mod error;
 
 pub mod bundle;

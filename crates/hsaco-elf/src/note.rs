@@ -4,9 +4,17 @@
 //!
 //! A record is `namesz`, `descsz`, `type` (three little-endian u32), the owner name
 //! (`namesz` bytes including its NUL), padding to the record alignment, the
-//! description (`descsz` bytes) and padding to the record alignment. AMDGPU notes use
-//! 4-byte alignment (LLVM gives the `.note` section `sh_addralign` 4); sections with
-//! `sh_addralign` 8 use 8-byte alignment as the gABI allows.
+//! description (`descsz` bytes) and padding to the record alignment. Records of the
+//! owners `AMD` and `AMDGPU` are padded to 4 bytes whatever the section's
+//! `sh_addralign`, as the ROCr loader reads them (its ELF reader, ROCR-Runtime
+//! `amd_elf_image.cpp`, steps from record to record by `namesz` and `descsz` each
+//! rounded up to 4, and so do CLR's and LLVM offload's metadata lookups): the HSA
+//! runtime's finalizer wrote
+//! code object v1 `.note` sections with `sh_addralign` 8 and 4-byte padded records
+//! (llvm-readelf-22 applies 8 to them, warns "ELF note overflows container" and
+//! prints a bogus record). Records of other owners in a section with `sh_addralign`
+//! 8 use 8-byte alignment as the gABI allows; [`Notes::repadded`] tells whether a
+//! record was read with 4 where the section's alignment would have put it elsewhere.
 //!
 //! ```
 //! use hsaco_elf::note::{self, Notes, NoteRecord};
@@ -51,11 +59,13 @@ pub struct Notes<'data> {
     align: usize,
     base: u64,
     done: bool,
+    repadded: bool,
 }
 
 impl<'data> Notes<'data> {
     /// Records of `data`, aligned to `align` (anything but 8 means 4, as in the gABI
-    /// and LLVM). Offsets in records and errors are relative to `data`.
+    /// and LLVM; `AMD` and `AMDGPU` records are always read with 4, see the module
+    /// docs). Offsets in records and errors are relative to `data`.
     pub fn new(data: &'data [u8], align: u64) -> Self {
         Notes {
             data,
@@ -63,7 +73,16 @@ impl<'data> Notes<'data> {
             align: if align == 8 { 8 } else { 4 },
             base: 0,
             done: false,
+            repadded: false,
         }
+    }
+
+    /// Whether a record read so far is an `AMD` or `AMDGPU` record that was read with
+    /// 4-byte padding where the section's 8-byte alignment would have placed its
+    /// description or the next record elsewhere (the finalizer's code object v1
+    /// notes). Informational: the records were read as the loader reads them.
+    pub fn repadded(&self) -> bool {
+        self.repadded
     }
 
     /// The same iterator, with offsets reported relative to a buffer in which `data`
@@ -91,7 +110,16 @@ impl<'data> Notes<'data> {
             .ok_or_else(|| {
                 Error::new(at, format!("note name size {namesz:#x} past end of notes"))
             })?;
-        let desc_start = align_up(name_end, self.align)
+        let mut owner = &self.data[name_start..name_end];
+        if let [rest @ .., 0] = owner {
+            owner = rest;
+        }
+        let align = if matches!(owner, NOTE_OWNER_AMD | NOTE_OWNER_AMDGPU) {
+            4
+        } else {
+            self.align
+        };
+        let desc_start = align_up(name_end, align)
             .filter(|&start| start <= self.data.len())
             .ok_or_else(|| Error::new(at, "note name padding past end of notes"))?;
         let desc_end = desc_start
@@ -103,13 +131,14 @@ impl<'data> Notes<'data> {
                     format!("note description size {descsz:#x} past end of notes"),
                 )
             })?;
-        let mut owner = &self.data[name_start..name_end];
-        if let [rest @ .., 0] = owner {
-            owner = rest;
+        if align != self.align
+            && (align_up(name_end, self.align) != Some(desc_start)
+                || align_up(desc_end, self.align) != align_up(desc_end, align))
+        {
+            self.repadded = true;
         }
         // the padding after the last record may be missing
-        self.pos =
-            align_up(desc_end, self.align).map_or(self.data.len(), |p| p.min(self.data.len()));
+        self.pos = align_up(desc_end, align).map_or(self.data.len(), |p| p.min(self.data.len()));
         Ok(Note {
             owner,
             n_type,
@@ -283,16 +312,19 @@ impl<'data> Note<'data> {
                     )
                 })?;
                 let arch_start = 16 + vendor_size;
-                let architecture =
-                    desc.get(arch_start..arch_start + arch_size)
-                        .ok_or_else(|| {
-                            Error::new(
-                                at,
-                                format!(
-                                "ISA version architecture name size {arch_size} past end of note"
-                            ),
-                            )
-                        })?;
+                // The finalizer's code object v1 notes count the architecture name's
+                // NUL in its size but not in `descsz` (26 for "AMD", "AMDGPU"): the
+                // NUL is the record's padding. Accept a name that overruns so by one.
+                let arch_end = match arch_start + arch_size {
+                    end if end == desc.len() + 1 => desc.len(),
+                    end => end,
+                };
+                let architecture = desc.get(arch_start..arch_end).ok_or_else(|| {
+                    Error::new(
+                        at,
+                        format!("ISA version architecture name size {arch_size} past end of note"),
+                    )
+                })?;
                 AmdNote::IsaVersion(IsaVersion {
                     vendor: trim_nul(vendor),
                     architecture: trim_nul(architecture),
@@ -656,5 +688,82 @@ mod tests {
         let all: Vec<_> = Notes::new(&bytes, 8).collect();
         assert_eq!(all.len(), 1);
         assert!(all[0].is_err());
+    }
+
+    /// The finalizer's code object v1 `.note`: five `AMD` records padded to 4 bytes in
+    /// a section with `sh_addralign` 8. The ISA record's description is 26 bytes
+    /// (16 + "AMD\0" + "AMDGPU\0"), so 8-byte padding would put the next record
+    /// 4 bytes late and read "AMD\0" as its description size (0x444d41).
+    #[test]
+    fn amd_records_are_4_padded_in_an_8_aligned_section() {
+        let isa = IsaVersion {
+            vendor: b"AMD",
+            architecture: b"AMDGPU",
+            major: 8,
+            minor: 0,
+            stepping: 3,
+        };
+        let mut producer = vec![25, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
+        producer.extend_from_slice(b"AMD HSA Runtime Finalizer\0\0\0\0");
+        let records = [
+            NoteRecord::new(
+                b"AMD",
+                1,
+                CodeObjectVersion { major: 1, minor: 0 }.to_desc(),
+            ),
+            NoteRecord::new(b"AMD", 2, vec![1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 0]),
+            NoteRecord::new(b"AMD", 3, isa.to_desc()),
+            NoteRecord::new(b"AMD", 4, producer),
+            NoteRecord::new(b"AMD", 5, producer_options_desc(b"-hsa_call_convention=0")),
+        ];
+        let bytes = encode_notes(&records);
+        assert_eq!(isa.to_desc().len(), 27);
+        // the finalizer's ISA description: 26 bytes, the architecture's NUL left to
+        // the padding
+        let mut short = Vec::new();
+        let mut desc = isa.to_desc();
+        desc.pop();
+        NoteRecord::new(b"AMD", 3, desc).encode(&mut short);
+        let n = Notes::new(&short, 8).next().unwrap().unwrap();
+        assert_eq!(n.desc.len(), 26);
+        assert_eq!(
+            n.decode().unwrap().to_string(),
+            "[Vendor: AMD, Architecture: AMDGPU, Major: 8, Minor: 0, Stepping: 3]"
+        );
+        let mut shorter = n.desc[..25].to_vec();
+        shorter.extend_from_slice(&[0; 3]);
+        let bad = Note {
+            desc: &shorter[..25],
+            ..n
+        };
+        assert!(bad.decode().is_err());
+        let mut notes = Notes::new(&bytes, 8);
+        let all: Vec<_> = notes.by_ref().collect::<Result<_>>().unwrap();
+        assert!(notes.repadded());
+        let decoded: Vec<String> = all
+            .iter()
+            .map(|n| n.decode().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            decoded,
+            [
+                "[Major: 1, Minor: 0]",
+                "[HSAIL Major: 1, HSAIL Minor: 0, Profile: 1, Machine Model: 1, Default Float Round: 2]",
+                "[Vendor: AMD, Architecture: AMDGPU, Major: 8, Minor: 0, Stepping: 3]",
+                "[Producer: AMD HSA Runtime Finalizer, Major: 1, Minor: 0]",
+                "-hsa_call_convention=0",
+            ]
+        );
+        // read with 4 from the start: the same records, nothing re-padded
+        let mut four = Notes::new(&bytes, 4);
+        assert_eq!(four.by_ref().count(), 5);
+        assert!(!four.repadded());
+        // another owner keeps the section's 8-byte alignment
+        let mut other = Vec::new();
+        NoteRecord::new(b"GNU", 1, vec![1, 2, 3, 4]).encode(&mut other);
+        other.extend_from_slice(&[0; 4]);
+        NoteRecord::new(b"GNU", 2, vec![5; 8]).encode(&mut other);
+        let gnu: Vec<_> = Notes::new(&other, 8).collect::<Result<_>>().unwrap();
+        assert_eq!(gnu[1].desc, [5; 8]);
     }
 }

@@ -1,6 +1,6 @@
 //! Print the rows of a known-gaps list with LLVM's text and hsaco's:
 //! `gaps VECTORS.txt [INVALID] KNOWN-GAPS` -> `hex | processor | want | got`.
-//! Used to group the known gaps into classes (NOTES.md, round rdnagaps). (Hex words on
+//! Used to group the known gaps into classes (round rdnagaps: `git log --grep rdnagaps`). (Hex words on
 //! stdin -> hsaco's text, one instruction per line: `examples/lines.rs`.)
 use std::collections::HashMap;
 

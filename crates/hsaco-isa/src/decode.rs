@@ -1591,8 +1591,8 @@ impl Decoder {
 
     /// Whether a gfx9 FLAT word (mostly global_* / scratch_*, segments 2 and 1) is one
     /// llvm-mc-22 decodes (observed on gfx900/906/908/90a/942/950 by sweeping the
-    /// flags, the scalar base and the register parities of every operation; NOTES.md
-    /// round gfx9gs):
+    /// flags, the scalar base and the register parities of every operation; round gfx9gs,
+    /// `git show bbbbee4:crates/hsaco-isa/NOTES.md`):
     /// * gfx90a/gfx940+ (all three segments): register tuples start at an even
     ///   register (the 64-bit address, data and result; not the data and result of a
     ///   returning atomic in AGPRs); LLVM prints the others with an Invalid-register

@@ -15,6 +15,7 @@
 pub mod decode;
 pub mod desc;
 pub mod fuzzing;
+mod imm;
 #[rustfmt::skip]
 pub mod gen;
 pub mod listing;

@@ -30,6 +30,9 @@ const STT_NOTYPE: u8 = 0;
 const STT_SECTION: u8 = 3;
 /// `st_type` of a file symbol (`STT_FILE`).
 const STT_FILE: u8 = 4;
+/// `st_type` of a code object v1/v2 kernel symbol (`STT_AMDGPU_HSA_KERNEL`): a
+/// 256-byte `amd_kernel_code_t` is at the symbol, the code after it.
+const STT_AMDGPU_HSA_KERNEL: u8 = 10;
 /// `SHT_NOBITS`.
 const SHT_NOBITS: u32 = 8;
 /// `SHF_EXECINSTR`.
@@ -125,6 +128,10 @@ impl From<io::Error> for ListingError {
 
 /// Write the listing of every executable section of `elf` (after the file line
 /// `NAME:\tfile format elf64-amdgpu`, preceded by an empty line, as llvm-objdump).
+///
+/// A part that cannot be read (a symbol, an executable section's bytes or header)
+/// does not stop the listing: the rest is written (without that symbol's label, or
+/// that section), then the first such error is returned.
 pub fn write_elf(
     out: &mut dyn Write,
     name: &str,
@@ -133,15 +140,28 @@ pub fn write_elf(
     options: &Options,
 ) -> Result<(), ListingError> {
     writeln!(out, "\n{name}:\tfile format elf64-amdgpu")?;
-    let symtab = match elf.symtab()? {
-        Some(t) if !t.is_empty() => Some(t),
-        _ => elf.dynsym()?,
-    };
+    let mut first_error: Option<hsaco_elf::Error> = None;
+    let symtab = elf
+        .symtab()
+        .and_then(|t| match t {
+            Some(t) if !t.is_empty() => Ok(Some(t)),
+            _ => elf.dynsym(),
+        })
+        .unwrap_or_else(|e| {
+            first_error.get_or_insert(e);
+            None
+        });
     // (names borrowed from the string table unless they are not UTF-8)
     let mut names: Vec<(u64, std::borrow::Cow<'_, str>, u8, usize)> = Vec::new();
     if let Some(t) = &symtab {
         for s in t.iter() {
-            let s = s?;
+            let s = match s {
+                Ok(s) => s,
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+            };
             let kind = s.info & 0xf;
             if kind == STT_SECTION || kind == STT_FILE || s.name.is_empty() {
                 continue;
@@ -151,19 +171,35 @@ pub fn write_elf(
             }
         }
     }
+    // in a relocatable file a symbol's value is an offset in its section, whose
+    // address (nonzero in the finalizer's code object v1) llvm-objdump adds
+    let relocatable = elf.e_type().0 == hsaco_elf::elf::consts::ET_REL;
     for section in elf.sections() {
-        let section = section?;
+        let section = match section {
+            Ok(s) => s,
+            Err(e) => {
+                first_error.get_or_insert(e);
+                continue;
+            }
+        };
         if section.flags & SHF_EXECINSTR == 0 || section.sh_type.0 == SHT_NOBITS {
             continue;
         }
-        let bytes = section.data()?;
+        let bytes = match section.data() {
+            Ok(b) => b,
+            Err(e) => {
+                first_error.get_or_insert(e);
+                continue;
+            }
+        };
         let sname = section.name_str();
         writeln!(out, "\nDisassembly of section {sname}:")?;
+        let base = if relocatable { section.addr } else { 0 };
         let mut labels: Vec<Label<'_>> = names
             .iter()
             .filter(|n| n.3 == section.index)
             .map(|n| Label {
-                address: n.0,
+                address: n.0.wrapping_add(base),
                 name: &n.1,
                 kind: n.2,
             })
@@ -179,7 +215,10 @@ pub fn write_elf(
             CHUNK_BYTES,
         )?;
     }
-    Ok(())
+    match first_error {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }
 
 /// Write the listing of one code section at `address` whose symbols are `labels` (in
@@ -625,10 +664,30 @@ impl Section<'_, '_> {
         let mut text = String::with_capacity(128);
         for b in blocks {
             let _ = writeln!(buf, "\n{:016x} <{}>:", b.label.address, b.label.name);
-            let Some(code) = self.bytes.get(b.start..b.stop) else {
+            let Some(mut code) = self.bytes.get(b.start..b.stop) else {
                 continue;
             };
-            self.list_code(buf, &mut text, code, b.label.address, memo);
+            let mut address = b.label.address;
+            if b.label.kind == STT_AMDGPU_HSA_KERNEL && code.len() >= 256 {
+                // (llvm-objdump-22 refuses these, "code object v2 is not supported",
+                // and prints the 256 bytes as data, then lists the code)
+                let entry = code
+                    .get(16..24)
+                    .and_then(|w| w.try_into().ok())
+                    .map_or(256, i64::from_le_bytes);
+                let skip = usize::try_from(entry)
+                    .ok()
+                    .filter(|e| (256..=code.len()).contains(e))
+                    .unwrap_or(256);
+                let _ = writeln!(
+                    buf,
+                    "\t; amd_kernel_code_t (256 bytes; hsaco read --kernel-descriptors \
+                     prints it), code at +{skip:#x}"
+                );
+                code = &code[skip..];
+                address += skip as u64;
+            }
+            self.list_code(buf, &mut text, code, address, memo);
         }
     }
 

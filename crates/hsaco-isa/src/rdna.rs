@@ -14,7 +14,7 @@ pub(crate) fn imm(out: &mut String, generation: &str, processor: &str, ty: Ty, v
         Ty::DelayAlu => delay_alu(out, v),
         Ty::Depctr => depctr(out, generation, processor, v),
         // gfx10 keeps the gfx9 layout (id, operation, stream)
-        Ty::Sendmsg if generation == "gfx10" => crate::print::sendmsg(out, v, generation),
+        Ty::Sendmsg if generation == "gfx10" => crate::imm::sendmsg(out, v, generation),
         Ty::Sendmsg | Ty::SendmsgRtn => sendmsg(out, generation, processor, v),
         _ => return false,
     }

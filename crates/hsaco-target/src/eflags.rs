@@ -34,6 +34,51 @@ pub const ELFABIVERSION_AMDGPU_PAL: u8 = 0;
 /// `EI_ABIVERSION` of Mesa code objects.
 pub const ELFABIVERSION_AMDGPU_MESA3D: u8 = 0;
 
+/// The OS component of a target triple, as the ELF header's `EI_OSABI` gives it
+/// (AMDGPUUsage "ELF Header": `ELFOSABI_AMDGPU_HSA` for `amdhsa`,
+/// `ELFOSABI_AMDGPU_PAL` for `amdpal`, `ELFOSABI_AMDGPU_MESA3D` for `mesa3d`,
+/// `ELFOSABI_NONE` for an unknown OS, which r600 objects carry).
+///
+/// ```
+/// use hsaco_target::{TargetId, TargetIdForm, TargetOs};
+/// let t = TargetId::parse("gfx1100").unwrap();
+/// let os = TargetOs::from_elf_os_abi(65);
+/// assert_eq!(t.format_for_os(TargetIdForm::Full, os), "amdgcn-amd-amdpal--gfx1100");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TargetOs {
+    /// `amdhsa` (`ELFOSABI_AMDGPU_HSA`, 64).
+    Amdhsa,
+    /// `amdpal` (`ELFOSABI_AMDGPU_PAL`, 65).
+    Amdpal,
+    /// `mesa3d` (`ELFOSABI_AMDGPU_MESA3D`, 66).
+    Mesa3d,
+    /// No OS (`ELFOSABI_NONE`, or a value AMDGPUUsage does not define).
+    Unknown,
+}
+
+impl TargetOs {
+    /// The OS of an ELF header's `EI_OSABI`.
+    pub fn from_elf_os_abi(os_abi: u8) -> TargetOs {
+        match os_abi {
+            ELFOSABI_AMDGPU_HSA => TargetOs::Amdhsa,
+            ELFOSABI_AMDGPU_PAL => TargetOs::Amdpal,
+            ELFOSABI_AMDGPU_MESA3D => TargetOs::Mesa3d,
+            _ => TargetOs::Unknown,
+        }
+    }
+
+    /// The triple's spelling: `amdhsa`, `amdpal`, `mesa3d`, or empty.
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetOs::Amdhsa => "amdhsa",
+            TargetOs::Amdpal => "amdpal",
+            TargetOs::Mesa3d => "mesa3d",
+            TargetOs::Unknown => "",
+        }
+    }
+}
+
 /// Code object V2: `xnack` enabled (no processor in `e_flags`).
 pub const EF_AMDGPU_FEATURE_XNACK_V2: u32 = 0x01;
 /// Code object V2: trap handler enabled.

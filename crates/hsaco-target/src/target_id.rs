@@ -345,6 +345,19 @@ impl TargetId {
         s
     }
 
+    /// Print like [`TargetId::format`], with the OS of the triple (in the `Full`
+    /// forms) taken from `os` rather than `amdhsa`: `amdgcn-amd-amdpal--gfx1100`,
+    /// `amdgcn-amd-mesa3d--gfx900`, `r600-amd---cypress`. The canonical forms have
+    /// no triple and are printed as they are.
+    pub fn format_for_os(&self, form: TargetIdForm, os: crate::TargetOs) -> String {
+        let s = self.format(form);
+        if !matches!(form, TargetIdForm::Full | TargetIdForm::V2V3Full) {
+            return s;
+        }
+        let rest = &s[self.triple().len()..];
+        format!("{}-amd-{}-{rest}", self.processor.arch.name(), os.name())
+    }
+
     /// An offload bundle entry ID: `hipv4-amdgcn-amd-amdhsa--gfx906:xnack-`
     /// (`kind` is e.g. `hipv4`, `hip`, `openmp`).
     pub fn bundle_entry_id(&self, kind: &str) -> String {
@@ -532,4 +545,51 @@ fn lookup_feature(
         });
     }
     Ok(feature)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TargetOs;
+
+    /// The triples as clang-22 writes them in the `NT_AMD_HSA_ISA_NAME` note of
+    /// objects built with `-target amdgcn-amd-amdpal` / `amdgcn-mesa-mesa3d`
+    /// (`amdgcn-amd-amdpal--gfx1100`, `amdgcn-mesa-mesa3d--gfx1100`; the vendor
+    /// is always `amd` in hsaco's form) and as the bundle IDs spell HSA ones.
+    #[test]
+    fn triple_os_comes_from_the_os_abi() {
+        let t = TargetId::parse("gfx1100").unwrap();
+        let full = |os| t.format_for_os(TargetIdForm::Full, os);
+        assert_eq!(full(TargetOs::Amdhsa), "amdgcn-amd-amdhsa--gfx1100");
+        assert_eq!(full(TargetOs::Amdpal), "amdgcn-amd-amdpal--gfx1100");
+        assert_eq!(full(TargetOs::Mesa3d), "amdgcn-amd-mesa3d--gfx1100");
+        assert_eq!(full(TargetOs::Amdhsa), t.format(TargetIdForm::Full));
+        let x = TargetId::parse("gfx90a:xnack+").unwrap();
+        assert_eq!(
+            x.format_for_os(TargetIdForm::Full, TargetOs::Amdpal),
+            "amdgcn-amd-amdpal--gfx90a:xnack+"
+        );
+        assert_eq!(
+            x.format_for_os(TargetIdForm::Canonical, TargetOs::Amdpal),
+            "gfx90a:xnack+"
+        );
+        let r = TargetId::parse("cypress").unwrap();
+        assert_eq!(
+            r.format_for_os(TargetIdForm::Full, TargetOs::Unknown),
+            "r600-amd---cypress"
+        );
+        // what is printed parses back
+        for (t, os) in [
+            (t, TargetOs::Amdpal),
+            (x, TargetOs::Mesa3d),
+            (r, TargetOs::Unknown),
+        ] {
+            let full = t.format_for_os(TargetIdForm::Full, os);
+            assert_eq!(TargetId::parse(&full).unwrap(), t, "{full}");
+        }
+        assert_eq!(TargetOs::from_elf_os_abi(64), TargetOs::Amdhsa);
+        assert_eq!(TargetOs::from_elf_os_abi(65), TargetOs::Amdpal);
+        assert_eq!(TargetOs::from_elf_os_abi(66), TargetOs::Mesa3d);
+        assert_eq!(TargetOs::from_elf_os_abi(0), TargetOs::Unknown);
+    }
 }

@@ -5,9 +5,9 @@ use super::short_flags;
 use hsaco_abi::{v2_value_kind_to_v3, ArgDesc, KernargLayout};
 use hsaco_check::{NameList, TextOptions};
 use hsaco_elf::elf::consts::SHT_NOBITS;
-use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA};
+use hsaco_elf::elf::consts::{NT_AMDGPU_METADATA, NT_AMD_HSA_METADATA, NT_AMD_PAL_METADATA};
 use hsaco_elf::kd::{AmdKernelCode, KdTarget, KernelDescriptor, PrintOptions};
-use hsaco_elf::metadata::{readelf_block, to_json, CodeObjectMetadata, KernelMetadata};
+use hsaco_elf::metadata::{pal, readelf_block, to_json, CodeObjectMetadata, KernelMetadata};
 use hsaco_elf::note::NoteOwner;
 use hsaco_elf::{CodeObject, DescriptorBytes, KernelSymbol};
 use hsaco_target::{Processor, TargetIdForm};
@@ -23,15 +23,16 @@ pub struct ObjectView<'a> {
     /// The first metadata note, decoded.
     metadata: Option<CodeObjectMetadata>,
     errors: Vec<String>,
+    /// Facts about how the object was read that are no defect (code object v1's
+    /// 4-byte padded notes in an 8-aligned section).
+    remarks: Vec<String>,
 }
 
 impl<'a> ObjectView<'a> {
     pub fn new(co: &CodeObject<'a>) -> Self {
         let mut errors = Vec::new();
-        let kernels = co.kernels().unwrap_or_else(|e| {
-            errors.push(format!("symbol table: {e}"));
-            Vec::new()
-        });
+        let (kernels, symbol_errors) = co.kernels_partial();
+        errors.extend(symbol_errors.iter().map(|e| format!("symbol table: {e}")));
         let mut metadata_notes = Vec::new();
         for note in co.elf.notes() {
             match note {
@@ -39,7 +40,7 @@ impl<'a> ObjectView<'a> {
                     let is_metadata = matches!(
                         (n.kind().owner, n.n_type),
                         (NoteOwner::Amdgpu, NT_AMDGPU_METADATA)
-                            | (NoteOwner::Amd, NT_AMD_HSA_METADATA)
+                            | (NoteOwner::Amd, NT_AMD_HSA_METADATA | NT_AMD_PAL_METADATA)
                     );
                     if is_metadata {
                         metadata_notes.push((n.n_type, n.desc));
@@ -48,7 +49,7 @@ impl<'a> ObjectView<'a> {
                 Err(e) => errors.push(format!("notes: {e}")),
             }
         }
-        let metadata = metadata_notes.first().and_then(|&(n_type, desc)| {
+        let metadata = first_document(&metadata_notes).and_then(|(n_type, desc)| {
             let decoded = if n_type == NT_AMDGPU_METADATA {
                 CodeObjectMetadata::from_msgpack(desc)
             } else {
@@ -58,12 +59,27 @@ impl<'a> ObjectView<'a> {
                 .map_err(|e| errors.push(format!("metadata: {e}")))
                 .ok()
         });
+        let remarks = co
+            .elf
+            .repadded_note_sections()
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} (sh_addralign 8, at offset {:#x}) holds AMD note records padded to 4 \
+                     bytes: read with 4, as the ROCr loader reads them (llvm-readelf-22 \
+                     applies 8, warns \"ELF note overflows container\" and misreads them)",
+                    s.name_str(),
+                    s.offset
+                )
+            })
+            .collect();
         ObjectView {
             co: *co,
             kernels,
             metadata_notes,
             metadata,
             errors,
+            remarks,
         }
     }
 
@@ -80,7 +96,10 @@ impl<'a> ObjectView<'a> {
     pub fn metadata_text(&self) -> String {
         self.metadata_notes
             .iter()
-            .filter_map(|&(n_type, desc)| readelf_block(n_type, desc))
+            .filter_map(|&(n_type, desc)| match n_type {
+                NT_AMD_PAL_METADATA => Some(pal::readelf_legacy_block(desc)),
+                _ => readelf_block(n_type, desc),
+            })
             .collect()
     }
 
@@ -227,6 +246,13 @@ impl<'a> ObjectView<'a> {
             h.abi_version
         );
         match self.co.version() {
+            Some(1) => {
+                let _ = writeln!(
+                    out,
+                    "code object v1 (the HSA runtime finalizer's format: .hsatext, \
+                     amd_kernel_code_t kernels, no metadata note)"
+                );
+            }
             Some(v) => {
                 let _ = writeln!(out, "code object v{v}");
             }
@@ -240,7 +266,7 @@ impl<'a> ObjectView<'a> {
                 let _ = writeln!(
                     out,
                     "target {} (e_flags {:#010x}; {:?}, {})",
-                    t.format(TargetIdForm::Full),
+                    t.format_for_os(TargetIdForm::Full, self.co.target_os()),
                     h.e_flags,
                     p.generation,
                     wave_sizes(p)
@@ -251,12 +277,17 @@ impl<'a> ObjectView<'a> {
             }
         }
         self.sections_text(out);
+        for r in &self.remarks {
+            let _ = writeln!(out, "remark: {r}");
+        }
         let detailed = kernargs || names.verbose || self.kernels.len() <= DETAILED_KERNELS;
         let _ = writeln!(
             out,
             "kernels: {}{}",
             self.kernels.len(),
-            if detailed {
+            if !elf.is_64() {
+                " (r600 objects have no kernel descriptors: their programs are in .AMDGPU.config)"
+            } else if detailed {
                 ""
             } else {
                 " (each kernel's descriptor and kernargs: --verbose)"
@@ -293,6 +324,7 @@ impl<'a> ObjectView<'a> {
         } else {
             self.kernels_grouped(out, names);
         }
+        super::platform::summary(&self.co, out);
     }
 
     /// The kernels of a library-sized object: the distinct descriptor and kernarg
@@ -394,12 +426,17 @@ impl<'a> ObjectView<'a> {
                         .decode()
                         .map(|d| d.to_string())
                         .unwrap_or_else(|e| format!("error: {e}"));
+                    // (the producer notes llvm-readelf does not name, by their names)
+                    let kind = match (n.kind().name(), n.kind().description()) {
+                        (Some(name), None) => name.to_string(),
+                        _ => n.kind().to_string(),
+                    };
                     let _ = writeln!(
                         out,
                         "  {:<8} {:>#8x} bytes  {}{}{}",
                         String::from_utf8_lossy(n.owner),
                         n.desc.len(),
-                        n.kind(),
+                        kind,
                         if detail.is_empty() { "" } else { "  " },
                         first_line(&detail)
                     );
@@ -576,15 +613,16 @@ impl<'a> ObjectView<'a> {
                 })
             })
             .collect();
-        let metadata: Option<Value> = self.metadata_notes.first().and_then(|&(n_type, desc)| {
-            let value = if n_type == NT_AMDGPU_METADATA {
-                hsaco_elf::msgpack::decode(desc).ok()?
-            } else {
-                hsaco_elf::yaml::parse_bytes(desc).ok()?
-            };
-            serde_json::from_str(&to_json(&value)).ok()
-        });
-        json!({
+        let metadata: Option<Value> =
+            first_document(&self.metadata_notes).and_then(|(n_type, desc)| {
+                let value = if n_type == NT_AMDGPU_METADATA {
+                    hsaco_elf::msgpack::decode(desc).ok()?
+                } else {
+                    hsaco_elf::yaml::parse_bytes(desc).ok()?
+                };
+                serde_json::from_str(&to_json(&value)).ok()
+            });
+        let mut v = json!({
             "elf": {
                 "class": if elf.is_64() { "ELF64" } else { "ELF32" },
                 "type": h.e_type.to_string(), "machine": h.e_machine.to_string(),
@@ -592,14 +630,17 @@ impl<'a> ObjectView<'a> {
                 "e_flags": h.e_flags, "entry": h.entry,
             },
             "code_object_version": self.co.version(),
-            "target_id": self.co.target_id().ok().map(|t| t.format(TargetIdForm::Full)),
+            "target_id": self.co.target_id().ok().map(|t| t.format_for_os(TargetIdForm::Full, self.co.target_os())),
             "processor": self.co.target_id().ok().map(|t| t.processor.name),
             "sections": sections,
             "notes": notes,
             "kernels": kernels,
             "metadata": metadata,
             "errors": self.errors,
-        })
+            "remarks": self.remarks,
+        });
+        super::platform::add_json(&self.co, &mut v);
+        v
     }
 }
 
@@ -645,6 +686,14 @@ impl Tally {
 
 /// The distinct descriptor or kernarg summaries listed before "and N other kinds".
 const TALLY_LINES: usize = 5;
+
+/// The first metadata document (MessagePack or v2 YAML; not PAL register pairs).
+fn first_document<'a>(notes: &[(u32, &'a [u8])]) -> Option<(u32, &'a [u8])> {
+    notes
+        .iter()
+        .copied()
+        .find(|&(t, _)| t != NT_AMD_PAL_METADATA)
+}
 
 /// `st_shndx` as readelf shows the special values.
 fn shndx_name(shndx: u16) -> String {

@@ -17,8 +17,8 @@ use std::fmt;
 use std::io::Read;
 
 use super::bytes::{slice, u16_at, u32_at, u64_at};
-use super::md5::md5;
 use crate::{Error, Result};
+use md5::{Digest, Md5};
 
 /// The magic that starts a compressed offload bundle.
 pub const CCOB_MAGIC: &[u8; 4] = b"CCOB";
@@ -114,8 +114,10 @@ impl CompressedBundle {
     }
 }
 
+/// The first 8 bytes of the bundle's MD5 digest, read little-endian (the bundler's hash
+/// field).
 fn truncated_md5(data: &[u8]) -> u64 {
-    let d = md5(data);
+    let d = Md5::digest(data);
     u64::from_le_bytes([d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]])
 }
 

@@ -24,9 +24,11 @@ pub(crate) fn is_elf(data: &[u8]) -> bool {
     data.starts_with(b"\x7fELF")
 }
 
-/// `e_machine` of a 64-bit little-endian ELF header, if `data` has one.
-pub(crate) fn elf64_machine(data: &[u8]) -> Option<u16> {
-    if !is_elf(data) || data.get(4) != Some(&2) || data.get(5) != Some(&1) {
+/// `e_machine` of a little-endian ELF header, 64-bit (amdgcn code objects, host
+/// files) or 32-bit (r600 code objects, `ELFCLASS32`), if `data` has one.
+pub(crate) fn elf_machine(data: &[u8]) -> Option<u16> {
+    // ELFCLASS32 = 1, ELFCLASS64 = 2; ELFDATA2LSB = 1
+    if !is_elf(data) || !matches!(data.get(4), Some(1 | 2)) || data.get(5) != Some(&1) {
         return None;
     }
     u16_at(data, 0x12, "e_machine").ok()
@@ -60,18 +62,19 @@ pub(crate) fn sections(data: &[u8]) -> Result<Vec<HostSection<'_>>> {
     Ok(out)
 }
 
-/// The extent of the 64-bit little-endian AMDGPU ELF file that starts at
+/// The extent of the little-endian AMDGPU ELF file (64-bit, or 32-bit for r600) that starts at
 /// `data[0]`: the furthest end of its header, program and section header tables,
 /// segments and sections. `None` if it is not one or does not fit in `data`.
 /// Each program or section header read takes one unit of `budget`; `None` once it
 /// runs out (so a file packed with fake headers cannot make a scan quadratic).
 pub(crate) fn amdgpu_elf_extent(data: &[u8], budget: &mut u64) -> Option<u64> {
-    if elf64_machine(data)? != EM_AMDGPU {
+    if elf_machine(data)? != EM_AMDGPU {
         return None;
     }
     let elf = Elf::parse(data).ok()?;
     let h = elf.header();
-    let mut end = u64::from(h.ehsize).max(64);
+    // (the ELF32 header is 52 bytes, the ELF64 one 64)
+    let mut end = u64::from(h.ehsize).max(if elf.is_64() { 64 } else { 52 });
     let segments = elf.segment_count() as u64;
     if segments > 0 {
         end = end.max(

@@ -41,7 +41,6 @@
 mod bytes;
 mod compressed;
 mod host;
-mod md5;
 mod offload_binary;
 mod plain;
 
@@ -133,9 +132,10 @@ pub struct EmbeddedObject<'a> {
 }
 
 impl EmbeddedObject<'_> {
-    /// Whether the bytes are a 64-bit AMDGPU ELF file (`e_machine` `EM_AMDGPU`).
+    /// Whether the bytes are an AMDGPU ELF file (`e_machine` `EM_AMDGPU`): 64-bit
+    /// (amdgcn) or 32-bit (r600).
     pub fn is_amdgpu_code_object(&self) -> bool {
-        host::elf64_machine(&self.bytes) == Some(host::EM_AMDGPU)
+        host::elf_machine(&self.bytes) == Some(host::EM_AMDGPU)
     }
 
     /// Whether this is the host entry of a bundle (ID kind `host`).
@@ -201,7 +201,7 @@ pub fn output_file_name(stem: &str, object: &EmbeddedObject<'_>, index: usize) -
 /// [`MAX_UNCOMPRESSED_SIZE`] bytes; the raw scan reads a bounded number of headers.
 pub fn embedded_objects(data: &[u8]) -> Result<Vec<EmbeddedObject<'_>>> {
     let mut out = Vec::new();
-    if let Some(machine) = host::elf64_machine(data) {
+    if let Some(machine) = host::elf_machine(data) {
         if machine == host::EM_AMDGPU {
             out.push(EmbeddedObject {
                 container: ContainerKind::Plain,

@@ -165,6 +165,14 @@ pub const SHF_TLS: u64 = 0x400;
 pub const SHF_COMPRESSED: u64 = 0x800;
 /// Excluded from linking (GNU).
 pub const SHF_EXCLUDE: u64 = 0x8000_0000;
+/// Code object v1 (HSA runtime finalizer): the section holds program-global data.
+pub const SHF_AMDGPU_HSA_GLOBAL: u64 = 0x0010_0000;
+/// Code object v1: the section is read-only for the agent.
+pub const SHF_AMDGPU_HSA_READONLY: u64 = 0x0020_0000;
+/// Code object v1: the section holds code (`.hsatext`).
+pub const SHF_AMDGPU_HSA_CODE: u64 = 0x0040_0000;
+/// Code object v1: the section is allocated per agent.
+pub const SHF_AMDGPU_HSA_AGENT: u64 = 0x0080_0000;
 
 // ---- segments ------------------------------------------------------------------
 
@@ -190,6 +198,14 @@ pub const PT_GNU_EH_FRAME: u32 = 0x6474_e550;
 pub const PT_GNU_STACK: u32 = 0x6474_e551;
 /// GNU read-only after relocation.
 pub const PT_GNU_RELRO: u32 = 0x6474_e552;
+/// Code object v1: program-global data (`PT_LOOS + 0`).
+pub const PT_AMDGPU_HSA_LOAD_GLOBAL_PROGRAM: u32 = 0x6000_0000;
+/// Code object v1: agent-global data (`PT_LOOS + 1`).
+pub const PT_AMDGPU_HSA_LOAD_GLOBAL_AGENT: u32 = 0x6000_0001;
+/// Code object v1: agent read-only data, `.hsadata_readonly_agent` (`PT_LOOS + 2`).
+pub const PT_AMDGPU_HSA_LOAD_READONLY_AGENT: u32 = 0x6000_0002;
+/// Code object v1: agent code, `.hsatext` (`PT_LOOS + 3`).
+pub const PT_AMDGPU_HSA_LOAD_CODE_AGENT: u32 = 0x6000_0003;
 
 /// Executable segment.
 pub const PF_X: u32 = 0x1;
@@ -410,6 +426,10 @@ named_newtype! {
         PT_TLS => "PT_TLS",
         PT_GNU_EH_FRAME => "PT_GNU_EH_FRAME",
         PT_GNU_STACK => "PT_GNU_STACK",
+        PT_AMDGPU_HSA_LOAD_GLOBAL_PROGRAM => "PT_AMDGPU_HSA_LOAD_GLOBAL_PROGRAM",
+        PT_AMDGPU_HSA_LOAD_GLOBAL_AGENT => "PT_AMDGPU_HSA_LOAD_GLOBAL_AGENT",
+        PT_AMDGPU_HSA_LOAD_READONLY_AGENT => "PT_AMDGPU_HSA_LOAD_READONLY_AGENT",
+        PT_AMDGPU_HSA_LOAD_CODE_AGENT => "PT_AMDGPU_HSA_LOAD_CODE_AGENT",
         PT_GNU_RELRO => "PT_GNU_RELRO",
     }
 }
@@ -526,6 +546,10 @@ pub fn section_flags_names(flags: u64) -> String {
         (SHF_TLS, "SHF_TLS"),
         (SHF_COMPRESSED, "SHF_COMPRESSED"),
         (SHF_EXCLUDE, "SHF_EXCLUDE"),
+        (SHF_AMDGPU_HSA_GLOBAL, "SHF_AMDGPU_HSA_GLOBAL"),
+        (SHF_AMDGPU_HSA_READONLY, "SHF_AMDGPU_HSA_READONLY"),
+        (SHF_AMDGPU_HSA_CODE, "SHF_AMDGPU_HSA_CODE"),
+        (SHF_AMDGPU_HSA_AGENT, "SHF_AMDGPU_HSA_AGENT"),
     ];
     let mut out = String::new();
     let mut rest = flags;

@@ -68,6 +68,21 @@ pub fn fuzz_entry(data: &[u8]) {
     let _ = elf.symtab();
     let _ = elf.dynsym();
     let _ = elf.section_by_name(".text");
+    // .AMDGPU.config of an r600 and an amdgcn processor
+    let co = crate::CodeObject { elf };
+    for cpu in ["cypress", "gfx1100"] {
+        if let Some(p) = hsaco_target::Processor::by_name(cpu) {
+            let _ = crate::config::read(&co, p);
+        }
+    }
+    if let Ok(entries) = crate::config::parse(&data[..data.len() & !7], 0) {
+        if let Some(p) = hsaco_target::Processor::by_name("r600") {
+            for e in entries.iter().take(64) {
+                let _ = crate::config::register_fields(p, e.register, e.value);
+            }
+            let _ = crate::config::programs(p, &entries);
+        }
+    }
     // the writer must take whatever the reader accepts
     if data.len() < 0x4000 {
         if let Ok(builder) = write::Builder::from_elf(&elf) {

@@ -299,6 +299,11 @@ pub struct Builder {
     relocs: Vec<(SectionId, RelocSpec)>,
     /// Write `.symtab`/`.strtab` even without symbols.
     pub always_symtab: bool,
+    /// For `ET_REL` files: program headers of the given `p_type`, each covering one
+    /// user section (offset, `sh_addr` as address, size, alignment), as the HSA
+    /// runtime's finalizer wrote code object v1 (`PT_AMDGPU_HSA_LOAD_CODE_AGENT` over
+    /// `.hsatext`). Ignored for `ET_DYN`/`ET_EXEC`, whose segments the writer lays out.
+    pub section_segments: Vec<(u32, SectionId)>,
 }
 
 fn align_up(value: u64, align: u64) -> Option<u64> {
@@ -336,6 +341,7 @@ impl Builder {
             symbols: Vec::new(),
             relocs: Vec::new(),
             always_symtab: false,
+            section_segments: Vec::new(),
         }
     }
 
@@ -411,7 +417,8 @@ impl Builder {
             }
         }
         if !self.has_program_headers() {
-            let mut off = ELF64_EHDR_SIZE as u64;
+            let phnum = self.section_segments.len();
+            let mut off = (ELF64_EHDR_SIZE + phnum * ELF64_PHDR_SIZE) as u64;
             let mut offsets = Vec::with_capacity(self.sections.len());
             for s in &self.sections {
                 off = align_up(off, s.align).ok_or_else(overflow)?;
@@ -420,10 +427,26 @@ impl Builder {
                     off = off.checked_add(s.size()).ok_or_else(overflow)?;
                 }
             }
+            let addrs: Vec<u64> = self.sections.iter().map(|s| s.addr.unwrap_or(0)).collect();
+            let mut segments = Vec::with_capacity(phnum);
+            for &(p_type, id) in &self.section_segments {
+                let s = self.sections.get(id.0).ok_or_else(|| {
+                    Error::new(0, format!("segment over section id {} out of range", id.0))
+                })?;
+                segments.push(SegmentSpec {
+                    p_type,
+                    flags: seg_flags(s),
+                    offset: offsets[id.0],
+                    vaddr: addrs[id.0],
+                    filesz: if s.is_nobits() { 0 } else { s.size() },
+                    memsz: s.size(),
+                    align: s.align.max(1),
+                });
+            }
             return Ok(Layout {
                 offsets,
-                addrs: self.sections.iter().map(|s| s.addr.unwrap_or(0)).collect(),
-                segments: Vec::new(),
+                addrs,
+                segments,
                 end: off,
             });
         }

@@ -54,6 +54,8 @@
 
 mod json;
 mod model;
+pub mod pal;
+mod pal_registers;
 mod readelf;
 mod validate;
 
@@ -88,6 +90,14 @@ pub fn fuzz_msgpack(data: &[u8]) {
     );
     let _ = to_json(&value);
     let _ = document_yaml(&value);
+    // the PAL view of any document, with every register's fields
+    if let Some(pal) = pal::PalMetadata::from_document(&value) {
+        let gfx12 = hsaco_target::Processor::by_name("gfx1201");
+        for r in pal.pipelines.iter().flat_map(|p| &p.registers) {
+            let _ = r.fields(gfx12);
+        }
+    }
+    let _ = pal::readelf_legacy_block(data);
     let _ = validate(&value, 5);
     if let Some(md) = CodeObjectMetadata::from_value(&value) {
         let encoded = md.to_msgpack();

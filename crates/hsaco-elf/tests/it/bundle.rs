@@ -246,6 +246,28 @@ fn every_committed_compressed_bundle_has_a_matching_hash() {
     }
 }
 
+/// r600 code objects are ELFCLASS32 (AMDGPUUsage "ELF Header"): found as a plain
+/// object, and by the raw scan inside other bytes, whole (the extent llvm-readelf-22
+/// gives r600_redwood.o: section headers at 0x84, 5 of 40 bytes, end at 0x14c).
+#[test]
+fn r600_objects_are_code_objects() {
+    let redwood =
+        read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/elf/r600_redwood.o"));
+    assert_eq!(redwood.len(), 0x84 + 5 * 40);
+    let plain = code_objects(&redwood).unwrap();
+    assert_eq!(plain.len(), 1);
+    assert_eq!(plain[0].container, ContainerKind::Plain);
+    assert!(plain[0].is_amdgpu_code_object());
+    let mut blob = vec![0x5au8; 100];
+    blob.extend_from_slice(&redwood);
+    blob.extend_from_slice(&[0xa5; 33]);
+    let raw = code_objects(&blob).unwrap();
+    assert_eq!(raw.len(), 1);
+    assert_eq!(raw[0].container, ContainerKind::RawElf);
+    assert_eq!(raw[0].offset, 100);
+    assert_eq!(&raw[0].bytes[..], &redwood[..]);
+}
+
 #[test]
 fn target_ids_and_offsets_come_from_the_containers() {
     let data = read(&data_dir().join("inputs/plain.bundle"));

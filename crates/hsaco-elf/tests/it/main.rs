@@ -3,3 +3,4 @@ mod bundle;
 mod elf;
 mod kd;
 mod metadata;
+mod v1;
