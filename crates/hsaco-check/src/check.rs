@@ -691,7 +691,16 @@ pub fn check_runtime(
             }
         );
         if !evidence.is_empty() {
-            what.push_str(&format!(" (the code shows it: {})", evidence.join("; ")));
+            // (a few loads: every one is in the object's kernels[].hidden_reads)
+            let shown = crate::group::NameList::new(&evidence, false);
+            let more = match shown.more {
+                0 => String::new(),
+                n => format!("; and {n} more loads"),
+            };
+            what.push_str(&format!(
+                " (the code shows it: {}{more})",
+                shown.shown.join("; ")
+            ));
         }
         let why = format!(
             "on gfx6-gfx8 the kernel builds flat private (scratch) and LDS addresses from these \

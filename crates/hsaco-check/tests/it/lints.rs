@@ -254,3 +254,45 @@ fn llvm_22_code_for_generic_pointers_on_gfx803() {
     );
     assert!(r.objects[0].kernels[0].hidden_reads.is_empty());
 }
+
+/// At library scale the runtime finding stays one finding: its kernels are listed in
+/// `kernels` (the text cuts them), and its evidence names the first three loads
+/// (every load stays in the object's `hidden_reads`). The gfx803 object's two reading
+/// kernels, copied to eight.
+#[test]
+fn runtime_evidence_of_many_kernels_is_cut() {
+    let r = lint(
+        "hidden-gfx803.co",
+        &["wx3200"],
+        &["llvm-offload-22+rocm-6.4"],
+    );
+    let mut object = r.objects[0].clone();
+    let readers: Vec<_> = object
+        .kernels
+        .iter()
+        .filter(|k| !k.pre_gfx9_hidden.is_empty())
+        .cloned()
+        .collect();
+    assert_eq!(readers.len(), 2);
+    object.kernels = (0..8)
+        .map(|i| {
+            let mut k = readers[i % 2].clone();
+            k.name = format!("k{i}");
+            k
+        })
+        .collect();
+    let loads: usize = object.kernels.iter().map(|k| k.hidden_reads.len()).sum();
+    assert_eq!(loads, 8);
+    let stack = RuntimeStack::parse("llvm-offload-22+rocm-6.4").unwrap();
+    let processor = object.target.as_ref().unwrap().processor;
+    let rt = hsaco_check::check_runtime(&stack, &object, processor);
+    let p = rt
+        .problems
+        .iter()
+        .find(|p| p.code == "runtime-pre-gfx9-hidden-args")
+        .expect("the finding");
+    assert_eq!(p.kernels.len(), 8);
+    assert!(p.what.contains("k0 loads") && p.what.contains("k2 loads"));
+    assert!(!p.what.contains("k3 loads"), "{}", p.what);
+    assert!(p.what.ends_with("; and 5 more loads)"), "{}", p.what);
+}
