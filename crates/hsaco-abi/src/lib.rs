@@ -374,6 +374,9 @@ pub struct ArgSlot {
 pub struct LayoutProblem {
     pub offset: u64,
     pub message: String,
+    /// The problem is only that a hidden argument kind belongs to a later code
+    /// object version (runtimes that know the kind fill it whatever the version).
+    pub later_version: bool,
 }
 
 impl fmt::Display for LayoutProblem {
@@ -419,6 +422,7 @@ impl KernargLayout {
                                     "{} is not at implicit-block offset {rel} relative to the other hidden arguments",
                                     h.value_kind()
                                 ),
+                                later_version: false,
                             }),
                         }
                     }
@@ -433,6 +437,7 @@ impl KernargLayout {
                             h.value_kind(),
                             h.since_version()
                         ),
+                        later_version: true,
                     });
                 }
                 if a.size != h.size() && h != HiddenArg::None {
@@ -444,12 +449,14 @@ impl KernargLayout {
                             a.size,
                             h.size()
                         ),
+                        later_version: false,
                     });
                 }
             } else if a.value_kind.starts_with("hidden_") {
                 problems.push(LayoutProblem {
                     offset: a.offset,
                     message: format!("unknown hidden argument kind {}", a.value_kind),
+                    later_version: false,
                 });
             }
             let meaning = match hidden {
@@ -498,6 +505,7 @@ impl KernargLayout {
                 problems.push(LayoutProblem {
                     offset: b.offset,
                     message: format!("{} overlaps {}", b.name, a.name),
+                    later_version: false,
                 });
             }
         }
@@ -510,6 +518,7 @@ impl KernargLayout {
                         s.name,
                         s.offset.saturating_add(s.size)
                     ),
+                    later_version: false,
                 });
             }
         }

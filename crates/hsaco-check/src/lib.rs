@@ -58,7 +58,7 @@
 //! | `elf-unreadable` | error | the code object is not a readable ELF file |
 //! | `symbols-unreadable` | error | its symbol table cannot be read |
 //! | `runtime-code-object-version` | error | a layer does not load this code object version |
-//! | `runtime-code-object-version-unknown` | note | not known whether it does |
+//! | `runtime-code-object-version-unknown` | warning | not known whether it does: the outcome depends on the runtime |
 //! | `runtime-relocatable` | error | an `ET_REL` object given to a loader |
 //! | `runtime-generic-target` | error | a layer does not load generic targets |
 //! | `runtime-generic-target-unknown` | warning | not known whether it does |
@@ -74,9 +74,16 @@
 //! | `code-m0-not-restored` | warning | a gfx6-gfx8 function returns with `m0` changed |
 //! | `code-m0-across-call` | error | LDS or `m0` used after a call to such a function without setting `m0` again |
 //!
+//! Severity follows what a loader or runtime does with the object: **error**
+//! where a runtime refuses it or runs it wrongly, **warning** where the outcome
+//! depends on the runtime (or the runtime table does not know) or is risky,
+//! **note** for a departure from AMDGPUUsage nothing acts on. The runtime codes
+//! take theirs from the [`Runtime`] table's facts (each with its source); the
+//! ABI lints' reasons are in the `code` module.
+//!
 //! Conformance codes (`note-malformed`, `metadata-*`, `kernarg-layout`, `kd-*`,
 //! `entry-alignment`, `kernel-symbol-missing`) are described in the
-//! `conformance` module.
+//! `conformance` module, each with the loader behaviour behind its severity.
 //!
 //! # JSON schema (`hsaco check --json`)
 //!

@@ -120,3 +120,45 @@ fn symbols() {
     }
     assert!(codes(&d).contains(&"kernel-symbol-missing"));
 }
+
+/// The findings of `check` on one object against one device, as (severity, code).
+fn on_device(file: &str, device: &str) -> (bool, Vec<(hsaco_check::Severity, &'static str)>) {
+    let r = crate::run(file, &[device], &[]);
+    let p = r.objects[0]
+        .problems
+        .iter()
+        .map(|p| (p.severity, p.code))
+        .collect();
+    (r.has_errors(), p)
+}
+
+/// Issue 13: objects older compilers write run on their own processor, so
+/// `check` must not call them broken. clang-15 writes `.uses_dynamic_stack` (a
+/// v5 key) in v4 metadata, once per kernel: a note. clang-14 leaves the
+/// `.agpr_count` AMDGPUUsage requires for gfx90a out: a note, no runtime reads it.
+#[test]
+fn older_compilers_objects_pass_on_their_processor() {
+    use hsaco_check::Severity::Note;
+    let (errors, p) = on_device("clang15-gfx906-cov4.co", "gfx906");
+    assert!(!errors);
+    assert_eq!(p, [(Note, "metadata-key-version"); 3]);
+    let (errors, p) = on_device("clang14-gfx90a-cov4.co", "gfx90a");
+    assert!(!errors);
+    assert_eq!(p, [(Note, "metadata-missing-key"); 3]);
+}
+
+/// ACCUM_OFFSET (compute_pgm_rsrc3 bits 5:0, byte 44) far past the VGPRs of a
+/// kernel without AGPRs: a note (nothing reads the split); LLVM's own value
+/// gives nothing.
+#[test]
+fn accum_offset_past_the_vgprs_is_a_note() {
+    assert!(codes(&object("gfx90a-xnack+-cov5.co")).is_empty());
+    let d = mutated("gfx90a-xnack+-cov5.co", |d, kd| d[kd + 44] |= 0x3f);
+    let r = check(&d, &CheckOptions::default()).unwrap();
+    let p: Vec<_> = r.objects[0]
+        .problems
+        .iter()
+        .map(|p| (p.severity, p.code))
+        .collect();
+    assert_eq!(p, [(hsaco_check::Severity::Note, "kd-accum-offset")]);
+}
