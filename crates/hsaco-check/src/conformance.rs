@@ -607,6 +607,9 @@ mod tests {
     use crate::Severity;
     use hsaco_elf::msgpack::{decode, Value};
 
+    /// The pairs of a metadata map.
+    type Pairs = Vec<(Value<'static>, Value<'static>)>;
+
     fn llvm_doc(file: &str) -> Vec<u8> {
         let path = format!("{}/tests/data/objects/{file}", env!("CARGO_MANIFEST_DIR"));
         let data = std::fs::read(path).unwrap();
@@ -638,12 +641,12 @@ mod tests {
             .collect()
     }
 
-    fn set(k: &mut Vec<(Value<'static>, Value<'static>)>, key: &'static str, v: Value<'static>) {
+    fn set(k: &mut Pairs, key: &'static str, v: Value<'static>) {
         k.retain(|(n, _)| n.as_str() != Some(key));
         k.push((Value::str_ref(key), v));
     }
 
-    fn remove(k: &mut Vec<(Value<'static>, Value<'static>)>, key: &str) {
+    fn remove(k: &mut Pairs, key: &str) {
         k.retain(|(n, _)| n.as_str() != Some(key));
     }
 
@@ -652,7 +655,7 @@ mod tests {
         let bytes = llvm_doc("gfx906-cov4.co");
         let base: Value<'static> = decode(&bytes).unwrap().into_owned();
         assert_eq!(findings(&base, 4), []);
-        let with = |f: &dyn Fn(&mut Vec<(Value<'static>, Value<'static>)>)| {
+        let with = |f: &dyn Fn(&mut Pairs)| {
             let mut d = base.clone();
             f(kernel_mut(&mut d));
             findings(&d, 4)

@@ -8,6 +8,10 @@
 //!   `amdhsa.target` names a processor with accumulation registers (gfx908, gfx90a,
 //!   gfx94x, gfx950) and optional otherwise.
 //! * Unknown keys are allowed (the specification lets vendors add keys).
+//!
+//! Every [`Finding`] says what kind of departure it is ([`FindingKind`]): the
+//! schema only describes the document; how much a departure matters depends on
+//! what loaders do with the key, which `hsaco-check` decides.
 
 use crate::msgpack::Value;
 
