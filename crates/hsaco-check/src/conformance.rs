@@ -39,6 +39,7 @@
 //! | `kd-wave-size` | error | the hardware runs the descriptor's wave size |
 //! | `kd-vgpr-count` | error | the hardware allocates the descriptor's count |
 //! | `kd-accum-offset` | note | with no AGPR in use nothing reads the split |
+//! | `kd-reserved-sgpr-count` | note | GFX10+ hardware ignores GRANULATED_WAVEFRONT_SGPR_COUNT; clang-13/-14 fill it in |
 //! | `kd-user-sgpr-count` | error | the hardware loads only USER_SGPR_COUNT user SGPRs |
 
 use hsaco_abi::{ArgDesc, HiddenArg, KernargLayout};
@@ -344,6 +345,20 @@ fn check_descriptor(
                     "{label}: the descriptor allocates {allocated} VGPRs, the metadata says the kernel uses {vgprs}"
                 ),
                 "the hardware allocates the descriptor's VGPR count; registers past the allocation belong to other waves",
+            ));
+        }
+    }
+    if p.is_gfx10_plus() {
+        let sgprs = kd.compute_pgm_rsrc1().granulated_wavefront_sgpr_count();
+        if sgprs != 0 {
+            // Note: GFX10+ hardware gives every wave its full SGPR file and ignores
+            // the field; clang-13 and -14 still fill it in (LLVM 22's llvm-objdump
+            // refuses to decode such a descriptor: reserved bits set)
+            problems.push(Problem::note(
+                "kd-reserved-sgpr-count",
+                format!("{label}: GRANULATED_WAVEFRONT_SGPR_COUNT is {sgprs}, a reserved field on {}", p.name),
+                "AMDGPUUsage reserves COMPUTE_PGM_RSRC1 bits 9:6 on GFX10+ (must be 0): the hardware allocates SGPRs without it, so nothing reads it (clang-13 and -14 write the gfx9 count there)".into(),
+                None,
             ));
         }
     }

@@ -5,6 +5,7 @@
 #   clang15-gfx906-cov4.co  .uses_dynamic_stack in code object v4 metadata
 #                           (AMDGPUUsage adds the key in v5)
 #   clang14-gfx90a-cov4.co  no .agpr_count (AMDGPUUsage requires it for gfx90a)
+#   clang14-gfx1030-cov4.co GRANULATED_WAVEFRONT_SGPR_COUNT set, reserved on GFX10+
 set -eu
 SRC=${SRC:-/work/shared/corpus/cl}
 cd "$(dirname "$0")/objects"
@@ -16,4 +17,5 @@ build() { # clang-version processor cov output
 }
 build 15 gfx906 4 clang15-gfx906-cov4.co
 build 14 gfx90a 4 clang14-gfx90a-cov4.co
+build 14 gfx1030 4 clang14-gfx1030-cov4.co
 rm -rf "$T"

@@ -162,3 +162,14 @@ fn accum_offset_past_the_vgprs_is_a_note() {
         .collect();
     assert_eq!(p, [(hsaco_check::Severity::Note, "kd-accum-offset")]);
 }
+
+/// clang-14 fills GRANULATED_WAVEFRONT_SGPR_COUNT in gfx10 descriptors, a field
+/// GFX10+ reserves and the hardware does not read: a note per kernel (LLVM 22's
+/// gfx1030 object has none, see `llvm_objects_pass`).
+#[test]
+fn reserved_sgpr_count_on_gfx10_is_a_note() {
+    use hsaco_check::Severity::Note;
+    let (errors, p) = on_device("clang14-gfx1030-cov4.co", "gfx1030");
+    assert!(!errors);
+    assert_eq!(p, [(Note, "kd-reserved-sgpr-count"); 3]);
+}
