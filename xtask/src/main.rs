@@ -7,7 +7,7 @@
 //! cargo xtask llvm-diff [--corpus DIR] [--limit N]
 //!                                     compare hsaco with LLVM 22 on the corpus
 //! cargo xtask bench [--corpus DIR]    time hsaco against the LLVM tool doing the same work
-//! cargo xtask wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only]
+//! cargo xtask wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare]
 //!                                     build the corpus with older clangs too; check and compare it
 //! ```
 //!
@@ -52,7 +52,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] | wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only] [--jobs N]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] | wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare] [--jobs N]>";
 
 /// Options shared by the tasks that run over the corpus.
 pub struct Options {

@@ -23,7 +23,7 @@
 //! | `note-malformed` | error | comgr and the loaders walk the note records; a broken one hides the metadata after it and CLR finds no kernel |
 //! | `metadata-missing` | error | CLR and the offload plugin find kernels and their argument layout only in the metadata |
 //! | `metadata-unreadable` | error | comgr refuses the document: no kernel |
-//! | `metadata-key-version` | note | keys are read by name whatever the version, or skipped; clang-15/-16 write `.uses_dynamic_stack` at v3/v4 |
+//! | `metadata-key-version` | note | keys are read by name whatever the version, or skipped; clang-15 writes `.uses_dynamic_stack` at v3/v4 |
 //! | `metadata-value-kind-version` | warning | a v5 argument kind in v3/v4 metadata: filled by CLR of ROCm 5.x+, unknown to older runtimes |
 //! | `metadata-missing-key`, `metadata-bad-value` | error / warning / note | by key: launched with / read for limits and reports / read by nothing (`.agpr_count`, which clang-13/-14 leave out for gfx90a at v4) |
 //! | `metadata-version` | note | the runtimes take the version from the ELF header |
@@ -39,7 +39,7 @@
 //! | `kd-wave-size` | error | the hardware runs the descriptor's wave size |
 //! | `kd-vgpr-count` | error | the hardware allocates the descriptor's count |
 //! | `kd-accum-offset` | note | with no AGPR in use nothing reads the split |
-//! | `kd-reserved-sgpr-count` | note | GFX10+ hardware ignores GRANULATED_WAVEFRONT_SGPR_COUNT; clang-13/-14 fill it in |
+//! | `kd-reserved-sgpr-count` | note | GFX10+ hardware ignores GRANULATED_WAVEFRONT_SGPR_COUNT; clang-13 to -19 fill it in |
 //! | `kd-user-sgpr-count` | error | the hardware loads only USER_SGPR_COUNT user SGPRs |
 
 use hsaco_abi::{ArgDesc, HiddenArg, KernargLayout};
@@ -352,12 +352,12 @@ fn check_descriptor(
         let sgprs = kd.compute_pgm_rsrc1().granulated_wavefront_sgpr_count();
         if sgprs != 0 {
             // Note: GFX10+ hardware gives every wave its full SGPR file and ignores
-            // the field; clang-13 and -14 still fill it in (LLVM 22's llvm-objdump
+            // the field; clang-13 to -19 still fill it in (LLVM 22's llvm-objdump
             // refuses to decode such a descriptor: reserved bits set)
             problems.push(Problem::note(
                 "kd-reserved-sgpr-count",
                 format!("{label}: GRANULATED_WAVEFRONT_SGPR_COUNT is {sgprs}, a reserved field on {}", p.name),
-                "AMDGPUUsage reserves COMPUTE_PGM_RSRC1 bits 9:6 on GFX10+ (must be 0): the hardware allocates SGPRs without it, so nothing reads it (clang-13 and -14 write the gfx9 count there)".into(),
+                "AMDGPUUsage reserves COMPUTE_PGM_RSRC1 bits 9:6 on GFX10+ (must be 0): the hardware allocates SGPRs without it, so nothing reads it (clang-13 to -19 write the gfx9-style count there; clang-22 writes 0)".into(),
                 None,
             ));
         }
@@ -479,8 +479,8 @@ fn key_use(key: &str) -> KeyUse {
 /// - `metadata-key-version` (note): a key AMDGPUUsage introduces in a later
 ///   code object version. Runtimes read keys by name whatever the version
 ///   (CLR's table has no version in it) or skip them, so nothing refuses the
-///   object. clang-15 and -16 (and ROCm 5.x's compilers) write
-///   `.uses_dynamic_stack` in code object v3 and v4 metadata.
+///   object. clang-15 (and ROCm 5.x's compilers) writes `.uses_dynamic_stack`
+///   in code object v3 and v4 metadata.
 /// - `metadata-value-kind-version` (warning): a code object v5 argument kind
 ///   in v3/v4 metadata. CLR of ROCm 5.x and later fills it by name; an older
 ///   CLR does not know the kind, its argument keeps the default "by value" kind
@@ -530,7 +530,7 @@ fn schema_problem(f: &hsaco_elf::metadata::Finding, version: u32) -> Problem {
         K::KeyFromLaterVersion { since, .. } => Problem::note(
             "metadata-key-version",
             what,
-            format!("AMDGPUUsage adds this key in code object v{since}; runtimes read metadata keys by name whatever the version, or skip the ones they do not use, so nothing refuses the object (clang-15 and -16, like ROCm 5.x's compilers, write .uses_dynamic_stack at v3 and v4)"),
+            format!("AMDGPUUsage adds this key in code object v{since}; runtimes read metadata keys by name whatever the version, or skip the ones they do not use, so nothing refuses the object (clang-15, like ROCm 5.x's compilers, writes .uses_dynamic_stack at v3 and v4)"),
             None,
         ),
         K::ValueKindFromLaterVersion => Problem::warning(

@@ -163,7 +163,7 @@ fn accum_offset_past_the_vgprs_is_a_note() {
     assert_eq!(p, [(hsaco_check::Severity::Note, "kd-accum-offset")]);
 }
 
-/// clang-14 fills GRANULATED_WAVEFRONT_SGPR_COUNT in gfx10 descriptors, a field
+/// clang-14 (like -13 to -19) fills GRANULATED_WAVEFRONT_SGPR_COUNT in gfx10 descriptors, a field
 /// GFX10+ reserves and the hardware does not read: a note per kernel (LLVM 22's
 /// gfx1030 object has none, see `llvm_objects_pass`).
 #[test]
