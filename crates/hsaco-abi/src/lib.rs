@@ -618,6 +618,25 @@ mod tests {
         assert_eq!(v2_value_kind_to_v3("ByValue"), "by_value");
     }
 
+    /// A code object v5 kind in v4 metadata is marked as such (runtimes that know
+    /// the kind fill it); a misplaced argument is not.
+    #[test]
+    fn later_version_kinds_are_marked() {
+        let arg = |value_kind, offset, size| ArgDesc {
+            name: None,
+            type_name: None,
+            value_kind,
+            offset,
+            size,
+        };
+        let l = KernargLayout::new(&[arg("hidden_block_count_x", 8, 4)], 4, 16);
+        assert_eq!(l.problems.len(), 1, "{:?}", l.problems);
+        assert!(l.problems[0].later_version);
+        let l = KernargLayout::new(&[arg("by_value", 0, 8), arg("by_value", 4, 8)], 4, 16);
+        assert_eq!(l.problems.len(), 1, "{:?}", l.problems);
+        assert!(!l.problems[0].later_version);
+    }
+
     #[test]
     fn misplaced_hidden_argument_is_a_problem() {
         let args = [

@@ -6,6 +6,8 @@
 #                           (AMDGPUUsage adds the key in v5)
 #   clang14-gfx90a-cov4.co  no .agpr_count (AMDGPUUsage requires it for gfx90a)
 #   clang14-gfx1030-cov4.co GRANULATED_WAVEFRONT_SGPR_COUNT set, reserved on GFX10+
+#   clang14-gfx906-cov3.co  code object v3, which the runtime table does not know
+#                           whether ROCm 6.x loads
 set -eu
 SRC=${SRC:-/work/shared/corpus/cl}
 cd "$(dirname "$0")/objects"
@@ -18,4 +20,5 @@ build() { # clang-version processor cov output
 build 15 gfx906 4 clang15-gfx906-cov4.co
 build 14 gfx90a 4 clang14-gfx90a-cov4.co
 build 14 gfx1030 4 clang14-gfx1030-cov4.co
+build 14 gfx906 3 clang14-gfx906-cov3.co
 rm -rf "$T"

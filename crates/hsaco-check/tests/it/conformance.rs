@@ -173,3 +173,43 @@ fn reserved_sgpr_count_on_gfx10_is_a_note() {
     assert!(!errors);
     assert_eq!(p, [(Note, "kd-reserved-sgpr-count"); 3]);
 }
+
+/// The note and metadata rules on LLVM's gfx906 v5 object with one byte of its
+/// NT_AMDGPU_METADATA note changed (the unchanged object has no finding, see
+/// `llvm_objects_pass`): all errors, CLR finds no kernel or wrong arguments.
+#[test]
+fn broken_notes_and_metadata() {
+    use hsaco_check::Severity::Error;
+    let base = object("gfx906-cov5.co");
+    // the note's name "AMDGPU\0"; before it namesz, descsz and type (4 bytes each),
+    // after it (padded to 8) the MessagePack document
+    let at = base.windows(7).position(|w| w == b"AMDGPU\0").unwrap();
+    let found = |d: &[u8], code: &str| {
+        let r = check(d, &CheckOptions::default()).unwrap();
+        r.objects[0]
+            .problems
+            .iter()
+            .any(|p| p.code == code && p.severity == Error)
+    };
+    let mut d = base.clone();
+    d[at - 4] = 33; // type 32 (NT_AMDGPU_METADATA) -> 33
+    assert!(found(&d, "metadata-missing"));
+    let mut d = base.clone();
+    d[at - 8..at - 4].copy_from_slice(&0x7fff_fff0u32.to_le_bytes()); // descsz
+    assert!(found(&d, "note-malformed"));
+    let mut d = base.clone();
+    d[at + 8] = 0xc1; // a byte MessagePack never uses
+    assert!(found(&d, "metadata-unreadable"));
+    // the second argument's `.offset` (a positive fixint after the key) set to 0:
+    // it overlaps the first
+    let offsets: Vec<usize> = base
+        .windows(8)
+        .enumerate()
+        .filter(|(_, w)| *w == b"\xa7.offset")
+        .map(|(i, _)| i)
+        .collect();
+    let mut d = base.clone();
+    assert!(d[offsets[1] + 8] > 0 && d[offsets[1] + 8] < 0x80);
+    d[offsets[1] + 8] = 0;
+    assert!(found(&d, "kernarg-layout"));
+}
