@@ -521,7 +521,7 @@ fn schema_problem(f: &hsaco_elf::metadata::Finding, version: u32) -> Problem {
             KeyUse::Unread => Problem::note(
                 code,
                 what.clone(),
-                format!("AMDGPUUsage \"Code Object V{version} Metadata\"; no runtime is known to read `{k}` (CLR's metadata table has no entry for it, ROCr and the LLVM offload plugin take the kernel's resources from its descriptor)"),
+                format!("AMDGPUUsage \"Code Object V{version} Metadata\"; no runtime is known to act on `{k}` (CLR's metadata table has no entry for it; ROCr and the LLVM offload plugin take the kernel's resources from its descriptor, the plugin reading metadata at most for its launch reports)"),
                 None,
             ),
         }
