@@ -126,7 +126,7 @@ fn json_keeps_what_the_text_groups() {
     let lib = "tests/cli/data/library/library-gfx90a-clang15-v4.co";
     let text = run(&["check", lib]);
     assert!(text.contains("and 37 more (--verbose for all)"), "{text}");
-    assert_eq!(text.matches("[metadata-schema]").count(), 1, "{text}");
+    assert_eq!(text.matches("[metadata-key-version]").count(), 1, "{text}");
     let json: serde_json::Value = serde_json::from_str(&run(&["check", "--json", lib])).unwrap();
     let object = &json[0]["objects"][0];
     assert_eq!(object["kernels"].as_array().unwrap().len(), 40);
@@ -134,7 +134,7 @@ fn json_keeps_what_the_text_groups() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|p| p["code"] == "metadata-schema")
+        .filter(|p| p["code"] == "metadata-key-version")
         .collect();
     assert_eq!(schema.len(), 40);
     let mut named: Vec<&str> = Vec::new();

@@ -44,6 +44,22 @@ pub fn build(dir: &Path) -> Result<PathBuf> {
     Ok(dir.to_path_buf())
 }
 
+/// The project's `shared/` folder: `$HSACO_SHARED`, or `shared` beside the
+/// repository (or beside the folder of a git worktree under it).
+pub fn shared_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("HSACO_SHARED") {
+        return PathBuf::from(d);
+    }
+    let root = crate::root();
+    for up in ["../shared", "../../shared"] {
+        let d = root.join(up);
+        if d.is_dir() {
+            return d;
+        }
+    }
+    root.join("../shared")
+}
+
 /// Every AMDGPU ELF (`.o`, `.co`) under `dir`, sorted.
 pub fn objects(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();

@@ -74,14 +74,14 @@ pub fn run(opts: &Options) -> Result<()> {
 }
 
 #[derive(Default)]
-struct Tally {
+pub(crate) struct Tally {
     compared: usize,
     skipped: usize,
     mismatches: Vec<String>,
 }
 
 impl Tally {
-    fn report(&self, what: &str) -> bool {
+    pub(crate) fn report(&self, what: &str) -> bool {
         println!(
             "{what}: {} compared, {} identical, {} different, {} skipped",
             self.compared,
@@ -120,7 +120,7 @@ fn first_difference(a: &str, b: &str) -> String {
     )
 }
 
-fn metadata(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
+pub(crate) fn metadata(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
     let mut t = Tally::default();
     for obj in objects {
         let (ok, llvm) = output(Command::new("llvm-readelf-22").arg("--notes").arg(obj))?;
@@ -143,7 +143,7 @@ fn metadata(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
     Ok(t)
 }
 
-fn kernel_descriptors(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
+pub(crate) fn kernel_descriptors(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
     let mut t = Tally::default();
     for obj in objects {
         let kds = kd_symbols(obj)?;
@@ -406,7 +406,8 @@ fn demangled(hsaco: &Path, objects: &[PathBuf]) -> Result<Tally> {
 /// `hsaco dis` against `llvm-objdump-22 -d` on every corpus code object whose
 /// processor hsaco-isa describes (crates/hsaco-isa/scripts/dis_diff.py prints the
 /// percentage of identical instruction lines per processor and fails on any
-/// difference). Returns whether everything was identical.
+/// difference), and with `--symbolize-operands` on the nogpulib half. Returns
+/// whether everything was identical.
 fn disassembly(hsaco: &Path, corpus: &Path) -> Result<bool> {
     let mut dirs = Vec::new();
     let mut skipped = Vec::new();
@@ -429,13 +430,7 @@ fn disassembly(hsaco: &Path, corpus: &Path) -> Result<bool> {
     skipped.dedup();
     println!("disassembly (dis vs llvm-objdump-22 -d): processors without an ISA description yet, not compared: {}", skipped.join(" "));
     let script = crate::root().join("crates/hsaco-isa/scripts/dis_diff.py");
-    let status = Command::new("python3")
-        .arg(&script)
-        .arg("--hsaco")
-        .arg(hsaco)
-        .args(&dirs)
-        .status()
-        .with_context(|| format!("{}", script.display()))?;
+    let status = dis_diff(hsaco, &dirs)?;
     // branch-target labels, on the nogpulib half
     println!("disassembly with --symbolize-operands (both tools), nogpulib half:");
     let nogpulib: Vec<&PathBuf> = dirs
@@ -450,7 +445,22 @@ fn disassembly(hsaco: &Path, corpus: &Path) -> Result<bool> {
         .args(&nogpulib)
         .status()
         .with_context(|| format!("{}", script.display()))?;
-    Ok(status.success() && symbolized.success())
+    Ok(status && symbolized.success())
+}
+
+/// `hsaco dis` against `llvm-objdump-22 -d` on every code object under `dirs`
+/// (crates/hsaco-isa/scripts/dis_diff.py; the processor from the directory
+/// name). Returns whether every instruction line was identical.
+pub(crate) fn dis_diff(hsaco: &Path, dirs: &[PathBuf]) -> Result<bool> {
+    let script = crate::root().join("crates/hsaco-isa/scripts/dis_diff.py");
+    let status = Command::new("python3")
+        .arg(&script)
+        .arg("--hsaco")
+        .arg(hsaco)
+        .args(dirs)
+        .status()
+        .with_context(|| format!("{}", script.display()))?;
+    Ok(status.success())
 }
 
 /// gfx6/gfx7, which llvm-objdump-22 cannot disassemble: every instruction llvm-mc-22

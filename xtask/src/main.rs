@@ -7,6 +7,8 @@
 //! cargo xtask llvm-diff [--corpus DIR] [--limit N]
 //!                                     compare hsaco with LLVM 22 on the corpus
 //! cargo xtask bench [--corpus DIR]    time hsaco against the LLVM tool doing the same work
+//! cargo xtask wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare]
+//!                                     build the corpus with older clangs too; check and compare it
 //! ```
 //!
 //! `llvm-diff` and `bench` need LLVM 22 (`llvm-readelf-22`, `llvm-objdump-22`,
@@ -17,6 +19,7 @@ mod bench;
 mod codegen;
 mod corpus;
 mod llvm_diff;
+mod wild;
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -40,6 +43,7 @@ fn main() -> Result<()> {
         }
         "llvm-diff" => llvm_diff::run(&Options::parse(rest)?),
         "bench" => bench::run(&Options::parse(rest)?),
+        "wild-corpus" => wild::run(rest),
         "help" | "--help" | "-h" => {
             println!("{}", HELP);
             Ok(())
@@ -48,7 +52,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] | wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare] [--jobs N]>";
 
 /// Options shared by the tasks that run over the corpus.
 pub struct Options {

@@ -374,6 +374,9 @@ pub struct ArgSlot {
 pub struct LayoutProblem {
     pub offset: u64,
     pub message: String,
+    /// The problem is only that a hidden argument kind belongs to a later code
+    /// object version (runtimes that know the kind fill it whatever the version).
+    pub later_version: bool,
 }
 
 impl fmt::Display for LayoutProblem {
@@ -419,6 +422,7 @@ impl KernargLayout {
                                     "{} is not at implicit-block offset {rel} relative to the other hidden arguments",
                                     h.value_kind()
                                 ),
+                                later_version: false,
                             }),
                         }
                     }
@@ -433,6 +437,7 @@ impl KernargLayout {
                             h.value_kind(),
                             h.since_version()
                         ),
+                        later_version: true,
                     });
                 }
                 if a.size != h.size() && h != HiddenArg::None {
@@ -444,12 +449,14 @@ impl KernargLayout {
                             a.size,
                             h.size()
                         ),
+                        later_version: false,
                     });
                 }
             } else if a.value_kind.starts_with("hidden_") {
                 problems.push(LayoutProblem {
                     offset: a.offset,
                     message: format!("unknown hidden argument kind {}", a.value_kind),
+                    later_version: false,
                 });
             }
             let meaning = match hidden {
@@ -498,6 +505,7 @@ impl KernargLayout {
                 problems.push(LayoutProblem {
                     offset: b.offset,
                     message: format!("{} overlaps {}", b.name, a.name),
+                    later_version: false,
                 });
             }
         }
@@ -510,6 +518,7 @@ impl KernargLayout {
                         s.name,
                         s.offset.saturating_add(s.size)
                     ),
+                    later_version: false,
                 });
             }
         }
@@ -607,6 +616,25 @@ mod tests {
         );
         assert_eq!(v2_value_kind_to_v3("GlobalBuffer"), "global_buffer");
         assert_eq!(v2_value_kind_to_v3("ByValue"), "by_value");
+    }
+
+    /// A code object v5 kind in v4 metadata is marked as such (runtimes that know
+    /// the kind fill it); a misplaced argument is not.
+    #[test]
+    fn later_version_kinds_are_marked() {
+        let arg = |value_kind, offset, size| ArgDesc {
+            name: None,
+            type_name: None,
+            value_kind,
+            offset,
+            size,
+        };
+        let l = KernargLayout::new(&[arg("hidden_block_count_x", 8, 4)], 4, 16);
+        assert_eq!(l.problems.len(), 1, "{:?}", l.problems);
+        assert!(l.problems[0].later_version);
+        let l = KernargLayout::new(&[arg("by_value", 0, 8), arg("by_value", 4, 8)], 4, 16);
+        assert_eq!(l.problems.len(), 1, "{:?}", l.problems);
+        assert!(!l.problems[0].later_version);
     }
 
     #[test]

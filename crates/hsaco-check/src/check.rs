@@ -538,7 +538,9 @@ pub fn check_runtime(
                         fix
                     }),
                 )),
-                None => problems.push(Problem::note(
+                // not known: whether it loads depends on the runtime (a warning,
+                // like an unknown generic-target fact)
+                None => problems.push(Problem::warning(
                     "runtime-code-object-version-unknown",
                     format!("not known whether {} loads code object v{v}", l.name),
                     f.source.to_string(),

@@ -45,6 +45,17 @@
 //!   operand) before setting it again. On gfx6-gfx8 `m0` bounds every LDS access
 //!   and the write-up's patch makes it survive calls; LLVM 22 lowers a dynamic
 //!   `v_writelane_b32` lane select through `m0` and does not restore it.
+//!
+//! # Severity: what the runtimes do
+//!
+//! | code | severity | why |
+//! |---|---|---|
+//! | `code-hidden-arg-unlisted` | error | CLR fills only the hidden arguments the metadata lists; the kernel reads what is left in the buffer |
+//! | `code-hidden-arg-pre-gfx9` | warning | on gfx9+ whether the field is filled depends on the runtime (the LLVM offload plugin fills the v5 block by its layout, CLR what the metadata lists) |
+//! | `code-hidden-arg-wrong-base` | error (warning for the queue pointer) | the load reads unrelated memory on every runtime; the queue pointer is only used when a trap fires |
+//! | `code-implicit-arg-past-block` | error | the load reads past the 256-byte block on every runtime |
+//! | `code-m0-not-restored` | warning | harmless unless a caller uses LDS after the call without setting m0 again |
+//! | `code-m0-across-call` | error | the LDS access is checked against the callee's m0 on gfx6-gfx8 hardware |
 
 use hsaco_abi::HiddenArg;
 use hsaco_elf::elf::consts::STT_FUNC;

@@ -59,7 +59,7 @@
 //! | `symbols-unreadable` | error | its symbol table cannot be read |
 //! | `not-hsa-object` | error | an r600, PAL or Mesa object (ELFCLASS32 or `EI_OSABI` not HSA): no HSA runtime loads it |
 //! | `runtime-code-object-version` | error | a layer does not load this code object version |
-//! | `runtime-code-object-version-unknown` | note | not known whether it does |
+//! | `runtime-code-object-version-unknown` | warning | not known whether it does: the outcome depends on the runtime |
 //! | `runtime-relocatable` | error | an `ET_REL` object given to a loader (not for code object v1 on ROCm, whose loader takes v1's `ET_REL` layout) |
 //! | `runtime-v1-hsa-api-only` | note | code object v1: ROCr's loader takes it, HIP and OpenCL are not known to |
 //! | `runtime-generic-target` | error | a layer does not load generic targets |
@@ -76,15 +76,23 @@
 //! | `code-m0-not-restored` | warning | a gfx6-gfx8 function returns with `m0` changed |
 //! | `code-m0-across-call` | error | LDS or `m0` used after a call to such a function without setting `m0` again |
 //!
+//! Severity follows what a loader or runtime does with the object: **error**
+//! where a runtime refuses it or runs it wrongly, **warning** where the outcome
+//! depends on the runtime (or the runtime table does not know) or is risky,
+//! **note** for a departure from AMDGPUUsage nothing acts on. The runtime codes
+//! take theirs from the [`Runtime`] table's facts (each with its source); the
+//! ABI lints' reasons are in the `code` module.
+//!
 //! Conformance codes (`note-malformed`, `metadata-*`, `kernarg-layout`, `kd-*`,
 //! `entry-alignment`, `kernel-symbol-missing`) are described in the
-//! `conformance` module.
+//! `conformance` module, each with the loader behaviour behind its severity.
 //!
 //! # Text and JSON
 //! [`Report::to_text_with`] keeps library-sized reports short: findings that differ
 //! only in their kernels ([`Problem::kernels`]) are merged, and kernel lists are cut
 //! to a count, three names and "and N more" unless [`TextOptions::verbose`]. The JSON
 //! keeps everything: one problem per kernel, every name.
+//!
 //! # JSON schema (`hsaco check --json`)
 //!
 //! One object per input file, as printed by the CLI:

@@ -227,3 +227,22 @@ fn json_shape() {
 fn runtime_table_listing() {
     golden("list-runtimes.txt", &hsaco_check::runtimes_text());
 }
+
+/// Whether ROCm 6.4 loads code object v3 is not known (the runtime table says
+/// so, with its source): the outcome depends on the runtime, a warning; v5,
+/// which it loads, gives nothing.
+#[test]
+fn unknown_version_support_is_a_warning() {
+    let r = run("clang14-gfx906-cov3.co", &["gfx906"], &["rocm-6.4"]);
+    let p: Vec<_> = r.devices[0].runtimes[0]
+        .problems
+        .iter()
+        .map(|p| (p.severity, p.code))
+        .collect();
+    assert_eq!(
+        p,
+        [(Severity::Warning, "runtime-code-object-version-unknown")]
+    );
+    let r = run("gfx906-cov5.co", &["gfx906"], &["rocm-6.4"]);
+    assert!(r.devices[0].runtimes[0].problems.is_empty());
+}

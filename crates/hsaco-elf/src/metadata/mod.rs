@@ -68,7 +68,8 @@ pub use readelf::{
     NT_AMD_HSA_METADATA,
 };
 pub use validate::{
-    expected_metadata_version, validate, Finding, VALUE_KINDS, VALUE_KINDS_V3, VALUE_KINDS_V5,
+    expected_metadata_version, validate, Finding, FindingKind, VALUE_KINDS, VALUE_KINDS_V3,
+    VALUE_KINDS_V5,
 };
 
 /// Fuzz entry: MessagePack decode, print (readelf form and JSON), validate, typed

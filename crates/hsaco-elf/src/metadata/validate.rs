@@ -8,6 +8,10 @@
 //!   `amdhsa.target` names a processor with accumulation registers (gfx908, gfx90a,
 //!   gfx94x, gfx950) and optional otherwise.
 //! * Unknown keys are allowed (the specification lets vendors add keys).
+//!
+//! Every [`Finding`] says what kind of departure it is ([`FindingKind`]): the
+//! schema only describes the document; how much a departure matters depends on
+//! what loaders do with the key, which `hsaco-check` decides.
 
 use crate::msgpack::Value;
 
@@ -19,6 +23,42 @@ pub struct Finding {
     pub path: String,
     /// What is wrong.
     pub message: String,
+    /// What kind of departure, for tools that weigh findings (a checker decides
+    /// from it and the key how much a departure matters to a loader).
+    pub kind: FindingKind,
+}
+
+/// The kind of a [`Finding`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FindingKind {
+    /// A key the document's code object version does not define yet: AMDGPUUsage
+    /// adds it in version `since`.
+    KeyFromLaterVersion {
+        /// The key as the schema spells it (`.uses_dynamic_stack`).
+        key: &'static str,
+        /// The first code object version that has it.
+        since: u32,
+    },
+    /// An argument `.value_kind` that code object v5 added, in v3/v4 metadata.
+    ValueKindFromLaterVersion,
+    /// A key the schema requires for this version is absent.
+    MissingKey {
+        /// The key as the schema spells it (`.agpr_count`).
+        key: &'static str,
+    },
+    /// A value of the wrong type or outside the allowed values (`key` names the
+    /// key, when the finding is about one key's value).
+    BadValue {
+        /// The key, or `""` when the finding is about a map as a whole.
+        key: &'static str,
+    },
+    /// A map with a key twice, or a key that is not a string.
+    BadMap,
+    /// `amdhsa.version` (`Version` for v2) is not the one the code object
+    /// version implies.
+    MetadataVersion,
+    /// A code object version the schema does not describe.
+    UnknownVersion,
 }
 
 impl std::fmt::Display for Finding {
@@ -288,6 +328,7 @@ pub fn validate(root: &Value<'_>, code_object_version: u32) -> Vec<Finding> {
         cx.add(
             String::new(),
             format!("unknown code object version {code_object_version}"),
+            FindingKind::UnknownVersion,
         );
         return cx.findings;
     }
@@ -317,6 +358,7 @@ pub fn validate(root: &Value<'_>, code_object_version: u32) -> Vec<Finding> {
                     "[{}, {}] is not the metadata version of code object v{code_object_version} ([{}, {}])",
                     found[0], found[1], expected[0], expected[1]
                 ),
+                FindingKind::MetadataVersion,
             );
         }
     }
@@ -339,8 +381,12 @@ fn join(path: &str, key: &str) -> String {
 }
 
 impl Checker {
-    fn add(&mut self, path: String, message: String) {
-        self.findings.push(Finding { path, message });
+    fn add(&mut self, path: String, message: String, kind: FindingKind) {
+        self.findings.push(Finding {
+            path,
+            message,
+            kind,
+        });
     }
 
     fn map(&mut self, v: &Value<'_>, keys: &[Key], path: &str) {
@@ -349,19 +395,25 @@ impl Checker {
             self.add(
                 at.to_string(),
                 format!("expected a map, found {}", v.kind_name()),
+                FindingKind::BadMap,
             );
             return;
         };
         for (i, (k, _)) in pairs.iter().enumerate() {
             if pairs[..i].iter().any(|(prev, _)| prev == k) {
                 let name = k.as_str().unwrap_or("?");
-                self.add(join(path, name), "duplicate key".to_string());
+                self.add(
+                    join(path, name),
+                    "duplicate key".to_string(),
+                    FindingKind::BadMap,
+                );
             }
             if !matches!(k, Value::Str(_)) {
                 let at = if path.is_empty() { "<root>" } else { path };
                 self.add(
                     at.to_string(),
                     format!("map key is a {}, not a string", k.kind_name()),
+                    FindingKind::BadMap,
                 );
             }
         }
@@ -373,7 +425,11 @@ impl Checker {
                     let required = spec.required && self.version >= spec.since
                         || (spec.name == ".agpr_count" && self.agprs);
                     if required {
-                        self.add(p, "required key is missing".to_string());
+                        self.add(
+                            p,
+                            "required key is missing".to_string(),
+                            FindingKind::MissingKey { key: spec.name },
+                        );
                     }
                 }
                 Some(value) => {
@@ -384,40 +440,49 @@ impl Checker {
                                 "key is not part of code object v{} metadata (since v{})",
                                 self.version, spec.since
                             ),
+                            FindingKind::KeyFromLaterVersion {
+                                key: spec.name,
+                                since: spec.since,
+                            },
                         );
                     }
-                    self.value(value, spec.ty, &p);
+                    self.value(value, spec.ty, &p, spec.name);
                 }
             }
         }
     }
 
-    fn value(&mut self, v: &Value<'_>, ty: Ty, path: &str) {
+    fn value(&mut self, v: &Value<'_>, ty: Ty, path: &str, key: &'static str) {
+        let bad = FindingKind::BadValue { key };
         let expected = |what: &str| format!("expected {what}, found {}", v.kind_name());
         match ty {
             Ty::Int | Ty::Pow2 | Ty::Positive => match v.as_u64() {
-                None => self.add(path.to_string(), expected("a non-negative integer")),
+                None => self.add(path.to_string(), expected("a non-negative integer"), bad),
                 Some(n) if matches!(ty, Ty::Pow2) && !n.is_power_of_two() => {
-                    self.add(path.to_string(), format!("{n} is not a power of two"))
+                    self.add(path.to_string(), format!("{n} is not a power of two"), bad)
                 }
                 Some(0) if matches!(ty, Ty::Positive) => {
-                    self.add(path.to_string(), "must be at least 1".to_string())
+                    self.add(path.to_string(), "must be at least 1".to_string(), bad)
                 }
                 Some(_) => {}
             },
             Ty::Str => {
                 if !matches!(v, Value::Str(_)) {
-                    self.add(path.to_string(), expected("a string"));
+                    self.add(path.to_string(), expected("a string"), bad);
                 }
             }
             Ty::Bool => {
                 if v.as_bool().is_none() {
-                    self.add(path.to_string(), expected("a boolean"));
+                    self.add(path.to_string(), expected("a boolean"), bad);
                 }
             }
             Ty::Flag => {
                 if v.as_bool().is_none() && !matches!(v.as_u64(), Some(0 | 1)) {
-                    self.add(path.to_string(), "expected a boolean or 0/1".to_string());
+                    self.add(
+                        path.to_string(),
+                        "expected a boolean or 0/1".to_string(),
+                        bad,
+                    );
                 }
             }
             Ty::Ints(n) => match v.as_array() {
@@ -425,6 +490,7 @@ impl Checker {
                 _ => self.add(
                     path.to_string(),
                     format!("expected a sequence of {n} non-negative integers"),
+                    bad,
                 ),
             },
             Ty::Strs => match v.as_array() {
@@ -434,19 +500,21 @@ impl Checker {
                             self.add(
                                 format!("{path}[{i}]"),
                                 format!("expected a string, found {}", s.kind_name()),
+                                bad,
                             );
                         }
                     }
                 }
-                None => self.add(path.to_string(), expected("a sequence of strings")),
+                None => self.add(path.to_string(), expected("a sequence of strings"), bad),
             },
             Ty::OneOf(allowed) => match v.as_str() {
                 Some(s) if allowed.contains(&s) => {}
                 Some(s) => self.add(
                     path.to_string(),
                     format!("{s:?} is not one of: {}", allowed.join(", ")),
+                    bad,
                 ),
-                None => self.add(path.to_string(), expected("a string")),
+                None => self.add(path.to_string(), expected("a string"), bad),
             },
             Ty::ValueKind => match v.as_str() {
                 Some(s) if VALUE_KINDS_V3.contains(&s) => {}
@@ -458,11 +526,16 @@ impl Checker {
                                 "{s:?} is a code object v5 argument kind (this is v{})",
                                 self.version
                             ),
+                            FindingKind::ValueKindFromLaterVersion,
                         );
                     }
                 }
-                Some(s) => self.add(path.to_string(), format!("unknown argument kind {s:?}")),
-                None => self.add(path.to_string(), expected("a string")),
+                Some(s) => self.add(
+                    path.to_string(),
+                    format!("unknown argument kind {s:?}"),
+                    bad,
+                ),
+                None => self.add(path.to_string(), expected("a string"), bad),
             },
             Ty::Map(keys) => self.map(v, keys, path),
             Ty::Maps(keys) => match v.as_array() {
@@ -471,7 +544,7 @@ impl Checker {
                         self.map(item, keys, &format!("{path}[{i}]"));
                     }
                 }
-                None => self.add(path.to_string(), expected("a sequence of maps")),
+                None => self.add(path.to_string(), expected("a sequence of maps"), bad),
             },
         }
     }
