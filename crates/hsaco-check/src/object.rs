@@ -24,6 +24,9 @@ pub struct ObjectInfo {
     pub version: Option<u32>,
     /// The target the code object is built for, or why it could not be read.
     pub target: Result<TargetId, String>,
+    /// The full triple of an object for another platform than HSA (r600, PAL, Mesa:
+    /// `amdgcn-amd-amdpal--gfx1100`), whose `target` is an error; for the label.
+    pub platform_target: Option<String>,
     /// `e_type` (`ET_REL` 1, `ET_EXEC` 2, `ET_DYN` 3).
     pub elf_type: u16,
     /// Kernels found through the symbol table.
@@ -60,7 +63,10 @@ impl ObjectInfo {
     pub fn label(&self) -> String {
         let t = match &self.target {
             Ok(t) => t.to_string(),
-            Err(_) => "unknown target".to_string(),
+            Err(_) => self
+                .platform_target
+                .clone()
+                .unwrap_or_else(|| "unknown target".to_string()),
         };
         let v = self.version.map(|v| format!(" v{v}")).unwrap_or_default();
         if self.entry_id.is_empty() {
@@ -90,6 +96,7 @@ impl ObjectInfo {
             offset: e.offset,
             version: None,
             target: Err("not read".into()),
+            platform_target: None,
             elf_type: 0,
             kernels: Vec::new(),
             pre_gfx9_hidden: Vec::new(),
@@ -115,6 +122,10 @@ impl ObjectInfo {
         info.elf_type = co.elf.e_type().0;
         info.target = target_of(&co, info.version);
         if info.version.is_none() {
+            info.platform_target = co
+                .target_id()
+                .ok()
+                .map(|t| t.format_for_os(hsaco_target::TargetIdForm::Full, co.target_os()));
             info.problems.push(not_hsa(&co));
         }
         let symbols = match co.kernels() {
