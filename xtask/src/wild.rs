@@ -631,3 +631,39 @@ fn check_all(hsaco: &Path, built: &[(u32, PathBuf)]) -> Result<bool> {
     }
     Ok(ok)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_is_the_directory_target() {
+        let root = Path::new("/c/clang-15");
+        let dev = |p: &str| device_of(&root.join(p), root);
+        assert_eq!(
+            dev("nogpulib/gfx90a_xnack+/cov4/01_vadd.co").as_deref(),
+            Some("gfx90a:xnack+")
+        );
+        assert_eq!(dev("devlibs/gfx906/cov2/all.co").as_deref(), Some("gfx906"));
+        // a generic target is checked on its first member (AMDGPUUsage lists
+        // gfx900 first in gfx9-generic)
+        assert_eq!(
+            dev("nogpulib/gfx9-generic/cov6/01_vadd.co").as_deref(),
+            Some("gfx900")
+        );
+    }
+
+    #[test]
+    fn allowed_only_where_explained() {
+        let what =
+            "function f loads offset 0xc8 (hidden_queue_ptr) from the constant address at 0x10";
+        let p = Path::new("/c/clang-22/devlibs/gfx803/cov5/02_reduce_lds.co");
+        assert!(allowed(p, "code-hidden-arg-wrong-base", what).is_some());
+        // not at v4, not on gfx900, not another code
+        let v4 = Path::new("/c/clang-22/devlibs/gfx803/cov4/02_reduce_lds.co");
+        assert!(allowed(v4, "code-hidden-arg-wrong-base", what).is_none());
+        let gfx9 = Path::new("/c/clang-22/devlibs/gfx900/cov5/02_reduce_lds.co");
+        assert!(allowed(gfx9, "code-hidden-arg-wrong-base", what).is_none());
+        assert!(allowed(p, "code-m0-across-call", what).is_none());
+    }
+}
