@@ -7,6 +7,7 @@
 //! cargo xtask llvm-diff [--corpus DIR] [--limit N]
 //!                                     compare hsaco with LLVM 22 on the corpus
 //! cargo xtask bench [--corpus DIR]    time hsaco against the LLVM tool doing the same work
+//! cargo xtask libshape [DIR]          build the library-shaped objects bench times (target/libshape)
 //! ```
 //!
 //! `llvm-diff` and `bench` need LLVM 22 (`llvm-readelf-22`, `llvm-objdump-22`,
@@ -16,6 +17,7 @@
 mod bench;
 mod codegen;
 mod corpus;
+mod libshape;
 mod llvm_diff;
 
 use anyhow::{bail, Context, Result};
@@ -38,6 +40,15 @@ fn main() -> Result<()> {
                 .unwrap_or_else(|| root().join("target/corpus"));
             corpus::build(&dir).map(|_| ())
         }
+        "libshape" => {
+            let dir = rest
+                .first()
+                .map(PathBuf::from)
+                .unwrap_or_else(|| root().join("target/libshape"));
+            let mut specs = libshape::big();
+            specs.extend(libshape::many());
+            libshape::build(&dir, &specs).map(|_| ())
+        }
         "llvm-diff" => llvm_diff::run(&Options::parse(rest)?),
         "bench" => bench::run(&Options::parse(rest)?),
         "help" | "--help" | "-h" => {
@@ -48,7 +59,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 pub struct Options {
