@@ -425,7 +425,7 @@ pub fn source(spec: &Spec) -> String {
 fn op(rng: &mut Rng, t: &str) -> String {
     let simple = ["Plus", "Multiplies", "Maximum", "Minimum"];
     match rng.next() % 6 {
-        0 | 1 | 2 => format!("{}<{t}>", rng.pick(&simple)),
+        0..=2 => format!("{}<{t}>", rng.pick(&simple)),
         3 => format!("Scale<{t}, {}>", rng.next() % 16 + 2),
         _ => format!(
             "Compose<{}<{t}>, Scale<{t}, {}>>",

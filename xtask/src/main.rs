@@ -6,7 +6,9 @@
 //! cargo xtask corpus [DIR]            build the LLVM corpus (../shared/corpus) into DIR
 //! cargo xtask llvm-diff [--corpus DIR] [--limit N]
 //!                                     compare hsaco with LLVM 22 on the corpus
-//! cargo xtask bench [--corpus DIR]    time hsaco against the LLVM tool doing the same work
+//! cargo xtask bench [--corpus DIR] [--libshape-only]
+//!                                     time hsaco against the LLVM tool doing the same work
+//!                                     (the corpus, then library-shaped objects)
 //! cargo xtask libshape [DIR]          build the library-shaped objects bench times (target/libshape)
 //! ```
 //!
@@ -59,12 +61,14 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 pub struct Options {
     pub corpus: Option<PathBuf>,
     pub limit: Option<usize>,
+    /// `bench`: only the library-shaped objects (no corpus needed).
+    pub libshape_only: bool,
 }
 
 impl Options {
@@ -72,12 +76,14 @@ impl Options {
         let mut o = Options {
             corpus: None,
             limit: None,
+            libshape_only: false,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
             match a.as_str() {
                 "--corpus" => o.corpus = Some(PathBuf::from(it.next().context("--corpus DIR")?)),
                 "--limit" => o.limit = Some(it.next().context("--limit N")?.parse()?),
+                "--libshape-only" => o.libshape_only = true,
                 other => bail!("unknown option {other:?}"),
             }
         }

@@ -534,7 +534,7 @@ impl Section<'_, '_> {
         });
         let changed = Condvar::new();
         let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
-        // (threads held on CPUs of their own: hsaco_par)
+        // (threads started, and held on CPUs where that helps, by hsaco_par)
         let helper = |_| {
             let mut memo = Memo::default();
             let _guard = PanicGuard {
