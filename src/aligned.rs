@@ -37,10 +37,35 @@ impl AlignedBuf {
             self.len = len;
             return;
         }
-        // a new allocation (zeroed memory comes as fresh pages: no fill pass)
+        self.reallocate(len, self.len);
+    }
+
+    /// Sets the length to `len`, keeping the first `keep` bytes: those after them
+    /// are zero or whatever the buffer held before, for a caller that overwrites
+    /// them. Growing, the allocation doubles at least (its pages untouched until
+    /// written) and only the kept bytes are copied, so a buffer reused for files of
+    /// growing sizes neither fills nor copies what the next file overwrites anyway.
+    pub fn resize_keeping(&mut self, len: usize, keep: usize) {
+        if self.start + len <= self.raw.len() {
+            if len > self.len && self.len < keep {
+                // (bytes before `keep` must be as `resize` leaves them)
+                let end = keep.min(len);
+                self.raw[self.start + self.len..self.start + end].fill(0);
+            }
+            self.len = len;
+            return;
+        }
+        let capacity = len.max(2 * self.raw.len().saturating_sub(ALIGN));
+        self.reallocate(capacity, keep.min(self.len).min(len));
+        self.len = len;
+    }
+
+    /// A new allocation of `len` bytes, holding the first `keep` bytes of this one.
+    fn reallocate(&mut self, len: usize, keep: usize) {
+        // (zeroed memory comes as fresh pages: no fill pass)
         let mut raw = vec![0u8; len + ALIGN - 1];
         let start = (ALIGN - raw.as_ptr() as usize % ALIGN) % ALIGN;
-        raw[start..start + self.len].copy_from_slice(&self.raw[self.start..self.start + self.len]);
+        raw[start..start + keep].copy_from_slice(&self.raw[self.start..self.start + keep]);
         *self = AlignedBuf { raw, start, len };
     }
 }
@@ -77,6 +102,35 @@ impl DerefMut for AlignedBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resize_keeping_keeps_the_bytes_asked_for() {
+        let mut b = AlignedBuf::default();
+        for (len, keep) in [
+            (10, 0),
+            (100, 50),
+            (5000, 64),
+            (40, 40),
+            (1 << 18, 1000),
+            (300, 300),
+            (1 << 17, 64),
+        ] {
+            let before: Vec<u8> = b[..keep.min(b.len())].to_vec();
+            b.resize_keeping(len, keep);
+            assert_eq!(b.len(), len);
+            assert_eq!(b.as_ptr() as usize % ALIGN, 0, "length {len}");
+            let kept = before.len().min(len);
+            assert!(b[..kept] == before[..kept], "length {len}, keep {keep}");
+            // bytes between the old length and `keep` read as zero, as after `resize`
+            assert!(
+                b[kept..keep.min(len)].iter().all(|&x| x == 0),
+                "length {len}"
+            );
+            for (i, x) in b.iter_mut().enumerate() {
+                *x = (i * 7 + len) as u8 | 1;
+            }
+        }
+    }
 
     #[test]
     fn starts_on_the_boundary_and_keeps_its_bytes_as_it_grows() {

@@ -96,7 +96,18 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     let mut failed = false;
     for path in &opts.files {
         let name = path.display().to_string();
-        let result = input::read_input(path).and_then(|data| {
+        // (a code object's listing needs only some of its sections: input::read_code_parts)
+        let parts = (!opts.raw
+            && !opts.kd
+            && path.as_os_str() != "-"
+            && std::env::var_os("HSACO_NO_FAST_PATH").is_none())
+        .then(|| input::read_code_parts(path, |flags| can_list_from_parts(forced, flags)))
+        .flatten();
+        let data = match parts {
+            Some(data) => Ok(data),
+            None => input::read_input(path),
+        };
+        let result = data.and_then(|data| {
             if opts.raw {
                 let bytes = raw_bytes(&data);
                 let dec = forced.context("--raw needs --mcpu")?;
@@ -131,6 +142,13 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Whether an object with these `e_flags` is listed without its notes: when the
+/// processor is given or `e_flags` name it (else, code object v2, it comes from the ISA
+/// version note).
+fn can_list_from_parts(forced: Option<Decoder>, e_flags: u32) -> bool {
+    forced.is_some() || listing::processor_from_e_flags(e_flags).is_some()
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -309,4 +327,52 @@ fn raw_bytes(data: &[u8]) -> Vec<u8> {
         }
     }
     bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// A code object read in parts (`input::read_code_parts`) lists as the whole file
+    /// does: the bytes not read are poisoned, so that output depending on one of them
+    /// would differ.
+    #[test]
+    fn objects_read_in_parts_list_as_read_whole() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let (mut listed, mut smaller) = (0, 0);
+        for d in [
+            "crates/hsaco-elf/tests/data/elf",
+            "src/cmd/demo_data",
+            "tests/cli/data",
+        ] {
+            for e in std::fs::read_dir(root.join(d)).unwrap().flatten() {
+                let path = e.path();
+                let whole = std::fs::read(&path).unwrap();
+                for symbolize_operands in [false, true] {
+                    let options = listing::Options {
+                        show_raw_insn: true,
+                        threads: 1,
+                        symbolize_operands,
+                    };
+                    let list = |data: &[u8]| {
+                        let mut out = Vec::new();
+                        let r = dis_file(&mut out, "f", data, None, &options, false, false);
+                        (String::from_utf8(out), r.map_err(|e| format!("{e:#}")))
+                    };
+                    for poison in [0x00, 0xa5, 0xff] {
+                        let flags_ok = |f| can_list_from_parts(None, f);
+                        let Some((parts, read)) = input::code_parts(&path, flags_ok, Some(poison))
+                        else {
+                            continue;
+                        };
+                        assert_eq!(list(&parts), list(&whole), "{}", path.display());
+                        listed += 1;
+                        smaller += usize::from(read < whole.len());
+                    }
+                }
+            }
+        }
+        assert!(listed >= 6 * 6 && smaller >= 6 * 4, "{listed} {smaller}");
+    }
 }

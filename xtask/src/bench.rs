@@ -10,6 +10,10 @@ pub fn run(opts: &Options) -> Result<()> {
     if !corpus::have_tool("llvm-readelf-22") {
         bail!("llvm-readelf-22 not found: install llvm-22");
     }
+    if opts.libshape_only {
+        let hsaco = crate::hsaco_binary()?;
+        return library_shaped(&hsaco);
+    }
     let dir = opts.corpus_dir()?;
     let hsaco = crate::hsaco_binary()?;
     let mut objects = corpus::objects(&dir)?;
@@ -80,7 +84,202 @@ pub fn run(opts: &Options) -> Result<()> {
     if !status.success() {
         bail!("{} failed: {status}", script.display());
     }
+    println!();
+    library_shaped(&hsaco)
+}
+
+/// Rounds of each library-shaped comparison (each tool once per round).
+const LIB_ROUNDS: usize = 11;
+
+/// The library-shaped objects (`crate::libshape`, built into `target/libshape` when
+/// missing): `dis` of the large ones against `llvm-objdump-22 -d`, `read --metadata`
+/// over the 40 smaller ones against `llvm-readelf-22 --notes`; a summary of the ratios
+/// at the end.
+fn library_shaped(hsaco: &Path) -> Result<()> {
+    let dir = crate::root().join("target/libshape");
+    let big = crate::libshape::build(&dir, &crate::libshape::big())?;
+    let many = crate::libshape::build(&dir, &crate::libshape::many())?;
+    println!(
+        "library-shaped objects (xtask/src/libshape.rs, in {}): hundreds of kernels with long \
+         mangled names and argument lists, constant tables, relocations; best and median of \
+         {LIB_ROUNDS} interleaved rounds (after a warm-up), output to /dev/null; CPU time \
+         the best of 3 means of {CPU_RUNS} runs",
+        dir.display()
+    );
+    let mut summary = Vec::new();
+    for obj in &big {
+        let ours = run_output(Command::new(hsaco).arg("dis").arg(obj))?;
+        let llvm = run_output(Command::new("llvm-objdump-22").arg("-d").arg(obj))?;
+        let name = obj
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let what = format!(
+            "dis {name} ({:.1} MB, {} lines{})",
+            file_mb(obj),
+            llvm.iter().filter(|&&b| b == b'\n').count(),
+            if ours == llvm {
+                ", identical"
+            } else {
+                ", OUTPUT DIFFERS"
+            }
+        );
+        let r = duel(
+            &what,
+            Command::new(hsaco).arg("dis"),
+            Command::new("llvm-objdump-22").arg("-d"),
+            std::slice::from_ref(obj),
+            "llvm-objdump-22 -d",
+        )?;
+        summary.push((what, r));
+    }
+    let what = format!(
+        "read --metadata over {} objects ({:.1} MB)",
+        many.len(),
+        many.iter().map(|p| file_mb(p)).sum::<f64>()
+    );
+    let r = duel(
+        &what,
+        Command::new(hsaco).args(["read", "--metadata"]),
+        Command::new("llvm-readelf-22").arg("--notes"),
+        &many,
+        "llvm-readelf-22 --notes",
+    )?;
+    summary.push((what, r));
+    println!(
+        "\nSUMMARY, library-shaped objects: LLVM's time / hsaco's (best wall, median wall, CPU)"
+    );
+    for (what, r) in &summary {
+        println!(
+            "  {:>5.1}x {:>5.1}x {:>5.1}x  {what}",
+            r.best, r.median, r.cpu
+        );
+    }
     Ok(())
+}
+
+/// LLVM's time over hsaco's.
+struct Ratios {
+    best: f64,
+    median: f64,
+    cpu: f64,
+}
+
+/// Times hsaco (`ours`) and the LLVM tool (`llvm`) on `files`, interleaved; prints
+/// and returns the ratios.
+fn duel(
+    what: &str,
+    ours: &Command,
+    llvm: &Command,
+    files: &[PathBuf],
+    tool: &str,
+) -> Result<Ratios> {
+    println!("\n{what}:");
+    let (mut o, mut l) = (Vec::new(), Vec::new());
+    for round in 0..=LIB_ROUNDS {
+        let a = time(&mut fresh(ours), files)?;
+        let b = time(&mut fresh(llvm), files)?;
+        if round > 0 {
+            o.push(a);
+            l.push(b);
+        }
+    }
+    let (ob, om) = best_and_median(&mut o);
+    let (lb, lm) = best_and_median(&mut l);
+    let ratio = |a: Duration, b: Duration| b.as_secs_f64() / a.as_secs_f64().max(1e-9);
+    println!(
+        "  best:   hsaco {:.4} s   {tool} {:.4} s   ratio {:.1}x",
+        ob.as_secs_f64(),
+        lb.as_secs_f64(),
+        ratio(ob, lb)
+    );
+    println!(
+        "  median: hsaco {:.4} s   {tool} {:.4} s   ratio {:.1}x",
+        om.as_secs_f64(),
+        lm.as_secs_f64(),
+        ratio(om, lm)
+    );
+    let mut cpu = f64::NAN;
+    if corpus::have_tool("perf") {
+        // (the scheduler's count of the time on a CPU, exact to the microsecond)
+        let oc = best_of(3, || task_clock(&fresh(ours), files))?;
+        let lc = best_of(3, || task_clock(&fresh(llvm), files))?;
+        cpu = ratio(oc, lc);
+        println!(
+            "  CPU time (perf stat task-clock, best of 3 means of {CPU_RUNS} runs): hsaco {:.4} s   {tool} {:.4} s   ratio {:.1}x",
+            oc.as_secs_f64(),
+            lc.as_secs_f64(),
+            cpu
+        );
+    } else if Path::new("/usr/bin/time").exists() {
+        let oc = best_of(3, || cpu_time(&mut fresh(ours), files))?;
+        let lc = best_of(3, || cpu_time(&mut fresh(llvm), files))?;
+        cpu = ratio(oc, lc);
+        println!(
+            "  CPU time (user+sys): hsaco {:.4} s   {tool} {:.4} s   ratio {:.1}x",
+            oc.as_secs_f64(),
+            lc.as_secs_f64(),
+            cpu
+        );
+    }
+    Ok(Ratios {
+        best: ratio(ob, lb),
+        median: ratio(om, lm),
+        cpu,
+    })
+}
+
+/// The mean CPU time (`perf stat -e task-clock -r CPU_RUNS`) of `cmd` on `files`.
+fn task_clock(cmd: &Command, files: &[PathBuf]) -> Result<Duration> {
+    let report = std::env::temp_dir().join(format!("hsaco-bench-perf-{}", std::process::id()));
+    let status = Command::new("perf")
+        .args(["stat", "-x,", "-e", "task-clock", "-r"])
+        .arg(CPU_RUNS.to_string())
+        .arg("-o")
+        .arg(&report)
+        .arg("--")
+        .arg(cmd.get_program())
+        .args(cmd.get_args())
+        .args(files)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .context("perf stat")?;
+    if !status.success() {
+        bail!("perf stat {cmd:?} failed: {status}");
+    }
+    let text = std::fs::read_to_string(&report)?;
+    let _ = std::fs::remove_file(&report);
+    // `12.34,msec,task-clock,...`
+    let msec = text
+        .lines()
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .find(|f| f.get(2) == Some(&"task-clock"))
+        .and_then(|f| f.first()?.parse::<f64>().ok())
+        .with_context(|| format!("no task-clock in perf's report: {text}"))?;
+    Ok(Duration::from_secs_f64(msec / 1e3))
+}
+
+/// A fresh command with the program and arguments of `cmd`.
+fn fresh(cmd: &Command) -> Command {
+    let mut c = Command::new(cmd.get_program());
+    c.args(cmd.get_args());
+    c
+}
+
+fn file_mb(p: &Path) -> f64 {
+    std::fs::metadata(p).map_or(0.0, |m| m.len() as f64 / 1e6)
+}
+
+/// The standard output of `cmd` (which must succeed).
+fn run_output(cmd: &mut Command) -> Result<Vec<u8>> {
+    let out = cmd
+        .stderr(Stdio::null())
+        .output()
+        .with_context(|| format!("{cmd:?}"))?;
+    if !out.status.success() {
+        bail!("{cmd:?} failed: {}", out.status);
+    }
+    Ok(out.stdout)
 }
 
 /// Timed rounds of `read --metadata` (each tool once per round).

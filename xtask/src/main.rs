@@ -6,7 +6,10 @@
 //! cargo xtask corpus [DIR]            build the LLVM corpus (../shared/corpus) into DIR
 //! cargo xtask llvm-diff [--corpus DIR] [--limit N]
 //!                                     compare hsaco with LLVM 22 on the corpus
-//! cargo xtask bench [--corpus DIR]    time hsaco against the LLVM tool doing the same work
+//! cargo xtask bench [--corpus DIR] [--libshape-only]
+//!                                     time hsaco against the LLVM tool doing the same work
+//!                                     (the corpus, then library-shaped objects)
+//! cargo xtask libshape [DIR]          build the library-shaped objects bench times (target/libshape)
 //! cargo xtask wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare]
 //!                                     build the corpus with older clangs too; check and compare it
 //! ```
@@ -18,6 +21,7 @@
 mod bench;
 mod codegen;
 mod corpus;
+mod libshape;
 mod llvm_diff;
 mod wild;
 
@@ -41,6 +45,15 @@ fn main() -> Result<()> {
                 .unwrap_or_else(|| root().join("target/corpus"));
             corpus::build(&dir).map(|_| ())
         }
+        "libshape" => {
+            let dir = rest
+                .first()
+                .map(PathBuf::from)
+                .unwrap_or_else(|| root().join("target/libshape"));
+            let mut specs = libshape::big();
+            specs.extend(libshape::many());
+            libshape::build(&dir, &specs).map(|_| ())
+        }
         "llvm-diff" => llvm_diff::run(&Options::parse(rest)?),
         "bench" => bench::run(&Options::parse(rest)?),
         "wild-corpus" => wild::run(rest),
@@ -52,12 +65,14 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] | wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare] [--jobs N]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 pub struct Options {
     pub corpus: Option<PathBuf>,
     pub limit: Option<usize>,
+    /// `bench`: only the library-shaped objects (no corpus needed).
+    pub libshape_only: bool,
 }
 
 impl Options {
@@ -65,12 +80,14 @@ impl Options {
         let mut o = Options {
             corpus: None,
             limit: None,
+            libshape_only: false,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
             match a.as_str() {
                 "--corpus" => o.corpus = Some(PathBuf::from(it.next().context("--corpus DIR")?)),
                 "--limit" => o.limit = Some(it.next().context("--limit N")?.parse()?),
+                "--libshape-only" => o.libshape_only = true,
                 other => bail!("unknown option {other:?}"),
             }
         }

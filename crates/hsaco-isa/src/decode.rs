@@ -128,11 +128,15 @@ impl OpPlan {
                 if let Some(enc) = isa.encodings.get(usize::from(*e)) {
                     if forms.contains(&enc.form) {
                         let table = enc.base.and_then(|b| isa.encodings.get(usize::from(b)));
-                        procs |= table
-                            .unwrap_or(enc)
-                            .opcodes
+                        // (the rows are sorted by key: only this key's are looked at;
+                        // scanning every row for every operation was a tenth of the
+                        // start-up of `hsaco dis`)
+                        let rows = table.unwrap_or(enc).opcodes;
+                        let first = rows.partition_point(|r| r.key < *key);
+                        procs |= rows[first..]
                             .iter()
-                            .filter(|r| r.key == *key && usize::from(r.op) == index)
+                            .take_while(|r| r.key == *key)
+                            .filter(|r| usize::from(r.op) == index)
                             .fold(0, |m, r| m | r.procs);
                     }
                 }
@@ -1061,14 +1065,22 @@ impl Decoder {
     fn vop3_modifiers_valid(&self, ei: usize, op: &OpDesc, raw: u64, dpp: bool) -> bool {
         use crate::desc::flags;
         let get = |f: Field| self.field_desc(ei, f).map_or(0, |d| d.get(raw));
-        // (rare: VOP3 words with a DPP word only)
-        let index = self
-            .isa
-            .ops
-            .iter()
-            .position(|o| std::ptr::eq(o, op))
-            .unwrap_or(0);
-        let plan = OpPlan::new(self.isa, index, op);
+        // (every gfx10+ VOP3 word comes here: the plan is the generation's, found from
+        // the operation's place in `ops`, not searched for and worked out again)
+        let at = (op as *const OpDesc as usize).wrapping_sub(self.isa.ops.as_ptr() as usize)
+            / std::mem::size_of::<OpDesc>().max(1);
+        let plan = match (self.isa.ops.get(at), self.buckets.plans.get(at)) {
+            (Some(o), Some(plan)) if std::ptr::eq(o, op) => *plan,
+            _ => {
+                let index = self
+                    .isa
+                    .ops
+                    .iter()
+                    .position(|o| std::ptr::eq(o, op))
+                    .unwrap_or(0);
+                OpPlan::new(self.isa, index, op)
+            }
+        };
         let srcs = (1u32 << plan.srcs) - 1;
         // (op_sel lives in the same per-source modifier operands as neg/abs in LLVM; an
         // op_sel bit of an operand the op lacks selects LLVM's plain form, whose integer

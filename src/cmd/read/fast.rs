@@ -29,9 +29,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
-/// At most this many files in a unit of work handed to a thread.
+/// At most this many files in a unit of work handed to a thread ([`chunk_len`]).
 const CHUNK: usize = 64;
 /// A chunk's text buffer starts this large (growing a buffer faults in fresh pages).
 /// It holds the header lines (the notes' blocks are shared, not copied: [`Output`]).
@@ -54,21 +54,25 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
         return None;
     }
     let with_headers = files.len() > 1;
-    let chunks = chunks(files);
-    let threads = std::thread::available_parallelism()
+    let cpus = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(chunks.len())
         .clamp(1, MAX_THREADS);
+    let chunks = chunks(files, chunk_len(files.len(), cpus));
+    let threads = cpus.min(chunks.len()).max(1);
     let next = AtomicUsize::new(0);
     let sink = Sink::default();
     let recent = Recent::default();
+    // at most this many chunks ahead of the writing (see `Sink::wait_turn`)
+    let window = 2 * threads;
     let work = || {
         let mut worker = Worker::default();
+        let _guard = Abandon(&sink);
         loop {
             let c = next.fetch_add(1, Relaxed);
             let Some(chunk) = chunks.get(c) else {
                 break;
             };
+            sink.wait_turn(c, window);
             let mut out = sink.buffer();
             for path in &files[chunk.clone()] {
                 let start = (out.text.len(), out.blocks.len());
@@ -91,15 +95,22 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
     })
 }
 
-/// The units of work: runs of files in the same directory, at most [`CHUNK`] long.
+/// How many files go into a unit of work at most: [`CHUNK`], or fewer when there are
+/// too few files for every thread to get several units (a library's directory of 40
+/// objects of 0.5 MB each, in one unit, was read by one thread while the others idled).
+fn chunk_len(files: usize, threads: usize) -> usize {
+    (files / (8 * threads)).clamp(1, CHUNK)
+}
+
+/// The units of work: runs of files in the same directory, at most `most` long.
 /// Files of one directory often share metadata (a program's objects and the code
 /// object linked from them; see [`Recent`]), and [`super::files::Reader`] opens them
 /// relative to the directory.
-fn chunks(files: &[std::path::PathBuf]) -> Vec<std::ops::Range<usize>> {
+fn chunks(files: &[std::path::PathBuf], most: usize) -> Vec<std::ops::Range<usize>> {
     let mut out: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, f) in files.iter().enumerate() {
         match out.last_mut() {
-            Some(r) if r.len() < CHUNK && split_dir(&files[r.start]).0 == split_dir(f).0 => {
+            Some(r) if r.len() < most && split_dir(&files[r.start]).0 == split_dir(f).0 => {
                 r.end = i + 1
             }
             _ => out.push(i..i + 1),
@@ -162,6 +173,21 @@ struct Output {
 #[derive(Default)]
 struct Sink {
     state: Mutex<SinkState>,
+    /// Signalled when a chunk has been written (or a thread gave up).
+    turn: Condvar,
+}
+
+/// Wakes the threads waiting for their turn if the thread holding it panics, so that
+/// they do not wait for a chunk that will never be written.
+struct Abandon<'a>(&'a Sink);
+
+impl Drop for Abandon<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.lock().abandoned = true;
+            self.0.turn.notify_all();
+        }
+    }
 }
 
 #[derive(Default)]
@@ -179,11 +205,25 @@ struct SinkState {
     error: Option<std::io::Error>,
     /// The highest exit status of the files written.
     status: u8,
+    /// A thread panicked: nobody waits for a turn any more.
+    abandoned: bool,
 }
 
 impl Sink {
     fn lock(&self) -> std::sync::MutexGuard<'_, SinkState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until chunk `c` is fewer than `window` chunks ahead of the next one to
+    /// write. Without the bound, a thread whose neighbour lost its CPU to another
+    /// program went on alone, and every chunk it finished waited in fresh memory: over
+    /// 40 library objects 540 page faults in a run that kept pace, 3,300 in one that did
+    /// not (5.3 against 10.5 ms of CPU time).
+    fn wait_turn(&self, c: usize, window: usize) {
+        let mut st = self.lock();
+        while c >= st.next + window && !st.abandoned {
+            st = self.turn.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
     }
 
     /// An empty buffer.
@@ -235,6 +275,7 @@ impl Sink {
             out.status = 0;
             st.free.push(out);
             st.next += 1;
+            self.turn.notify_all();
         }
         st.writing = false;
     }
@@ -327,6 +368,13 @@ struct Ring {
 
 /// How many notes [`Recent`] keeps.
 const RECENT: usize = 64;
+
+/// Notes this large or larger are not kept in [`Recent`] but printed straight into
+/// the chunk's text. A library's notes (hundreds of kernels: 0.1-2 MB each) are
+/// seldom seen twice, and each kept one held its copy and its text (4 times its size)
+/// in fresh memory: over 40 library objects, 11 MB of text printed into memory that
+/// was faulted in, grown by copying and given back, which cost more than the printing.
+const OWN_BLOCK: usize = 64 << 10;
 
 /// What a lookup compares before the descriptor's bytes: the note type, the length
 /// and eight words of the descriptor spread over it. Notes of one length often
@@ -479,6 +527,20 @@ fn blocks(
             (NoteOwner::Amdgpu, NT_AMDGPU_METADATA) | (NoteOwner::Amd, NT_AMD_HSA_METADATA)
         );
         if !is_metadata {
+            continue;
+        }
+        if note.desc.len() >= OWN_BLOCK {
+            // printed into the text, whose buffer is reused from chunk to chunk
+            let decodes = if note.n_type == NT_AMDGPU_METADATA {
+                write_amdgpu_metadata_block(note.desc, &mut out.text)
+            } else {
+                write_readelf_block(note.n_type, note.desc, &mut out.text);
+                !first || CodeObjectMetadata::from_v2_yaml(note.desc).is_ok()
+            };
+            if first && !decodes {
+                return None;
+            }
+            first = false;
             continue;
         }
         let printed = recent.get(note.n_type, note.desc, spare);

@@ -16,7 +16,9 @@
 //!   them, then whatever else the metadata output reads ([`Reader::read_parts`]);
 //!   the other bytes (the code, mostly) are not copied. On the corpus that copies
 //!   19.7 MB instead of 27.5 MB, for one or two `pread`s per file larger than
-//!   [`FIRST_READ`] (208 of 2326 files).
+//!   [`FIRST_READ`] (208 of 2326 files). Of the symbols' string tables only the last
+//!   byte is read (the names are not printed): a library object's mangled names
+//!   are a quarter of its bytes.
 //!
 //! - the buffer starts on a 64-byte boundary ([`crate::aligned`]): in a buffer from
 //!   the allocator, 16 bytes past a page boundary once it has grown large, the
@@ -179,8 +181,8 @@ impl Reader {
     /// header table, reads into
     /// the buffer, at their offsets, every byte the `--metadata` output reads
     /// (`super::fast::blocks`): the ELF header, the section headers, the section name
-    /// table, the note sections, the symbol tables and their string tables, and
-    /// returns `true`. The other bytes of the buffer are left as they were: nothing
+    /// table, the note sections, the symbol tables and the last byte of their string
+    /// tables (the whole table if that byte is not a NUL), and returns `true`. The other bytes of the buffer are left as they were: nothing
     /// reads them. `false` (the file is then read whole) for anything else: another
     /// layout, a file larger than its section headers say, a section past the end
     /// (the ordinary path reports it), no note section, extended section numbering,
@@ -223,8 +225,13 @@ impl Reader {
         if size <= tail {
             return None;
         }
+        // (only the first read's bytes are kept: the rest is read over)
         if self.buf.len() < size {
-            self.buf.resize(size);
+            self.buf.resize_keeping(size, FIRST_READ);
+        }
+        #[cfg(test)]
+        if let Some(b) = self.poison {
+            self.buf[FIRST_READ..size].fill(b);
         }
         if pread_all(fd, &mut self.buf[tail..size], tail)? != size - tail {
             return None;
@@ -233,8 +240,11 @@ impl Reader {
         ranges.clear();
         let mut notes = false;
         let mut all_there = true;
+        // the string tables of which only the last byte is read: (start, end)
+        let mut tails = [(0usize, 0usize); 2];
+        let mut n_tails = 0;
         let headers = &self.buf[shoff..size];
-        let mut need = |i: usize| {
+        let mut need = |i: usize, last_byte: bool| {
             let s = &headers[i * 64..][..64];
             if matches!(u32_at(s, 4), SHT_NULL | SHT_NOBITS) {
                 return;
@@ -244,23 +254,31 @@ impl Reader {
                 .checked_add(len)
                 .and_then(|end| usize::try_from(end).ok())
             {
+                Some(end) if end <= size && last_byte && len > 0 && n_tails < tails.len() => {
+                    ranges.push((end - 1, end));
+                    tails[n_tails] = (off as usize, end);
+                    n_tails += 1;
+                }
                 Some(end) if end <= size => ranges.push((off as usize, end)),
                 _ => all_there = false,
             }
         };
-        need(shstrndx);
+        need(shstrndx, false);
         for i in 0..shnum {
             let s = &headers[i * 64..][..64];
             match u32_at(s, 4) {
                 SHT_NOTE => {
                     notes = true;
-                    need(i);
+                    need(i, false);
                 }
                 SHT_SYMTAB | SHT_DYNSYM => {
-                    need(i);
+                    need(i, false);
+                    // (the names are not printed: whether each one ends inside the
+                    // table is known from its offset and the table's last byte,
+                    // `super::fast::names_end_in_table`)
                     let link = u32_at(s, 40) as usize;
-                    if link != 0 && link < shnum {
-                        need(link);
+                    if link != 0 && link < shnum && link != shstrndx {
+                        need(link, true);
                     }
                 }
                 _ => {}
@@ -289,6 +307,14 @@ impl Reader {
             }
             if let Some((s, e)) = missing {
                 ok &= pread_all(fd, &mut self.buf[s..e], s) == Some(e - s);
+            }
+            // a string table that does not end in a NUL: its names are read one by
+            // one, so the whole of it is
+            for &(start, end) in &tails[..n_tails] {
+                let (s, e) = (start.max(FIRST_READ), end.min(tail));
+                if ok && s < e && self.buf[end - 1] != 0 {
+                    ok &= pread_all(fd, &mut self.buf[s..e], s) == Some(e - s);
+                }
             }
         }
         self.ranges = ranges;
