@@ -348,12 +348,16 @@ mod tests {
         ] {
             for e in std::fs::read_dir(root.join(d)).unwrap().flatten() {
                 let path = e.path();
+                if !path.is_file() {
+                    continue;
+                }
                 let whole = std::fs::read(&path).unwrap();
                 for symbolize_operands in [false, true] {
                     let options = listing::Options {
                         show_raw_insn: true,
                         threads: 1,
                         symbolize_operands,
+                        demangle: None,
                     };
                     let list = |data: &[u8]| {
                         let mut out = Vec::new();
