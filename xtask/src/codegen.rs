@@ -306,7 +306,8 @@ fn form(name: &str) -> Result<&'static str> {
         "SOPP" => "Sopp",
         "SMEM" => "Smem",
         "SMRD" => "Smem",
-        "VOP1" => "Vop1",
+        // v_illegal (the all-zero word of gfx10+) is an operand-less VALU op
+        "VOP1" | "VILLEGAL" => "Vop1",
         "VOP2" => "Vop2",
         "VOPC" => "Vopc",
         // gfx11+ VINTERP is VOP3-like (VGPR sources, neg, op_sel, clamp, wait_exp)

@@ -24,7 +24,7 @@ PROCS = {
     "gfx10": ["gfx1010", "gfx1030"], "gfx11": ["gfx1100"], "gfx12": ["gfx1201", "gfx1250"],
 }
 TEXTS = [
-    "v_nop", "v_nop_e64", "v_clrexcp", "v_clrexcp_e64", "v_pipeflush", "v_pipeflush_e64",
+    "v_nop", "v_nop_e64", "v_illegal", "v_clrexcp", "v_clrexcp_e64", "v_pipeflush", "v_pipeflush_e64",
     "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_gl0_inv", "buffer_gl1_inv",
     "buffer_invl2", "buffer_wbl2", "buffer_inv", "buffer_wbl2 sc1", "buffer_inv sc1",
     "v_readlane_b32 s5, v1, s2", "v_writelane_b32 v1, s5, s2",
