@@ -79,13 +79,10 @@ pub(crate) fn code_parts(
     flags_ok: impl Fn(u32) -> bool,
     poison: Option<u8>,
 ) -> Option<(AlignedBuf, usize)> {
+    use hsaco_elf::elf::consts::{
+        SHF_EXECINSTR, SHT_DYNSYM, SHT_NOBITS, SHT_NULL, SHT_SYMTAB, SHT_SYMTAB_SHNDX,
+    };
     use std::os::unix::fs::FileExt;
-    const SHT_NULL: u32 = 0;
-    const SHT_SYMTAB: u32 = 2;
-    const SHT_NOBITS: u32 = 8;
-    const SHT_DYNSYM: u32 = 11;
-    const SHT_SYMTAB_SHNDX: u32 = 18;
-    const SHF_EXECINSTR: u64 = 4;
     let file = std::fs::File::open(path).ok()?;
     let meta = file.metadata().ok()?;
     if !meta.is_file() {

@@ -80,17 +80,22 @@ fn golden_cli_cases() {
     );
 }
 
+/// Run hsaco from the repository root.
+fn run_hsaco(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_hsaco"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run hsaco")
+}
+
 /// `dis --kd` is the listing followed by the kernel descriptors exactly as `read
 /// --kernel-descriptors` prints them (both checked against LLVM by golden cases), for
 /// a code object v5 and a v2 object.
 #[test]
 fn dis_kd_is_listing_then_kernel_descriptors() {
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_hsaco"))
-            .args(args)
-            .current_dir(root())
-            .output()
-            .expect("run hsaco");
+        let out = run_hsaco(args);
         assert!(out.status.success(), "{args:?}");
         String::from_utf8(out.stdout).expect("utf-8")
     };
@@ -115,14 +120,7 @@ fn dis_kd_is_listing_then_kernel_descriptors() {
 /// its code object v4 metadata), and `read --json` every kernel of a 120-kernel object.
 #[test]
 fn json_keeps_what_the_text_groups() {
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_hsaco"))
-            .args(args)
-            .current_dir(root())
-            .output()
-            .expect("run hsaco");
-        String::from_utf8(out.stdout).expect("utf-8")
-    };
+    let run = |args: &[&str]| String::from_utf8(run_hsaco(args).stdout).expect("utf-8");
     let lib = "tests/cli/data/library/library-gfx90a-clang15-v4.co";
     let text = run(&["check", lib]);
     assert!(text.contains("and 37 more (--verbose for all)"), "{text}");

@@ -165,6 +165,14 @@ fn objdump_pairs(dump: &str) -> Vec<(u64, u64)> {
 
 /// The `amdgpu_config` of our JSON: (function, [(register, value, fields)]).
 type Block = (Option<String>, Vec<(u64, u64, Value)>);
+/// Every (register, value) word pair of the `.AMDGPU.config` blocks, in order.
+fn config_words(config: &[Block]) -> Vec<(u64, u64)> {
+    config
+        .iter()
+        .flat_map(|(_, rs)| rs.iter().map(|r| (r.0, r.1)))
+        .collect()
+}
+
 fn our_config(obj: &Value) -> Vec<Block> {
     obj["amdgpu_config"]
         .as_array()
@@ -320,12 +328,8 @@ fn r600_objects_read_as_llvm_reads_them() {
         );
         // .AMDGPU.config: the words, the blocks and their functions, the fields
         let config = our_config(&obj);
-        let flat: Vec<(u64, u64)> = config
-            .iter()
-            .flat_map(|(_, rs)| rs.iter().map(|r| (r.0, r.1)))
-            .collect();
         assert_eq!(
-            flat,
+            config_words(&config),
             objdump_pairs(&text(&dir.join(format!("{cpu}.o.config")))),
             "{cpu} config words"
         );
@@ -496,12 +500,8 @@ fn pal_and_mesa_objects_read_as_llvm_reads_them() {
             assert_eq!(ours, stages, "{name} stages");
         } else {
             let config = our_config(&obj);
-            let flat: Vec<(u64, u64)> = config
-                .iter()
-                .flat_map(|(_, rs)| rs.iter().map(|r| (r.0, r.1)))
-                .collect();
             assert_eq!(
-                flat,
+                config_words(&config),
                 objdump_pairs(&text(&dir.join(format!("{name}.config")))),
                 "{name}"
             );

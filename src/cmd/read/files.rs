@@ -194,12 +194,9 @@ impl Reader {
 
     #[cfg(unix)]
     fn try_read_parts(&mut self, fd: &OwnedFd, size: usize) -> Option<()> {
-        const SHT_NULL: u32 = 0;
-        const SHT_SYMTAB: u32 = 2;
-        const SHT_NOTE: u32 = 7;
-        const SHT_NOBITS: u32 = 8;
-        const SHT_DYNSYM: u32 = 11;
-        const EM_AMDGPU: u16 = 224;
+        use hsaco_elf::elf::consts::{
+            EM_AMDGPU, SHT_DYNSYM, SHT_NOBITS, SHT_NOTE, SHT_NULL, SHT_SYMTAB,
+        };
         let u16_at = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]);
         let u32_at =
             |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
