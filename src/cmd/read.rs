@@ -32,6 +32,11 @@ use view::ObjectView;
 ///   hsaco read --kernel-descriptors app.so   (as llvm-objdump prints <k>.kd)
 ///   hsaco read --kernargs --symbols kernel.co
 ///   hsaco read --json *.co | jq .
+///   hsaco read -C -v rocblas-gfx90a.co       (every kernel, C++ names demangled)
+///
+/// Exit status (the highest over all files): 0 everything was read; 1 part of an
+/// object could not be read (a note, a symbol, a section: named on stderr with its
+/// offset) and the rest was printed; 2 a file or object could not be read at all.
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
 pub struct Opts {
