@@ -59,6 +59,88 @@ fn read_regular(path: &Path) -> Option<AlignedBuf> {
     (ok && file.read_at(&mut probe, len as u64).ok()? == 0).then_some(data)
 }
 
+/// The fields of a 64-bit little-endian AMDGPU ELF header that the partial readers
+/// (`read_code_parts` here, `read --metadata`'s `Reader::try_read_parts`) lay their
+/// reads out by; `None` for any other file, or a section table they do not handle
+/// (entries other than 64 bytes, no sections, extended section numbering).
+pub(crate) struct HeaderLayout {
+    pub e_flags: u32,
+    pub phnum: u16,
+    pub shoff: usize,
+    pub shnum: usize,
+    pub shstrndx: usize,
+}
+
+impl HeaderLayout {
+    pub(crate) fn parse(h: &[u8]) -> Option<HeaderLayout> {
+        let h = h.get(..64)?;
+        if h[..4] != *b"\x7fELF"
+            || h[4] != 2
+            || h[5] != 1
+            || u16_at(h, 18) != hsaco_elf::elf::consts::EM_AMDGPU
+        {
+            return None;
+        }
+        let (shentsize, shnum, shstrndx) = (
+            u16_at(h, 58),
+            usize::from(u16_at(h, 60)),
+            usize::from(u16_at(h, 62)),
+        );
+        if shentsize != 64 || shnum == 0 || shstrndx >= shnum.min(0xff00) {
+            return None;
+        }
+        Some(HeaderLayout {
+            e_flags: u32_at(h, 48),
+            phnum: u16_at(h, 56),
+            shoff: usize::try_from(u64_at(h, 40)).ok()?,
+            shnum,
+            shstrndx,
+        })
+    }
+
+    /// Where the section header table ends (`None` on overflow).
+    pub(crate) fn table_end(&self) -> Option<usize> {
+        self.shoff.checked_add(self.shnum * 64)
+    }
+}
+
+/// The fields of one 64-byte section header entry the partial readers use.
+pub(crate) struct SectionEntry {
+    pub sh_type: u32,
+    pub flags: u64,
+    pub offset: u64,
+    pub size: u64,
+    pub link: usize,
+}
+
+impl SectionEntry {
+    /// Entry `i` of a section header table.
+    pub(crate) fn at(headers: &[u8], i: usize) -> Option<SectionEntry> {
+        let s = headers.get(i.checked_mul(64)?..)?.get(..64)?;
+        Some(SectionEntry {
+            sh_type: u32_at(s, 4),
+            flags: u64_at(s, 8),
+            offset: u64_at(s, 24),
+            size: u64_at(s, 32),
+            link: u32_at(s, 40) as usize,
+        })
+    }
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut x = [0; 8];
+    x.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(x)
+}
+
 /// For `hsaco dis`: of a regular file that is a 64-bit little-endian AMDGPU ELF file
 /// whose `e_flags` pass `flags_ok`, only what the listing reads, at its offsets in a
 /// zeroed buffer of the file's size: the ELF header, the section header table, the
@@ -89,31 +171,14 @@ pub(crate) fn code_parts(
         return None;
     }
     let size = usize::try_from(meta.len()).ok()?;
-    let u16_at = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]);
-    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
-    let u64_at = |b: &[u8], at: usize| {
-        let mut x = [0; 8];
-        x.copy_from_slice(&b[at..at + 8]);
-        u64::from_le_bytes(x)
-    };
     let mut h = [0u8; 64];
     file.read_exact_at(&mut h, 0).ok()?;
-    if h[..4] != *b"\x7fELF" || h[4] != 2 || h[5] != 1 || u16_at(&h, 18) != 224 {
+    let layout = HeaderLayout::parse(&h)?;
+    if !flags_ok(layout.e_flags) {
         return None;
     }
-    if !flags_ok(u32_at(&h, 48)) {
-        return None;
-    }
-    let shoff = usize::try_from(u64_at(&h, 40)).ok()?;
-    let (shentsize, shnum, shstrndx) = (
-        u16_at(&h, 58),
-        usize::from(u16_at(&h, 60)),
-        usize::from(u16_at(&h, 62)),
-    );
-    if shentsize != 64 || shnum == 0 || shstrndx >= shnum.min(0xff00) {
-        return None;
-    }
-    let table_end = shoff.checked_add(shnum * 64).filter(|&e| e <= size)?;
+    let (shoff, shnum, shstrndx) = (layout.shoff, layout.shnum, layout.shstrndx);
+    let table_end = layout.table_end().filter(|&e| e <= size)?;
     let mut data = AlignedBuf::default();
     data.resize(size);
     if let Some(b) = poison {
@@ -124,27 +189,26 @@ pub(crate) fn code_parts(
         .ok()?;
     let headers = &data[shoff..table_end];
     let need = |i: usize, ranges: &mut Vec<(usize, usize)>| -> Option<()> {
-        let s = headers.get(i * 64..i * 64 + 64)?;
-        if matches!(u32_at(s, 4), SHT_NULL | SHT_NOBITS) {
+        let s = SectionEntry::at(headers, i)?;
+        if matches!(s.sh_type, SHT_NULL | SHT_NOBITS) {
             return Some(());
         }
-        let off = usize::try_from(u64_at(s, 24)).ok()?;
-        let end = off.checked_add(usize::try_from(u64_at(s, 32)).ok()?)?;
+        let off = usize::try_from(s.offset).ok()?;
+        let end = off.checked_add(usize::try_from(s.size).ok()?)?;
         (end <= size).then(|| ranges.push((off, end)))
     };
     let mut wanted = Vec::new();
     need(shstrndx, &mut wanted)?;
     for i in 0..shnum {
-        let s = &headers[i * 64..i * 64 + 64];
-        match u32_at(s, 4) {
+        let s = SectionEntry::at(headers, i)?;
+        match s.sh_type {
             SHT_SYMTAB | SHT_DYNSYM | SHT_SYMTAB_SHNDX => {
                 need(i, &mut wanted)?;
-                let link = u32_at(s, 40) as usize;
-                if link != 0 {
-                    need(link, &mut wanted)?;
+                if s.link != 0 {
+                    need(s.link, &mut wanted)?;
                 }
             }
-            _ if u64_at(s, 8) & SHF_EXECINSTR != 0 => need(i, &mut wanted)?,
+            _ if s.flags & SHF_EXECINSTR != 0 => need(i, &mut wanted)?,
             _ => {}
         }
     }

@@ -194,30 +194,13 @@ impl Reader {
 
     #[cfg(unix)]
     fn try_read_parts(&mut self, fd: &OwnedFd, size: usize) -> Option<()> {
-        use hsaco_elf::elf::consts::{
-            EM_AMDGPU, SHT_DYNSYM, SHT_NOBITS, SHT_NOTE, SHT_NULL, SHT_SYMTAB,
-        };
-        let u16_at = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]);
-        let u32_at =
-            |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
-        let u64_at = |b: &[u8], at: usize| {
-            let mut x = [0; 8];
-            x.copy_from_slice(&b[at..at + 8]);
-            u64::from_le_bytes(x)
-        };
-        let h = &self.buf[..64];
-        if h[..4] != *b"\x7fELF" || h[4] != 2 || h[5] != 1 || u16_at(h, 18) != EM_AMDGPU {
+        use crate::input::{HeaderLayout, SectionEntry};
+        use hsaco_elf::elf::consts::{SHT_DYNSYM, SHT_NOBITS, SHT_NOTE, SHT_NULL, SHT_SYMTAB};
+        let layout = HeaderLayout::parse(&self.buf)?;
+        if layout.phnum == 0xffff || layout.table_end() != Some(size) {
             return None;
         }
-        let shoff = usize::try_from(u64_at(h, 40)).ok()?;
-        let (phnum, shentsize) = (u16_at(h, 56), u16_at(h, 58));
-        let (shnum, shstrndx) = (usize::from(u16_at(h, 60)), usize::from(u16_at(h, 62)));
-        if shentsize != 64 || shnum == 0 || shstrndx >= shnum.min(0xff00) || phnum == 0xffff {
-            return None;
-        }
-        if shoff.checked_add(shnum * 64) != Some(size) {
-            return None;
-        }
+        let (shoff, shnum, shstrndx) = (layout.shoff, layout.shnum, layout.shstrndx);
         let tail = FIRST_READ.max(shoff.saturating_sub(BEFORE_HEADERS));
         if size <= tail {
             return None;
@@ -242,11 +225,14 @@ impl Reader {
         let mut n_tails = 0;
         let headers = &self.buf[shoff..size];
         let mut need = |i: usize, last_byte: bool| {
-            let s = &headers[i * 64..][..64];
-            if matches!(u32_at(s, 4), SHT_NULL | SHT_NOBITS) {
+            let Some(s) = SectionEntry::at(headers, i) else {
+                all_there = false;
+                return;
+            };
+            if matches!(s.sh_type, SHT_NULL | SHT_NOBITS) {
                 return;
             }
-            let (off, len) = (u64_at(s, 24), u64_at(s, 32));
+            let (off, len) = (s.offset, s.size);
             match off
                 .checked_add(len)
                 .and_then(|end| usize::try_from(end).ok())
@@ -262,8 +248,10 @@ impl Reader {
         };
         need(shstrndx, false);
         for i in 0..shnum {
-            let s = &headers[i * 64..][..64];
-            match u32_at(s, 4) {
+            let Some(s) = SectionEntry::at(headers, i) else {
+                break;
+            };
+            match s.sh_type {
                 SHT_NOTE => {
                     notes = true;
                     need(i, false);
@@ -273,9 +261,8 @@ impl Reader {
                     // (the names are not printed: whether each one ends inside the
                     // table is known from its offset and the table's last byte,
                     // `super::fast::names_end_in_table`)
-                    let link = u32_at(s, 40) as usize;
-                    if link != 0 && link < shnum && link != shstrndx {
-                        need(link, true);
+                    if s.link != 0 && s.link < shnum && s.link != shstrndx {
+                        need(s.link, true);
                     }
                 }
                 _ => {}
