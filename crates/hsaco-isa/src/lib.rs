@@ -12,6 +12,7 @@
 //! assert_eq!(dec.text(&inst), "s_load_dword s0, s[4:5], 0x2c");
 //! ```
 
+pub mod asm;
 pub mod decode;
 pub mod desc;
 pub mod fuzzing;
