@@ -10,6 +10,10 @@ pub fn run(opts: &Options) -> Result<()> {
     if !corpus::have_tool("llvm-readelf-22") {
         bail!("llvm-readelf-22 not found: install llvm-22");
     }
+    if opts.asm_only {
+        let hsaco = crate::hsaco_binary()?;
+        return crate::asm_bench::run(&opts.corpus_dir()?, &hsaco);
+    }
     if opts.libshape_only {
         let hsaco = crate::hsaco_binary()?;
         return library_shaped(&hsaco);

@@ -6,9 +6,10 @@
 //! cargo xtask corpus [DIR]            build the LLVM corpus (../shared/corpus) into DIR
 //! cargo xtask llvm-diff [--corpus DIR] [--limit N]
 //!                                     compare hsaco with LLVM 22 on the corpus
-//! cargo xtask bench [--corpus DIR] [--libshape-only]
+//! cargo xtask bench [--corpus DIR] [--libshape-only | --asm]
 //!                                     time hsaco against the LLVM tool doing the same work
-//!                                     (the corpus, then library-shaped objects)
+//!                                     (the corpus, then library-shaped objects; `--asm`:
+//!                                     `as` against llvm-mc-22 on 1M-instruction files)
 //! cargo xtask libshape [DIR]          build the library-shaped objects bench times (target/libshape)
 //! cargo xtask wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare]
 //!                                     build the corpus with older clangs too; check and compare it
@@ -18,6 +19,7 @@
 //! `clang-offload-bundler-22`) and build the corpus under `target/corpus` when no
 //! `--corpus` is given.
 
+mod asm_bench;
 mod bench;
 mod codegen;
 mod corpus;
@@ -65,7 +67,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only | --asm] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 pub struct Options {
@@ -73,6 +75,8 @@ pub struct Options {
     pub limit: Option<usize>,
     /// `bench`: only the library-shaped objects (no corpus needed).
     pub libshape_only: bool,
+    /// `bench`: only `as` against llvm-mc-22 (`asm_bench`).
+    pub asm_only: bool,
 }
 
 impl Options {
@@ -81,6 +85,7 @@ impl Options {
             corpus: None,
             limit: None,
             libshape_only: false,
+            asm_only: false,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -88,6 +93,7 @@ impl Options {
                 "--corpus" => o.corpus = Some(PathBuf::from(it.next().context("--corpus DIR")?)),
                 "--limit" => o.limit = Some(it.next().context("--limit N")?.parse()?),
                 "--libshape-only" => o.libshape_only = true,
+                "--asm" => o.asm_only = true,
                 other => bail!("unknown option {other:?}"),
             }
         }
