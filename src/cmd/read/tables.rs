@@ -1,8 +1,37 @@
 //! The symbol and relocation tables of an object as JSON, for `read --json
 //! --symbols` / `--relocations` (the same rows the text report prints).
 
+use hsaco_elf::elf::{RelocationTable, SymbolTable};
 use hsaco_elf::CodeObject;
 use serde_json::{json, Value};
+
+/// The symbol table a relocation table refers to, for naming each relocation's symbol
+/// (shared by the text and the JSON reports).
+pub struct RelocationSymbols<'a>(hsaco_elf::Result<SymbolTable<'a>>);
+
+impl<'a> RelocationSymbols<'a> {
+    /// The symbol table of `table` (its `sh_link`).
+    pub fn of(co: &CodeObject<'a>, table: &RelocationTable<'a>) -> Self {
+        RelocationSymbols(
+            co.elf
+                .section(table.symbol_table_index())
+                .and_then(|s| co.elf.symbol_table(&s)),
+        )
+    }
+
+    /// The name of symbol `index`: `None` for symbol 0 or when the symbol table is
+    /// unreadable, an error message for an index it does not have.
+    pub fn name(&self, index: u32) -> Option<Result<String, String>> {
+        match &self.0 {
+            Ok(t) if index != 0 => Some(
+                t.get(index as usize)
+                    .map(|s| s.name_str().into_owned())
+                    .map_err(|e| e.to_string()),
+            ),
+            _ => None,
+        }
+    }
+}
 
 /// `.symtab` and `.dynsym`: `[ { "table", "symbols": [ { "index", "name", "value",
 /// "size", "type", "bind", "visibility", "shndx" } ] } ]`, or `{ "error" }` per table.
@@ -45,20 +74,11 @@ pub fn relocations_json(co: &CodeObject<'_>) -> Value {
                 continue;
             }
         };
-        let symbols = co
-            .elf
-            .section(table.symbol_table_index())
-            .and_then(|s| co.elf.symbol_table(&s));
+        let symbols = RelocationSymbols::of(co, &table);
         let relocations: Vec<Value> = table
             .iter()
             .map(|r| {
-                let name = match &symbols {
-                    Ok(t) if r.symbol != 0 => t
-                        .get(r.symbol as usize)
-                        .ok()
-                        .map(|s| s.name_str().into_owned()),
-                    _ => None,
-                };
+                let name = symbols.name(r.symbol).and_then(Result::ok);
                 json!({
                     "offset": r.offset, "type": r.r_type.to_string(), "symbol_index": r.symbol,
                     "symbol": name, "addend": r.has_addend.then_some(r.addend),

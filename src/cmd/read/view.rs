@@ -502,11 +502,7 @@ impl<'a> ObjectView<'a> {
                     continue;
                 }
             };
-            let symbols = self
-                .co
-                .elf
-                .section(table.symbol_table_index())
-                .and_then(|s| self.co.elf.symbol_table(&s));
+            let symbols = super::tables::RelocationSymbols::of(&self.co, &table);
             let _ = writeln!(
                 out,
                 "relocations ({}, {} entries):",
@@ -514,12 +510,10 @@ impl<'a> ObjectView<'a> {
                 table.len()
             );
             for r in table.iter() {
-                let name = match &symbols {
-                    Ok(t) if r.symbol != 0 => t
-                        .get(r.symbol as usize)
-                        .map(|s| names.name(&s.name_str()))
-                        .unwrap_or_else(|e| format!("<bad symbol: {e}>")),
-                    _ => String::new(),
+                let name = match symbols.name(r.symbol) {
+                    Some(Ok(n)) => names.name(&n),
+                    Some(Err(e)) => format!("<bad symbol: {e}>"),
+                    None => String::new(),
                 };
                 let _ = writeln!(
                     out,
