@@ -85,46 +85,76 @@ enum Member {
     Merge(usize),
 }
 
-/// (file, section index, pieces: input offset, offset in the group, length)
+/// (file, section index, pieces: input offset, piece id, length)
 type MergedInput = (usize, usize, Vec<(u64, u64, u64)>);
 
+/// The number of groups ld.lld deals the pieces of a mergeable section into (by
+/// hash) before it lays them out group after group.
+const SHARDS: u32 = 32;
+
 /// Deduplicated pieces of the `SHF_MERGE` inputs with the same flags, entry size and
-/// alignment.
+/// alignment. A piece's place depends on the XXH3-64 hash of its bytes (without a
+/// string's terminator): the top five bits of the hash's low 32 bits pick one of 32
+/// shards, the shards are laid out in order (each aligned to the section alignment),
+/// and the pieces of a shard in the order they were met.
 #[derive(Clone, Debug)]
 struct MergeGroup {
     flags: u64,
     entsize: u64,
     align: u64,
-    data: Vec<u8>,
+    /// Unique pieces: bytes and shard.
+    pieces: Vec<(Vec<u8>, u32)>,
     seen: HashMap<Vec<u8>, u64>,
-    /// (file, index, pieces with offsets inside the group)
     inputs: Vec<MergedInput>,
+    /// Offset of each piece, after `finish`.
+    offsets: Vec<u64>,
+    data: Vec<u8>,
 }
 
 impl MergeGroup {
-    fn add_piece(&mut self, piece: &[u8]) -> u64 {
-        if let Some(&at) = self.seen.get(piece) {
-            return at;
+    fn new(flags: u64, entsize: u64, align: u64) -> Self {
+        MergeGroup {
+            flags,
+            entsize,
+            align,
+            pieces: Vec::new(),
+            seen: HashMap::new(),
+            inputs: Vec::new(),
+            offsets: Vec::new(),
+            data: Vec::new(),
         }
-        let piece_align = if self.flags & SHF_STRINGS != 0 {
-            self.entsize.max(1)
-        } else {
-            self.align
-        };
-        let at = align_up(self.data.len() as u64, piece_align);
-        self.data.resize(at as usize, 0);
-        self.data.extend_from_slice(piece);
-        self.seen.insert(piece.to_vec(), at);
-        at
     }
 
-    /// Splits `data` into pieces and adds them; returns (input offset, group offset, length).
+    fn is_strings(&self) -> bool {
+        self.flags & SHF_STRINGS != 0
+    }
+
+    /// The id of `piece`, adding it if new.
+    fn add_piece(&mut self, piece: &[u8]) -> u64 {
+        if let Some(&id) = self.seen.get(piece) {
+            return id;
+        }
+        let hashed = if self.is_strings() {
+            let terminator = (self.entsize.max(1) as usize).min(piece.len());
+            &piece[..piece.len() - terminator]
+        } else {
+            piece
+        };
+        let hash = twox_hash::XxHash3_64::oneshot(hashed) as u32;
+        let shard = hash >> (32 - SHARDS.trailing_zeros());
+        let id = self.pieces.len() as u64;
+        self.pieces.push((piece.to_vec(), shard));
+        self.seen.insert(piece.to_vec(), id);
+        id
+    }
+
+    /// Splits `data` into pieces and adds them; returns (input offset, piece id, length).
     fn add_input(&mut self, data: &[u8]) -> Vec<(u64, u64, u64)> {
         let mut pieces = Vec::new();
         let entsize = self.entsize.max(1) as usize;
         let mut at = 0usize;
         while at < data.len() {
-            let len = if self.flags & SHF_STRINGS != 0 {
+            let len = if self.is_strings() {
                 // a string ends with an entsize-wide zero
                 let mut end = at;
                 loop {
@@ -142,11 +172,34 @@ impl MergeGroup {
             } else {
                 entsize.min(data.len() - at)
             };
-            let out = self.add_piece(&data[at..at + len]);
-            pieces.push((at as u64, out, len as u64));
+            let id = self.add_piece(&data[at..at + len]);
+            pieces.push((at as u64, id, len as u64));
             at += len;
         }
         pieces
+    }
+
+    /// Lays the pieces out shard by shard.
+    fn finish(&mut self) {
+        let mut offsets = vec![0u64; self.pieces.len()];
+        let mut data = Vec::new();
+        for shard in 0..SHARDS {
+            let start = align_up(data.len() as u64, self.align) as usize;
+            let mut any = false;
+            for (id, (bytes, s)) in self.pieces.iter().enumerate() {
+                if *s != shard {
+                    continue;
+                }
+                if !any {
+                    data.resize(start, 0);
+                    any = true;
+                }
+                offsets[id] = data.len() as u64;
+                data.extend_from_slice(bytes);
+            }
+        }
+        self.offsets = offsets;
+        self.data = data;
     }
 }
 
@@ -320,9 +373,16 @@ struct StaticReloc {
 pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, LinkError> {
     let first = files.first().ok_or(LinkError::NoInputs)?;
     let target_text = |f: &InFile<'_>| {
+        let version = hsaco_target::CodeObjectVersion::for_elf_header(f.os_abi, f.abi_version);
+        let name = version
+            .and_then(|v| hsaco_target::TargetId::from_e_flags(f.e_flags, v).ok())
+            .map(|t| format!("{t} "))
+            .unwrap_or_default();
+        let version = version.map(|v| format!("code object v{}", v.number()));
         format!(
-            "e_flags {:#x}, OS ABI {}, ABI version {}",
-            f.e_flags, f.os_abi, f.abi_version
+            "{name}(e_flags {:#x}, {})",
+            f.e_flags,
+            version.unwrap_or_else(|| format!("OS ABI {} ABI version {}", f.os_abi, f.abi_version))
         )
     };
     for f in &files[1..] {
@@ -398,17 +458,9 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                 let g = match existing {
                     Some(g) => g,
                     None => {
-                        let mut group = MergeGroup {
-                            flags: s.flags,
-                            entsize: s.entsize,
-                            align: s.align,
-                            data: Vec::new(),
-                            seen: HashMap::new(),
-                            inputs: Vec::new(),
-                        };
+                        let mut group = MergeGroup::new(s.flags, s.entsize, s.align);
                         if name == b".comment" && s.flags & SHF_STRINGS != 0 {
                             if let Some(text) = &options.comment {
-                                group.add_piece(b"\0");
                                 let mut piece = text.as_bytes().to_vec();
                                 piece.push(0);
                                 group.add_piece(&piece);
@@ -439,12 +491,18 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                 Rank::NonAlloc,
             );
             o.entsize = Some(1);
-            o.data = [b"\0", text.as_bytes(), b"\0"].concat();
+            o.data = [text.as_bytes(), b"\0"].concat();
             outs.push(o);
         }
     }
+    for group in &mut merges {
+        group.finish();
+    }
     // contents of the input-made sections
     for (oi, o) in outs.iter_mut().enumerate() {
+        if o.members.is_empty() {
+            continue; // made by the linker (.comment without an input one)
+        }
         let mut size = 0u64;
         let mut data = Vec::new();
         let nobits = o.sh_type == SHT_NOBITS;
@@ -475,7 +533,10 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                     for (file, index, pieces) in &group.inputs {
                         placements[*file][*index] = Placement::Merged {
                             out: oi,
-                            pieces: pieces.iter().map(|&(i, o, l)| (i, o + size, l)).collect(),
+                            pieces: pieces
+                                .iter()
+                                .map(|&(i, id, l)| (i, group.offsets[id as usize] + size, l))
+                                .collect(),
                         };
                     }
                     data.extend_from_slice(&group.data);
@@ -490,9 +551,6 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
             o.nobits = size;
         } else {
             o.data = data;
-        }
-        if o.members.is_empty() && o.synthetic == Synthetic::None && o.name == b".comment" {
-            continue;
         }
     }
 
@@ -605,6 +663,31 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
     // preempted by the loader, defined or not
     let is_preemptible =
         |g: &Global<'_>| -> bool { !g.is_local() && g.visibility != STV_PROTECTED };
+    // undefined symbols, named with their first reference
+    for (fi, f) in files.iter().enumerate() {
+        for (target_section, list) in &f.relocs {
+            for r in list {
+                if let Some(SymRef::Global(g)) = refs[fi].get(r.symbol as usize) {
+                    if globals[*g].first_ref.is_none() {
+                        globals[*g].first_ref = Some(f.place(*target_section, r.offset));
+                    }
+                }
+            }
+        }
+    }
+    for g in &globals {
+        if g.def.is_none() && !g.all_weak {
+            return Err(LinkError::Undefined {
+                name: String::from_utf8_lossy(g.name).into_owned(),
+                hidden: g.is_local(),
+                referenced_by: g.first_ref.clone().unwrap_or(Place {
+                    file: files[g.first_file].name.clone(),
+                    section: String::new(),
+                    offset: 0,
+                }),
+            });
+        }
+    }
     let mut got: Vec<Target> = Vec::new();
     let mut got_index: HashMap<Target, usize> = HashMap::new();
     let mut dyn_relocs: Vec<DynReloc> = Vec::new();
@@ -621,11 +704,6 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                     Some(SymRef::Local) => Some(Target::Local(fi, r.symbol as usize)),
                     Some(SymRef::Global(g)) => Some(Target::Global(*g)),
                 };
-                if let Some(Target::Global(g)) = target {
-                    if globals[g].first_ref.is_none() {
-                        globals[g].first_ref = Some(place.clone());
-                    }
-                }
                 if let Some(Target::Local(file, index)) = target {
                     let s = &files[file].symbols[index];
                     if s.shndx != SHN_ABS
@@ -756,21 +834,6 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
             }
         }
     }
-    // undefined symbols
-    for g in &globals {
-        if g.def.is_none() && !g.all_weak {
-            return Err(LinkError::Undefined {
-                name: String::from_utf8_lossy(g.name).into_owned(),
-                hidden: g.is_local(),
-                referenced_by: g.first_ref.clone().unwrap_or(Place {
-                    file: files[g.first_file].name.clone(),
-                    section: String::new(),
-                    offset: 0,
-                }),
-            });
-        }
-    }
-
     // ---- dynamic symbols: exported definitions and the preemptible references
     let mut dynamic: Vec<usize> = Vec::new();
     for (gid, g) in globals.iter().enumerate() {
@@ -1154,7 +1217,7 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
             }
             let p = &placements[file][usize::from(shndx)];
             let o = out_of_input[p.out()?];
-            Some((o, secs[o].addr + p.map(value)?))
+            Some((o, secs[o].addr.wrapping_add(p.map(value)?)))
         };
     let sym_value = |file: usize, s: &InSymbol<'_>, secs: &[OutSection]| -> (usize, u64) {
         if s.shndx == SHN_UNDEF {
@@ -1279,10 +1342,12 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                     Target::Global(g) => is_absolute_global(&globals[g], files),
                     Target::Local(f, i) => files[f].symbols[i].shndx == SHN_ABS,
                 };
-                if let Some(p) = got_pos {
-                    secs[p].data[8 * i..8 * i + 8].copy_from_slice(&v.to_le_bytes());
-                }
-                if !absolute {
+                // the entry holds the address itself only when no relocation will
+                if absolute {
+                    if let Some(p) = got_pos {
+                        secs[p].data[8 * i..8 * i + 8].copy_from_slice(&v.to_le_bytes());
+                    }
+                } else {
                     relas.push((at, R_AMDGPU_RELATIVE64, 0, v as i64));
                 }
             }
@@ -1293,7 +1358,10 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
         let Placement::Linear { out, base } = placements[r.file][r.section] else {
             continue;
         };
-        let at = secs[out_of_input[out]].addr + base + r.offset;
+        let at = secs[out_of_input[out]]
+            .addr
+            .wrapping_add(base)
+            .wrapping_add(r.offset);
         match d.symbol {
             Some(g) => relas.push((
                 at,
@@ -1307,12 +1375,8 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
             }
         }
     }
-    relas.sort_by_key(|&(at, r_type, _, _)| {
-        (
-            r_type != R_AMDGPU_RELATIVE64,
-            if r_type == R_AMDGPU_RELATIVE64 { at } else { 0 },
-        )
-    });
+    // relative relocations first, by address; then the symbolic ones by symbol
+    relas.sort_by_key(|&(at, r_type, sym, _)| (r_type != R_AMDGPU_RELATIVE64, sym, at));
     if let Some(p) = rela_pos {
         let mut data = Vec::with_capacity(relas.len() * 24);
         for &(at, r_type, sym, addend) in &relas {

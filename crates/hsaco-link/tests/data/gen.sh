@@ -1,0 +1,34 @@
+#!/bin/sh
+# Regenerates the hsaco-link test fixtures: relocatable objects from the sources here
+# (clang-22 for .cl, llvm-mc-22 for .s) and, for each link the tests make, what
+# ld.lld-22 -shared writes (the expected output) or says (for the links it refuses).
+# Run from this directory: sh gen.sh
+set -eu
+CLANG=${CLANG:-clang-22}
+MC=${MC:-llvm-mc-22}
+LLD=${LLD:-ld.lld-22}
+cl() { "$CLANG" -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx90a -nogpulib -O2 -c "$1.cl" -o "$1.o"; }
+mc() { "$MC" -triple amdgcn-amd-amdhsa -mcpu="$2" -filetype=obj "$1.s" -o "$1.o"; }
+cl kernel
+cl multi_a
+cl multi_b
+mc data gfx90a
+mc strs gfx90a
+mc undef gfx90a
+mc dup_a gfx90a
+mc dup_b gfx90a
+mc gfx1100 gfx1100
+"$LLD" -shared kernel.o -o kernel.co
+"$LLD" -shared multi_a.o multi_b.o -o multi.co
+"$LLD" -shared data.o -o data.co
+"$LLD" -shared strs.o -o strs.co
+# the version line ld.lld puts in .comment
+"$LLD" --version | sed -e 's/ (compatible with GNU linkers)//' -e 's/^/Linker: /' > lld-comment.txt
+# what ld.lld says where it refuses (the tests check hsaco names the same symbols and places)
+for link in "undef.o" "dup_a.o dup_b.o" "data.o gfx1100.o"; do
+  name=$(echo "$link" | sed -e 's/\.o//g' -e 's/ /+/g')
+  # shellcheck disable=SC2086
+  if "$LLD" -shared --no-undefined $link -o /dev/null 2> "$name.lld-error"; then
+    echo "ld.lld links $link" >&2; exit 1
+  fi
+done
