@@ -1,7 +1,7 @@
 //! `hsaco ld`: link relocatable objects into a loadable code object.
 
 use crate::{input, output};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -60,7 +60,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     let options = hsaco_link::Options {
         comment: (!opts.linker_comment.is_empty()).then(|| opts.linker_comment.clone()),
     };
-    let bytes = hsaco_link::link(&inputs, &options).context("link failed")?;
+    let bytes = hsaco_link::link(&inputs, &options)?;
     output::write_file(&opts.output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }
