@@ -1104,11 +1104,18 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
         1,
         0,
     ));
-    // stable sort by rank; within DynTables and Relro the synthetic ones come first
+    // stable sort by rank
     let mut perm: Vec<usize> = (0..all.len()).collect();
     perm.sort_by_key(|&i| {
         let o = &all[i];
-        let synthetic_first = if o.synthetic != Synthetic::None { 0 } else { 1 };
+        // the dynamic tables lead the read-only part; in RELRO, .data.rel.ro comes
+        // before .dynamic and .got
+        let synthetic = o.synthetic != Synthetic::None;
+        let synthetic_first = if synthetic == (o.rank != Rank::Relro) {
+            0
+        } else {
+            1
+        };
         (
             o.rank,
             synthetic_first,

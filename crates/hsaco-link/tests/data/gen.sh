@@ -12,8 +12,12 @@ mc() { "$MC" -triple amdgcn-amd-amdhsa -mcpu="$2" -filetype=obj "$1.s" -o "$1.o"
 cl kernel
 cl multi_a
 cl multi_b
+# kernel.cl again with DWARF: relocations in non-allocated sections
+"$CLANG" -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx90a -nogpulib -O2 -g -c kernel.cl -o kernel_g.o
 mc data gfx90a
 mc strs gfx90a
+mc relro gfx90a
+mc relro2 gfx90a
 mc undef gfx90a
 mc dup_a gfx90a
 mc dup_b gfx90a
@@ -22,6 +26,8 @@ mc gfx1100 gfx1100
 "$LLD" -shared multi_a.o multi_b.o -o multi.co
 "$LLD" -shared data.o -o data.co
 "$LLD" -shared strs.o -o strs.co
+"$LLD" -shared kernel_g.o -o kernel_g.co
+"$LLD" -shared relro.o relro2.o -o relro.co
 # the version line ld.lld puts in .comment
 "$LLD" --version | sed -e 's/ (compatible with GNU linkers)//' -e 's/^/Linker: /' > lld-comment.txt
 # what ld.lld says where it refuses (the tests check hsaco names the same symbols and places)

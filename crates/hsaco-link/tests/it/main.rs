@@ -94,6 +94,19 @@ fn merged_strings_and_constants() {
 }
 
 #[test]
+fn debug_sections() {
+    assert_same_as_lld(&["kernel_g.o"], "kernel_g.co");
+}
+
+#[test]
+fn relro_notes_absolute_and_weak_symbols() {
+    // .data.rel.ro before .dynamic, two note sections of different alignment, an
+    // absolute global, a weak definition overridden by a strong one in the second
+    // file, a non-allocated mergeable section, a custom read-only section
+    assert_same_as_lld(&["relro.o", "relro2.o"], "relro.co");
+}
+
+#[test]
 fn the_output_reads_back() {
     let out = link_files(&["kernel.o"], &Options::default()).unwrap();
     let elf = Elf::parse(&out).unwrap();
