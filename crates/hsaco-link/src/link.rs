@@ -791,6 +791,9 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                     R_AMDGPU_ABS64 => {
                         if !alloc || absolute {
                             statics.push(statik);
+                        } else if ts.flags & SHF_WRITE == 0 {
+                            // the loader would have to write into read-only memory
+                            return Err(cannot(place));
                         } else {
                             let symbol = match target {
                                 Some(Target::Global(g)) if preemptible => {

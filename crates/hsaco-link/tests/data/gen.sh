@@ -18,6 +18,8 @@ mc data gfx90a
 mc strs gfx90a
 mc relro gfx90a
 mc relro2 gfx90a
+mc got gfx90a
+mc rodata_abs64 gfx90a
 mc undef gfx90a
 mc dup_a gfx90a
 mc dup_b gfx90a
@@ -28,10 +30,11 @@ mc gfx1100 gfx1100
 "$LLD" -shared strs.o -o strs.co
 "$LLD" -shared kernel_g.o -o kernel_g.co
 "$LLD" -shared relro.o relro2.o -o relro.co
+"$LLD" -shared got.o -o got.co
 # the version line ld.lld puts in .comment
 "$LLD" --version | sed -e 's/ (compatible with GNU linkers)//' -e 's/^/Linker: /' > lld-comment.txt
 # what ld.lld says where it refuses (the tests check hsaco names the same symbols and places)
-for link in "undef.o" "dup_a.o dup_b.o" "data.o gfx1100.o"; do
+for link in "undef.o" "dup_a.o dup_b.o" "data.o gfx1100.o" "rodata_abs64.o"; do
   name=$(echo "$link" | sed -e 's/\.o//g' -e 's/ /+/g')
   # shellcheck disable=SC2086
   if "$LLD" -shared --no-undefined $link -o /dev/null 2> "$name.lld-error"; then

@@ -107,6 +107,11 @@ fn relro_notes_absolute_and_weak_symbols() {
 }
 
 #[test]
+fn got_entries_for_weak_undefined_and_absolute_symbols() {
+    assert_same_as_lld(&["got.o"], "got.co");
+}
+
+#[test]
 fn the_output_reads_back() {
     let out = link_files(&["kernel.o"], &Options::default()).unwrap();
     let elf = Elf::parse(&out).unwrap();
@@ -154,6 +159,18 @@ fn mismatched_targets() {
     assert!(String::from_utf8(read("data+gfx1100.lld-error"))
         .unwrap()
         .contains("incompatible"));
+}
+
+#[test]
+fn absolute_address_in_read_only_data() {
+    let e = link_files(&["rodata_abs64.o"], &lld_options()).unwrap_err();
+    let want = "relocation R_AMDGPU_ABS64 cannot be used against symbol 'f'; recompile with -fPIC";
+    assert_eq!(
+        e.to_string(),
+        format!("rodata_abs64.o:(.rodata+0x0): {want}")
+    );
+    let lld = String::from_utf8(read("rodata_abs64.lld-error")).unwrap();
+    assert!(lld.contains(want) && lld.contains("rodata_abs64.o:(.rodata+0x0)"));
 }
 
 #[test]
