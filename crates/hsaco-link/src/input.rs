@@ -61,6 +61,32 @@ pub(crate) struct InFile<'a> {
     pub symbols: Vec<InSymbol<'a>>,
     /// (target section index, relocations)
     pub relocs: Vec<(usize, Vec<InReloc>)>,
+    /// COMDAT groups: signature and member sections.
+    pub comdats: Vec<(&'a [u8], Vec<usize>)>,
+}
+
+/// Keeps the first COMDAT group of each signature, as ld.lld does: the members of
+/// later groups with the same signature are not copied and their relocations dropped
+/// (their symbols then resolve to the kept group's).
+pub(crate) fn drop_duplicate_comdats(files: &mut [InFile<'_>]) {
+    let mut seen = std::collections::HashSet::new();
+    for f in files.iter_mut() {
+        let mut dropped = false;
+        for (signature, members) in &f.comdats {
+            if !seen.insert(signature.to_vec()) {
+                for &m in members {
+                    if let Some(s) = f.sections.get_mut(m) {
+                        s.keep = false;
+                        dropped = true;
+                    }
+                }
+            }
+        }
+        if dropped {
+            let sections = &f.sections;
+            f.relocs.retain(|(target, _)| sections[*target].keep);
+        }
+    }
 }
 
 impl InFile<'_> {
@@ -196,6 +222,43 @@ pub(crate) fn read<'a>(name: &str, data: &'a [u8]) -> Result<InFile<'a>, LinkErr
             });
         }
     }
+    let mut comdats = Vec::new();
+    for section in elf.sections() {
+        let s = section.map_err(malformed)?;
+        if s.sh_type.0 != SHT_GROUP {
+            continue;
+        }
+        let words: Vec<u32> = s
+            .data()
+            .map_err(malformed)?
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
+        const GRP_COMDAT: u32 = 1;
+        if words.first().is_none_or(|&flags| flags & GRP_COMDAT == 0) {
+            continue;
+        }
+        let signature = symbols
+            .get(s.info as usize)
+            .map(|sym| sym.name)
+            .ok_or_else(|| {
+                malformed(hsaco_elf::Error::new(
+                    s.header_offset,
+                    format!("group signature symbol {} out of range", s.info),
+                ))
+            })?;
+        let mut members = Vec::with_capacity(words.len() - 1);
+        for &m in &words[1..] {
+            if m as usize >= sections.len() {
+                return Err(malformed(hsaco_elf::Error::new(
+                    s.header_offset,
+                    format!("group member section {m} out of range"),
+                )));
+            }
+            members.push(m as usize);
+        }
+        comdats.push((signature, members));
+    }
     let mut relocs = Vec::new();
     for section in elf.sections() {
         let s = section.map_err(malformed)?;
@@ -253,5 +316,6 @@ pub(crate) fn read<'a>(name: &str, data: &'a [u8]) -> Result<InFile<'a>, LinkErr
         sections,
         symbols,
         relocs,
+        comdats,
     })
 }

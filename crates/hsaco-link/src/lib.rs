@@ -53,9 +53,10 @@ pub struct Options {
 
 /// Links `inputs` into a code object (`ET_DYN`), returned as bytes.
 pub fn link(inputs: &[Input<'_>], options: &Options) -> Result<Vec<u8>, LinkError> {
-    let files = inputs
+    let mut files = inputs
         .iter()
         .map(|i| input::read(i.name, i.data))
         .collect::<Result<Vec<_>, _>>()?;
+    input::drop_duplicate_comdats(&mut files);
     link::link(&files, options)
 }

@@ -595,18 +595,10 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                     ),
                 });
             }
-            let defined = s.shndx != SHN_UNDEF;
-            if defined && s.shndx != SHN_ABS && placements[fi][usize::from(s.shndx)].out().is_none()
-            {
-                return Err(LinkError::Unsupported {
-                    file: f.name.clone(),
-                    message: format!(
-                        "global symbol {} in discarded section {}",
-                        String::from_utf8_lossy(s.name),
-                        f.section_name(usize::from(s.shndx))
-                    ),
-                });
-            }
+            // a definition in a discarded section (a COMDAT group kept from an
+            // earlier file) is a reference to the kept one
+            let defined = s.shndx == SHN_ABS
+                || s.shndx != SHN_UNDEF && placements[fi][usize::from(s.shndx)].out().is_some();
             let gid = *global_ids.entry(s.name).or_insert_with(|| {
                 globals.push(Global {
                     name: s.name,

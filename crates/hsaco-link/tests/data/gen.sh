@@ -19,6 +19,8 @@ mc strs gfx90a
 mc relro gfx90a
 mc relro2 gfx90a
 mc got gfx90a
+mc comdat_a gfx90a
+mc comdat_b gfx90a
 mc rodata_abs64 gfx90a
 mc undef gfx90a
 mc dup_a gfx90a
@@ -31,6 +33,7 @@ mc gfx1100 gfx1100
 "$LLD" -shared kernel_g.o -o kernel_g.co
 "$LLD" -shared relro.o relro2.o -o relro.co
 "$LLD" -shared got.o -o got.co
+"$LLD" -shared comdat_a.o comdat_b.o -o comdat.co
 # the version line ld.lld puts in .comment
 "$LLD" --version | sed -e 's/ (compatible with GNU linkers)//' -e 's/^/Linker: /' > lld-comment.txt
 # what ld.lld says where it refuses (the tests check hsaco names the same symbols and places)

@@ -112,6 +112,13 @@ fn got_entries_for_weak_undefined_and_absolute_symbols() {
 }
 
 #[test]
+fn comdat_groups_kept_once() {
+    // both files define the COMDAT group `inl` (.text.inl and .rodata.inl); the first
+    // is kept, the second's sections dropped and its references go to the first
+    assert_same_as_lld(&["comdat_a.o", "comdat_b.o"], "comdat.co");
+}
+
+#[test]
 fn the_output_reads_back() {
     let out = link_files(&["kernel.o"], &Options::default()).unwrap();
     let elf = Elf::parse(&out).unwrap();
