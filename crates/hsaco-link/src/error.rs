@@ -24,6 +24,29 @@ impl fmt::Display for Place {
     }
 }
 
+/// A symbol used but defined nowhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UndefinedSymbol {
+    /// The symbol.
+    pub name: String,
+    /// Its visibility when not default: "hidden" or "protected" (ld.lld says
+    /// "undefined hidden symbol"), else empty.
+    pub visibility: &'static str,
+    /// Where it is referenced (the first reference).
+    pub referenced_by: Place,
+}
+
+impl fmt::Display for UndefinedSymbol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let space = if self.visibility.is_empty() { "" } else { " " };
+        write!(
+            f,
+            "undefined {}{space}symbol: {}\n>>> referenced by {}",
+            self.visibility, self.name, self.referenced_by
+        )
+    }
+}
+
 /// Why a link failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LinkError {
@@ -54,15 +77,8 @@ pub enum LinkError {
         /// The first input's target.
         first_target: String,
     },
-    /// A symbol is used but defined nowhere.
-    Undefined {
-        /// The symbol.
-        name: String,
-        /// Its visibility is hidden (ld.lld says "undefined hidden symbol").
-        hidden: bool,
-        /// Where it is referenced (the first reference).
-        referenced_by: Place,
-    },
+    /// Symbols used but defined nowhere (all of them, in the order first met).
+    Undefined(Vec<UndefinedSymbol>),
     /// Two inputs define the same global symbol.
     Duplicate {
         /// The symbol.
@@ -108,15 +124,15 @@ impl fmt::Display for LinkError {
                 f,
                 "{file}: target {target} differs from {first_file}'s target {first_target}"
             ),
-            LinkError::Undefined {
-                name,
-                hidden,
-                referenced_by,
-            } => write!(
-                f,
-                "undefined {}symbol: {name}\n>>> referenced by {referenced_by}",
-                if *hidden { "hidden " } else { "" }
-            ),
+            LinkError::Undefined(symbols) => {
+                for (i, u) in symbols.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                    }
+                    write!(f, "{u}")?;
+                }
+                Ok(())
+            }
             LinkError::Duplicate {
                 name,
                 first,

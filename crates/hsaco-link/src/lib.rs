@@ -25,7 +25,7 @@ mod hash;
 mod input;
 mod link;
 
-pub use error::{LinkError, Place};
+pub use error::{LinkError, Place, UndefinedSymbol};
 
 /// One input: a name for messages and the bytes of a relocatable object.
 #[derive(Clone, Copy, Debug)]

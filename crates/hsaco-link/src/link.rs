@@ -1,6 +1,6 @@
 //! The link: output sections, symbol resolution, layout, relocations, tables.
 
-use crate::error::{LinkError, Place};
+use crate::error::{LinkError, Place, UndefinedSymbol};
 use crate::hash;
 use crate::input::{InFile, InSymbol};
 use crate::Options;
@@ -667,18 +667,25 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
             }
         }
     }
-    for g in &globals {
-        if g.def.is_none() && !g.all_weak {
-            return Err(LinkError::Undefined {
-                name: String::from_utf8_lossy(g.name).into_owned(),
-                hidden: g.is_local(),
-                referenced_by: g.first_ref.clone().unwrap_or(Place {
-                    file: files[g.first_file].name.clone(),
-                    section: String::new(),
-                    offset: 0,
-                }),
-            });
-        }
+    let undefined: Vec<UndefinedSymbol> = globals
+        .iter()
+        .filter(|g| g.def.is_none() && !g.all_weak)
+        .map(|g| UndefinedSymbol {
+            name: String::from_utf8_lossy(g.name).into_owned(),
+            visibility: match g.visibility {
+                STV_HIDDEN | STV_INTERNAL => "hidden",
+                STV_PROTECTED => "protected",
+                _ => "",
+            },
+            referenced_by: g.first_ref.clone().unwrap_or(Place {
+                file: files[g.first_file].name.clone(),
+                section: String::new(),
+                offset: 0,
+            }),
+        })
+        .collect();
+    if !undefined.is_empty() {
+        return Err(LinkError::Undefined(undefined));
     }
     let mut got: Vec<Target> = Vec::new();
     let mut got_index: HashMap<Target, usize> = HashMap::new();

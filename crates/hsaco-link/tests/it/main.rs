@@ -119,6 +119,31 @@ fn comdat_groups_kept_once() {
 }
 
 #[test]
+fn hip_relocatable_device_code() {
+    // both objects instantiate the kernel k<float> in a COMDAT group; the second
+    // refers to the first's device globals (.data with an absolute address, .bss)
+    assert_same_as_lld(&["hip_a.o", "hip_b.o"], "hip.co");
+}
+
+#[test]
+fn undefined_protected_symbol() {
+    let e = link_files(&["hip_b.o"], &lld_options()).unwrap_err();
+    // every undefined symbol, as ld.lld lists them (offsets: the first relocation
+    // against each, by llvm-readelf-22 -r)
+    let want = "undefined protected symbol: coeffs\n>>> referenced by hip_b.o:(.text._Z1kIfEvPT_i+0x30)\n\
+                undefined protected symbol: table\n>>> referenced by hip_b.o:(.text._Z1kIfEvPT_i+0x78)\n\
+                undefined protected symbol: ptrs\n>>> referenced by hip_b.o:(.text._Z1kIfEvPT_i+0xc0)";
+    assert_eq!(e.to_string(), want);
+    let lld = String::from_utf8(read("hip_b.lld-error")).unwrap();
+    for name in ["coeffs", "table", "ptrs"] {
+        assert!(
+            lld.contains(&format!("undefined protected symbol: {name}\n")),
+            "{lld}"
+        );
+    }
+}
+
+#[test]
 fn the_output_reads_back() {
     let out = link_files(&["kernel.o"], &Options::default()).unwrap();
     let elf = Elf::parse(&out).unwrap();
