@@ -168,6 +168,12 @@ pub(crate) fn read<'a>(name: &str, data: &'a [u8]) -> Result<InFile<'a>, LinkErr
             }
             symtab_index = Some(s.index);
         }
+        if s.flags & SHF_TLS != 0 {
+            return Err(LinkError::Unsupported {
+                file: name.to_string(),
+                message: format!("thread-local section {}", s.name_str()),
+            });
+        }
         if s.flags & SHF_COMPRESSED != 0 {
             return Err(LinkError::Unsupported {
                 file: name.to_string(),

@@ -12,6 +12,9 @@ use std::collections::HashMap;
 
 const PAGE: u64 = 0x1000;
 
+/// The most zeros a NOBITS input placed among contents may add to the file.
+const MAX_ZERO_FILL: u64 = 64 << 20;
+
 fn align_up(value: u64, align: u64) -> u64 {
     let align = align.max(1);
     value.div_ceil(align).saturating_mul(align)
@@ -517,7 +520,21 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                     };
                     if nobits || s.sh_type == SHT_NOBITS {
                         size = size.checked_add(s.size).ok_or_else(|| layout_err("size"))?;
+                        if size > u64::from(u32::MAX) {
+                            return Err(layout_err("an output section above 4 GiB"));
+                        }
                         if !nobits {
+                            // zeros written out: bounded, not the 4 GiB a NOBITS size allows
+                            if size > MAX_ZERO_FILL {
+                                return Err(LinkError::Unsupported {
+                                    file: files[file].name.clone(),
+                                    message: format!(
+                                        "NOBITS section {} of {:#x} bytes in an output section with contents",
+                                        files[file].section_name(index),
+                                        s.size
+                                    ),
+                                });
+                            }
                             data.resize(size as usize, 0);
                         }
                     } else {
