@@ -404,6 +404,8 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
     let mut outs: Vec<OutSection> = Vec::new();
     let mut by_name: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut merges: Vec<MergeGroup> = Vec::new();
+    // (output section, flags, entry size, alignment) -> merge group
+    let mut merge_of: HashMap<(usize, u64, u64, u64), usize> = HashMap::new();
     let mut placements: Vec<Vec<Placement>> = files
         .iter()
         .map(|f| vec![Placement::None; f.sections.len()])
@@ -449,16 +451,8 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
             });
             let mergeable = s.flags & SHF_MERGE != 0 && s.entsize > 0 && s.sh_type == SHT_PROGBITS;
             if mergeable {
-                let key = (s.flags, s.entsize, s.align);
-                let existing = o.members.iter().find_map(|m| match m {
-                    Member::Merge(g)
-                        if (merges[*g].flags, merges[*g].entsize, merges[*g].align) == key =>
-                    {
-                        Some(*g)
-                    }
-                    _ => None,
-                });
-                let g = match existing {
+                let key = (oi, s.flags, s.entsize, s.align);
+                let g = match merge_of.get(&key).copied() {
                     Some(g) => g,
                     None => {
                         let mut group = MergeGroup::new(s.flags, s.entsize, s.align);
@@ -471,6 +465,7 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                         }
                         merges.push(group);
                         o.members.push(Member::Merge(merges.len() - 1));
+                        merge_of.insert(key, merges.len() - 1);
                         merges.len() - 1
                     }
                 };
