@@ -793,7 +793,17 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                         }
                         statics.push(statik);
                     }
-                    R_AMDGPU_ABS32 | R_AMDGPU_ABS32_LO | R_AMDGPU_ABS32_HI => {
+                    R_AMDGPU_ABS32_LO | R_AMDGPU_ABS32_HI => {
+                        return Err(LinkError::Relocation {
+                            place,
+                            message: format!(
+                                "relocation {} against symbol '{}' is not supported (nor by ld.lld)",
+                                RelocType(r.r_type),
+                                name()
+                            ),
+                        });
+                    }
+                    R_AMDGPU_ABS32 => {
                         if alloc && !absolute {
                             return Err(cannot(place));
                         }

@@ -29,6 +29,10 @@ mc relro gfx90a
 mc relro2 gfx90a
 mc got gfx90a
 mc comdat_a gfx90a
+mc rel16 gfx90a
+mc abs_a gfx90a
+mc abs_b gfx90a
+mc abs32_lo gfx90a
 mc comdat_b gfx90a
 mc rodata_abs64 gfx90a
 mc undef gfx90a
@@ -44,10 +48,11 @@ mc gfx1100 gfx1100
 "$LLD" -shared got.o -o got.co
 "$LLD" -shared comdat_a.o comdat_b.o -o comdat.co
 "$LLD" -shared hip_a.o hip_b.o -o hip.co
+"$LLD" -shared rel16.o abs_a.o abs_b.o -o abs.co
 # the version line ld.lld puts in .comment
 "$LLD" --version | sed -e 's/ (compatible with GNU linkers)//' -e 's/^/Linker: /' > lld-comment.txt
 # what ld.lld says where it refuses (the tests check hsaco names the same symbols and places)
-for link in "undef.o" "dup_a.o dup_b.o" "data.o gfx1100.o" "rodata_abs64.o" "hip_b.o"; do
+for link in "undef.o" "dup_a.o dup_b.o" "data.o gfx1100.o" "rodata_abs64.o" "hip_b.o" "abs32_lo.o abs_b.o"; do
   name=$(echo "$link" | sed -e 's/\.o//g' -e 's/ /+/g')
   # shellcheck disable=SC2086
   if "$LLD" -shared --no-undefined $link -o /dev/null 2> "$name.lld-error"; then

@@ -144,6 +144,25 @@ fn undefined_protected_symbol() {
 }
 
 #[test]
+fn absolute_symbols_from_another_object_and_rel16() {
+    // R_AMDGPU_ABS32 and ABS64 against an absolute symbol defined in another object
+    // (applied, no dynamic relocation); R_AMDGPU_REL16 to a hidden function
+    assert_same_as_lld(&["rel16.o", "abs_a.o", "abs_b.o"], "abs.co");
+}
+
+#[test]
+fn abs32_lo_is_refused() {
+    // ld.lld-22 does not know R_AMDGPU_ABS32_LO/HI ("unknown relocation (1)")
+    let e = link_files(&["abs32_lo.o", "abs_b.o"], &lld_options()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "abs32_lo.o:(.text+0x4): relocation R_AMDGPU_ABS32_LO against symbol 'ext' is not supported (nor by ld.lld)"
+    );
+    let lld = String::from_utf8(read("abs32_lo+abs_b.lld-error")).unwrap();
+    assert!(lld.contains("abs32_lo.o:(.text+0x4): unknown relocation (1) against symbol ext"));
+}
+
+#[test]
 fn the_output_reads_back() {
     let out = link_files(&["kernel.o"], &Options::default()).unwrap();
     let elf = Elf::parse(&out).unwrap();
