@@ -2,11 +2,25 @@
 //! does: the same program headers, sections, dynamic tables, symbol tables and
 //! layout, byte for byte where the inputs are what clang and llvm-mc write.
 //!
-//! ```no_run
-//! let a = std::fs::read("kernel.o").unwrap();
-//! let options = hsaco_link::Options::default();
-//! let code_object = hsaco_link::link(&[hsaco_link::Input::new("kernel.o", &a)], &options).unwrap();
-//! std::fs::write("kernel.co", code_object).unwrap();
+//! ```
+//! use hsaco_elf::elf::{consts::*, write::*, Elf};
+//! // a relocatable object with one kernel (what an assembler writes)
+//! let mut b = Builder::new(ET_REL, ELFOSABI_AMDGPU_HSA, ELFABIVERSION_AMDGPU_HSA_V5, 0x53f);
+//! let text = b.add_section(SectionSpec::progbits(
+//!     ".text", SHF_ALLOC | SHF_EXECINSTR, 256, 0xbf81_0000u32.to_le_bytes().to_vec()));
+//! b.add_symbol(SymbolSpec { name: "k".into(), value: 0, size: 4, st_type: STT_FUNC,
+//!     bind: STB_GLOBAL, other: STV_PROTECTED, section: SymbolSection::Section(text) });
+//! let object = b.write().unwrap();
+//!
+//! let inputs = [hsaco_link::Input::new("k.o", &object)];
+//! let code_object = hsaco_link::link(&inputs, &hsaco_link::Options::default()).unwrap();
+//!
+//! let elf = Elf::parse(&code_object).unwrap();
+//! assert_eq!(elf.header().e_type.0, ET_DYN);
+//! let k = elf.dynsym().unwrap().unwrap().by_name("k").unwrap();
+//! // .text one page above the read-only part, at the same page offset, as ld.lld-22
+//! // puts it for this kernel
+//! assert_eq!(k.value, 0x1300);
 //! ```
 //!
 //! What is done, in order: the inputs are read and checked (ELF64 `ET_REL`,
