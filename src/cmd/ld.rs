@@ -15,7 +15,8 @@ use std::process::ExitCode;
 /// Undefined and duplicate symbols are errors that name the file, section and offset;
 /// so are objects for different targets. Nothing is written on error.
 ///
-/// The output is byte for byte ld.lld-22's, except the linker's line in .comment
+/// On the objects clang-22 writes the output is byte for byte ld.lld-22's (every
+/// corpus link is compared), except the linker's line in .comment
 /// (give --linker-comment "Linker: Debian LLD 22.1.8" for ld.lld-22's own).
 ///
 /// Examples:
