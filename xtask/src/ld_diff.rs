@@ -333,3 +333,40 @@ fn loadable_differences(ours: &[u8], theirs: &[u8]) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::loadable_differences;
+
+    fn fixture() -> Vec<u8> {
+        std::fs::read(crate::root().join("crates/hsaco-link/tests/data/kernel.co")).unwrap()
+    }
+
+    fn section_offset(data: &[u8], name: &str) -> usize {
+        let elf = hsaco_elf::elf::Elf::parse(data).unwrap();
+        elf.section_by_name(name).unwrap().offset as usize
+    }
+
+    #[test]
+    fn same_file_no_difference() {
+        let a = fixture();
+        assert!(loadable_differences(&a, &a).is_empty());
+    }
+
+    #[test]
+    fn code_byte_is_a_difference_comment_byte_is_not() {
+        let a = fixture();
+        let mut code = a.clone();
+        code[section_offset(&a, ".text")] ^= 1;
+        let diffs = loadable_differences(&code, &a);
+        assert!(
+            diffs
+                .iter()
+                .any(|d| d.starts_with("PT_LOAD 1: bytes differ")),
+            "{diffs:?}"
+        );
+        let mut comment = a.clone();
+        comment[section_offset(&a, ".comment") + 1] ^= 1;
+        assert!(loadable_differences(&comment, &a).is_empty());
+    }
+}
