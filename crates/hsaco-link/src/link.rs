@@ -703,7 +703,6 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
     let mut got_index: HashMap<Target, usize> = HashMap::new();
     let mut dyn_relocs: Vec<DynReloc> = Vec::new();
     let mut statics: Vec<StaticReloc> = Vec::new();
-    let mut needs_dynsym: Vec<bool> = vec![false; globals.len()];
     for (fi, f) in files.iter().enumerate() {
         for (target_section, list) in &f.relocs {
             let ts = &f.sections[*target_section];
@@ -817,10 +816,7 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                             return Err(cannot(place));
                         } else {
                             let symbol = match target {
-                                Some(Target::Global(g)) if preemptible => {
-                                    needs_dynsym[g] = true;
-                                    Some(g)
-                                }
+                                Some(Target::Global(g)) if preemptible => Some(g),
                                 _ => None,
                             };
                             statics.push(StaticReloc {
@@ -840,11 +836,6 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                         if let std::collections::hash_map::Entry::Vacant(e) = got_index.entry(t) {
                             e.insert(got.len());
                             got.push(t);
-                            if let Target::Global(g) = t {
-                                if is_preemptible(&globals[g]) {
-                                    needs_dynsym[g] = true;
-                                }
-                            }
                         }
                         statics.push(statik);
                     }
@@ -862,7 +853,8 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
     let mut dynamic: Vec<usize> = Vec::new();
     for (gid, g) in globals.iter().enumerate() {
         let exported = g.def.is_some() && !g.is_local();
-        let undefined_ref = g.def.is_none() && !g.is_local() && needs_dynsym[gid];
+        // an undefined (weak) symbol is for the loader to find, referenced or not
+        let undefined_ref = g.def.is_none() && !g.is_local();
         if exported || undefined_ref {
             dynamic.push(gid);
         }
@@ -1543,9 +1535,9 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
     let mut local_globals_by_file: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
     for (gid, g) in globals.iter().enumerate() {
         if g.is_local() {
-            if let Some((f, _)) = g.def {
-                local_globals_by_file[f].push(gid);
-            }
+            // with the defining file, or (undefined weak) the first file naming it
+            let f = g.def.map_or(g.first_file, |(f, _)| f);
+            local_globals_by_file[f].push(gid);
         }
     }
     let global_entry = |gid: usize, secs: &[OutSection], local: bool| -> (u8, u8, u16, u64, u64) {
@@ -1564,7 +1556,13 @@ pub(crate) fn link(files: &[InFile<'_>], options: &Options) -> Result<Vec<u8>, L
                 )
             }
             None => {
-                let bind = if g.all_weak { STB_WEAK } else { STB_GLOBAL };
+                let bind = if local {
+                    STB_LOCAL
+                } else if g.all_weak {
+                    STB_WEAK
+                } else {
+                    STB_GLOBAL
+                };
                 (bind << 4, g.visibility, SHN_UNDEF, 0, 0)
             }
         }

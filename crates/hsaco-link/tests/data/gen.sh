@@ -30,6 +30,7 @@ mc relro2 gfx90a
 mc got gfx90a
 mc comdat_a gfx90a
 mc rel16 gfx90a
+mc weak_undef gfx90a
 mc abs_a gfx90a
 mc abs_b gfx90a
 mc abs32_lo gfx90a
@@ -49,6 +50,7 @@ mc gfx1100 gfx1100
 "$LLD" -shared comdat_a.o comdat_b.o -o comdat.co
 "$LLD" -shared hip_a.o hip_b.o -o hip.co
 "$LLD" -shared rel16.o abs_a.o abs_b.o -o abs.co
+"$LLD" -shared weak_undef.o -o weak_undef.co
 # the version line ld.lld puts in .comment
 "$LLD" --version | sed -e 's/ (compatible with GNU linkers)//' -e 's/^/Linker: /' > lld-comment.txt
 # what ld.lld says where it refuses (the tests check hsaco names the same symbols and places)

@@ -163,6 +163,13 @@ fn abs32_lo_is_refused() {
 }
 
 #[test]
+fn weak_undefined_symbols() {
+    // an unreferenced weak undefined symbol is still exported; a hidden one is a
+    // local undefined symbol of its file
+    assert_same_as_lld(&["weak_undef.o"], "weak_undef.co");
+}
+
+#[test]
 fn the_output_reads_back() {
     let out = link_files(&["kernel.o"], &Options::default()).unwrap();
     let elf = Elf::parse(&out).unwrap();
