@@ -21,6 +21,7 @@ use std::process::ExitCode;
 ///   hsaco read --metadata kernel.co    the metadata as llvm-readelf prints it
 ///   hsaco extract app -o out/          every code object inside a fat binary
 ///   hsaco dis kernel.co                disassemble as llvm-objdump -d does (gfx6-gfx12)
+///   hsaco ld a.o b.o -o kernel.co      link objects into a code object (as ld.lld -shared)
 ///   hsaco check app --device mi50 --runtime rocm-6.4
 ///                                      will it load and run there, and if not, why
 #[derive(Parser)]
@@ -37,6 +38,7 @@ enum Command {
     Demo(cmd::demo::Opts),
     Check(cmd::check::Opts),
     Dis(cmd::dis::Opts),
+    Ld(cmd::ld::Opts),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Demo(o) => cmd::demo::run(o),
         Command::Check(o) => cmd::check::run(o),
         Command::Dis(o) => cmd::dis::run(o),
+        Command::Ld(o) => cmd::ld::run(o),
     };
     match result {
         Ok(code) => code,

@@ -5,4 +5,5 @@ pub mod check;
 pub mod demo;
 pub mod dis;
 pub mod extract;
+pub mod ld;
 pub mod read;

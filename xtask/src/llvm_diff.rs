@@ -19,6 +19,11 @@
 //!   with C++ symbols and on the library fixtures (tests/cli/data/library), and there
 //!   `hsaco read -C --kernel-descriptors` against `llvm-objdump-22 -D -C -j .rodata`.
 //!
+//! - linking: `hsaco ld` against `ld.lld-22 -shared --no-undefined` for every corpus
+//!   `.o` and for all of a directory's together (byte-identical, else the same loadable
+//!   contents), and `llvm-readelf-22 -a` / `llvm-objdump-22 -d` warn about nothing in
+//!   hsaco's output (see `ld_diff`).
+//!
 //! Prints counts per check and every mismatch (up to a limit), and fails if any.
 
 use crate::{corpus, Options};
@@ -63,6 +68,7 @@ pub fn run(opts: &Options) -> Result<()> {
     );
     failed |= !gcn_round_trip(&hsaco)?;
     failed |= !checker_on_corpus(&dir)?;
+    failed |= !crate::ld_diff::run(&hsaco, &dir, opts.limit)?;
     failed |= !platform_fixtures()?
         .report("r600/PAL/Mesa fixtures and references (gen.sh --check vs clang-22)");
     failed |= !target_ids()?

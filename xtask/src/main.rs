@@ -6,6 +6,8 @@
 //! cargo xtask corpus [DIR]            build the LLVM corpus (../shared/corpus) into DIR
 //! cargo xtask llvm-diff [--corpus DIR] [--limit N]
 //!                                     compare hsaco with LLVM 22 on the corpus
+//! cargo xtask ld-diff [--corpus DIR] [--limit N]
+//!                                     only its `hsaco ld` vs `ld.lld-22 -shared` step
 //! cargo xtask bench [--corpus DIR] [--libshape-only | --asm]
 //!                                     time hsaco against the LLVM tool doing the same work
 //!                                     (the corpus, then library-shaped objects; `--asm`:
@@ -23,6 +25,7 @@ mod asm_bench;
 mod bench;
 mod codegen;
 mod corpus;
+mod ld_diff;
 mod libshape;
 mod llvm_diff;
 mod wild;
@@ -57,6 +60,13 @@ fn main() -> Result<()> {
             libshape::build(&dir, &specs).map(|_| ())
         }
         "llvm-diff" => llvm_diff::run(&Options::parse(rest)?),
+        "ld-diff" => {
+            let opts = Options::parse(rest)?;
+            if !ld_diff::run(&hsaco_binary()?, &opts.corpus_dir()?, opts.limit)? {
+                bail!("hsaco ld differs from ld.lld-22");
+            }
+            Ok(())
+        }
         "bench" => bench::run(&Options::parse(rest)?),
         "wild-corpus" => wild::run(rest),
         "help" | "--help" | "-h" => {
@@ -67,7 +77,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only | --asm] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only | --asm] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 pub struct Options {

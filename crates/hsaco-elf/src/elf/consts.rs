@@ -216,6 +216,29 @@ pub const PF_R: u32 = 0x4;
 
 // ---- symbols -------------------------------------------------------------------
 
+// Dynamic section tags (`d_tag`).
+/// End of the dynamic array.
+pub const DT_NULL: u64 = 0;
+/// Address of the SysV symbol hash table.
+pub const DT_HASH: u64 = 4;
+/// Address of the dynamic string table.
+pub const DT_STRTAB: u64 = 5;
+/// Address of the dynamic symbol table.
+pub const DT_SYMTAB: u64 = 6;
+/// Address of the `Elf64_Rela` relocations.
+pub const DT_RELA: u64 = 7;
+/// Total size of the `DT_RELA` relocations.
+pub const DT_RELASZ: u64 = 8;
+/// Size of one `Elf64_Rela`.
+pub const DT_RELAENT: u64 = 9;
+/// Size of the dynamic string table.
+pub const DT_STRSZ: u64 = 10;
+/// Size of one symbol table entry.
+pub const DT_SYMENT: u64 = 11;
+/// Number of relative relocations at the start of `DT_RELA`.
+pub const DT_RELACOUNT: u64 = 0x6fff_fff9;
+/// Address of the GNU symbol hash table.
+pub const DT_GNU_HASH: u64 = 0x6fff_fef5;
 /// Local symbol.
 pub const STB_LOCAL: u8 = 0;
 /// Global symbol.

@@ -279,6 +279,22 @@ pub struct SegmentSpec {
     pub align: u64,
 }
 
+/// A file layout chosen by the caller, for [`Builder::write_fixed`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FixedLayout {
+    /// File offset of each user section, by [`SectionId`].
+    pub offsets: Vec<u64>,
+    /// `sh_name` of each user section, by [`SectionId`] (offsets into the user section
+    /// named by `shstrndx`).
+    pub name_offsets: Vec<u32>,
+    /// The section holding the section names (`e_shstrndx`), if any.
+    pub shstrndx: Option<SectionId>,
+    /// The program headers, in order.
+    pub segments: Vec<SegmentSpec>,
+    /// `e_shoff`: where the section headers go.
+    pub shoff: u64,
+}
+
 /// Builds an ELF64 little-endian AMDGPU object.
 #[derive(Clone, Debug)]
 pub struct Builder {
@@ -847,9 +863,133 @@ impl Builder {
             out.extend_from_slice(&h[9].to_le_bytes());
         }
 
-        // ELF header
-        let phnum = layout.segments.len();
-        let mut eh = Vec::with_capacity(ELF64_EHDR_SIZE);
+        let eh = self.header_bytes(&layout.segments, shoff, shnum as u16, shstrtab_index as u16);
+        if out.len() < eh.len() {
+            out.resize(eh.len(), 0);
+        }
+        out[..eh.len()].copy_from_slice(&eh);
+        Ok(out)
+    }
+
+    /// Writes the user sections at the file offsets the caller chose, with the program
+    /// headers it chose, and no tables of the writer's own: for a linker that lays the
+    /// file out itself (`.symtab`, `.strtab`, `.shstrtab` and the dynamic tables are
+    /// then user sections). Symbols and relocations added to the builder are refused.
+    /// `sh_addr` is the section's `addr` (or 0). The program headers follow the ELF
+    /// header; the section headers are written at `fixed.shoff`.
+    pub fn write_fixed(&self, fixed: &FixedLayout) -> Result<Vec<u8>> {
+        let n = self.sections.len();
+        if !self.symbols.is_empty() || !self.relocs.is_empty() {
+            return Err(Error::new(
+                0,
+                "write_fixed writes user sections only (symbols or relocations were added)",
+            ));
+        }
+        if fixed.offsets.len() != n || fixed.name_offsets.len() != n {
+            return Err(Error::new(
+                0,
+                format!(
+                    "fixed layout has {} offsets and {} names for {n} sections",
+                    fixed.offsets.len(),
+                    fixed.name_offsets.len()
+                ),
+            ));
+        }
+        let shnum = n + 1;
+        if shnum >= usize::from(SHN_LORESERVE) {
+            return Err(Error::new(
+                0,
+                format!("{shnum} sections need extended numbering, not supported"),
+            ));
+        }
+        let shstrndx = match fixed.shstrndx {
+            Some(id) if id.0 < n => id.header_index() as u16,
+            Some(id) => {
+                return Err(Error::new(
+                    0,
+                    format!("section name table id {} out of range", id.0),
+                ))
+            }
+            None => 0,
+        };
+        let phnum = fixed.segments.len();
+        if phnum >= 0xffff {
+            return Err(Error::new(0, format!("{phnum} program headers")));
+        }
+        let headers_end = (ELF64_EHDR_SIZE + phnum * ELF64_PHDR_SIZE) as u64;
+        let shdrs_end = (shnum as u64)
+            .checked_mul(ELF64_SHDR_SIZE as u64)
+            .and_then(|size| fixed.shoff.checked_add(size))
+            .ok_or_else(overflow)?;
+        let mut end = headers_end.max(shdrs_end);
+        for (i, s) in self.sections.iter().enumerate() {
+            if !s.is_nobits() {
+                let at = fixed.offsets[i];
+                if at < headers_end && !s.data.is_empty() {
+                    return Err(Error::new(
+                        0,
+                        format!("section {} at {at:#x} overlaps the headers", s.name),
+                    ));
+                }
+                end = end.max(at.checked_add(s.size()).ok_or_else(overflow)?);
+            }
+        }
+        if end > u64::from(u32::MAX) {
+            return Err(Error::new(0, format!("file size {end:#x} above 4 GiB")));
+        }
+        let mut out = vec![0u8; end as usize];
+        for (i, s) in self.sections.iter().enumerate() {
+            if !s.is_nobits() {
+                let at = fixed.offsets[i] as usize;
+                out[at..at + s.data.len()].copy_from_slice(&s.data);
+            }
+        }
+        let link = |link: Link| -> Result<u32> {
+            match link {
+                Link::None => Ok(0),
+                Link::Raw(v) => Ok(v),
+                Link::Section(id) if id.0 < n => Ok(id.header_index() as u32),
+                Link::Section(id) => Err(Error::new(
+                    0,
+                    format!("section link to id {} out of range", id.0),
+                )),
+                Link::Symtab | Link::Strtab => Err(Error::new(
+                    0,
+                    "write_fixed has no .symtab/.strtab of its own to link to",
+                )),
+            }
+        };
+        let mut sh = Vec::with_capacity(shnum * ELF64_SHDR_SIZE);
+        sh.resize(ELF64_SHDR_SIZE, 0);
+        for (i, s) in self.sections.iter().enumerate() {
+            sh.extend_from_slice(&fixed.name_offsets[i].to_le_bytes());
+            sh.extend_from_slice(&s.sh_type.to_le_bytes());
+            sh.extend_from_slice(&s.flags.to_le_bytes());
+            sh.extend_from_slice(&s.addr.unwrap_or(0).to_le_bytes());
+            sh.extend_from_slice(&fixed.offsets[i].to_le_bytes());
+            sh.extend_from_slice(&s.size().to_le_bytes());
+            sh.extend_from_slice(&link(s.link)?.to_le_bytes());
+            sh.extend_from_slice(&link(s.info)?.to_le_bytes());
+            sh.extend_from_slice(&s.align.to_le_bytes());
+            sh.extend_from_slice(&s.entsize.to_le_bytes());
+        }
+        let at = fixed.shoff as usize;
+        out[at..at + sh.len()].copy_from_slice(&sh);
+        let eh = self.header_bytes(&fixed.segments, fixed.shoff, shnum as u16, shstrndx);
+        out[..eh.len()].copy_from_slice(&eh);
+        Ok(out)
+    }
+
+    /// The ELF header followed by the program headers.
+    fn header_bytes(
+        &self,
+        segments: &[SegmentSpec],
+        shoff: u64,
+        shnum: u16,
+        shstrndx: u16,
+    ) -> Vec<u8> {
+        let phnum = segments.len();
+        let mut eh = Vec::with_capacity(ELF64_EHDR_SIZE + phnum * ELF64_PHDR_SIZE);
         eh.extend_from_slice(&ELFMAG);
         eh.extend_from_slice(&[
             ELFCLASS64,
@@ -870,9 +1010,9 @@ impl Builder {
         eh.extend_from_slice(&(if phnum > 0 { ELF64_PHDR_SIZE as u16 } else { 0 }).to_le_bytes());
         eh.extend_from_slice(&(phnum as u16).to_le_bytes());
         eh.extend_from_slice(&(ELF64_SHDR_SIZE as u16).to_le_bytes());
-        eh.extend_from_slice(&(shnum as u16).to_le_bytes());
-        eh.extend_from_slice(&(shstrtab_index as u16).to_le_bytes());
-        for seg in &layout.segments {
+        eh.extend_from_slice(&shnum.to_le_bytes());
+        eh.extend_from_slice(&shstrndx.to_le_bytes());
+        for seg in segments {
             eh.extend_from_slice(&seg.p_type.to_le_bytes());
             eh.extend_from_slice(&seg.flags.to_le_bytes());
             eh.extend_from_slice(&seg.offset.to_le_bytes());
@@ -882,11 +1022,7 @@ impl Builder {
             eh.extend_from_slice(&seg.memsz.to_le_bytes());
             eh.extend_from_slice(&seg.align.to_le_bytes());
         }
-        if out.len() < eh.len() {
-            out.resize(eh.len(), 0);
-        }
-        out[..eh.len()].copy_from_slice(&eh);
-        Ok(out)
+        eh
     }
 
     /// A builder holding the contents of `elf` (an ELF64 file): the header fields,

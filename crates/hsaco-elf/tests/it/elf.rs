@@ -861,3 +861,78 @@ fn fuzz_smoke_note() {
     let n = hsaco_elf::fuzzing::mutation_smoke(hsaco_elf::fuzzing::note, &seeds, 100_000, 0x401e);
     assert_eq!(n, 100_000);
 }
+
+/// `write_fixed`: sections at the caller's offsets and addresses, the caller's program
+/// headers, section names from the caller's table; read back field by field.
+#[test]
+fn write_fixed_puts_everything_where_asked() {
+    use hsaco_elf::elf::write::{FixedLayout, Link, SectionId, SegmentSpec};
+    let mut b = Builder::new(
+        ET_DYN,
+        ELFOSABI_AMDGPU_HSA,
+        ELFABIVERSION_AMDGPU_HSA_V5,
+        0x53f,
+    );
+    let mut text = SectionSpec::progbits(".text", SHF_ALLOC | SHF_EXECINSTR, 256, vec![1, 2, 3, 4]);
+    text.addr = Some(0x1100);
+    b.add_section(text);
+    let names = b"\0.text\0.shstrtab\0".to_vec();
+    let mut shstrtab = SectionSpec::progbits(".shstrtab", 0, 1, names);
+    shstrtab.sh_type = SHT_STRTAB;
+    shstrtab.link = Link::Section(SectionId(0));
+    b.add_section(shstrtab);
+    let segment = SegmentSpec {
+        p_type: PT_LOAD,
+        flags: PF_R | PF_X,
+        offset: 0x100,
+        vaddr: 0x1100,
+        filesz: 4,
+        memsz: 4,
+        align: 0x1000,
+    };
+    let fixed = FixedLayout {
+        offsets: vec![0x100, 0x104],
+        name_offsets: vec![1, 7],
+        shstrndx: Some(SectionId(1)),
+        segments: vec![segment],
+        shoff: 0x118,
+    };
+    let bytes = b.write_fixed(&fixed).unwrap();
+    assert_eq!(bytes.len(), 0x118 + 3 * 64);
+    let elf = Elf::parse(&bytes).unwrap();
+    assert_eq!((elf.header().phoff, elf.header().shoff), (64, 0x118));
+    let t = elf.section_by_name(".text").unwrap();
+    assert_eq!(
+        (t.addr, t.offset, t.size, t.addralign),
+        (0x1100, 0x100, 4, 256)
+    );
+    assert_eq!(t.data().unwrap(), &[1, 2, 3, 4]);
+    let s = elf.section_by_name(".shstrtab").unwrap();
+    assert_eq!((s.offset, s.link), (0x104, 1));
+    let p = elf.segment(0).unwrap();
+    assert_eq!(
+        (p.offset, p.vaddr, p.paddr, p.filesz, p.flags),
+        (0x100, 0x1100, 0x1100, 4, PF_R | PF_X)
+    );
+
+    // refused: contents over the headers, a symbol (write_fixed has no .symtab)
+    let over = FixedLayout {
+        offsets: vec![0x20, 0x104],
+        ..fixed.clone()
+    };
+    assert!(b
+        .write_fixed(&over)
+        .unwrap_err()
+        .message
+        .contains("overlaps the headers"));
+    b.add_symbol(SymbolSpec {
+        name: "k".into(),
+        value: 0,
+        size: 0,
+        st_type: STT_FUNC,
+        bind: STB_GLOBAL,
+        other: 0,
+        section: SymbolSection::Section(SectionId(0)),
+    });
+    assert!(b.write_fixed(&fixed).is_err());
+}

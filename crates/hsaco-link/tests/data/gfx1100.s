@@ -1,0 +1,5 @@
+	.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
+	.text
+	.globl other
+other:
+	s_endpgm
