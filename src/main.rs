@@ -23,6 +23,8 @@ use std::process::ExitCode;
 ///   hsaco dis kernel.co                disassemble as llvm-objdump -d does (gfx6-gfx12)
 ///   hsaco check app --device mi50 --runtime rocm-6.4
 ///                                      will it load and run there, and if not, why
+///   hsaco run kernel.co --kernel K --grid 1024 --block 256 --arg buf:f32:1024=iota ...
+///                                      run a kernel on the CPU emulator
 #[derive(Parser)]
 #[command(name = "hsaco", version, verbatim_doc_comment)]
 struct Cli {
@@ -37,6 +39,7 @@ enum Command {
     Demo(cmd::demo::Opts),
     Check(cmd::check::Opts),
     Dis(cmd::dis::Opts),
+    Run(cmd::run::Opts),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Command::Demo(o) => cmd::demo::run(o),
         Command::Check(o) => cmd::check::run(o),
         Command::Dis(o) => cmd::dis::run(o),
+        Command::Run(o) => cmd::run::run(o),
     };
     match result {
         Ok(code) => code,

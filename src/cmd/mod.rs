@@ -6,3 +6,4 @@ pub mod demo;
 pub mod dis;
 pub mod extract;
 pub mod read;
+pub mod run;

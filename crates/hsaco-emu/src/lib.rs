@@ -1,0 +1,353 @@
+//! Run a real AMD GPU code object's kernel on the CPU, set up exactly as the ROCm
+//! runtime and the command processor set it up (AMDGPUUsage "Kernel Dispatch",
+//! "Initial Kernel Execution State"), executed one pre-decoded instruction at a time.
+//!
+//! ```no_run
+//! use hsaco_emu::{run, ArgValue, Dispatch, Elem, RunOptions};
+//! let co = std::fs::read("01_vadd.co").unwrap();
+//! let f = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+//! let disp = Dispatch {
+//!     grid: [1000, 1, 1],
+//!     block: [256, 1, 1],
+//!     dynamic_lds: 0,
+//!     args: vec![
+//!         ArgValue::Buffer { elem: Elem::F32, data: f(&[1.0; 1000]) },
+//!         ArgValue::Buffer { elem: Elem::F32, data: f(&[2.0; 1000]) },
+//!         ArgValue::Buffer { elem: Elem::F32, data: f(&[0.0; 1000]) },
+//!         ArgValue::Scalar(1000u32.to_le_bytes().to_vec()),
+//!     ],
+//! };
+//! let out = run(&co, "vadd_f32", &disp, &RunOptions::default()).unwrap();
+//! assert_eq!(&out.buffers[2].data[..4], &3.0f32.to_le_bytes());
+//! ```
+
+// lanes are indexed by number throughout: lane l of one array goes with lane l of
+// another and with bit l of EXEC, which an iterator chain would only obscure
+#![allow(clippy::needless_range_loop)]
+
+pub mod dispatch;
+pub mod exec;
+pub mod kernel;
+pub mod memory;
+pub mod ops;
+pub mod translate;
+
+pub use dispatch::{ArgValue, Dispatch, Elem};
+pub use kernel::{kernel_names, load, Device, Kernel};
+
+use exec::{Ctx, Fault, Stop, Wave, LANES};
+use hsaco_isa::Decoder;
+use memory::Memory;
+use std::fmt;
+use translate::Program;
+
+/// Everything that can go wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EmuError {
+    /// The code object cannot be loaded.
+    Load(String),
+    /// No kernel of that name.
+    NoKernel {
+        /// Name asked for.
+        name: String,
+        /// Kernels there are.
+        available: Vec<String>,
+    },
+    /// The arguments or dispatch shape do not fit the kernel.
+    Args(String),
+    /// The kernel failed while running.
+    Exec {
+        /// Kernel name.
+        kernel: String,
+        /// Address of the instruction.
+        pc: u64,
+        /// Offset of the instruction from the kernel's entry.
+        entry_offset: i64,
+        /// The instruction as llvm-objdump prints it.
+        text: String,
+        /// Work-group and wave.
+        group: [u32; 3],
+        /// Wave within its work-group.
+        wave: u32,
+        /// What happened.
+        fault: Fault,
+    },
+}
+
+impl fmt::Display for EmuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmuError::Load(m) => write!(f, "cannot load the code object: {m}"),
+            EmuError::NoKernel { name, available } => write!(
+                f,
+                "no kernel named {name} (the code object has: {})",
+                available.join(", ")
+            ),
+            EmuError::Args(m) => f.write_str(m),
+            EmuError::Exec {
+                kernel,
+                pc,
+                entry_offset,
+                text,
+                group,
+                wave,
+                fault,
+            } => {
+                let place = format!(
+                    "in kernel {kernel} at pc {pc:#x} ({kernel}+{entry_offset:#x}), \
+                     work-group ({},{},{}) wave {wave}: `{text}`",
+                    group[0], group[1], group[2]
+                );
+                match fault {
+                    Fault::Unimplemented => write!(f, "unimplemented operation {place}"),
+                    Fault::Invalid => write!(f, "undecodable instruction {place}"),
+                    Fault::Memory { addr, lane, space } => match lane {
+                        Some(l) => write!(
+                            f,
+                            "memory fault: {space} address {addr:#x} is not mapped (lane {l}) {place}"
+                        ),
+                        None => write!(
+                            f,
+                            "memory fault: {space} address {addr:#x} is not mapped {place}"
+                        ),
+                    },
+                    Fault::BadJump(a) => write!(f, "jump to {a:#x}, where no instruction starts, {place}"),
+                    Fault::Trap(c) => write!(f, "trap {c:#x} (s_trap: the llvm.trap path) {place}"),
+                    Fault::Budget(n) => write!(
+                        f,
+                        "instruction budget exceeded ({n} instructions in one wave) {place}"
+                    ),
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for EmuError {}
+
+/// Options of a run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Wave-instructions one wave may execute before the run fails.
+    pub budget: u64,
+    /// Host threads (this version runs work-groups on one thread).
+    pub threads: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            budget: 100_000_000,
+            threads: 1,
+        }
+    }
+}
+
+/// A buffer argument after the run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferOut {
+    /// Index among the explicit arguments.
+    pub arg: usize,
+    /// Element type.
+    pub elem: Elem,
+    /// Contents.
+    pub data: Vec<u8>,
+}
+
+/// Counters of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Wave-instructions executed.
+    pub wave_instructions: u64,
+    /// Active lanes of vector instructions.
+    pub lane_operations: u64,
+    /// Seconds spent executing (not loading).
+    pub seconds: f64,
+}
+
+/// The outcome of a run.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// Every buffer argument, in argument order.
+    pub buffers: Vec<BufferOut>,
+    /// Counters.
+    pub stats: Stats,
+}
+
+/// Load a code object, dispatch kernel `name` and run it to completion.
+pub fn run(
+    data: &[u8],
+    name: &str,
+    disp: &Dispatch,
+    opts: &RunOptions,
+) -> Result<RunResult, EmuError> {
+    let k = load(data, name)?;
+    run_kernel(&k, disp, opts)
+}
+
+/// Run an already loaded kernel.
+pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunResult, EmuError> {
+    let mut mem = Memory::new();
+    let placed = dispatch::place(k, disp, &mut mem)?;
+    let mut dec = Decoder::for_processor(k.device.processor.name).ok_or_else(|| {
+        EmuError::Load(format!(
+            "no instruction set description for {}",
+            k.device.processor.name
+        ))
+    })?;
+    let wave_size = k.wave_size();
+    if wave_size == 64 && k.device.generation >= hsaco_target::Generation::Gfx10 {
+        dec = dec.wave64();
+    }
+    let apertures = (k.device.shared_aperture, k.device.private_aperture);
+    let prog = Program::translate(&dec, &k.image, k.load_base, &k.code_ranges, apertures);
+    let entry = prog
+        .index_of(k.entry)
+        .ok_or_else(|| EmuError::Load(format!("no instruction at the entry {:#x}", k.entry)))?;
+    let kernarg_bytes = mem
+        .region_at(placed.kernarg)
+        .map(|r| r.data.clone())
+        .unwrap_or_default();
+
+    let rsrc1 = k.descriptor.compute_pgm_rsrc1();
+    let rsrc2 = k.descriptor.compute_pgm_rsrc2();
+    let ftz32 = rsrc1.float_denorm_mode_32() != 3;
+    let groups = disp.groups();
+    let mut lds = vec![0u8; placed.lds_bytes as usize];
+    let mut waves: Vec<Wave> = Vec::new();
+    let mut stats = Stats::default();
+    let start = std::time::Instant::now();
+    let mut clock = 0u64;
+    let architected = k.device.flat_scratch == hsaco_target::FlatScratch::Architected;
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let g = [gx, gy, gz];
+                // the size of this work-group (the last one of a dimension may be partial)
+                let size: [u32; 3] =
+                    [0, 1, 2].map(|d| disp.block[d].min(disp.grid[d] - g[d] * disp.block[d]));
+                let items = size[0] * size[1] * size[2];
+                let nwaves = items.div_ceil(wave_size);
+                while waves.len() < nwaves as usize {
+                    waves.push(Wave::new(wave_size));
+                }
+                lds.iter_mut().for_each(|b| *b = 0);
+                for wi in 0..nwaves {
+                    let w = &mut waves[wi as usize];
+                    w.s = [0; 128];
+                    w.scc = false;
+                    w.pc = entry;
+                    w.done = false;
+                    w.count = 0;
+                    w.lane_ops = 0;
+                    w.index = wi;
+                    w.scratch_offset = u64::from(wi) * placed.wave_scratch;
+                    let sg = dispatch::initial_sgprs(k, &placed, g, wi, nwaves, &kernarg_bytes);
+                    w.s[..sg.len()].copy_from_slice(&sg);
+                    if architected {
+                        let fs = memory::layout::SCRATCH + w.scratch_offset;
+                        w.s[102] = fs as u32;
+                        w.s[103] = (fs >> 32) as u32;
+                    }
+                    let mut live = 0u64;
+                    for l in 0..wave_size {
+                        let flat = wi * wave_size + l;
+                        if flat >= items {
+                            continue;
+                        }
+                        live |= 1 << l;
+                        let id = [
+                            flat % size[0],
+                            flat / size[0] % size[1],
+                            flat / (size[0] * size[1]),
+                        ];
+                        let regs = dispatch::workitem_vgprs(
+                            k.device.packed_work_item_ids,
+                            rsrc2.enable_vgpr_workitem_id(),
+                            id,
+                        );
+                        for (r, v) in regs.iter().enumerate() {
+                            if let Some(v) = v {
+                                w.v[r * LANES + l as usize] = *v;
+                            }
+                        }
+                    }
+                    w.live = live;
+                    w.s[126] = live as u32;
+                    w.s[127] = if wave_size == 64 {
+                        (live >> 32) as u32
+                    } else {
+                        0
+                    };
+                }
+                // run the waves of the group; barriers release when every wave that
+                // has not ended waits at one
+                let mut cx = Ctx {
+                    prog: &prog,
+                    mem: &mut mem,
+                    lds: &mut lds,
+                    apertures,
+                    budget: opts.budget,
+                    clock,
+                    ftz32,
+                };
+                loop {
+                    let mut all_done = true;
+                    for wi in 0..nwaves as usize {
+                        let w = &mut waves[wi];
+                        if w.done {
+                            continue;
+                        }
+                        match exec::run(w, &mut cx) {
+                            Ok(Stop::Ended) => {}
+                            Ok(Stop::Barrier) => all_done = false,
+                            Err((pc, fault)) => {
+                                let inst = prog.raw[pc.min(prog.raw.len() - 1)];
+                                let text = if inst.op == u16::MAX {
+                                    format!(".long {:#010x}", inst.raw as u32)
+                                } else {
+                                    dec.text(&inst)
+                                };
+                                let addr = prog.addr[pc.min(prog.addr.len() - 1)];
+                                return Err(EmuError::Exec {
+                                    kernel: k.name.clone(),
+                                    pc: addr,
+                                    entry_offset: addr as i64 - k.entry as i64,
+                                    text,
+                                    group: g,
+                                    wave: wi as u32,
+                                    fault,
+                                });
+                            }
+                        }
+                    }
+                    if all_done {
+                        break;
+                    }
+                }
+                clock = cx.clock;
+                for w in &waves[..nwaves as usize] {
+                    stats.wave_instructions += w.count;
+                    stats.lane_operations += w.lane_ops;
+                }
+            }
+        }
+    }
+    stats.seconds = start.elapsed().as_secs_f64();
+    let mut buffers = Vec::new();
+    for (arg, addr, elem, len) in &placed.buffers {
+        let data = if *len == 0 {
+            Vec::new()
+        } else {
+            mem.region_at(*addr)
+                .map(|r| r.data.clone())
+                .unwrap_or_default()
+        };
+        buffers.push(BufferOut {
+            arg: *arg,
+            elem: *elem,
+            data,
+        });
+    }
+    Ok(RunResult { buffers, stats })
+}

@@ -1,0 +1,500 @@
+//! Translation, once per code object: the decoder's [`Instruction`]s become compact
+//! pre-decoded [`DInst`]s (operation, resolved operands, branch targets as indices)
+//! that the execution loop runs without looking at encodings again.
+
+use crate::ops::{self, Cmp, CmpTy, Op};
+use hsaco_isa::desc::{flags, Form, Role, Ty};
+use hsaco_isa::{Decoder, Field, Instruction, Operand};
+
+/// A source operand, resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Src {
+    /// No operand.
+    None,
+    /// A scalar register by its operand code (0-101 SGPRs, 102 `flat_scratch_lo`, 106
+    /// `vcc_lo`, 124 `m0`, 126 `exec_lo`, ...); 64-bit operands read `code` and `code+1`.
+    S(u8),
+    /// A vector register (AGPR `n` is `256 + n`).
+    V(u16),
+    /// A constant already converted to the operand's type (inline constant, literal,
+    /// aperture base).
+    K(u64),
+    /// `src_scc`.
+    Scc,
+    /// `src_vccz`.
+    Vccz,
+    /// `src_execz`.
+    Execz,
+}
+
+/// A destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dst {
+    /// None.
+    None,
+    /// Scalar register code.
+    S(u8),
+    /// Vector register.
+    V(u16),
+}
+
+/// One pre-decoded instruction.
+#[derive(Clone, Copy, Debug)]
+pub struct DInst {
+    /// The operation.
+    pub op: Op,
+    /// Main destination.
+    pub dst: Dst,
+    /// Second destination (carry-out / compare mask, `sdst` of VOP3B).
+    pub sdst: Dst,
+    /// Sources in order (src0, src1, src2; for memory: address, data, ...).
+    pub src: [Src; 4],
+    /// Immediate: branch target index, SOPK constant, memory offset.
+    pub imm: i64,
+    /// Second immediate (DS offset1, SMEM byte count, ...).
+    pub imm2: u32,
+    /// Modifier bits ([`m`]).
+    pub mods: u32,
+    /// Compare condition (for [`Op::VCmp`]).
+    pub cmp: (Cmp, CmpTy),
+    /// Sub-operation (atomics: index in [`crate::exec::ATOMIC_OPS`]).
+    pub sub: u8,
+}
+
+/// Modifier bits of [`DInst::mods`].
+pub mod m {
+    /// neg of src0/1/2: bits 0-2.
+    pub const NEG: u32 = 0;
+    /// abs of src0/1/2: bits 3-5.
+    pub const ABS: u32 = 3;
+    /// clamp.
+    pub const CLAMP: u32 = 1 << 6;
+    /// omod (2 bits) at bit 7.
+    pub const OMOD: u32 = 7;
+    /// Compare writes EXEC too (`v_cmpx`).
+    pub const CMPX: u32 = 1 << 9;
+    /// Memory: the access returns data (atomic with glc).
+    pub const RTN: u32 = 1 << 10;
+    /// Memory: sign-extend sub-dword loads.
+    pub const SIGNED: u32 = 1 << 11;
+    /// Memory: segment (2 bits at 12): 0 flat, 1 scratch, 2 global.
+    pub const SEG: u32 = 12;
+    /// MUBUF `offen`.
+    pub const OFFEN: u32 = 1 << 14;
+    /// MUBUF `idxen`.
+    pub const IDXEN: u32 = 1 << 15;
+    /// Float operation (source modifiers apply).
+    pub const FLOAT: u32 = 1 << 16;
+    /// SMEM: `imm` offset is an SGPR (soffset in `src[1]`).
+    pub const SOFF: u32 = 1 << 17;
+    /// Flat/global: `saddr` is used (`src[2]`).
+    pub const SADDR: u32 = 1 << 18;
+}
+
+/// The program: every instruction of the executable ranges, in address order.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Pre-decoded instructions.
+    pub insts: Vec<DInst>,
+    /// The decoded instructions (for messages and traces).
+    pub raw: Vec<Instruction>,
+    /// Address of each instruction.
+    pub addr: Vec<u64>,
+    /// `(start address, first index)` of each decoded range, for address lookups.
+    ranges: Vec<(u64, u64, Vec<u32>)>,
+}
+
+const NONE_INDEX: u32 = u32::MAX;
+
+impl Program {
+    /// The instruction index at a load address, if an instruction starts there.
+    pub fn index_of(&self, addr: u64) -> Option<usize> {
+        for (start, end, map) in &self.ranges {
+            if (*start..*end).contains(&addr) {
+                let slot = ((addr - start) / 4) as usize;
+                if !(addr - start).is_multiple_of(4) {
+                    return None;
+                }
+                return map
+                    .get(slot)
+                    .copied()
+                    .filter(|&i| i != NONE_INDEX)
+                    .map(|i| i as usize);
+            }
+        }
+        None
+    }
+
+    /// Decode and translate the executable ranges of an image.
+    pub fn translate(
+        dec: &Decoder,
+        image: &[u8],
+        load_base: u64,
+        code_ranges: &[(u64, u64)],
+        apertures: (u64, u64),
+    ) -> Program {
+        let mut p = Program {
+            insts: Vec::new(),
+            raw: Vec::new(),
+            addr: Vec::new(),
+            ranges: Vec::new(),
+        };
+        let mut op_cache: Vec<Option<Option<Op>>> = vec![None; dec.isa().ops.len()];
+        for &(start, end) in code_ranges {
+            let lo = (start - load_base) as usize;
+            let hi = ((end - load_base) as usize).min(image.len());
+            let mut map = vec![NONE_INDEX; (hi - lo).div_ceil(4)];
+            let mut off = lo;
+            while off + 4 <= hi {
+                let idx = p.insts.len() as u32;
+                map[(off - lo) / 4] = idx;
+                let (inst, size) = match dec.decode(&image[off..hi]) {
+                    Ok(i) => (i, usize::from(i.size).max(4)),
+                    Err(_) => (invalid_inst(&image[off..off + 4]), 4),
+                };
+                p.raw.push(inst);
+                p.addr.push(load_base + off as u64);
+                off += size;
+            }
+            p.ranges.push((start, start + (hi - lo) as u64, map));
+        }
+        // translate (branch targets need the index map)
+        for i in 0..p.raw.len() {
+            let inst = p.raw[i];
+            let d = if inst.op == u16::MAX {
+                invalid()
+            } else {
+                let opi = usize::from(inst.op);
+                let op = *op_cache[opi].get_or_insert_with(|| ops::lookup(dec.op(&inst).mnemonic));
+                translate_one(dec, &inst, op, p.addr[i], apertures, &p)
+            };
+            p.insts.push(d);
+        }
+        p
+    }
+}
+
+fn invalid_inst(word: &[u8]) -> Instruction {
+    Instruction {
+        op: u16::MAX,
+        encoding: 0,
+        size: 4,
+        operands: [Operand::None; hsaco_isa::MAX_OPERANDS],
+        literal: 0,
+        raw: u64::from(u32::from_le_bytes([word[0], word[1], word[2], word[3]])),
+        nsa: 0,
+    }
+}
+
+fn invalid() -> DInst {
+    DInst {
+        op: Op::Invalid,
+        dst: Dst::None,
+        sdst: Dst::None,
+        src: [Src::None; 4],
+        imm: 0,
+        imm2: 0,
+        mods: 0,
+        cmp: (Cmp::F, CmpTy::U32),
+        sub: 0,
+    }
+}
+
+/// A source operand with its type.
+fn src_of(o: Operand, ty: Ty, literal: u32, apertures: (u64, u64)) -> Src {
+    let bits = ty.bits();
+    match o {
+        Operand::Sgpr { first, .. } => Src::S(first),
+        Operand::Special { code, .. } => match code {
+            235 => Src::K(apertures.0 >> 32 << if bits == 64 { 32 } else { 0 }),
+            236 => Src::K(((apertures.0 >> 32) + 1) << if bits == 64 { 32 } else { 0 }),
+            237 => Src::K(apertures.1 >> 32 << if bits == 64 { 32 } else { 0 }),
+            238 => Src::K(((apertures.1 >> 32) + 1) << if bits == 64 { 32 } else { 0 }),
+            251 => Src::Vccz,
+            252 => Src::Execz,
+            253 => Src::Scc,
+            c => Src::S(c),
+        },
+        Operand::Ttmp { first, .. } => Src::S(108 + first),
+        Operand::Vgpr { first, .. } => Src::V(u16::from(first)),
+        Operand::Agpr { first, .. } => Src::V(256 + u16::from(first)),
+        Operand::Int(v) => Src::K(if bits == 64 {
+            i64::from(v) as u64
+        } else if bits == 16 {
+            u64::from(v as i16 as u16)
+        } else {
+            u64::from(v as i32 as u32)
+        }),
+        Operand::Float(code) => Src::K(inline_float(code, ty)),
+        Operand::Literal => Src::K(match ty {
+            Ty::F64 => u64::from(literal) << 32,
+            Ty::I64 => literal as i32 as i64 as u64,
+            _ => u64::from(literal),
+        }),
+        Operand::Imm(v) => Src::K(u64::from(v)),
+        _ => Src::None,
+    }
+}
+
+/// The value of an inline float constant (operand codes 240-248) as an operand of
+/// type `ty` (AMDGPUOperandSyntax "inline constants").
+pub fn inline_float(code: u8, ty: Ty) -> u64 {
+    let v: f64 = match code {
+        240 => 0.5,
+        241 => -0.5,
+        242 => 1.0,
+        243 => -1.0,
+        244 => 2.0,
+        245 => -2.0,
+        246 => 4.0,
+        247 => -4.0,
+        _ => 0.0,
+    };
+    match (ty.bits(), code) {
+        // 1/(2*pi)
+        (64, 248) => 0x3fc4_5f30_6dc9_c882,
+        (16, 248) => 0x3118,
+        (_, 248) => 0x3e22_f983,
+        (64, _) => v.to_bits(),
+        (16, _) => u64::from(f16_bits(v)),
+        _ => u64::from((v as f32).to_bits()),
+    }
+}
+
+fn f16_bits(v: f64) -> u16 {
+    // exact for the inline constants (powers of two 0.5 .. 4)
+    let sign = if v < 0.0 { 0x8000 } else { 0 };
+    let a = v.abs();
+    if a == 0.0 {
+        return sign;
+    }
+    let e = a.log2() as i32 + 15;
+    sign | ((e as u16) << 10)
+}
+
+fn sext(v: u32, bits: u32) -> i64 {
+    let s = 64 - bits;
+    (i64::from(v) << s) >> s
+}
+
+fn translate_one(
+    dec: &Decoder,
+    inst: &Instruction,
+    op: Option<Op>,
+    addr: u64,
+    apertures: (u64, u64),
+    p: &Program,
+) -> DInst {
+    let desc = dec.op(inst);
+    let enc = dec.encoding(inst);
+    let mut d = DInst {
+        op: op.unwrap_or(Op::Unimplemented),
+        dst: Dst::None,
+        sdst: Dst::None,
+        src: [Src::None; 4],
+        imm: 0,
+        imm2: 0,
+        mods: 0,
+        cmp: (Cmp::F, CmpTy::U32),
+        sub: 0,
+    };
+    if op.is_none() {
+        return d;
+    }
+    let field = |f: Field| dec.field(inst, f).unwrap_or(0);
+    let mut nsrc = 0;
+    let load = desc.flags & flags::LOAD != 0;
+    for (k, od) in desc.operands.iter().enumerate() {
+        let o = inst.operands[k];
+        let role_field = match od.role {
+            Role::Field(f) | Role::FieldOr(f, _) => Some(f),
+            _ => None,
+        };
+        // memory forms: operands by role
+        let slot = match (enc.form, role_field) {
+            (Form::Flat, Some(Field::Addr)) | (Form::Ds, Some(Field::Addr)) => Some(0),
+            (Form::Flat, Some(Field::Data)) | (Form::Ds, Some(Field::Data0)) => Some(1),
+            (Form::Flat, Some(Field::Saddr)) | (Form::Ds, Some(Field::Data1)) => Some(2),
+            (Form::Mubuf, Some(Field::Vaddr)) => Some(0),
+            (Form::Mubuf, Some(Field::Vdata)) if !load => Some(1),
+            (Form::Mubuf, Some(Field::Srsrc)) => Some(2),
+            (Form::Mubuf, Some(Field::Soffset)) => Some(3),
+            (Form::Smem, Some(Field::Sbase)) => Some(0),
+            (Form::Smem, Some(Field::Offset)) => continue,
+            _ => None,
+        };
+        if let Some(sl) = slot {
+            d.src[sl] = src_of(o, od.ty, inst.literal, apertures);
+            continue;
+        }
+        let is_dst = matches!(
+            role_field,
+            Some(Field::Vdst | Field::Sdst | Field::Sdst8 | Field::Sdata)
+        ) || (role_field == Some(Field::Vdata) && load);
+        if enc.form == Form::Sopk && role_field == Some(Field::Sdst) {
+            // SOPK: sdst is also the first source (s_addk, s_cmpk)
+            d.dst = match o {
+                Operand::Sgpr { first, .. } => Dst::S(first),
+                Operand::Special { code, .. } => Dst::S(code),
+                _ => Dst::None,
+            };
+            d.src[0] = src_of(o, od.ty, inst.literal, apertures);
+            nsrc = 1;
+            continue;
+        }
+        if is_dst {
+            let dst = match o {
+                Operand::Vgpr { first, .. } => Dst::V(u16::from(first)),
+                Operand::Agpr { first, .. } => Dst::V(256 + u16::from(first)),
+                Operand::Sgpr { first, .. } => Dst::S(first),
+                Operand::Special { code, .. } => Dst::S(code),
+                Operand::Ttmp { first, .. } => Dst::S(108 + first),
+                _ => Dst::None,
+            };
+            if d.dst == Dst::None {
+                d.dst = dst;
+            } else {
+                d.sdst = dst;
+            }
+            continue;
+        }
+        if matches!(od.role, Role::Field(Field::Simm16)) {
+            let v = field(Field::Simm16);
+            if od.ty == Ty::Label {
+                let target = addr as i64 + 4 + 4 * sext(v, 16);
+                d.imm = p.index_of(target as u64).map_or(-1, |i| i as i64);
+            } else {
+                d.imm = i64::from(v);
+                if enc.form == Form::Sopk {
+                    d.src[1] = Src::K(if desc.mnemonic.ends_with("u32") {
+                        u64::from(v)
+                    } else {
+                        sext(v, 16) as u32 as u64
+                    });
+                }
+            }
+            continue;
+        }
+        if nsrc < 4 {
+            d.src[nsrc] = src_of(o, od.ty, inst.literal, apertures);
+            nsrc += 1;
+        }
+    }
+    if desc.flags & flags::FPMODS != 0 || desc.operands.iter().any(|o| o.ty.is_float()) {
+        d.mods |= m::FLOAT;
+    }
+    match enc.form {
+        Form::Vop3 => {
+            d.mods |= (field(Field::Neg) & 7) << m::NEG;
+            d.mods |= (field(Field::Abs) & 7) << m::ABS;
+            if field(Field::Clamp) != 0 {
+                d.mods |= m::CLAMP;
+            }
+            d.mods |= (field(Field::Omod) & 3) << m::OMOD;
+        }
+        Form::Smem => {
+            let gfx9 = dec.isa().generation == "gfx9";
+            let imm = field(Field::Imm) != 0;
+            let off = field(Field::Offset);
+            if imm {
+                d.imm = if gfx9 {
+                    sext(off, 21)
+                } else {
+                    i64::from(off & 0xfffff)
+                };
+            } else {
+                d.mods |= m::SOFF;
+                d.src[1] = Src::S((off & 0x7f) as u8);
+            }
+            if field(Field::Soe) != 0 {
+                d.src[2] = Src::S(field(Field::Soffset) as u8);
+            }
+            d.imm2 = desc.operands.first().map_or(1, |o| u32::from(o.ty.regs()));
+        }
+        Form::Ds => {
+            let o0 = field(Field::Offset0);
+            let o1 = field(Field::Offset1);
+            if desc.flags & flags::OFFSET2 != 0 {
+                d.imm = i64::from(o0);
+                d.imm2 = o1;
+            } else {
+                d.imm = i64::from(o0 | (o1 << 8));
+            }
+        }
+        Form::Flat => {
+            let seg = field(Field::Seg);
+            d.mods |= (seg & 3) << m::SEG;
+            let off = field(Field::Offset);
+            d.imm = if seg == 0 {
+                i64::from(off & 0xfff)
+            } else {
+                sext(off, 13)
+            };
+            let saddr = field(Field::Saddr);
+            if seg != 0 && saddr != 0x7f {
+                d.mods |= m::SADDR;
+            }
+            if field(Field::Glc) != 0 && desc.flags & flags::GLC_RTN != 0 {
+                d.mods |= m::RTN;
+            }
+            mem_width(desc.mnemonic, &mut d);
+            if d.op == Op::MemAtomic {
+                let tail = desc.mnemonic.split("atomic_").nth(1).unwrap_or("");
+                let wide = tail.ends_with("_x2");
+                let tail = tail.strip_suffix("_x2").unwrap_or(tail);
+                d.sub = crate::exec::ATOMIC_OPS
+                    .iter()
+                    .position(|x| *x == tail)
+                    .map_or(u8::MAX, |p| p as u8);
+                d.imm2 = if wide || tail == "add_f64" { 8 } else { 4 };
+            }
+        }
+        Form::Mubuf => {
+            d.imm = i64::from(field(Field::Offset));
+            if field(Field::Offen) != 0 {
+                d.mods |= m::OFFEN;
+            }
+            if field(Field::Idxen) != 0 {
+                d.mods |= m::IDXEN;
+            }
+            mem_width(desc.mnemonic, &mut d);
+        }
+        _ => {}
+    }
+    if d.op == Op::VCmp {
+        if let Some((c, t, x)) = ops::compare(desc.mnemonic) {
+            d.cmp = (c, t);
+            if x {
+                d.mods |= m::CMPX;
+            }
+        }
+        // VOPC: the first operand (vcc / sdst) is the mask destination
+        if d.dst != Dst::None && d.sdst == Dst::None {
+            d.sdst = d.dst;
+            d.dst = Dst::None;
+        }
+    }
+    d
+}
+
+/// Bytes per lane of a memory instruction (`imm2`), and sign extension.
+fn mem_width(mnemonic: &str, d: &mut DInst) {
+    let tail = mnemonic.rsplit('_').next().unwrap_or("");
+    let (bytes, signed) = match tail {
+        "dword" | "b32" => (4, false),
+        "dwordx2" | "b64" | "x2" => (8, false),
+        "dwordx3" | "b96" => (12, false),
+        "dwordx4" | "b128" => (16, false),
+        "ubyte" | "u8" | "byte" | "b8" => (1, false),
+        "sbyte" | "i8" => (1, true),
+        "ushort" | "u16" | "short" | "b16" => (2, false),
+        "sshort" | "i16" => (2, true),
+        "cmpswap" | "f32" => (4, false),
+        "f64" => (8, false),
+        _ => (4, false),
+    };
+    d.imm2 = bytes;
+    if signed {
+        d.mods |= m::SIGNED;
+    }
+}
