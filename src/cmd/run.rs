@@ -65,6 +65,10 @@ pub struct Opts {
     /// Write each buffer to DIR/arg<INDEX>.bin.
     #[arg(long)]
     pub dump: Option<PathBuf>,
+    /// Trace one wave: GX[,GY[,GZ]]:WAVE (work-group and wave in it, from 0), printed
+    /// on stderr.
+    #[arg(long)]
+    pub trace: Option<String>,
     /// Print the implemented operations of each generation and exit.
     #[arg(long)]
     pub coverage: bool,
@@ -307,11 +311,39 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         dynamic_lds: opts.dynamic_lds,
         args,
     };
+    let trace = match &opts.trace {
+        None => None,
+        Some(t) => {
+            let (g, w) = t.split_once(':').unwrap_or((t.as_str(), "0"));
+            let mut gid = [0u32; 3];
+            for (k, p) in g.split(',').take(3).enumerate() {
+                gid[k] = p
+                    .trim()
+                    .parse()
+                    .with_context(|| format!("--trace {t}: bad work-group"))?;
+            }
+            let g = gid;
+            let w: u32 = w
+                .parse()
+                .with_context(|| format!("--trace {t}: bad wave"))?;
+            Some((g, w))
+        }
+    };
     let run_opts = RunOptions {
         budget: opts.budget,
         threads: opts.threads.max(1),
+        trace,
     };
-    let out = hsaco_emu::run(&bytes, kernel, &disp, &run_opts).map_err(anyhow::Error::new)?;
+    let out = hsaco_emu::run(&bytes, kernel, &disp, &run_opts);
+    if let Err(hsaco_emu::EmuError::Exec { trace, .. }) = &out {
+        for line in trace {
+            eprintln!("{line}");
+        }
+    }
+    let out = out.map_err(anyhow::Error::new)?;
+    for line in &out.trace {
+        eprintln!("{line}");
+    }
     if let Some(dir) = &opts.dump {
         std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
         for b in &out.buffers {

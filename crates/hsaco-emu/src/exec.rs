@@ -249,6 +249,8 @@ pub struct Ctx<'a> {
     pub clock: u64,
     /// Denormals flushed for f32 (MODE from the descriptor).
     pub ftz32: bool,
+    /// Instruction indices executed by the traced wave.
+    pub trace: Option<Vec<usize>>,
 }
 
 #[inline(always)]
@@ -532,6 +534,9 @@ pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
             return Err((pc, Fault::Budget(cx.budget)));
         }
         w.pc = pc + 1;
+        if let Some(t) = &mut cx.trace {
+            t.push(pc);
+        }
         match step(w, cx, i) {
             Ok(None) => {}
             Ok(Some(stop)) => return Ok(stop),

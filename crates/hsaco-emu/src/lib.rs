@@ -71,6 +71,8 @@ pub enum EmuError {
         wave: u32,
         /// What happened.
         fault: Fault,
+        /// The traced wave's instructions up to the fault (when tracing).
+        trace: Vec<String>,
     },
 }
 
@@ -92,6 +94,7 @@ impl fmt::Display for EmuError {
                 group,
                 wave,
                 fault,
+                ..
             } => {
                 let place = format!(
                     "in kernel {kernel} at pc {pc:#x} ({kernel}+{entry_offset:#x}), \
@@ -132,6 +135,8 @@ pub struct RunOptions {
     pub budget: u64,
     /// Host threads (this version runs work-groups on one thread).
     pub threads: usize,
+    /// Trace the instructions of this wave: (work-group, wave in the group).
+    pub trace: Option<([u32; 3], u32)>,
 }
 
 impl Default for RunOptions {
@@ -139,6 +144,7 @@ impl Default for RunOptions {
         RunOptions {
             budget: 100_000_000,
             threads: 1,
+            trace: None,
         }
     }
 }
@@ -172,6 +178,8 @@ pub struct RunResult {
     pub buffers: Vec<BufferOut>,
     /// Counters.
     pub stats: Stats,
+    /// The traced wave's instructions (`address: text`), if one was asked for.
+    pub trace: Vec<String>,
 }
 
 /// Load a code object, dispatch kernel `name` and run it to completion.
@@ -218,6 +226,7 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
     let mut stats = Stats::default();
     let start = std::time::Instant::now();
     let mut clock = 0u64;
+    let mut trace = Vec::new();
     let architected = k.device.flat_scratch == hsaco_target::FlatScratch::Architected;
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
@@ -290,6 +299,7 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                     budget: opts.budget,
                     clock,
                     ftz32,
+                    trace: None,
                 };
                 loop {
                     let mut all_done = true;
@@ -298,7 +308,26 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                         if w.done {
                             continue;
                         }
-                        match exec::run(w, &mut cx) {
+                        let traced = opts.trace == Some((g, wi as u32));
+                        if traced {
+                            cx.trace = Some(Vec::new());
+                        }
+                        let r = exec::run(w, &mut cx);
+                        if let Some(t) = cx.trace.take() {
+                            for pc in t {
+                                let inst = prog.raw[pc];
+                                trace.push(format!(
+                                    "{:#x}: {}",
+                                    prog.addr[pc],
+                                    if inst.op == u16::MAX {
+                                        "<invalid>".to_string()
+                                    } else {
+                                        dec.text(&inst)
+                                    }
+                                ));
+                            }
+                        }
+                        match r {
                             Ok(Stop::Ended) => {}
                             Ok(Stop::Barrier) => all_done = false,
                             Err((pc, fault)) => {
@@ -317,6 +346,7 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                                     group: g,
                                     wave: wi as u32,
                                     fault,
+                                    trace,
                                 });
                             }
                         }
@@ -349,5 +379,9 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
             data,
         });
     }
-    Ok(RunResult { buffers, stats })
+    Ok(RunResult {
+        buffers,
+        stats,
+        trace,
+    })
 }

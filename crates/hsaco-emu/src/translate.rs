@@ -146,7 +146,7 @@ impl Program {
             let mut map = vec![NONE_INDEX; (hi - lo).div_ceil(4)];
             let mut off = lo;
             while off + 4 <= hi {
-                let idx = p.insts.len() as u32;
+                let idx = p.raw.len() as u32;
                 map[(off - lo) / 4] = idx;
                 let (inst, size) = match dec.decode(&image[off..hi]) {
                     Ok(i) => (i, usize::from(i.size).max(4)),
@@ -304,8 +304,22 @@ fn translate_one(
     let field = |f: Field| dec.field(inst, f).unwrap_or(0);
     let mut nsrc = 0;
     let load = desc.flags & flags::LOAD != 0;
+    // an atomic with glc returns the old value: the decoder puts vdst first, before the
+    // operands the description lists
+    let rtn = desc.flags & flags::GLC_RTN != 0
+        && matches!(enc.form, Form::Flat | Form::Mubuf)
+        && field(Field::Glc) != 0
+        && !load;
+    let shift = usize::from(rtn);
+    if rtn {
+        if let Operand::Vgpr { first, .. } = inst.operands[0] {
+            d.dst = Dst::V(u16::from(first));
+        }
+    }
     for (k, od) in desc.operands.iter().enumerate() {
-        let o = inst.operands[k];
+        let Some(&o) = inst.operands.get(k + shift) else {
+            break;
+        };
         let role_field = match od.role {
             Role::Field(f) | Role::FieldOr(f, _) => Some(f),
             _ => None,
