@@ -1,0 +1,558 @@
+//! Corpus kernels (../shared/corpus/cl, built by tests/data/build.sh) run through the
+//! emulator; every buffer is checked against a reference computed here in Rust from
+//! the OpenCL C source, bit for bit for integers and for floats where the operation
+//! order is the source's (a + b, fma, a tree reduction in the source's order).
+
+use hsaco_emu::{run, ArgValue, Dispatch, Elem, EmuError, RunOptions};
+
+fn data(name: &str) -> Vec<u8> {
+    let p = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+const CONFIGS: &[&str] = &[
+    "gfx900_cov4",
+    "gfx900_cov5",
+    "gfx906_cov4",
+    "gfx906_cov5",
+    "gfx90a_cov4",
+    "gfx90a_cov5",
+];
+
+/// Shapes: (grid, block), partial work-groups included.
+const SHAPES: &[(u32, u32)] = &[(1000, 256), (64, 64), (777, 100), (1, 1), (300, 7)];
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // splitmix64
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn f32(&mut self) -> f32 {
+        ((self.next() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 200.0
+    }
+}
+
+fn f32s(v: &[f32]) -> ArgValue {
+    ArgValue::Buffer {
+        elem: Elem::F32,
+        data: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
+}
+fn i32s(v: &[i32]) -> ArgValue {
+    ArgValue::Buffer {
+        elem: Elem::I32,
+        data: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
+}
+fn i64s(v: &[i64]) -> ArgValue {
+    ArgValue::Buffer {
+        elem: Elem::I64,
+        data: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
+}
+fn u32v(x: u32) -> ArgValue {
+    ArgValue::Scalar(x.to_le_bytes().to_vec())
+}
+fn f32v(x: f32) -> ArgValue {
+    ArgValue::Scalar(x.to_le_bytes().to_vec())
+}
+fn as_f32(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+fn as_i32(b: &[u8]) -> Vec<i32> {
+    b.chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+fn as_i64(b: &[u8]) -> Vec<i64> {
+    b.chunks_exact(8)
+        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+fn go(co: &[u8], kernel: &str, grid: u32, block: u32, args: Vec<ArgValue>) -> Vec<Vec<u8>> {
+    let d = Dispatch {
+        grid: [grid, 1, 1],
+        block: [block, 1, 1],
+        dynamic_lds: 0,
+        args,
+    };
+    match run(co, kernel, &d, &RunOptions::default()) {
+        Ok(r) => r.buffers.into_iter().map(|b| b.data).collect(),
+        Err(e) => panic!("{kernel} grid {grid} block {block}: {e}"),
+    }
+}
+
+#[test]
+fn vadd_f32_i64_saxpy() {
+    for cfg in CONFIGS {
+        let co = data(&format!("01_vadd_{cfg}.co"));
+        for &(grid, block) in SHAPES {
+            let mut r = Rng(u64::from(grid) * 31 + u64::from(block));
+            let n = grid as usize;
+            // n - 3 elements are in range: the last lanes are masked off by `i < n`
+            let len = n;
+            let lim = n.saturating_sub(3) as u32;
+            let a: Vec<f32> = (0..len).map(|_| r.f32()).collect();
+            let b: Vec<f32> = (0..len).map(|_| r.f32()).collect();
+            let out = go(
+                &co,
+                "vadd_f32",
+                grid,
+                block,
+                vec![f32s(&a), f32s(&b), f32s(&vec![-1.0; len]), u32v(lim)],
+            );
+            let want: Vec<f32> = (0..len)
+                .map(|i| if (i as u32) < lim { a[i] + b[i] } else { -1.0 })
+                .collect();
+            assert_eq!(
+                bits(&as_f32(&out[2])),
+                bits(&want),
+                "{cfg} vadd_f32 {grid}/{block}"
+            );
+            assert_eq!(as_f32(&out[0]), a, "inputs unchanged");
+
+            let a: Vec<i64> = (0..len).map(|_| r.next() as i64).collect();
+            let b: Vec<i64> = (0..len).map(|_| r.next() as i64).collect();
+            let out = go(
+                &co,
+                "vadd_i64",
+                grid,
+                block,
+                vec![i64s(&a), i64s(&b), i64s(&vec![7; len]), u32v(lim)],
+            );
+            let want: Vec<i64> = (0..len)
+                .map(|i| {
+                    if (i as u32) < lim {
+                        a[i].wrapping_add(b[i].wrapping_mul(3))
+                    } else {
+                        7
+                    }
+                })
+                .collect();
+            assert_eq!(as_i64(&out[2]), want, "{cfg} vadd_i64 {grid}/{block}");
+
+            // grid-stride loop over 3n elements with a grid of n work-items
+            let x: Vec<f32> = (0..3 * len).map(|_| r.f32()).collect();
+            let y: Vec<f32> = (0..3 * len).map(|_| r.f32()).collect();
+            let alpha = r.f32();
+            let out = go(
+                &co,
+                "saxpy_grid_stride",
+                grid,
+                block,
+                vec![f32v(alpha), f32s(&x), f32s(&y), u32v(3 * n as u32)],
+            );
+            let want: Vec<f32> = (0..3 * len).map(|i| alpha.mul_add(x[i], y[i])).collect();
+            assert_eq!(
+                bits(&as_f32(&out[1])),
+                bits(&want),
+                "{cfg} saxpy {grid}/{block}"
+            );
+        }
+    }
+}
+
+#[test]
+fn reduce_lds_with_barriers() {
+    const WG: usize = 256;
+    for cfg in CONFIGS {
+        let co = data(&format!("02_reduce_lds_{cfg}.co"));
+        for &n in &[1usize, 255, 512, 1000, 3000] {
+            let mut r = Rng(n as u64);
+            let input: Vec<f32> = (0..n).map(|_| r.f32()).collect();
+            // reduce_sum: groups of 2*WG elements
+            let groups = n.div_ceil(2 * WG);
+            let out = go(
+                &co,
+                "reduce_sum",
+                (groups * WG) as u32,
+                WG as u32,
+                vec![f32s(&input), f32s(&vec![0.0; groups]), u32v(n as u32)],
+            );
+            let mut want = Vec::new();
+            for g in 0..groups {
+                let mut tmp = [0f32; WG];
+                for (lid, t) in tmp.iter_mut().enumerate() {
+                    let i = g * 2 * WG + lid;
+                    let mut s = 0.0f32;
+                    if i < n {
+                        s = input[i];
+                    }
+                    if i + WG < n {
+                        s += input[i + WG];
+                    }
+                    *t = s;
+                }
+                let mut stride = WG / 2;
+                while stride > 0 {
+                    for lid in 0..stride {
+                        tmp[lid] += tmp[lid + stride];
+                    }
+                    stride >>= 1;
+                }
+                want.push(tmp[0]);
+            }
+            assert_eq!(
+                bits(&as_f32(&out[1])),
+                bits(&want),
+                "{cfg} reduce_sum n={n}"
+            );
+
+            // reduce_max_i32: groups of WG elements
+            let ints: Vec<i32> = (0..n).map(|_| r.next() as i32).collect();
+            let groups = n.div_ceil(WG);
+            let out = go(
+                &co,
+                "reduce_max_i32",
+                (groups * WG) as u32,
+                WG as u32,
+                vec![i32s(&ints), i32s(&vec![0; groups]), u32v(n as u32)],
+            );
+            let want: Vec<i32> = (0..groups)
+                .map(|g| {
+                    ints[g * WG..((g + 1) * WG).min(n)]
+                        .iter()
+                        .copied()
+                        .max()
+                        .unwrap()
+                })
+                .collect();
+            assert_eq!(as_i32(&out[1]), want, "{cfg} reduce_max_i32 n={n}");
+        }
+    }
+}
+
+#[test]
+fn scan_exclusive_blelloch() {
+    const WG: usize = 128;
+    for cfg in CONFIGS {
+        let co = data(&format!("11_scan_{cfg}.co"));
+        for &groups in &[1usize, 3] {
+            let n = groups * 2 * WG;
+            let mut r = Rng(groups as u64 + 99);
+            let input: Vec<i32> = (0..n).map(|_| (r.next() as i32) >> 4).collect();
+            let out = go(
+                &co,
+                "scan_exclusive",
+                (groups * WG) as u32,
+                WG as u32,
+                vec![i32s(&input), i32s(&vec![0; n]), i32s(&vec![0; groups])],
+            );
+            let mut want = Vec::new();
+            let mut sums = Vec::new();
+            for g in 0..groups {
+                let mut acc = 0i32;
+                for i in 0..2 * WG {
+                    want.push(acc);
+                    acc = acc.wrapping_add(input[g * 2 * WG + i]);
+                }
+                sums.push(acc);
+            }
+            assert_eq!(as_i32(&out[1]), want, "{cfg} scan");
+            assert_eq!(as_i32(&out[2]), sums, "{cfg} scan sums");
+        }
+    }
+}
+
+fn divergent_ref(v0: i32) -> i32 {
+    let mut v = v0;
+    let mut r: i32 = 0;
+    if v & 1 != 0 {
+        r = if v > 100 {
+            v.wrapping_mul(3)
+        } else {
+            v.wrapping_neg()
+        };
+    } else if v & 2 != 0 {
+        r = v.wrapping_shl(2);
+    }
+    match v & 7 {
+        0 => r = r.wrapping_add(11),
+        1 => r ^= 0x55,
+        2 => r = r.wrapping_sub(7),
+        3 => r = r.wrapping_mul(5),
+        5 => r /= 3,
+        _ => r = r.wrapping_add(v),
+    }
+    let mut k = 0;
+    while v != 0 && k < 1000 {
+        k += 1;
+        if v & 3 == 3 {
+            v >>= 2;
+            continue;
+        }
+        if v < -50 {
+            break;
+        }
+        v /= 2;
+    }
+    r.wrapping_add(k)
+}
+
+#[test]
+fn control_flow() {
+    for cfg in CONFIGS {
+        let co = data(&format!("13_control_flow_{cfg}.co"));
+        for &(grid, block) in SHAPES {
+            let n = grid as usize;
+            let mut r = Rng(u64::from(grid) + 5);
+            let input: Vec<i32> = (0..n)
+                .map(|i| match i % 4 {
+                    0 => (r.next() as i32) >> 20,
+                    1 => (r.next() % 300) as i32 - 150,
+                    2 => r.next() as i32,
+                    _ => i as i32,
+                })
+                .collect();
+            let lim = n.saturating_sub(1) as u32;
+            let out = go(
+                &co,
+                "divergent",
+                grid,
+                block,
+                vec![i32s(&input), i32s(&vec![-9; n]), u32v(lim)],
+            );
+            let want: Vec<i32> = (0..n)
+                .map(|i| {
+                    if (i as u32) < lim {
+                        divergent_ref(input[i])
+                    } else {
+                        -9
+                    }
+                })
+                .collect();
+            assert_eq!(as_i32(&out[1]), want, "{cfg} divergent {grid}/{block}");
+
+            let x: Vec<f32> = (0..n).map(|_| r.f32()).collect();
+            let (iters, step) = (37u32, 1.25f32);
+            let out = go(
+                &co,
+                "uniform_loop",
+                grid,
+                block,
+                vec![f32s(&x), u32v(iters), f32v(step)],
+            );
+            // clang contracts v * 0.5f + step into one fma (v_fma_f32 on every target here)
+            let want: Vec<f32> = x
+                .iter()
+                .map(|&v0| {
+                    let mut v = v0;
+                    for _ in 0..iters {
+                        v = v.mul_add(0.5, step);
+                        if v > 1.0e6 {
+                            v = 0.0;
+                        }
+                    }
+                    v
+                })
+                .collect();
+            assert_eq!(bits(&as_f32(&out[0])), bits(&want), "{cfg} uniform_loop");
+        }
+    }
+}
+
+fn collatz(v: u32, depth: i32) -> i32 {
+    if v <= 1 || depth > 64 {
+        return depth;
+    }
+    collatz(if v & 1 != 0 { 3 * v + 1 } else { v >> 1 }, depth + 1)
+}
+
+#[test]
+fn calls_and_kernel_calling_kernel() {
+    for cfg in CONFIGS {
+        let co = data(&format!("06_calls_{cfg}.co"));
+        let n = 300usize;
+        let mut r = Rng(7);
+        let input: Vec<f32> = (0..n).map(|_| r.f32()).collect();
+        let out = go(
+            &co,
+            "calls",
+            n as u32,
+            64,
+            vec![f32s(&input), f32s(&vec![0.0; n]), i32s(&vec![0; n])],
+        );
+        let steps: Vec<i32> = (0..n as u32).map(|i| collatz(i + 1, 0)).collect();
+        assert_eq!(
+            as_i32(&out[2]),
+            steps,
+            "{cfg} collatz through recursive calls"
+        );
+        // mix9(v, 2v, 3v, 4v, v, v+1, v-1, 0.5, i): the compiler contracts some of it
+        // into fma, so this is checked to a relative 1e-5
+        let got = as_f32(&out[1]);
+        for i in 0..n {
+            let v = input[i];
+            let w = |a: f32, b: f32| a * 0.75 + b * 0.25;
+            let want =
+                w(v, 2.0 * v) + w(3.0 * v, 4.0 * v) * v - (v + 1.0) * (v - 1.0) + 0.5 * i as f32;
+            assert!(
+                (got[i] - want).abs() <= 1e-5 * want.abs().max(1.0),
+                "{cfg} calls[{i}]: {} vs {want}",
+                got[i]
+            );
+        }
+        let out = go(&co, "scale", n as u32, 100, vec![f32s(&input), f32v(-3.5)]);
+        let want: Vec<f32> = input.iter().map(|v| v * -3.5).collect();
+        assert_eq!(bits(&as_f32(&out[0])), bits(&want), "{cfg} scale");
+        let out = go(
+            &co,
+            "kernel_calls_kernel",
+            n as u32,
+            100,
+            vec![f32s(&input)],
+        );
+        let want: Vec<f32> = input.iter().map(|v| v * 2.0).collect();
+        assert_eq!(
+            bits(&as_f32(&out[0])),
+            bits(&want),
+            "{cfg} kernel_calls_kernel"
+        );
+    }
+}
+
+#[test]
+fn scratch_private_arrays() {
+    for cfg in ["gfx900_cov4", "gfx90a_cov5"] {
+        let co = data(&format!("07_scratch_{cfg}.co"));
+        let n = 200usize;
+        let mut r = Rng(11);
+        let idx: Vec<i32> = (0..n).map(|_| (r.next() % 1000) as i32).collect();
+        let input: Vec<f32> = (0..n).map(|_| r.f32()).collect();
+        let out = go(
+            &co,
+            "private_array",
+            n as u32,
+            64,
+            vec![
+                i32s(&idx),
+                f32s(&input),
+                f32s(&vec![0.0; n]),
+                u32v(n as u32),
+            ],
+        );
+        let mut want = Vec::new();
+        for i in 0..n {
+            let mut buf = [0f32; 96];
+            for (k, b) in buf.iter_mut().enumerate() {
+                *b = input[(i + k) % n];
+            }
+            let mut acc = 0.0f32;
+            for k in 0..16 {
+                acc += buf[(idx[(i * 16 + k) % n] % 96) as usize];
+            }
+            buf[(idx[i % n] % 96) as usize] = acc;
+            want.push(buf[(i * 7) % 96] + acc);
+        }
+        assert_eq!(bits(&as_f32(&out[2])), bits(&want), "{cfg} private_array");
+
+        let out = go(
+            &co,
+            "private_via_call",
+            n as u32,
+            64,
+            vec![i32s(&vec![0; n])],
+        );
+        let want: Vec<i32> = (0..n as i32)
+            .map(|i| {
+                let p: Vec<i32> = (0..40).map(|k| i.wrapping_mul(k) ^ (k << 3)).collect();
+                (0..40)
+                    .step_by(3)
+                    .fold(0i32, |s, k| s.wrapping_add(p[((k * i) % 40) as usize]))
+            })
+            .collect();
+        assert_eq!(as_i32(&out[0]), want, "{cfg} private_via_call");
+    }
+}
+
+#[test]
+fn faults_are_reported() {
+    let co = data("01_vadd_gfx90a_cov5.co");
+    // a buffer one element too short: the last lane's load faults just past its end
+    let d = Dispatch {
+        grid: [64, 1, 1],
+        block: [64, 1, 1],
+        dynamic_lds: 0,
+        args: vec![
+            f32s(&[1.0; 63]),
+            f32s(&[1.0; 64]),
+            f32s(&[0.0; 64]),
+            u32v(64),
+        ],
+    };
+    let e = run(&co, "vadd_f32", &d, &RunOptions::default()).unwrap_err();
+    match &e {
+        EmuError::Exec {
+            kernel,
+            text,
+            fault,
+            ..
+        } => {
+            assert_eq!(kernel, "vadd_f32");
+            assert!(text.starts_with("global_load_dword"), "{text}");
+            assert!(
+                matches!(fault, hsaco_emu::exec::Fault::Memory { lane: Some(63), .. }),
+                "{fault:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let msg = e.to_string();
+    assert!(
+        msg.contains("lane 63") && msg.contains("vadd_f32+0x"),
+        "{msg}"
+    );
+
+    // arguments are checked against the metadata
+    let d = Dispatch {
+        grid: [64, 1, 1],
+        block: [64, 1, 1],
+        dynamic_lds: 0,
+        args: vec![f32s(&[1.0; 64]), u32v(3), f32s(&[0.0; 64]), u32v(64)],
+    };
+    assert!(matches!(
+        run(&co, "vadd_f32", &d, &RunOptions::default()),
+        Err(EmuError::Args(_))
+    ));
+    let d = Dispatch {
+        grid: [64, 1, 1],
+        block: [64, 1, 1],
+        dynamic_lds: 0,
+        args: vec![],
+    };
+    assert!(matches!(
+        run(&co, "nope", &d, &RunOptions::default()),
+        Err(EmuError::NoKernel { .. })
+    ));
+
+    // an endless loop runs into the budget
+    let co = data("13_control_flow_gfx90a_cov5.co");
+    let d = Dispatch {
+        grid: [1, 1, 1],
+        block: [1, 1, 1],
+        dynamic_lds: 0,
+        args: vec![f32s(&[1.0]), u32v(u32::MAX), f32v(1.0)],
+    };
+    let opts = RunOptions {
+        budget: 10_000,
+        ..RunOptions::default()
+    };
+    match run(&co, "uniform_loop", &d, &opts) {
+        Err(EmuError::Exec {
+            fault: hsaco_emu::exec::Fault::Budget(10_000),
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Build the code objects the hsaco-emu tests run, from the OpenCL C corpus, with the
+# corpus builder's flags (../shared/corpus/build-cl-corpus.sh, xtask/src/corpus.rs:
+# nogpulib configuration), linked with ld.lld-22 -shared and stripped (-s: the kernels
+# stay in .dynsym) to keep the files small.
+#
+#   crates/hsaco-emu/tests/data/build.sh      (from anywhere; needs clang-22, ld.lld-22)
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=${SRC:-$HERE/../../../../../shared/corpus/cl}
+[ -d "$SRC" ] || SRC=/work/shared/corpus/cl
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+for target in gfx900 gfx906 gfx90a; do
+  for cov in 4 5; do
+    for k in 01_vadd 02_reduce_lds 06_calls 07_scratch 11_scan 13_control_flow; do
+      # the scratch kernels are large (28 KB): two configurations are enough
+      if [ $k = 07_scratch ] && [ "${target}_$cov" != gfx90a_5 ] && [ "${target}_$cov" != gfx900_4 ]; then
+        continue
+      fi
+      clang-22 -target amdgcn-amd-amdhsa -mcpu=$target -mcode-object-version=$cov \
+        -O2 -x cl -cl-std=CL2.0 -DCORPUS_COV=$cov -I"$SRC" -nogpulib \
+        -c "$SRC/$k.cl" -o "$TMP/$k.o" 2>/dev/null
+      ld.lld-22 -shared --no-undefined -s "$TMP/$k.o" -o "$HERE/${k}_${target}_cov$cov.co"
+    done
+  done
+done
