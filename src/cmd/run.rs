@@ -335,8 +335,8 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         trace,
     };
     let out = hsaco_emu::run(&bytes, kernel, &disp, &run_opts);
-    if let Err(hsaco_emu::EmuError::Exec { trace, .. }) = &out {
-        for line in trace {
+    if let Err(hsaco_emu::EmuError::Exec(x)) = &out {
+        for line in &x.trace {
             eprintln!("{line}");
         }
     }

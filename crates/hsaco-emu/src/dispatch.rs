@@ -557,3 +557,315 @@ pub fn workitem_vgprs(packed: bool, enable: u32, id: [u32; 3]) -> [Option<u32>; 
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Expected values are written from AMDGPUUsage's tables (SGPR set-up order,
+    //! work-group info, packed work-item IDs, the v5 hidden arguments), the HSA AQL
+    //! packet layout, ROCr's `amd_queue_t` and seed 001 (gfx6-gfx8 fields at 192, 196,
+    //! 200 of the v5 block); the v5 block offsets are those clang-22 writes in the
+    //! metadata of the corpus.
+    use super::*;
+    use crate::kernel::{Device, Kernel};
+    use hsaco_elf::kd::KernelDescriptor;
+    use hsaco_elf::metadata::{KernelArg, KernelMetadata};
+    use hsaco_target::Processor;
+
+    fn descriptor(rsrc2: u32, props: u16) -> KernelDescriptor {
+        let mut b = [0u8; 64];
+        b[52..56].copy_from_slice(&rsrc2.to_le_bytes());
+        b[56..58].copy_from_slice(&props.to_le_bytes());
+        KernelDescriptor::from_bytes(b)
+    }
+
+    fn arg(kind: &str, offset: u64, size: u64) -> KernelArg {
+        KernelArg {
+            value_kind: Some(kind.to_string()),
+            offset: Some(offset),
+            size: Some(size),
+            ..KernelArg::default()
+        }
+    }
+
+    fn kernel(proc: &str, version: u32, kd: KernelDescriptor, args: Vec<KernelArg>) -> Kernel {
+        let p = Processor::by_name(proc).unwrap();
+        Kernel {
+            name: "k".into(),
+            code_object_version: version,
+            device: Device::new(p),
+            descriptor: kd,
+            descriptor_address: layout::CODE + 0x40,
+            entry: layout::CODE + 0x100,
+            metadata: KernelMetadata {
+                kernarg_segment_size: Some(
+                    args.iter()
+                        .map(|a| a.offset.unwrap() + a.size.unwrap())
+                        .max()
+                        .unwrap_or(0),
+                ),
+                args: Some(args),
+                ..KernelMetadata::default()
+            },
+            image: vec![0; 0x200],
+            load_base: layout::CODE,
+            code_ranges: vec![(layout::CODE + 0x100, layout::CODE + 0x200)],
+            printf: vec![],
+        }
+    }
+
+    #[test]
+    fn sgpr_set_up_order() {
+        // every user SGPR input enabled: 4 + 2 + 2 + 2 + 2 + 2 + 1 = 15 user SGPRs
+        // (USER_SGPR_COUNT bits 5:1), then work-group IDs X Y Z (bits 7-9), work-group
+        // info (bit 10) and the scratch wave offset (bit 0)
+        let rsrc2 = 1 | 15 << 1 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10;
+        let k = kernel("gfx906", 5, descriptor(rsrc2, 0x7f), vec![]);
+        let d = Dispatch {
+            grid: [256, 1, 1],
+            block: [256, 1, 1],
+            dynamic_lds: 0,
+            args: vec![],
+        };
+        let mut mem = Memory::new();
+        let p = place(&k, &d, &mut mem).unwrap();
+        let s = initial_sgprs(&k, &p, [5, 6, 7], 2, 4, &[]);
+        assert_eq!(s.len(), 20);
+        // s[0:3] private segment buffer: base of scratch backing memory
+        assert_eq!(
+            u64::from(s[0]) | u64::from(s[1] & 0xffff) << 32,
+            layout::SCRATCH
+        );
+        assert_eq!((s[4], s[5]), (p.packet as u32, (p.packet >> 32) as u32));
+        assert_eq!((s[6], s[7]), (p.queue as u32, (p.queue >> 32) as u32));
+        assert_eq!((s[8], s[9]), (p.kernarg as u32, (p.kernarg >> 32) as u32));
+        // s[12:13] flat scratch init (absolute flat scratch on gfx9: the backing base)
+        assert_eq!(u64::from(s[12]) | u64::from(s[13]) << 32, layout::SCRATCH);
+        assert_eq!(s[14], 0, "private segment size");
+        assert_eq!(&s[15..18], &[5, 6, 7], "work-group IDs");
+        // {first_wavefront, 14'b0, ordered_append_term[10:0], size_in_waves[5:0]}:
+        // wave 2 of 4 is not the first
+        assert_eq!(s[18], 4);
+        let s0 = initial_sgprs(&k, &p, [0, 0, 0], 0, 4, &[]);
+        assert_eq!(s0[18], 1 << 31 | 4);
+        // the scratch wave offset of wave 2: 2 waves of 0 bytes each
+        assert_eq!(s[19], 0);
+    }
+
+    #[test]
+    fn only_enabled_sgprs_dense_from_s0() {
+        // kernarg pointer and work-group ID X only (the vadd shape): s[0:1], s2
+        let k = kernel("gfx90a", 5, descriptor(2 << 1 | 1 << 7, 1 << 3), vec![]);
+        let d = Dispatch {
+            grid: [64, 1, 1],
+            block: [64, 1, 1],
+            dynamic_lds: 0,
+            args: vec![],
+        };
+        let mut mem = Memory::new();
+        let p = place(&k, &d, &mut mem).unwrap();
+        let s = initial_sgprs(&k, &p, [9, 0, 0], 0, 1, &[]);
+        assert_eq!(s, vec![p.kernarg as u32, (p.kernarg >> 32) as u32, 9]);
+    }
+
+    #[test]
+    fn work_item_ids() {
+        // unpacked: one VGPR per enabled dimension
+        assert_eq!(workitem_vgprs(false, 0, [3, 4, 5]), [Some(3), None, None]);
+        assert_eq!(
+            workitem_vgprs(false, 2, [3, 4, 5]),
+            [Some(3), Some(4), Some(5)]
+        );
+        // packed: X in 9:0, Y in 19:10, Z in 29:20, zero when not enabled
+        assert_eq!(
+            workitem_vgprs(true, 2, [3, 4, 5]),
+            [Some(3 | 4 << 10 | 5 << 20), None, None]
+        );
+        assert_eq!(workitem_vgprs(true, 0, [3, 4, 5]), [Some(3), None, None]);
+        assert_eq!(
+            workitem_vgprs(true, 1, [1023, 1, 7]),
+            [Some(1023 | 1 << 10), None, None]
+        );
+    }
+
+    fn kernarg(mem: &Memory, p: &Placed) -> Vec<u8> {
+        mem.region_at(p.kernarg).unwrap().data.clone()
+    }
+    fn u16_at(b: &[u8], at: usize) -> u16 {
+        u16::from_le_bytes([b[at], b[at + 1]])
+    }
+    fn u32_at(b: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+    }
+    fn u64_at(b: &[u8], at: usize) -> u64 {
+        u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+    }
+
+    #[test]
+    fn v5_hidden_block() {
+        // one explicit pointer, then the implicit block at 8 (only block_count_x listed:
+        // a runtime fills the whole block anyway)
+        let args = vec![
+            arg("global_buffer", 0, 8),
+            arg("hidden_block_count_x", 8, 4),
+        ];
+        let k = kernel("gfx90a", 5, descriptor(0, 1 << 3), args);
+        let d = Dispatch {
+            grid: [1000, 3, 1],
+            block: [256, 2, 1],
+            dynamic_lds: 128,
+            args: vec![ArgValue::Buffer {
+                elem: Elem::U32,
+                data: vec![0; 16],
+            }],
+        };
+        let mut mem = Memory::new();
+        let p = place(&k, &d, &mut mem).unwrap();
+        let ka = kernarg(&mem, &p);
+        assert_eq!(u64_at(&ka, 0), p.buffers[0].1);
+        let b = 8;
+        // block counts: non-partial work-groups only (1000 / 256 = 3, 3 / 2 = 1)
+        assert_eq!(
+            (u32_at(&ka, b), u32_at(&ka, b + 4), u32_at(&ka, b + 8)),
+            (3, 1, 1)
+        );
+        // group sizes: the packet's
+        assert_eq!(
+            (
+                u16_at(&ka, b + 12),
+                u16_at(&ka, b + 14),
+                u16_at(&ka, b + 16)
+            ),
+            (256, 2, 1)
+        );
+        // remainders: the partial work-group's size (1000 % 256, 3 % 2), 0 if none
+        assert_eq!(
+            (
+                u16_at(&ka, b + 18),
+                u16_at(&ka, b + 20),
+                u16_at(&ka, b + 22)
+            ),
+            (232, 1, 0)
+        );
+        // global offsets 0; grid dims 2
+        assert_eq!(u64_at(&ka, b + 40), 0);
+        assert_eq!(u16_at(&ka, b + 64), 2);
+        assert_eq!(u32_at(&ka, b + 120), 128, "dynamic LDS size");
+        // gfx9 reads apertures from hardware registers: 192..208 stay 0
+        assert_eq!(u64_at(&ka, b + 192), 0);
+        assert_eq!(u64_at(&ka, b + 200), 0);
+    }
+
+    #[test]
+    fn v5_pre_gfx9_aperture_fields() {
+        let args = vec![
+            arg("global_buffer", 0, 8),
+            arg("hidden_block_count_x", 8, 4),
+        ];
+        let k = kernel("gfx803", 5, descriptor(0, 1 << 3), args);
+        let d = Dispatch {
+            grid: [64, 1, 1],
+            block: [64, 1, 1],
+            dynamic_lds: 0,
+            args: vec![ArgValue::Buffer {
+                elem: Elem::U32,
+                data: vec![0; 4],
+            }],
+        };
+        let mut mem = Memory::new();
+        let p = place(&k, &d, &mut mem).unwrap();
+        let ka = kernarg(&mem, &p);
+        // hidden_private_base at 192, hidden_shared_base at 196: high halves of the
+        // apertures; hidden_queue_ptr at 200
+        assert_eq!(
+            u32_at(&ka, 8 + 192),
+            (k.device.private_aperture >> 32) as u32
+        );
+        assert_eq!(
+            u32_at(&ka, 8 + 196),
+            (k.device.shared_aperture >> 32) as u32
+        );
+        assert_eq!(u64_at(&ka, 8 + 200), p.queue);
+        // and the queue holds the same apertures (amd_queue_t offsets 64 and 68)
+        let q = &mem.region_at(p.queue).unwrap().data;
+        assert_eq!(u32_at(q, 64), (k.device.shared_aperture >> 32) as u32);
+        assert_eq!(u32_at(q, 68), (k.device.private_aperture >> 32) as u32);
+    }
+
+    #[test]
+    fn v4_hidden_entries_and_packet() {
+        let args = vec![
+            arg("by_value", 0, 4),
+            arg("hidden_global_offset_x", 8, 8),
+            arg("hidden_global_offset_y", 16, 8),
+            arg("hidden_global_offset_z", 24, 8),
+            arg("hidden_none", 32, 8),
+            arg("hidden_printf_buffer", 40, 8),
+        ];
+        let k = kernel("gfx906", 4, descriptor(0, 1 << 3), args);
+        let d = Dispatch {
+            grid: [100, 20, 3],
+            block: [10, 2, 3],
+            dynamic_lds: 0,
+            args: vec![ArgValue::Scalar(7u32.to_le_bytes().to_vec())],
+        };
+        let mut mem = Memory::new();
+        let p = place(&k, &d, &mut mem).unwrap();
+        let ka = kernarg(&mem, &p);
+        assert_eq!(u32_at(&ka, 0), 7);
+        assert_eq!(
+            (u64_at(&ka, 8), u64_at(&ka, 16), u64_at(&ka, 24)),
+            (0, 0, 0)
+        );
+        let pb = u64_at(&ka, 40);
+        assert_eq!(Some(pb), p.printf_buffer);
+        assert!(mem.read_u32(pb).is_ok(), "the printf buffer is mapped");
+        // hsa_kernel_dispatch_packet_t: setup (dims) at 2, workgroup_size_x/y/z at
+        // 4/6/8, grid_size_x/y/z at 12/16/20, kernel_object at 32, kernarg_address at 40
+        let q = &mem.region_at(p.queue).unwrap().data;
+        let pk = (p.packet - p.queue) as usize;
+        assert_eq!(u16_at(q, pk) & 0xff, 2, "KERNEL_DISPATCH");
+        assert_eq!(u16_at(q, pk + 2), 3);
+        assert_eq!(
+            (u16_at(q, pk + 4), u16_at(q, pk + 6), u16_at(q, pk + 8)),
+            (10, 2, 3)
+        );
+        assert_eq!(
+            (u32_at(q, pk + 12), u32_at(q, pk + 16), u32_at(q, pk + 20)),
+            (100, 20, 3)
+        );
+        assert_eq!(u64_at(q, pk + 32), k.descriptor_address);
+        assert_eq!(u64_at(q, pk + 40), p.kernarg);
+    }
+
+    #[test]
+    fn arguments_checked_against_metadata() {
+        let args = vec![arg("global_buffer", 0, 8), arg("by_value", 8, 4)];
+        let k = kernel("gfx906", 5, descriptor(0, 1 << 3), args);
+        let mut d = Dispatch {
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            dynamic_lds: 0,
+            args: vec![ArgValue::Scalar(vec![0; 4]), ArgValue::Scalar(vec![0; 4])],
+        };
+        assert!(matches!(
+            place(&k, &d, &mut Memory::new()),
+            Err(EmuError::Args(_))
+        ));
+        d.args = vec![
+            ArgValue::Buffer {
+                elem: Elem::U8,
+                data: vec![1],
+            },
+            ArgValue::Scalar(vec![0; 8]),
+        ];
+        assert!(matches!(
+            place(&k, &d, &mut Memory::new()),
+            Err(EmuError::Args(_))
+        ));
+        d.args.pop();
+        assert!(matches!(
+            place(&k, &d, &mut Memory::new()),
+            Err(EmuError::Args(_))
+        ));
+    }
+}

@@ -56,24 +56,28 @@ pub enum EmuError {
     /// The arguments or dispatch shape do not fit the kernel.
     Args(String),
     /// The kernel failed while running.
-    Exec {
-        /// Kernel name.
-        kernel: String,
-        /// Address of the instruction.
-        pc: u64,
-        /// Offset of the instruction from the kernel's entry.
-        entry_offset: i64,
-        /// The instruction as llvm-objdump prints it.
-        text: String,
-        /// Work-group and wave.
-        group: [u32; 3],
-        /// Wave within its work-group.
-        wave: u32,
-        /// What happened.
-        fault: Fault,
-        /// The traced wave's instructions up to the fault (when tracing).
-        trace: Vec<String>,
-    },
+    Exec(Box<ExecError>),
+}
+
+/// Where and how a running kernel failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecError {
+    /// Kernel name.
+    pub kernel: String,
+    /// Address of the instruction.
+    pub pc: u64,
+    /// Offset of the instruction from the kernel's entry.
+    pub entry_offset: i64,
+    /// The instruction as llvm-objdump prints it.
+    pub text: String,
+    /// Work-group.
+    pub group: [u32; 3],
+    /// Wave within its work-group.
+    pub wave: u32,
+    /// What happened.
+    pub fault: Fault,
+    /// The traced wave's instructions up to the fault (when tracing).
+    pub trace: Vec<String>,
 }
 
 impl fmt::Display for EmuError {
@@ -86,16 +90,17 @@ impl fmt::Display for EmuError {
                 available.join(", ")
             ),
             EmuError::Args(m) => f.write_str(m),
-            EmuError::Exec {
-                kernel,
-                pc,
-                entry_offset,
-                text,
-                group,
-                wave,
-                fault,
-                ..
-            } => {
+            EmuError::Exec(x) => {
+                let ExecError {
+                    kernel,
+                    pc,
+                    entry_offset,
+                    text,
+                    group,
+                    wave,
+                    fault,
+                    ..
+                } = &**x;
                 let place = format!(
                     "in kernel {kernel} at pc {pc:#x} ({kernel}+{entry_offset:#x}), \
                      work-group ({},{},{}) wave {wave}: `{text}`",
@@ -338,7 +343,7 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                                     dec.text(&inst)
                                 };
                                 let addr = prog.addr[pc.min(prog.addr.len() - 1)];
-                                return Err(EmuError::Exec {
+                                return Err(EmuError::Exec(Box::new(ExecError {
                                     kernel: k.name.clone(),
                                     pc: addr,
                                     entry_offset: addr as i64 - k.entry as i64,
@@ -347,7 +352,7 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                                     wave: wi as u32,
                                     fault,
                                     trace,
-                                });
+                                })));
                             }
                         }
                     }

@@ -493,17 +493,16 @@ fn faults_are_reported() {
     };
     let e = run(&co, "vadd_f32", &d, &RunOptions::default()).unwrap_err();
     match &e {
-        EmuError::Exec {
-            kernel,
-            text,
-            fault,
-            ..
-        } => {
-            assert_eq!(kernel, "vadd_f32");
-            assert!(text.starts_with("global_load_dword"), "{text}");
+        EmuError::Exec(x) => {
+            assert_eq!(x.kernel, "vadd_f32");
+            assert!(x.text.starts_with("global_load_dword"), "{}", x.text);
             assert!(
-                matches!(fault, hsaco_emu::exec::Fault::Memory { lane: Some(63), .. }),
-                "{fault:?}"
+                matches!(
+                    x.fault,
+                    hsaco_emu::exec::Fault::Memory { lane: Some(63), .. }
+                ),
+                "{:?}",
+                x.fault
             );
         }
         other => panic!("{other:?}"),
@@ -549,10 +548,7 @@ fn faults_are_reported() {
         ..RunOptions::default()
     };
     match run(&co, "uniform_loop", &d, &opts) {
-        Err(EmuError::Exec {
-            fault: hsaco_emu::exec::Fault::Budget(10_000),
-            ..
-        }) => {}
+        Err(EmuError::Exec(x)) => assert_eq!(x.fault, hsaco_emu::exec::Fault::Budget(10_000)),
         other => panic!("{other:?}"),
     }
 }
