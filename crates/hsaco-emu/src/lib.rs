@@ -390,3 +390,43 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
         trace,
     })
 }
+
+/// Run bare instruction bytes (ending in `s_endpgm`) on one wave whose registers
+/// the caller set: for per-operation tests and experiments. The code is mapped at
+/// [`memory::layout::CODE`]; `mem` and `lds` are what the wave sees.
+pub fn run_code(
+    processor: &str,
+    code: &[u8],
+    w: &mut Wave,
+    mem: &mut Memory,
+    lds: &mut [u8],
+) -> Result<Stop, (u64, Fault)> {
+    let mut dec = Decoder::for_processor(processor).ok_or((0, Fault::Invalid))?;
+    if w.lanes == 64
+        && hsaco_target::Processor::by_name(processor)
+            .is_some_and(|p| p.generation >= hsaco_target::Generation::Gfx10)
+    {
+        dec = dec.wave64();
+    }
+    let base = memory::layout::CODE;
+    let apertures = (0x1_0000_0000_0000, 0x2_0000_0000_0000);
+    let prog = Program::translate(
+        &dec,
+        code,
+        base,
+        &[(base, base + code.len() as u64)],
+        apertures,
+    );
+    w.pc = 0;
+    let mut cx = Ctx {
+        prog: &prog,
+        mem,
+        lds,
+        apertures,
+        budget: 1_000_000,
+        clock: 0,
+        ftz32: false,
+        trace: None,
+    };
+    exec::run(w, &mut cx).map_err(|(pc, f)| (prog.addr.get(pc).copied().unwrap_or(0), f))
+}
