@@ -155,7 +155,10 @@ pub const QUEUE_SCRATCH_LANE: usize = 176;
 const PRINTF_BYTES: usize = 1 << 20;
 
 fn put(buf: &mut [u8], at: usize, bytes: &[u8]) {
-    if let Some(d) = buf.get_mut(at..at + bytes.len()) {
+    let Some(end) = at.checked_add(bytes.len()) else {
+        return;
+    };
+    if let Some(d) = buf.get_mut(at..end) {
         d.copy_from_slice(bytes);
     }
 }
@@ -232,6 +235,11 @@ pub fn place(k: &Kernel, disp: &Dispatch, mem: &mut Memory) -> Result<Placed, Em
         .kernarg_segment_size
         .unwrap_or(0)
         .max(u64::from(k.descriptor.kernarg_size()));
+    if seg_size > 1 << 20 {
+        return Err(EmuError::Load(format!(
+            "kernarg segment of {seg_size} bytes (more than 1 MiB)"
+        )));
+    }
     let mut kernarg = vec![0u8; (seg_size as usize).div_ceil(64).max(1) * 64];
     let mut buffers = Vec::new();
     let mut lds_bytes = k.descriptor.group_segment_fixed_size();
@@ -302,6 +310,11 @@ pub fn place(k: &Kernel, disp: &Dispatch, mem: &mut Memory) -> Result<Placed, Em
     let wave_scratch = u64::from(private_size) * u64::from(wave);
     let waves_per_group = flat_wg.div_ceil(u64::from(wave));
     let scratch_bytes = (wave_scratch * waves_per_group).max(256);
+    if scratch_bytes > 1 << 30 {
+        return Err(EmuError::Load(format!(
+            "{scratch_bytes} bytes of scratch per work-group (more than 1 GiB)"
+        )));
+    }
 
     // printf buffer
     let mut printf_buffer = None;
@@ -434,7 +447,7 @@ pub fn place(k: &Kernel, disp: &Dispatch, mem: &mut Memory) -> Result<Placed, Em
         }
     }
     // v5+: a correct runtime fills the whole implicit block, listed or not
-    if let Some(base) = implicit_base {
+    if let Some(base) = implicit_base.filter(|&b| b <= 1 << 20) {
         if kernarg.len() < base as usize + 256 {
             kernarg.resize(base as usize + 256, 0);
         }

@@ -214,7 +214,7 @@ pub fn load(data: &[u8], name: &str) -> Result<Kernel, EmuError> {
             "no loadable segment (a relocatable object? link it first)".into(),
         ));
     }
-    if size > 1 << 30 {
+    if size > 1 << 28 {
         return Err(EmuError::Load(format!(
             "loadable segments span {size:#x} bytes"
         )));

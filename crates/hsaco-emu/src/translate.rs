@@ -141,8 +141,8 @@ impl Program {
         };
         let mut op_cache: Vec<Option<Option<Op>>> = vec![None; dec.isa().ops.len()];
         for &(start, end) in code_ranges {
-            let lo = (start - load_base) as usize;
-            let hi = ((end - load_base) as usize).min(image.len());
+            let hi = (end.saturating_sub(load_base) as usize).min(image.len());
+            let lo = (start.saturating_sub(load_base) as usize).min(hi);
             let mut map = vec![NONE_INDEX; (hi - lo).div_ceil(4)];
             let mut off = lo;
             while off + 4 <= hi {

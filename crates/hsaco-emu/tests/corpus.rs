@@ -552,3 +552,39 @@ fn faults_are_reported() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Code objects with random bytes changed (descriptors, metadata, code) give results
+/// or errors, never a panic.
+#[test]
+fn corrupted_code_objects_do_not_panic() {
+    let orig = data("01_vadd_gfx90a_cov5.co");
+    let mut r = Rng(3);
+    // the descriptor area of the small objects is in the first 0x1000 bytes
+    for round in 0..400 {
+        let mut co = orig.clone();
+        for _ in 0..1 + round % 8 {
+            let at = if round % 2 == 0 {
+                (r.next() % 0xc00) as usize
+            } else {
+                (r.next() % co.len() as u64) as usize
+            };
+            co[at] = r.next() as u8;
+        }
+        let d = Dispatch {
+            grid: [70, 1, 1],
+            block: [64, 1, 1],
+            dynamic_lds: 0,
+            args: vec![
+                f32s(&[1.0; 70]),
+                f32s(&[2.0; 70]),
+                f32s(&[0.0; 70]),
+                u32v(70),
+            ],
+        };
+        let opts = RunOptions {
+            budget: 100_000,
+            ..RunOptions::default()
+        };
+        let _ = run(&co, "vadd_f32", &d, &opts);
+    }
+}

@@ -338,3 +338,33 @@ fn readfirstlane_picks_the_first_active_lane() {
     run(&mut w, &[0x00, 0x05, 0x0c, 0x7e]);
     assert_eq!(w.s[6], 12);
 }
+
+/// Random instruction words never crash the emulator: every run ends in `s_endpgm`,
+/// a barrier or an error.
+#[test]
+fn random_words_do_not_panic() {
+    let mut state = 0x1234_5678_9abc_def0u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for proc in ["gfx900", "gfx90a", "gfx1100", "gfx803"] {
+        for _ in 0..3000 {
+            let n = 1 + (next() % 8) as usize;
+            let mut code: Vec<u8> = (0..n).flat_map(|_| (next() as u32).to_le_bytes()).collect();
+            code.extend_from_slice(&ENDPGM);
+            let mut w = Wave::new(if proc == "gfx1100" { 32 } else { 64 });
+            w.s[126] = next() as u32;
+            w.s[127] = next() as u32;
+            for x in w.v.iter_mut().take(64 * 8) {
+                *x = next() as u32;
+            }
+            let mut mem = Memory::new();
+            mem.map(0x7f40_0000_0000, vec![0; 4096], "buf").unwrap();
+            let mut lds = vec![0u8; 1024];
+            let _ = run_code(proc, &code, &mut w, &mut mem, &mut lds);
+        }
+    }
+}
