@@ -72,6 +72,8 @@ pub struct Wave {
     pub done: bool,
     /// Byte offset of the wave's scratch from the queue's scratch base.
     pub scratch_offset: u64,
+    /// The MODE register (round modes 3:0, denormal modes 7:4, DX10 clamp 8, IEEE 9).
+    pub mode: u32,
 }
 
 impl Wave {
@@ -89,6 +91,8 @@ impl Wave {
             lane_ops: 0,
             done: false,
             scratch_offset: 0,
+            // denormals kept, IEEE mode: what LLVM's default descriptor asks for
+            mode: 0xf0 | 1 << 9,
         }
     }
 
@@ -613,7 +617,8 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             w.scc = n != 0;
         }};
     }
-    let ftz = cx.ftz32;
+    let ftz = w.mode >> 4 & 3 != 3;
+    let _ = cx.ftz32;
     match i.op {
         Op::Unimplemented => return Err(Fault::Unimplemented),
         Op::Invalid => return Err(Fault::Invalid),
@@ -1359,6 +1364,400 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             }
             let _ = Cmp::F;
         }
+
+        // ---- more f32
+        Op::VMax3F32 => v3!(w, i, |a, b, c| fout32(
+            i,
+            fmax32(fmax32(f(a), f(b)), f(c)),
+            ftz
+        )),
+        Op::VMin3F32 => v3!(w, i, |a, b, c| fout32(
+            i,
+            fmin32(fmin32(f(a), f(b)), f(c)),
+            ftz
+        )),
+        Op::VMed3F32 => v3!(w, i, |a, b, c| fout32(i, med3f(f(a), f(b), f(c)), ftz)),
+        Op::VMax3I32 => v3!(w, i, |a, b, c| (a as i32).max(b as i32).max(c as i32)
+            as u32),
+        Op::VMin3I32 => v3!(w, i, |a, b, c| (a as i32).min(b as i32).min(c as i32)
+            as u32),
+        Op::VMed3I32 => v3!(w, i, |a, b, c| {
+            let (a, b, c) = (a as i32, b as i32, c as i32);
+            a.max(b).min(a.min(b).max(c)) as u32
+        }),
+        Op::VMax3U32 => v3!(w, i, |a, b, c| a.max(b).max(c)),
+        Op::VMin3U32 => v3!(w, i, |a, b, c| a.min(b).min(c)),
+        Op::VMed3U32 => v3!(w, i, |a, b, c| a.max(b).min(a.min(b).max(c))),
+        Op::VRsqF32 => v1!(w, i, |a| fout32(i, 1.0 / flush32(f(a), ftz).sqrt(), ftz)),
+        Op::VExpF32 => v1!(w, i, |a| fout32(i, flush32(f(a), ftz).exp2(), ftz)),
+        Op::VLogF32 => v1!(w, i, |a| fout32(i, flush32(f(a), ftz).log2(), ftz)),
+        Op::VRndneF32 => v1!(w, i, |a| fout32(i, f(a).round_ties_even(), ftz)),
+        Op::VFractF32 => v1!(w, i, |a| {
+            let x = f(a);
+            let r = if x.is_infinite() {
+                f32::NAN
+            } else {
+                (x - x.floor()).min(f32::from_bits(0x3f7f_ffff))
+            };
+            fout32(i, r, ftz)
+        }),
+        Op::VFrexpMantF32 => v1!(w, i, |a| frexp32(f(a)).0.to_bits()),
+        Op::VFrexpExpI32F32 => v1!(w, i, |a| frexp32(f(a)).1 as u32),
+        // division steps: the scale step leaves operands in the normal range as they
+        // are (VCC 0); fixup handles the special values
+        Op::VDivScaleF32 => {
+            let mut a = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            fmods32(i, 0, &mut a);
+            w.scatter(i.dst, &a, ex);
+            w.write_mask(i.sdst, 0);
+        }
+        Op::VDivFmasF32 => {
+            let vcc = w.vcc();
+            let mut a = [0u32; LANES];
+            let mut b = [0u32; LANES];
+            let mut c = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            w.gather(i.src[2], &mut c);
+            fmods32(i, 0, &mut a);
+            fmods32(i, 1, &mut b);
+            fmods32(i, 2, &mut c);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                let mut x = f(a[l]).mul_add(f(b[l]), f(c[l]));
+                if vcc >> l & 1 != 0 {
+                    x *= if f(c[l]).abs() >= 2.0 {
+                        2f32.powi(32)
+                    } else {
+                        2f32.powi(-32)
+                    };
+                }
+                r[l] = fout32(i, x, ftz);
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::VDivFixupF32 => v3!(w, i, |a, b, c| fout32(
+            i,
+            div_fixup(f64::from(f(a)), f64::from(f(b)), f64::from(f(c))) as f32,
+            ftz
+        )),
+        // ---- more f64
+        Op::VFmacF64 => {
+            let mut a = [0u64; LANES];
+            let mut b = [0u64; LANES];
+            let mut c = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.gather64(i.src[1], &mut b);
+            if let Dst::V(r) = i.dst {
+                w.gather64(Src::V(r), &mut c);
+            }
+            fmods64(i, 0, &mut a);
+            fmods64(i, 1, &mut b);
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                r[l] = fout64(i, d(a[l]).mul_add(d(b[l]), d(c[l])));
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VRcpF64 => v64!(w, i, |a, _b, _c| fout64(i, 1.0 / d(a))),
+        Op::VRsqF64 => v64!(w, i, |a, _b, _c| fout64(i, 1.0 / d(a).sqrt())),
+        Op::VSqrtF64 => v64!(w, i, |a, _b, _c| fout64(i, d(a).sqrt())),
+        Op::VTruncF64 => v64!(w, i, |a, _b, _c| fout64(i, d(a).trunc())),
+        Op::VFloorF64 => v64!(w, i, |a, _b, _c| fout64(i, d(a).floor())),
+        Op::VCeilF64 => v64!(w, i, |a, _b, _c| fout64(i, d(a).ceil())),
+        Op::VRndneF64 => v64!(w, i, |a, _b, _c| fout64(i, d(a).round_ties_even())),
+        Op::VFractF64 => v64!(w, i, |a, _b, _c| {
+            let x = d(a);
+            let r = if x.is_infinite() {
+                f64::NAN
+            } else {
+                (x - x.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
+            };
+            fout64(i, r)
+        }),
+        Op::VFrexpMantF64 => v64!(w, i, |a, _b, _c| frexp64(d(a)).0.to_bits()),
+        Op::VFrexpExpI32F64 => {
+            let mut a = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            fmods64(i, 0, &mut a);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                r[l] = frexp64(d(a[l])).1 as u32;
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::VLdexpF64 => {
+            let mut a = [0u64; LANES];
+            let mut b = [0u32; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            fmods64(i, 0, &mut a);
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                r[l] = fout64(i, ldexp64(d(a[l]), b[l] as i32));
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VDivScaleF64 => {
+            let mut a = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            fmods64(i, 0, &mut a);
+            w.scatter64(i.dst, &a, ex);
+            w.write_mask(i.sdst, 0);
+        }
+        Op::VDivFmasF64 => {
+            let vcc = w.vcc();
+            let mut a = [0u64; LANES];
+            let mut b = [0u64; LANES];
+            let mut c = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.gather64(i.src[1], &mut b);
+            w.gather64(i.src[2], &mut c);
+            fmods64(i, 0, &mut a);
+            fmods64(i, 1, &mut b);
+            fmods64(i, 2, &mut c);
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                let mut x = d(a[l]).mul_add(d(b[l]), d(c[l]));
+                if vcc >> l & 1 != 0 {
+                    x *= if d(c[l]).abs() >= 2.0 {
+                        2f64.powi(64)
+                    } else {
+                        2f64.powi(-64)
+                    };
+                }
+                r[l] = fout64(i, x);
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VDivFixupF64 => v64!(w, i, |a, b, c| fout64(i, div_fixup(d(a), d(b), d(c)))),
+        Op::VCmpClassF32 | Op::VCmpClassF64 => {
+            let mut b = [0u32; LANES];
+            w.gather(i.src[1], &mut b);
+            let mut mask = 0u64;
+            if i.op == Op::VCmpClassF32 {
+                let mut a = [0u32; LANES];
+                w.gather(i.src[0], &mut a);
+                fmods32(i, 0, &mut a);
+                for l in 0..LANES {
+                    mask |= u64::from(
+                        b[l] >> class(
+                            f64::from(f(a[l])),
+                            f(a[l]).is_subnormal(),
+                            a[l] == 0x7fc0_0000 || (f(a[l]).is_nan() && a[l] & 0x40_0000 != 0),
+                        ) & 1
+                            != 0,
+                    ) << l;
+                }
+            } else {
+                let mut a = [0u64; LANES];
+                w.gather64(i.src[0], &mut a);
+                fmods64(i, 0, &mut a);
+                for l in 0..LANES {
+                    let x = d(a[l]);
+                    mask |= u64::from(
+                        b[l] >> class(x, x.is_subnormal(), x.is_nan() && a[l] & (1 << 51) != 0) & 1
+                            != 0,
+                    ) << l;
+                }
+            }
+            mask &= ex;
+            if i.sdst != Dst::None {
+                w.write_mask(i.sdst, mask);
+            }
+            if i.mods & m::CMPX != 0 {
+                w.write_mask(Dst::S(126), mask);
+            }
+        }
+        // ---- 16-bit: sources are the low halves (VOP3 op_sel picks the high ones); the
+        // result goes to the low half with the high half zeroed, or with op_sel[3] to
+        // the high half, the low half kept
+        Op::VAddF16 => h2(w, i, |a, b| f2h(h2f(a) + h2f(b))),
+        Op::VSubF16 => h2(w, i, |a, b| f2h(h2f(a) - h2f(b))),
+        Op::VSubrevF16 => h2(w, i, |a, b| f2h(h2f(b) - h2f(a))),
+        Op::VMulF16 => h2(w, i, |a, b| f2h(h2f(a) * h2f(b))),
+        Op::VMaxF16 => h2(w, i, |a, b| f2h(fmax64(h2f(a), h2f(b)))),
+        Op::VMinF16 => h2(w, i, |a, b| f2h(fmin64(h2f(a), h2f(b)))),
+        Op::VFmaF16 => h3(w, i, |a, b, c| f2h(h2f(a).mul_add(h2f(b), h2f(c)))),
+        Op::VMadF16 => h3(w, i, |a, b, c| f2h(h2f(f2h(h2f(a) * h2f(b))) + h2f(c))),
+        Op::VAddU16 => h2(w, i, |a, b| a.wrapping_add(b)),
+        Op::VSubU16 => h2(w, i, |a, b| a.wrapping_sub(b)),
+        Op::VSubrevU16 => h2(w, i, |a, b| b.wrapping_sub(a)),
+        Op::VMulLoU16 => h2(w, i, |a, b| a.wrapping_mul(b)),
+        Op::VLshlrevB16 => h2(w, i, |a, b| b << (a & 15)),
+        Op::VLshrrevB16 => h2(w, i, |a, b| b >> (a & 15)),
+        Op::VAshrrevI16 => h2(w, i, |a, b| ((b as i16) >> (a & 15)) as u16),
+        Op::VMaxU16 => h2(w, i, |a, b| a.max(b)),
+        Op::VMinU16 => h2(w, i, |a, b| a.min(b)),
+        Op::VMaxI16 => h2(w, i, |a, b| (a as i16).max(b as i16) as u16),
+        Op::VMinI16 => h2(w, i, |a, b| (a as i16).min(b as i16) as u16),
+        Op::VMadU16 => h3(w, i, |a, b, c| a.wrapping_mul(b).wrapping_add(c)),
+        Op::VAddI16 => {
+            let clamp = i.mods & m::CLAMP != 0;
+            h2(w, i, |a, b| {
+                if clamp {
+                    (a as i16).saturating_add(b as i16) as u16
+                } else {
+                    a.wrapping_add(b)
+                }
+            })
+        }
+        Op::VSubI16 => {
+            let clamp = i.mods & m::CLAMP != 0;
+            h2(w, i, |a, b| {
+                if clamp {
+                    (a as i16).saturating_sub(b as i16) as u16
+                } else {
+                    a.wrapping_sub(b)
+                }
+            })
+        }
+        Op::VCvtF32F16 => {
+            let mut a = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            let sel = i.mods >> m::OPSEL & 1 != 0;
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                let mut h = if sel {
+                    (a[l] >> 16) as u16
+                } else {
+                    a[l] as u16
+                };
+                if i.mods >> m::ABS & 1 != 0 {
+                    h &= 0x7fff;
+                }
+                if i.mods >> m::NEG & 1 != 0 {
+                    h ^= 0x8000;
+                }
+                r[l] = fout32(i, h2f(h) as f32, false);
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::VCvtF16F32 => {
+            let mut a = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            fmods32(i, 0, &mut a);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                r[l] = u32::from(f2h(f64::from(f(a[l]))));
+            }
+            h_write(w, i, &r, ex);
+        }
+        Op::VCvtPkrtzF16F32 => v2!(w, i, |a, b| u32::from(f2h_rtz(f(a)))
+            | u32::from(f2h_rtz(f(b))) << 16),
+        Op::VPackB32F16 => {
+            let s0 = i.mods >> m::OPSEL & 1 != 0;
+            let s1 = i.mods >> (m::OPSEL + 1) & 1 != 0;
+            v2!(w, i, |a, b| {
+                let lo = if s0 { a >> 16 } else { a & 0xffff };
+                let hi = if s1 { b >> 16 } else { b & 0xffff };
+                lo | hi << 16
+            })
+        }
+        // ---- packed
+        Op::VPkAddF16 => pk2(w, i, |a, b| f2h(h2f(a) + h2f(b))),
+        Op::VPkMulF16 => pk2(w, i, |a, b| f2h(h2f(a) * h2f(b))),
+        Op::VPkMaxF16 => pk2(w, i, |a, b| f2h(fmax64(h2f(a), h2f(b)))),
+        Op::VPkMinF16 => pk2(w, i, |a, b| f2h(fmin64(h2f(a), h2f(b)))),
+        Op::VPkFmaF16 => pk3(w, i, |a, b, c| f2h(h2f(a).mul_add(h2f(b), h2f(c)))),
+        Op::VPkAddU16 => pk2(w, i, |a, b| a.wrapping_add(b)),
+        Op::VPkSubU16 => pk2(w, i, |a, b| a.wrapping_sub(b)),
+        Op::VPkMulLoU16 => pk2(w, i, |a, b| a.wrapping_mul(b)),
+        Op::VPkMovB32 => {
+            let mut a = [0u64; LANES];
+            let mut b = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.gather64(i.src[1], &mut b);
+            let s0 = i.mods >> m::OPSEL & 1 != 0;
+            let s1 = i.mods >> (m::OPSEL + 1) & 1 != 0;
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                let lo = if s0 { a[l] >> 32 } else { a[l] & 0xffff_ffff };
+                let hi = if s1 { b[l] >> 32 } else { b[l] & 0xffff_ffff };
+                r[l] = lo | hi << 32;
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VPkFmaF32 | Op::VPkAddF32 | Op::VPkMulF32 => {
+            let n = if i.op == Op::VPkFmaF32 { 3 } else { 2 };
+            let mut srcs = [[0u64; LANES]; 3];
+            for k in 0..n {
+                w.gather64(i.src[k], &mut srcs[k]);
+            }
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                let mut out = 0u64;
+                for half in 0..2 {
+                    let mut x = [0f32; 3];
+                    for k in 0..n {
+                        let (selb, negb) = if half == 0 {
+                            (m::OPSEL, m::NEG)
+                        } else {
+                            (m::OPSEL_HI, m::NEG_HI)
+                        };
+                        let sel = i.mods >> (selb + k as u32) & 1 != 0;
+                        let mut v = if sel {
+                            (srcs[k][l] >> 32) as u32
+                        } else {
+                            srcs[k][l] as u32
+                        };
+                        if i.mods >> (negb + k as u32) & 1 != 0 {
+                            v ^= 0x8000_0000;
+                        }
+                        x[k] = flush32(f(v), ftz);
+                    }
+                    let y = match i.op {
+                        Op::VPkFmaF32 => x[0].mul_add(x[1], x[2]),
+                        Op::VPkAddF32 => x[0] + x[1],
+                        _ => x[0] * x[1],
+                    };
+                    let mut y = flush32(y, ftz);
+                    if i.mods & m::CLAMP != 0 {
+                        y = if y.is_nan() { 0.0 } else { y.clamp(0.0, 1.0) };
+                    }
+                    out |= u64::from(y.to_bits()) << (32 * half);
+                }
+                r[l] = out;
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        // ---- hardware registers (MODE only)
+        Op::SGetreg => {
+            let (id, off, size) = hwreg(i.imm as u32);
+            let v = match id {
+                1 => w.mode,
+                _ => return Err(Fault::Unimplemented),
+            };
+            let mask = if size >= 32 {
+                u32::MAX
+            } else {
+                (1 << size) - 1
+            };
+            w.swrite(i.dst, (v >> off) & mask);
+        }
+        Op::SSetreg | Op::SSetregImm => {
+            let (id, off, size) = hwreg(i.imm as u32);
+            // s_setreg_b32: the SGPR; s_setreg_imm32_b32: the literal (both in src[0])
+            let v = w.sread(i.src[0]);
+            if id != 1 {
+                return Err(Fault::Unimplemented);
+            }
+            let mask = if size >= 32 {
+                u32::MAX
+            } else {
+                ((1u32 << size) - 1) << off
+            };
+            w.mode = (w.mode & !mask) | ((v << off) & mask);
+        }
+        Op::SDenormMode => {
+            let v = i.imm as u32 & 0xf;
+            w.mode = (w.mode & !0xf0) | v << 4;
+        }
+        Op::SRoundMode => {
+            let v = i.imm as u32 & 0xf;
+            w.mode = (w.mode & !0xf) | v;
+        }
         // ---- memory
         Op::DsReadB32
         | Op::DsReadB64
@@ -1483,6 +1882,306 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         Op::BufLoad | Op::BufStore => buffer(w, cx, i)?,
     }
     Ok(None)
+}
+
+/// `hwreg(id, offset, size)` of an `s_getreg`/`s_setreg` immediate.
+fn hwreg(imm: u32) -> (u32, u32, u32) {
+    (imm & 0x3f, (imm >> 6) & 0x1f, ((imm >> 11) & 0x1f) + 1)
+}
+
+fn med3f(a: f32, b: f32, c: f32) -> f32 {
+    if a.is_nan() || b.is_nan() || c.is_nan() {
+        return fmin32(fmin32(a, b), c);
+    }
+    let mx = fmax32(fmax32(a, b), c);
+    if mx == a {
+        fmax32(b, c)
+    } else if mx == b {
+        fmax32(a, c)
+    } else {
+        fmax32(a, b)
+    }
+}
+
+fn frexp32(x: f32) -> (f32, i32) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let (m, e) = frexp64(f64::from(x));
+    (m as f32, e)
+}
+
+fn frexp64(x: f64) -> (f64, i32) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let mut e = 0;
+    let mut y = x;
+    if y.is_subnormal() {
+        y *= 2f64.powi(64);
+        e -= 64;
+    }
+    let bits = y.to_bits();
+    let be = ((bits >> 52) & 0x7ff) as i32;
+    e += be - 1022;
+    let m = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+    (m, e)
+}
+
+fn ldexp64(x: f64, e: i32) -> f64 {
+    let e = e.clamp(-2200, 2200);
+    // in steps that stay exact
+    let mut r = x;
+    let mut k = e;
+    while k > 1000 {
+        r *= 2f64.powi(1000);
+        k -= 1000;
+    }
+    while k < -1000 {
+        r *= 2f64.powi(-1000);
+        k += 1000;
+    }
+    r * 2f64.powi(k)
+}
+
+/// The special cases of a division: `q` is the quotient computed for numerator `n`
+/// and denominator `den`.
+fn div_fixup(q: f64, den: f64, n: f64) -> f64 {
+    let neg = (den.is_sign_negative()) != (n.is_sign_negative());
+    let sign = |x: f64| if neg { -x } else { x };
+    if n.is_nan()
+        || den.is_nan()
+        || (den == 0.0 && n == 0.0)
+        || (den.is_infinite() && n.is_infinite())
+    {
+        f64::NAN
+    } else if den == 0.0 || n.is_infinite() {
+        sign(f64::INFINITY)
+    } else if den.is_infinite() || n == 0.0 {
+        sign(0.0)
+    } else if q.is_nan() {
+        f64::NAN
+    } else {
+        sign(q.abs())
+    }
+}
+
+/// The bit of a `v_cmp_class` mask a value has: 0 signaling NaN, 1 quiet NaN, 2 -inf,
+/// 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+fn class(x: f64, subnormal: bool, quiet: bool) -> u32 {
+    if x.is_nan() {
+        return if quiet { 1 } else { 0 };
+    }
+    let neg = x.is_sign_negative();
+    match (neg, x.is_infinite(), x == 0.0, subnormal) {
+        (true, true, _, _) => 2,
+        (true, _, true, _) => 5,
+        (true, _, _, true) => 4,
+        (true, _, _, _) => 3,
+        (false, true, _, _) => 9,
+        (false, _, true, _) => 6,
+        (false, _, _, true) => 7,
+        _ => 8,
+    }
+}
+
+/// f16 bits to a double (exact).
+#[inline]
+pub fn h2f(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = (h >> 10) & 0x1f;
+    let m = f64::from(h & 0x3ff);
+    match e {
+        0 => sign * m * 2f64.powi(-24),
+        31 if m == 0.0 => sign * f64::INFINITY,
+        31 => f64::NAN,
+        _ => sign * (1.0 + m / 1024.0) * 2f64.powi(i32::from(e) - 15),
+    }
+}
+
+/// A double rounded to f16 (round to nearest even).
+#[inline]
+pub fn f2h(x: f64) -> u16 {
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    if x.is_nan() {
+        return 0x7e00;
+    }
+    let a = x.abs();
+    if a >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    if a < 2f64.powi(-14) {
+        // subnormal (or rounds up to the smallest normal, whose encoding follows)
+        let q = (a * 2f64.powi(24)).round_ties_even() as u16;
+        return sign | q;
+    }
+    let bits = a.to_bits();
+    let mut e = ((bits >> 52) & 0x7ff) as i32 - 1023;
+    let mant = a / 2f64.powi(e);
+    let mut q = ((mant - 1.0) * 1024.0).round_ties_even() as u32;
+    if q == 1024 {
+        q = 0;
+        e += 1;
+    }
+    if e > 15 {
+        return sign | 0x7c00;
+    }
+    sign | (((e + 15) as u16) << 10) | q as u16
+}
+
+/// f32 to f16 rounding toward zero.
+fn f2h_rtz(x: f32) -> u16 {
+    let h = f2h(f64::from(x));
+    if x.is_nan() || x.is_infinite() {
+        return h;
+    }
+    // the nearest may be away from zero: step back one unit if so
+    if h2f(h).abs() > f64::from(x).abs() {
+        if h & 0x7fff == 0x7c00 {
+            (h & 0x8000) | 0x7bff
+        } else {
+            h - 1
+        }
+    } else {
+        h
+    }
+}
+
+/// A 16-bit result: to the low half (high half zeroed) or, with op_sel[3], to the high
+/// half (low half kept).
+#[inline]
+fn h_write(w: &mut Wave, i: &DInst, r: &[u32; LANES], ex: u64) {
+    if i.mods >> (m::OPSEL + 3) & 1 != 0 {
+        if let Dst::V(row) = i.dst {
+            let b = usize::from(row) * LANES;
+            for l in 0..LANES {
+                if ex >> l & 1 != 0 {
+                    w.v[b + l] = (w.v[b + l] & 0xffff) | (r[l] & 0xffff) << 16;
+                }
+            }
+        }
+    } else {
+        let mut z = [0u32; LANES];
+        for l in 0..LANES {
+            z[l] = r[l] & 0xffff;
+        }
+        w.scatter(i.dst, &z, ex);
+    }
+}
+
+#[inline]
+fn h_src(w: &Wave, i: &DInst, k: usize, out: &mut [u16; LANES]) {
+    let mut a = [0u32; LANES];
+    w.gather(i.src[k], &mut a);
+    let hi = i.mods >> (m::OPSEL + k as u32) & 1 != 0;
+    let float = i.mods & m::FLOAT != 0;
+    let abs = float && i.mods >> (m::ABS + k as u32) & 1 != 0;
+    let neg = float && i.mods >> (m::NEG + k as u32) & 1 != 0;
+    for l in 0..LANES {
+        let mut h = if hi { (a[l] >> 16) as u16 } else { a[l] as u16 };
+        if abs {
+            h &= 0x7fff;
+        }
+        if neg {
+            h ^= 0x8000;
+        }
+        out[l] = h;
+    }
+}
+
+fn h2(w: &mut Wave, i: &DInst, op: impl Fn(u16, u16) -> u16) {
+    let ex = w.exec();
+    let mut a = [0u16; LANES];
+    let mut b = [0u16; LANES];
+    h_src(w, i, 0, &mut a);
+    h_src(w, i, 1, &mut b);
+    let mut r = [0u32; LANES];
+    for l in 0..LANES {
+        r[l] = u32::from(op(a[l], b[l]));
+    }
+    h_clamp(i, &mut r);
+    h_write(w, i, &r, ex);
+}
+
+fn h3(w: &mut Wave, i: &DInst, op: impl Fn(u16, u16, u16) -> u16) {
+    let ex = w.exec();
+    let mut a = [0u16; LANES];
+    let mut b = [0u16; LANES];
+    let mut c = [0u16; LANES];
+    h_src(w, i, 0, &mut a);
+    h_src(w, i, 1, &mut b);
+    h_src(w, i, 2, &mut c);
+    let mut r = [0u32; LANES];
+    for l in 0..LANES {
+        r[l] = u32::from(op(a[l], b[l], c[l]));
+    }
+    h_clamp(i, &mut r);
+    h_write(w, i, &r, ex);
+}
+
+/// Clamp of a 16-bit float result to [0, 1].
+fn h_clamp(i: &DInst, r: &mut [u32; LANES]) {
+    if i.mods & m::CLAMP != 0 && i.mods & m::FLOAT != 0 {
+        for x in r.iter_mut() {
+            let v = h2f(*x as u16);
+            *x = u32::from(f2h(if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }));
+        }
+    }
+}
+
+/// A packed 16-bit source half: op_sel (low result) / op_sel_hi (high result) pick
+/// the half, neg / neg_hi flip its sign (float ops).
+#[inline]
+fn pk_half(i: &DInst, k: usize, x: u32, high: bool, float: bool) -> u16 {
+    let (selb, negb) = if high {
+        (m::OPSEL_HI, m::NEG_HI)
+    } else {
+        (m::OPSEL, m::NEG)
+    };
+    let sel = i.mods >> (selb + k as u32) & 1 != 0;
+    let mut h = if sel { (x >> 16) as u16 } else { x as u16 };
+    if float && i.mods >> (negb + k as u32) & 1 != 0 {
+        h ^= 0x8000;
+    }
+    h
+}
+
+fn pk2(w: &mut Wave, i: &DInst, op: impl Fn(u16, u16) -> u16) {
+    pk_n(w, i, 2, |x| op(x[0], x[1]));
+}
+fn pk3(w: &mut Wave, i: &DInst, op: impl Fn(u16, u16, u16) -> u16) {
+    pk_n(w, i, 3, |x| op(x[0], x[1], x[2]));
+}
+
+fn pk_n(w: &mut Wave, i: &DInst, n: usize, op: impl Fn([u16; 3]) -> u16) {
+    let ex = w.exec();
+    let mut srcs = [[0u32; LANES]; 3];
+    for k in 0..n {
+        w.gather(i.src[k], &mut srcs[k]);
+    }
+    // integer packed operations: neg bits and a float clamp do not apply
+    let float = matches!(
+        i.op,
+        Op::VPkAddF16 | Op::VPkMulF16 | Op::VPkMaxF16 | Op::VPkMinF16 | Op::VPkFmaF16
+    );
+    let mut r = [0u32; LANES];
+    for l in 0..LANES {
+        let mut out = 0u32;
+        for (half, high) in [false, true].into_iter().enumerate() {
+            let mut x = [0u16; 3];
+            for k in 0..n {
+                x[k] = pk_half(i, k, srcs[k][l], high, float);
+            }
+            let mut y = op(x);
+            if float && i.mods & m::CLAMP != 0 {
+                let v = h2f(y);
+                y = f2h(if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) });
+            }
+            out |= u32::from(y) << (16 * half);
+        }
+        r[l] = out;
+    }
+    w.scatter(i.dst, &r, ex);
 }
 
 fn ldexp32(x: f32, e: i32) -> f32 {

@@ -225,6 +225,13 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
     let rsrc1 = k.descriptor.compute_pgm_rsrc1();
     let rsrc2 = k.descriptor.compute_pgm_rsrc2();
     let ftz32 = rsrc1.float_denorm_mode_32() != 3;
+    // MODE from the descriptor: FP_ROUND 3:0, FP_DENORM 7:4, DX10_CLAMP 8, IEEE 9
+    let mode = rsrc1.float_round_mode_32()
+        | rsrc1.float_round_mode_16_64() << 2
+        | rsrc1.float_denorm_mode_32() << 4
+        | rsrc1.float_denorm_mode_16_64() << 6
+        | u32::from(rsrc1.enable_dx10_clamp()) << 8
+        | u32::from(rsrc1.enable_ieee_mode()) << 9;
     let groups = disp.groups();
     let mut lds = vec![0u8; placed.lds_bytes as usize];
     let mut waves: Vec<Wave> = Vec::new();
@@ -256,6 +263,7 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                     w.lane_ops = 0;
                     w.index = wi;
                     w.scratch_offset = u64::from(wi) * placed.wave_scratch;
+                    w.mode = mode;
                     let sg = dispatch::initial_sgprs(k, &placed, g, wi, nwaves, &kernarg_bytes);
                     w.s[..sg.len()].copy_from_slice(&sg);
                     if architected {

@@ -89,6 +89,12 @@ pub mod m {
     pub const SOFF: u32 = 1 << 17;
     /// Flat/global: `saddr` is used (`src[2]`).
     pub const SADDR: u32 = 1 << 18;
+    /// op_sel (VOP3: src0-2 and dst, 4 bits; VOP3P: 3 bits) at bit 19.
+    pub const OPSEL: u32 = 19;
+    /// op_sel_hi (VOP3P, 3 bits) at bit 23.
+    pub const OPSEL_HI: u32 = 23;
+    /// neg_hi (VOP3P, 3 bits) at bit 26.
+    pub const NEG_HI: u32 = 26;
 }
 
 /// The program: every instruction of the executable ranges, in address order.
@@ -301,6 +307,12 @@ fn translate_one(
     if op.is_none() {
         return d;
     }
+    // SDWA and DPP forms select bytes/words and lanes: not executed yet, and running
+    // them as the plain operation would be a silent wrong answer
+    if matches!(enc.form, Form::Sdwa | Form::Dpp) || dec.vop3_dpp(inst).is_some() {
+        d.op = Op::Unimplemented;
+        return d;
+    }
     let field = |f: Field| dec.field(inst, f).unwrap_or(0);
     let mut nsrc = 0;
     let load = desc.flags & flags::LOAD != 0;
@@ -394,6 +406,38 @@ fn translate_one(
             nsrc += 1;
         }
     }
+    // 16-bit float operations: inline float constants are f16 (both halves for packed ops)
+    let packed = enc.form == Form::Vop3p;
+    let packed16 = packed && (desc.mnemonic.ends_with("_u16") || desc.mnemonic.ends_with("_i16"));
+    if (desc.mnemonic.ends_with("_f16") && !desc.mnemonic.starts_with("v_cvt_f32_")) || packed16 {
+        let mut k = 0;
+        for (j, od) in desc.operands.iter().enumerate() {
+            let o = inst
+                .operands
+                .get(j + shift)
+                .copied()
+                .unwrap_or(Operand::None);
+            let is_src = matches!(
+                od.role,
+                Role::Field(Field::Src0 | Field::Src1 | Field::Src2)
+            );
+            if is_src {
+                let h = match o {
+                    Operand::Float(code) => Some(inline_float(code, Ty::F16)),
+                    Operand::Int(v) if packed => Some(u64::from(v as i16 as u16)),
+                    _ => None,
+                };
+                if let Some(h) = h {
+                    let v = if packed { h | h << 16 } else { h };
+                    // sources are in src[0..] in order
+                    if k < 4 {
+                        d.src[k] = Src::K(v);
+                    }
+                }
+                k += 1;
+            }
+        }
+    }
     if desc.flags & flags::FPMODS != 0 || desc.operands.iter().any(|o| o.ty.is_float()) {
         d.mods |= m::FLOAT;
     }
@@ -405,6 +449,19 @@ fn translate_one(
                 d.mods |= m::CLAMP;
             }
             d.mods |= (field(Field::Omod) & 3) << m::OMOD;
+            d.mods |= (field(Field::Opsel) & 15) << m::OPSEL;
+        }
+        Form::Vop3p => {
+            d.mods |= (field(Field::Neg) & 7) << m::NEG;
+            d.mods |= (field(Field::NegHi) & 7) << m::NEG_HI;
+            if field(Field::Clamp) != 0 {
+                d.mods |= m::CLAMP;
+            }
+            d.mods |= (field(Field::Opsel) & 7) << m::OPSEL;
+            let hi = (field(Field::OpselHi) & 3) | (field(Field::OpselHi2) & 1) << 2;
+            d.mods |= hi << m::OPSEL_HI;
+            // packed ops: no float modifiers of the VOP3 kind
+            d.mods &= !m::FLOAT;
         }
         Form::Smem => {
             let gfx9 = dec.isa().generation == "gfx9";
