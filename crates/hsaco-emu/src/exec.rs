@@ -11,8 +11,11 @@ use crate::translate::{m, DInst, Dst, Program, Src};
 
 /// Most lanes of a wave.
 pub const LANES: usize = 64;
-/// VGPR rows per wave (256 VGPRs and 256 AGPRs).
-pub const VROWS: usize = 512;
+/// VGPR rows per wave (256 VGPRs, 256 AGPRs, and 4 rows the SDWA/DPP forms use for
+/// their selected operands).
+pub const VROWS: usize = 516;
+/// The first of the rows SDWA/DPP use.
+const TMP_ROW: u16 = 512;
 
 /// Where a wave stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -541,7 +544,12 @@ pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
         if let Some(t) = &mut cx.trace {
             t.push(pc);
         }
-        match step(w, cx, i) {
+        let r = if i.mods & (m::SDWA | m::DPP) != 0 {
+            step_sdwa_dpp(w, cx, i)
+        } else {
+            step(w, cx, i)
+        };
+        match r {
             Ok(None) => {}
             Ok(Some(stop)) => return Ok(stop),
             Err(f) => return Err((pc, f)),
@@ -1876,12 +1884,198 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             }
             w.scatter(i.dst, &r, ex);
         }
+        Op::DsSwizzleB32 => {
+            let mut a = [0u32; LANES];
+            let src = i.src[0];
+            w.gather(src, &mut a);
+            let off = i.imm as u32;
+            let n = w.lanes as usize;
+            let mut r = [0u32; LANES];
+            for l in 0..n {
+                let s = if off & 0x8000 != 0 {
+                    (l & !3) + ((off >> (2 * (l & 3))) & 3) as usize
+                } else {
+                    let and = (off & 31) as usize;
+                    let or = ((off >> 5) & 31) as usize;
+                    let xor = ((off >> 10) & 31) as usize;
+                    ((((l & 31) & and) | or) ^ xor) | (l & 32)
+                };
+                r[l] = if s < n && ex >> s & 1 != 0 { a[s] } else { 0 };
+            }
+            w.scatter(i.dst, &r, ex);
+        }
         Op::MemLoad => mem_load(w, cx, i)?,
         Op::MemStore => mem_store(w, cx, i)?,
         Op::MemAtomic => mem_atomic(w, cx, i)?,
         Op::BufLoad | Op::BufStore => buffer(w, cx, i)?,
     }
     Ok(None)
+}
+
+/// An SDWA or DPP instruction: its selected sources go to temporary rows, the plain
+/// operation runs on them, and the result is merged into the destination.
+fn step_sdwa_dpp(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault> {
+    let ex = w.exec();
+    let n = w.lanes as usize;
+    let mut j = *i;
+    j.mods &= !(m::SDWA | m::DPP);
+    if i.mods & m::SDWA != 0 {
+        let sel = i.imm2;
+        for k in 0..2 {
+            let (s, sext) = ((sel >> (4 * k)) & 7, (sel >> (4 * k + 3)) & 1 != 0);
+            if i.src[k] == Src::None {
+                continue;
+            }
+            let mut a = [0u32; LANES];
+            w.gather(i.src[k], &mut a);
+            for x in a.iter_mut() {
+                *x = sdwa_select(*x, s, sext);
+            }
+            let row = TMP_ROW + k as u16;
+            let b = usize::from(row) * LANES;
+            w.v[b..b + LANES].copy_from_slice(&a);
+            j.src[k] = Src::V(row);
+        }
+        let real = i.dst;
+        let tmp = TMP_ROW + 2;
+        if let Dst::V(_) = real {
+            j.dst = Dst::V(tmp);
+        }
+        let r = step(w, cx, &j)?;
+        if let Dst::V(d) = real {
+            let dst_sel = (sel >> 8) & 7;
+            let unused = (sel >> 11) & 3;
+            let (db, tb) = (usize::from(d) * LANES, usize::from(tmp) * LANES);
+            for l in 0..n {
+                if ex >> l & 1 != 0 {
+                    w.v[db + l] = sdwa_place(w.v[tb + l], w.v[db + l], dst_sel, unused);
+                }
+            }
+        }
+        return Ok(r);
+    }
+    // DPP: src0 read from another lane
+    let ctrl = i.imm2 & 0x1ff;
+    let row_mask = (i.imm2 >> 9) & 0xf;
+    let bank_mask = (i.imm2 >> 13) & 0xf;
+    let bound_ctrl = (i.imm2 >> 17) & 1 != 0;
+    let mut a = [0u32; LANES];
+    w.gather(i.src[0], &mut a);
+    let mut p = [0u32; LANES];
+    let mut write = 0u64;
+    for l in 0..n {
+        if row_mask >> (l / 16) & 1 == 0 || bank_mask >> ((l >> 2) & 3) & 1 == 0 {
+            continue;
+        }
+        match dpp_source(ctrl, l, n) {
+            Some(src) if ex >> src & 1 != 0 => {
+                p[l] = a[src];
+                write |= 1 << l;
+            }
+            _ if bound_ctrl => {
+                p[l] = 0;
+                write |= 1 << l;
+            }
+            _ => {}
+        }
+    }
+    let row = TMP_ROW;
+    let b = usize::from(row) * LANES;
+    w.v[b..b + LANES].copy_from_slice(&p);
+    j.src[0] = Src::V(row);
+    // lanes whose source is invalid are not written: run with them masked off
+    let (e0, e1) = (w.s[126], w.s[127]);
+    let masked = ex & write;
+    w.s[126] = masked as u32;
+    if w.lanes == 64 {
+        w.s[127] = (masked >> 32) as u32;
+    }
+    let r = step(w, cx, &j);
+    // EXEC itself is not an output of the DPP forms of VOP1/VOP2
+    w.s[126] = e0;
+    w.s[127] = e1;
+    r
+}
+
+/// The lane DPP control `ctrl` reads for lane `l` (None: out of range).
+fn dpp_source(ctrl: u32, l: usize, n: usize) -> Option<usize> {
+    let row = l & !15;
+    let rl = l & 15;
+    match ctrl {
+        0x000..=0x0ff => Some((l & !3) + ((ctrl >> (2 * (l & 3))) & 3) as usize),
+        0x101..=0x10f => {
+            let k = (ctrl & 15) as usize;
+            (rl + k < 16).then_some(l + k)
+        }
+        0x111..=0x11f => {
+            let k = (ctrl & 15) as usize;
+            (rl >= k).then(|| l - k)
+        }
+        0x121..=0x12f => {
+            let k = (ctrl & 15) as usize;
+            Some(row + (rl + 16 - k) % 16)
+        }
+        0x130 => (l + 1 < n).then_some(l + 1),
+        0x134 => Some((l + 1) % n),
+        0x138 => l.checked_sub(1),
+        0x13c => Some((l + n - 1) % n),
+        0x140 => Some(row + 15 - rl),
+        0x141 => Some((l & !7) + 7 - (l & 7)),
+        0x142 => (l >= 16).then(|| row - 1),
+        0x143 => (l >= 32).then_some(31),
+        _ => None,
+    }
+}
+
+/// An SDWA source selection: 0-3 bytes, 4-5 words, 6 the dword; zero- or
+/// sign-extended.
+fn sdwa_select(x: u32, sel: u32, sext: bool) -> u32 {
+    match sel {
+        0..=3 => {
+            let b = (x >> (8 * sel)) & 0xff;
+            if sext {
+                b as u8 as i8 as i32 as u32
+            } else {
+                b
+            }
+        }
+        4 | 5 => {
+            let h = (x >> (16 * (sel - 4))) & 0xffff;
+            if sext {
+                h as u16 as i16 as i32 as u32
+            } else {
+                h
+            }
+        }
+        _ => x,
+    }
+}
+
+/// An SDWA destination: the result's low bits placed at `sel` of the old value, the
+/// other bits zero (UNUSED_PAD), sign-extended (UNUSED_SEXT) or kept
+/// (UNUSED_PRESERVE).
+fn sdwa_place(r: u32, old: u32, sel: u32, unused: u32) -> u32 {
+    let (shift, width) = match sel {
+        0..=3 => (8 * sel, 8),
+        4 | 5 => (16 * (sel - 4), 16),
+        _ => return r,
+    };
+    let mask = ((1u64 << width) - 1) as u32;
+    let v = (r & mask) << shift;
+    match unused {
+        2 => (old & !(mask << shift)) | v,
+        1 => {
+            // sign-extend above the field; bits below stay 0
+            let top = (r >> (width - 1)) & 1;
+            let above = if top != 0 && shift + width < 32 {
+                u32::MAX << (shift + width)
+            } else {
+                0
+            };
+            v | above
+        }
+        _ => v,
+    }
 }
 
 /// `hwreg(id, offset, size)` of an `s_getreg`/`s_setreg` immediate.

@@ -378,6 +378,7 @@ ops! {
     DsAddRtnU32 = ["ds_add_rtn_u32"],
     DsBpermuteB32 = ["ds_bpermute_b32"],
     DsPermuteB32 = ["ds_permute_b32"],
+    DsSwizzleB32 = ["ds_swizzle_b32"],
     // ---- global / flat / scratch
     MemLoad = ["global_load_dword", "global_load_dwordx2", "global_load_dwordx3",
                "global_load_dwordx4", "global_load_ubyte", "global_load_sbyte",

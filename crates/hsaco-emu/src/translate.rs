@@ -95,6 +95,11 @@ pub mod m {
     pub const OPSEL_HI: u32 = 23;
     /// neg_hi (VOP3P, 3 bits) at bit 26.
     pub const NEG_HI: u32 = 26;
+    /// SDWA form: selections in `imm2` (src0_sel 2:0, src0_sext 3, src1_sel 6:4,
+    /// src1_sext 7, dst_sel 10:8, dst_unused 12:11).
+    pub const SDWA: u32 = 1 << 29;
+    /// DPP form: `imm2` = dpp_ctrl 8:0, row_mask 12:9, bank_mask 16:13, bound_ctrl 17.
+    pub const DPP: u32 = 1 << 30;
 }
 
 /// The program: every instruction of the executable ranges, in address order.
@@ -309,7 +314,9 @@ fn translate_one(
     }
     // SDWA and DPP forms select bytes/words and lanes: not executed yet, and running
     // them as the plain operation would be a silent wrong answer
-    if matches!(enc.form, Form::Sdwa | Form::Dpp) || dec.vop3_dpp(inst).is_some() {
+    let gfx9 = matches!(dec.isa().generation, "gfx8" | "gfx9");
+    if (matches!(enc.form, Form::Sdwa | Form::Dpp) && !gfx9) || dec.vop3_dpp(inst).is_some() {
+        // the gfx10+ forms (DPP8, VOP3 DPP, other SDWA fields) are not done yet
         d.op = Op::Unimplemented;
         return d;
     }
@@ -462,6 +469,35 @@ fn translate_one(
             d.mods |= hi << m::OPSEL_HI;
             // packed ops: no float modifiers of the VOP3 kind
             d.mods &= !m::FLOAT;
+        }
+        Form::Sdwa => {
+            d.mods |= m::SDWA;
+            d.mods |=
+                (field(Field::Src0Neg) & 1) << m::NEG | (field(Field::Src1Neg) & 1) << (m::NEG + 1);
+            d.mods |=
+                (field(Field::Src0Abs) & 1) << m::ABS | (field(Field::Src1Abs) & 1) << (m::ABS + 1);
+            if field(Field::Clamp) != 0 {
+                d.mods |= m::CLAMP;
+            }
+            d.mods |= (field(Field::Omod) & 3) << m::OMOD;
+            let dst_sel = dec.field(inst, Field::DstSel).unwrap_or(6);
+            d.imm2 = (field(Field::Src0Sel) & 7)
+                | (field(Field::Src0Sext) & 1) << 3
+                | (dec.field(inst, Field::Src1Sel).unwrap_or(6) & 7) << 4
+                | (field(Field::Src1Sext) & 1) << 7
+                | (dst_sel & 7) << 8
+                | (field(Field::DstUnused) & 3) << 11;
+        }
+        Form::Dpp => {
+            d.mods |= m::DPP;
+            d.mods |=
+                (field(Field::Src0Neg) & 1) << m::NEG | (field(Field::Src1Neg) & 1) << (m::NEG + 1);
+            d.mods |=
+                (field(Field::Src0Abs) & 1) << m::ABS | (field(Field::Src1Abs) & 1) << (m::ABS + 1);
+            d.imm2 = (field(Field::DppCtrl) & 0x1ff)
+                | (field(Field::RowMask) & 0xf) << 9
+                | (field(Field::BankMask) & 0xf) << 13
+                | (field(Field::BoundCtrl) & 1) << 17;
         }
         Form::Smem => {
             let gfx9 = dec.isa().generation == "gfx9";

@@ -588,3 +588,200 @@ fn corrupted_code_objects_do_not_panic() {
         let _ = run(&co, "vadd_f32", &d, &opts);
     }
 }
+
+fn u8s(v: &[u8]) -> ArgValue {
+    ArgValue::Buffer {
+        elem: Elem::U8,
+        data: v.to_vec(),
+    }
+}
+fn u64s(v: &[u64]) -> ArgValue {
+    ArgValue::Buffer {
+        elem: Elem::U64,
+        data: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
+}
+fn as_u64(b: &[u8]) -> Vec<u64> {
+    as_i64(b).into_iter().map(|x| x as u64).collect()
+}
+
+#[test]
+fn histogram_lds_and_global_atomics() {
+    for cfg in CONFIGS {
+        let co = data(&format!("10_histogram_{cfg}.co"));
+        for &(n4, grid, block) in &[(1000usize, 256u32, 64u32), (3000, 512, 256), (17, 64, 64)] {
+            let mut r = Rng(n4 as u64);
+            let bytes: Vec<u8> = (0..4 * n4)
+                .map(|k| if k % 3 == 0 { 7 } else { r.next() as u8 })
+                .collect();
+            let out = go(
+                &co,
+                "histogram256",
+                grid,
+                block,
+                vec![u8s(&bytes), i32s(&[0; 256]), u32v(n4 as u32)],
+            );
+            let mut want = [0i32; 256];
+            for b in &bytes {
+                want[*b as usize] += 1;
+            }
+            assert_eq!(as_i32(&out[1]), want.to_vec(), "{cfg} histogram n4={n4}");
+        }
+    }
+}
+
+#[test]
+fn integer_ops() {
+    for cfg in CONFIGS {
+        let co = data(&format!("12_intops_{cfg}.co"));
+        let n = 200usize;
+        let mut r = Rng(12);
+        let a: Vec<u64> = (0..n)
+            .map(|k| match k % 3 {
+                0 => r.next(),
+                1 => r.next() >> 20,
+                _ => r.next() >> 40,
+            })
+            .collect();
+        let b: Vec<u64> = (0..n)
+            .map(|k| match k % 4 {
+                0 => r.next(),
+                1 => r.next() >> 33,
+                2 => r.next() >> 55,
+                _ => 0,
+            })
+            .collect();
+        let bytes: Vec<u8> = (0..n + 1).map(|_| r.next() as u8).collect();
+        let out = go(
+            &co,
+            "int_ops",
+            n as u32,
+            64,
+            vec![
+                u64s(&a),
+                u64s(&b),
+                u64s(&vec![0; 3 * n]),
+                i32s(&vec![0; 4 * n]),
+                u8s(&bytes),
+                ArgValue::Buffer {
+                    elem: Elem::I16,
+                    data: vec![0; 2 * n],
+                },
+            ],
+        );
+        let q = as_u64(&out[2]);
+        let bits: Vec<u32> = as_i32(&out[3]).into_iter().map(|x| x as u32).collect();
+        let shorts: Vec<i16> = out[5]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        for i in 0..n {
+            let (x, y) = (a[i], b[i] | 1);
+            assert_eq!(q[3 * i], x / y, "{cfg} q {i}");
+            assert_eq!(q[3 * i + 1], x % y, "{cfg} r {i}");
+            assert_eq!(
+                q[3 * i + 2],
+                (x as i64).wrapping_div((y | 3) as i64).wrapping_neg() as u64,
+                "{cfg} signed q {i}"
+            );
+            let (lo, hi) = (x as u32, (x >> 32) as u32);
+            assert_eq!(
+                bits[4 * i],
+                x.count_ones() + (lo | 1).leading_zeros() + (hi | 0x8000_0000).trailing_zeros(),
+                "{cfg} bits0 {i}"
+            );
+            assert_eq!(
+                bits[4 * i + 1],
+                lo.reverse_bits() ^ lo.rotate_left(7),
+                "{cfg} bits1"
+            );
+            let sbfe = (((hi >> 3) << 20) as i32 >> 20) as u32;
+            assert_eq!(
+                bits[4 * i + 2],
+                ((lo >> 5) & 0x1ff).wrapping_add(sbfe),
+                "{cfg} bits2"
+            );
+            assert_eq!(
+                bits[4 * i + 3],
+                (((u64::from(lo) * u64::from(hi)) >> 32) as u32)
+                    .wrapping_add((lo & 0xff_ffff).wrapping_mul(hi & 0xff_ffff)),
+                "{cfg} bits3"
+            );
+            let s = i32::from(bytes[i]) - i32::from(bytes[i + 1]);
+            assert_eq!(
+                shorts[i],
+                (s as i16).saturating_add((hi & 0x7fff) as i16),
+                "{cfg} sat"
+            );
+        }
+        let ai: Vec<i32> = (0..n).map(|_| r.next() as i32 | 1).collect();
+        let bi: Vec<i32> = (0..n)
+            .map(|k| {
+                if k % 2 == 0 {
+                    r.next() as i32
+                } else {
+                    (r.next() % 100) as i32
+                }
+            })
+            .collect();
+        let out = go(
+            &co,
+            "int_div32",
+            n as u32,
+            64,
+            vec![i32s(&ai), i32s(&bi), i32s(&vec![0; 2 * n])],
+        );
+        let got = as_i32(&out[2]);
+        for i in 0..n {
+            let d = bi[i] | 1;
+            assert_eq!(got[2 * i], ai[i].wrapping_div(d), "{cfg} div {i}");
+            assert_eq!(
+                got[2 * i + 1] as u32,
+                (ai[i] as u32) % (d as u32),
+                "{cfg} rem {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn wave_intrinsics() {
+    for cfg in CONFIGS {
+        let co = data(&format!("15_wave_intrinsics_{cfg}.co"));
+        for &grid in &[64u32, 256] {
+            let n = grid as usize;
+            let mut r = Rng(u64::from(grid));
+            let v: Vec<i32> = (0..n).map(|_| (r.next() % 2001) as i32 - 1000).collect();
+            let groups = n / 64;
+            let out = go(
+                &co,
+                "wave_ops",
+                grid,
+                64,
+                vec![i32s(&v), i32s(&vec![0; n]), u64s(&vec![0; groups])],
+            );
+            let got = as_i32(&out[1]);
+            let masks = as_u64(&out[2]);
+            for g in 0..groups {
+                let w = &v[64 * g..64 * g + 64];
+                let ballot = (0..64).fold(0u64, |m, l| m | (u64::from(w[l] > 0) << l));
+                assert_eq!(masks[g], ballot, "{cfg} ballot");
+                for l in 0..64 {
+                    let rot = w[(l + 1) & 31];
+                    let swz = w[l ^ 1];
+                    let dpp = if l % 16 == 0 { 0 } else { w[l - 1] };
+                    // quad_perm [2,3,0,1]
+                    let pl = w[(l & !3) + [2, 3, 0, 1][l & 3]];
+                    let want = w[0]
+                        .wrapping_add(w[3])
+                        .wrapping_add(rot)
+                        .wrapping_add(swz)
+                        .wrapping_add(dpp)
+                        .wrapping_add(pl)
+                        .wrapping_add(l as i32);
+                    assert_eq!(got[64 * g + l], want, "{cfg} lane {l}");
+                }
+            }
+        }
+    }
+}
