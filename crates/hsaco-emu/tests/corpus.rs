@@ -785,3 +785,220 @@ fn wave_intrinsics() {
         }
     }
 }
+
+fn f64s(v: &[f64]) -> ArgValue {
+    ArgValue::Buffer {
+        elem: Elem::F64,
+        data: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
+}
+fn as_f64(b: &[u8]) -> Vec<f64> {
+    b.chunks_exact(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn go2(
+    co: &[u8],
+    kernel: &str,
+    grid: [u32; 2],
+    block: [u32; 2],
+    args: Vec<ArgValue>,
+) -> Vec<Vec<u8>> {
+    let d = Dispatch {
+        grid: [grid[0], grid[1], 1],
+        block: [block[0], block[1], 1],
+        dynamic_lds: 0,
+        args,
+    };
+    match run(co, kernel, &d, &RunOptions::default()) {
+        Ok(r) => r.buffers.into_iter().map(|b| b.data).collect(),
+        Err(e) => panic!("{kernel} grid {grid:?} block {block:?}: {e}"),
+    }
+}
+
+#[test]
+fn sgemm_tiled_2d() {
+    for cfg in CONFIGS {
+        let co = data(&format!("09_matmul_tiled_{cfg}.co"));
+        // M x K times K x N, sizes not multiples of the 16x16 tile
+        let (m, n, k) = (37usize, 21usize, 45usize);
+        let mut r = Rng(9);
+        let a: Vec<f32> = (0..m * k).map(|_| r.f32()).collect();
+        let b: Vec<f32> = (0..k * n).map(|_| r.f32()).collect();
+        let c: Vec<f32> = (0..m * n).map(|_| r.f32()).collect();
+        let (alpha, beta) = (0.75f32, -1.5f32);
+        let grid = [n.div_ceil(16) as u32 * 16, m.div_ceil(16) as u32 * 16];
+        let out = go2(
+            &co,
+            "sgemm_tiled",
+            grid,
+            [16, 16],
+            vec![
+                f32s(&a),
+                f32s(&b),
+                f32s(&c),
+                u32v(m as u32),
+                u32v(n as u32),
+                u32v(k as u32),
+                f32v(alpha),
+                f32v(beta),
+            ],
+        );
+        let mut want = c.clone();
+        for row in 0..m {
+            for col in 0..n {
+                let mut acc = 0.0f32;
+                for kk in 0..k {
+                    acc = a[row * k + kk].mul_add(b[kk * n + col], acc);
+                }
+                // the tiles pad with zeros: fma(0, 0, acc) leaves acc as it is
+                want[row * n + col] = alpha.mul_add(acc, beta * c[row * n + col]);
+            }
+        }
+        assert_eq!(bits(&as_f32(&out[2])), bits(&want), "{cfg} sgemm");
+    }
+}
+
+#[test]
+fn dynamic_lds() {
+    for cfg in CONFIGS {
+        let co = data(&format!("08_dyn_lds_{cfg}.co"));
+        let (w, h) = (37usize, 23usize);
+        let (bw, bh) = (8u32, 8u32);
+        let input: Vec<f32> = (0..w * h).map(|x| x as f32).collect();
+        // the grid covers the input in x/y and, after the transpose, the output too
+        let gx = (w as u32).div_ceil(bw).max((h as u32).div_ceil(bw)) * bw;
+        let gy = (h as u32).div_ceil(bh).max((w as u32).div_ceil(bh)) * bh;
+        let g = gx.max(gy);
+        let out = go2(
+            &co,
+            "transpose_dyn",
+            [g.div_ceil(bw) * bw, g.div_ceil(bh) * bh],
+            [bw, bh],
+            vec![
+                f32s(&input),
+                f32s(&vec![-1.0; w * h]),
+                u32v(w as u32),
+                u32v(h as u32),
+                ArgValue::Scalar(((bw + 1) * bh * 4).to_le_bytes().to_vec()),
+            ],
+        );
+        // the kernel assumes square work-groups (its transposed read indexes the tile
+        // by tx * (bw + 1) + ty); compute what it writes, element by element
+        let mut want = vec![-1.0f32; w * h];
+        let groups_x = g.div_ceil(bw) as usize;
+        let groups_y = g.div_ceil(bh) as usize;
+        for gy_ in 0..groups_y {
+            for gx_ in 0..groups_x {
+                let mut tile = vec![f32::NAN; ((bw + 1) * bh) as usize];
+                for ty in 0..bh as usize {
+                    for tx in 0..bw as usize {
+                        let (x, y) = (gx_ * bw as usize + tx, gy_ * bh as usize + ty);
+                        if x < w && y < h {
+                            tile[ty * (bw as usize + 1) + tx] = input[y * w + x];
+                        }
+                    }
+                }
+                for ty in 0..bh as usize {
+                    for tx in 0..bw as usize {
+                        let x = gy_ * bh as usize + tx;
+                        let y = gx_ * bw as usize + ty;
+                        if x < h && y < w {
+                            let idx = tx * (bw as usize + 1) + ty;
+                            want[y * h + x] = tile[idx];
+                        }
+                    }
+                }
+            }
+        }
+        // LDS starts zeroed here: entries no work-item wrote read as 0
+        for x in want.iter_mut() {
+            if x.is_nan() {
+                *x = 0.0;
+            }
+        }
+        assert_eq!(bits(&as_f32(&out[1])), bits(&want), "{cfg} transpose_dyn");
+
+        let n = 96usize;
+        let input: Vec<i32> = (0..2 * n as i32).map(|x| x * 7 - 100).collect();
+        let out = go(
+            &co,
+            "two_dyn_buffers",
+            2 * n as u32,
+            n as u32,
+            vec![
+                i32s(&input),
+                i32s(&vec![0; 2 * n]),
+                ArgValue::Scalar((4 * n as u32).to_le_bytes().to_vec()),
+                ArgValue::Scalar((2 * n as u32).to_le_bytes().to_vec()),
+            ],
+        );
+        let got = as_i32(&out[1]);
+        for gi in 0..2 {
+            for lid in 0..n {
+                let a = input[gi * n + (lid + 1) % n];
+                let b = ((n - 1 - lid) * 3) as i16 as i32;
+                let want = a + b + (lid & 31) as i32;
+                assert_eq!(got[gi * n + lid], want, "{cfg} two_dyn_buffers {lid}");
+            }
+        }
+    }
+}
+
+#[test]
+fn fp64() {
+    for cfg in CONFIGS {
+        let co = data(&format!("04_fp64_{cfg}.co"));
+        let n = 130usize;
+        let mut r = Rng(4);
+        let a: Vec<f64> = (0..n).map(|_| f64::from(r.f32()) * 1.37).collect();
+        let b: Vec<f64> = (0..n).map(|_| f64::from(r.f32()) * 0.11).collect();
+        let coef: Vec<f64> = (0..8).map(|k| 1.0 / (k as f64 + 1.5)).collect();
+        let out = go(
+            &co,
+            "fp64_ops",
+            n as u32 + 5,
+            64,
+            vec![
+                f64s(&a),
+                f64s(&b),
+                f64s(&coef),
+                f64s(&vec![0.0; n]),
+                u32v(n as u32),
+            ],
+        );
+        let got = as_f64(&out[3]);
+        for i in 0..n {
+            let (x, y) = (a[i], b[i]);
+            let q = x / (y + 1.0);
+            let s = x.abs().sqrt();
+            let mut p = coef[7];
+            for kk in (0..7).rev() {
+                p = p.mul_add(x, coef[kk]);
+            }
+            let li = (x * 1.0e6) as i64;
+            let want = q + s + p + li as f64 + x.min(y) + 1f64.copysign(y);
+            assert_eq!(
+                got[i].to_bits(),
+                want.to_bits(),
+                "{cfg} fp64_ops {i}: {} vs {want}",
+                got[i]
+            );
+        }
+        let u: Vec<f64> = (0..2 * n).map(|_| f64::from(r.f32())).collect();
+        let v: Vec<f64> = (0..2 * n).map(|_| f64::from(r.f32())).collect();
+        let out = go(
+            &co,
+            "fp64_dot",
+            n as u32,
+            64,
+            vec![f64s(&u), f64s(&v), f64s(&vec![0.0; n])],
+        );
+        let got = as_f64(&out[2]);
+        for i in 0..n {
+            let want = u[2 * i].mul_add(v[2 * i], u[2 * i + 1] * v[2 * i + 1]);
+            assert_eq!(got[i].to_bits(), want.to_bits(), "{cfg} fp64_dot {i}");
+        }
+    }
+}
