@@ -344,6 +344,9 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     for line in &out.trace {
         eprintln!("{line}");
     }
+    if !opts.json {
+        print!("{}", out.printf);
+    }
     if let Some(dir) = &opts.dump {
         std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
         for b in &out.buffers {
@@ -366,6 +369,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
             )
             .collect();
         let doc = json!({
+            "printf": out.printf,
             "buffers": buffers,
             "stats": {
                 "wave_instructions": s.wave_instructions,

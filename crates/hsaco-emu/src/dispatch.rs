@@ -327,9 +327,10 @@ pub fn place(k: &Kernel, disp: &Dispatch, mem: &mut Memory) -> Result<Placed, Em
     if needs_printf {
         let addr = next_global;
         let mut pb = vec![0u8; PRINTF_BYTES];
-        // header: write offset (starts after the 8-byte header), buffer size
-        pb[..4].copy_from_slice(&8u32.to_le_bytes());
-        pb[4..8].copy_from_slice(&(PRINTF_BYTES as u32).to_le_bytes());
+        // header: the write offset (from the end of the 8-byte header) and the bytes
+        // there is room for
+        pb[..4].copy_from_slice(&0u32.to_le_bytes());
+        pb[4..8].copy_from_slice(&(PRINTF_BYTES as u32 - 8).to_le_bytes());
         mem.map(addr, pb, "printf buffer").map_err(EmuError::Load)?;
         printf_buffer = Some(addr);
     }

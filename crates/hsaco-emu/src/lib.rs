@@ -30,6 +30,7 @@ pub mod exec;
 pub mod kernel;
 pub mod memory;
 pub mod ops;
+pub mod printf;
 pub mod translate;
 
 pub use dispatch::{ArgValue, Dispatch, Elem};
@@ -185,6 +186,8 @@ pub struct RunResult {
     pub stats: Stats,
     /// The traced wave's instructions (`address: text`), if one was asked for.
     pub trace: Vec<String>,
+    /// What the kernel printed with `printf`, formatted as the runtime prints it.
+    pub printf: String,
 }
 
 /// Load a code object, dispatch kernel `name` and run it to completion.
@@ -392,10 +395,15 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
             data,
         });
     }
+    let printf = match placed.printf_buffer.and_then(|a| mem.region_at(a)) {
+        Some(r) => printf::format_buffer(&r.data, &k.printf),
+        None => String::new(),
+    };
     Ok(RunResult {
         buffers,
         stats,
         trace,
+        printf,
     })
 }
 

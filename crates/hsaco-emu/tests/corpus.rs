@@ -1002,3 +1002,321 @@ fn fp64() {
         }
     }
 }
+
+#[test]
+fn atomics_order_independent_results() {
+    for cfg in CONFIGS {
+        let co = data(&format!("03_atomics_{cfg}.co"));
+        let n = 300usize;
+        let plain0 = [1000, -1000, 0, 0];
+        let out = go(
+            &co,
+            "atomics_int",
+            n as u32,
+            64,
+            vec![
+                i32s(&[5, 0]),
+                i32s(&plain0),
+                i32s(&[10_000, 0x5a5a]),
+                i64s(&[1 << 40]),
+                i32s(&vec![0; n]),
+            ],
+        );
+        let counter = as_i32(&out[0]);
+        let plain = as_i32(&out[1]);
+        let u = as_i32(&out[2]);
+        let l = as_i64(&out[3]);
+        assert_eq!(counter[0], 5 + n as i32, "{cfg} fetch_add");
+        assert_eq!(
+            counter[1] as u32,
+            u32::MAX,
+            "{cfg} fetch_or of 1 << (i & 31)"
+        );
+        assert_eq!((plain[0], plain[1]), (0, n as i32 - 1), "{cfg} min/max");
+        assert_eq!(u[0], 10_000 - 2 * n as i32, "{cfg} fetch_sub");
+        let x = (0..n as i32).fold(0x5a5a, |a, i| a ^ i);
+        assert_eq!(u[1], x, "{cfg} fetch_xor");
+        assert_eq!(
+            l[0],
+            (1 << 40) + (n * (n - 1) / 2) as i64,
+            "{cfg} 64-bit add"
+        );
+        // compare-exchange: exactly one work-item found 0 and stored its index
+        assert!((plain[2] as usize) < n, "{cfg} cmpxchg");
+
+        // float atomics on values whose sums are exact in any order
+        let xs: Vec<f32> = (0..n).map(|i| (i % 7) as f32 - 3.0).collect();
+        let out = go(
+            &co,
+            "atomics_fp",
+            n as u32,
+            64,
+            vec![f32s(&[0.5, -100.0]), f64s(&[0.25]), f32s(&xs)],
+        );
+        let f = as_f32(&out[0]);
+        let d = as_f64(&out[1]);
+        let sum: f32 = xs.iter().sum();
+        assert_eq!(f[0], 0.5 + sum, "{cfg} float add");
+        assert_eq!(d[0], 0.25 + f64::from(sum), "{cfg} double add");
+        assert_eq!(f[1], 3.0, "{cfg} float max");
+
+        let groups = 3usize;
+        let out = go(
+            &co,
+            "atomics_local",
+            (groups * 128) as u32,
+            128,
+            vec![i32s(&vec![0; groups * 64])],
+        );
+        let got = as_i32(&out[0]);
+        for g in 0..groups {
+            for lid in 0..64 {
+                // lids lid and lid + 64 count in hist[lid]; the mask has all 32 bits
+                assert_eq!(
+                    got[g * 64 + lid],
+                    2 + (u32::MAX as i32),
+                    "{cfg} local {lid}"
+                );
+            }
+        }
+    }
+}
+
+/// f16 bits of an f32, rounded to nearest even (written for the test, from the
+/// IEEE-754 binary16 layout, on the f32's bits).
+fn f16_of(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 31 {
+        return sign | 0x7c00;
+    }
+    let (m, shift) = if e <= 0 {
+        // subnormal half: the implicit one joins the mantissa
+        (man | 0x80_0000, (14 - e) as u32)
+    } else {
+        (man, 13u32)
+    };
+    if shift > 24 {
+        return sign;
+    }
+    let half = 1u32 << (shift - 1);
+    let rest = m & ((1 << shift) - 1);
+    let mut q = m >> shift;
+    if rest > half || (rest == half && q & 1 == 1) {
+        q += 1;
+    }
+    if e <= 0 {
+        sign | q as u16
+    } else {
+        // a carry out of the mantissa moves into the exponent, as it should
+        sign | (((e as u32) << 10) + q) as u16
+    }
+}
+
+fn f32_of(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = i32::from((h >> 10) & 0x1f);
+    let m = f32::from(h & 0x3ff);
+    match e {
+        0 => sign * m / 16_777_216.0,
+        31 => {
+            if m == 0.0 {
+                sign * f32::INFINITY
+            } else {
+                f32::NAN
+            }
+        }
+        _ => sign * (1.0 + m / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
+#[test]
+fn half_precision() {
+    for cfg in CONFIGS {
+        let co = data(&format!("05_half_{cfg}.co"));
+        let n = 200usize;
+        let mut r = Rng(5);
+        // values on a grid of 1/16 in [-8, 8]: products and sums are exact in f32, so
+        // rounding once to f16 is the fma's result
+        let mut grid = || ((r.next() % 257) as f32 - 128.0) / 16.0;
+        let x: Vec<u16> = (0..n).map(|_| f16_of(grid())).collect();
+        let y: Vec<u16> = (0..n).map(|_| f16_of(grid())).collect();
+        let alpha = f16_of(grid());
+        let h16 = |v: &[u16]| ArgValue::Buffer {
+            elem: Elem::U16,
+            data: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        };
+        let lim = n as u32 - 2;
+        let out = go(
+            &co,
+            "half_axpy",
+            n as u32,
+            64,
+            vec![
+                ArgValue::Scalar(alpha.to_le_bytes().to_vec()),
+                h16(&x),
+                h16(&y),
+                u32v(lim),
+            ],
+        );
+        let got: Vec<u16> = out[1]
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        for i in 0..n {
+            let want = if (i as u32) < lim {
+                f16_of(f32_of(alpha) * f32_of(x[i]) + f32_of(y[i]))
+            } else {
+                y[i]
+            };
+            assert_eq!(got[i], want, "{cfg} half_axpy {i}");
+        }
+        let a: Vec<u16> = (0..2 * n).map(|_| f16_of(grid())).collect();
+        let b: Vec<u16> = (0..2 * n).map(|_| f16_of(grid())).collect();
+        let out = go(
+            &co,
+            "half2_ops",
+            n as u32,
+            64,
+            vec![h16(&a), h16(&b), h16(&vec![0; 2 * n]), f32s(&vec![0.0; n])],
+        );
+        let c: Vec<u16> = out[2]
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let fo = as_f32(&out[3]);
+        for i in 0..n {
+            let mut w = [0u16; 2];
+            for (k, add) in [(0usize, 1.0f32), (1, -2.0)] {
+                let (u, v) = (f32_of(a[2 * i + k]), f32_of(b[2 * i + k]));
+                let fma = f16_of(u * v + add);
+                let diff = f16_of(u - v);
+                w[k] = if f32_of(fma) >= f32_of(diff) {
+                    fma
+                } else {
+                    diff
+                };
+            }
+            assert_eq!((c[2 * i], c[2 * i + 1]), (w[0], w[1]), "{cfg} half2 {i}");
+            assert_eq!(fo[i], f32_of(w[0]) + f32_of(w[1]), "{cfg} half2 sum {i}");
+        }
+    }
+}
+
+#[test]
+fn vector_types() {
+    for cfg in CONFIGS {
+        let co = data(&format!("14_vectors_{cfg}.co"));
+        let n = 100usize;
+        let mut r = Rng(14);
+        let a: Vec<f32> = (0..4 * n).map(|_| r.f32()).collect();
+        let b: Vec<i32> = (0..8 * n).map(|_| (r.next() as i32) >> 8).collect();
+        let out = go(
+            &co,
+            "vec_ops",
+            n as u32,
+            64,
+            vec![
+                f32s(&a),
+                i32s(&b),
+                f32s(&vec![0.0; 4 * n]),
+                ArgValue::Buffer {
+                    elem: Elem::I16,
+                    data: vec![0; 4 * n],
+                },
+                ArgValue::Buffer {
+                    elem: Elem::I8,
+                    data: vec![0; n],
+                },
+                i64s(&vec![0; 2 * n]),
+            ],
+        );
+        let c = as_f32(&out[2]);
+        let s: Vec<i16> = out[3]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let l = as_i64(&out[5]);
+        for i in 0..n {
+            let u = &a[4 * i..4 * i + 4];
+            let v = &b[8 * i..8 * i + 8];
+            let mut w = [0f32; 4];
+            for k in 0..4 {
+                w[k] = u[3 - k].mul_add((k + 1) as f32, v[k] as f32);
+            }
+            let (w0, w1) = (w[1] + u[2], w[0] + u[2]);
+            w[0] = w0;
+            w[1] = w1;
+            assert_eq!(bits(&c[4 * i..4 * i + 4]), bits(&w), "{cfg} vec_ops c {i}");
+            assert_eq!(
+                (s[2 * i], s[2 * i + 1]),
+                (
+                    v[0].wrapping_add(v[7]) as i16,
+                    v[1].wrapping_add(v[6]) as i16
+                ),
+                "{cfg} short2"
+            );
+            assert_eq!(out[4][i] as i8, (v[3] & 0x7f) as i8, "{cfg} char");
+            assert_eq!(
+                (l[2 * i], l[2 * i + 1]),
+                (
+                    i64::from(v[4]) * i64::from(v[5]),
+                    i64::from(v[6]) - i64::from(v[7])
+                ),
+                "{cfg} long2"
+            );
+        }
+        let x: Vec<i32> = (0..4 * n).map(|_| r.next() as i32).collect();
+        let out = go(
+            &co,
+            "vec_shuffle",
+            n as u32,
+            64,
+            vec![i32s(&x), i32s(&vec![0; 4 * n])],
+        );
+        let got = as_i32(&out[1]);
+        for i in 0..n {
+            let xv: Vec<u32> = x[4 * i..4 * i + 4].iter().map(|&v| v as u32).collect();
+            let want = [
+                xv[3] ^ (xv[0] >> 1),
+                xv[1] ^ (xv[1] >> 2),
+                xv[2] ^ (xv[2] >> 3),
+                xv[0] ^ (xv[3] >> 4),
+            ];
+            let g: Vec<u32> = got[4 * i..4 * i + 4].iter().map(|&v| v as u32).collect();
+            assert_eq!(g, want, "{cfg} vec_shuffle {i}");
+        }
+    }
+}
+
+#[test]
+fn printf_through_the_buffer() {
+    for cfg in CONFIGS {
+        let co = data(&format!("17_printf_{cfg}.co"));
+        let d = Dispatch {
+            grid: [8, 1, 1],
+            block: [8, 1, 1],
+            dynamic_lds: 0,
+            args: vec![
+                f32s(&[0.5, -1.25, 3.0, 1e10, 0.0, 0.0, 0.0, 0.0]),
+                u8s(&[0; 8]),
+            ],
+        };
+        let out = run(&co, "hello_printf", &d, &RunOptions::default()).unwrap();
+        // what C's printf prints for the kernel's format and arguments
+        assert_eq!(
+            out.printf,
+            "item 0 value 0.500000 hex 0 name const\n\
+             item 1 value -1.250000 hex 1111 name const\n\
+             item 2 value 3.000000 hex 2222 name const\n\
+             item 3 value 10000000000.000000 hex 3333 name const\n",
+            "{cfg}"
+        );
+    }
+}

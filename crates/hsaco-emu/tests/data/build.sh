@@ -13,7 +13,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 for target in gfx900 gfx906 gfx90a; do
   for cov in 4 5; do
-    for k in 01_vadd 02_reduce_lds 04_fp64 06_calls 07_scratch 08_dyn_lds 09_matmul_tiled 10_histogram 11_scan 12_intops 13_control_flow 15_wave_intrinsics; do
+    for k in 01_vadd 02_reduce_lds 03_atomics 04_fp64 05_half 06_calls 07_scratch 08_dyn_lds 09_matmul_tiled 10_histogram 11_scan 12_intops 13_control_flow 14_vectors 15_wave_intrinsics 17_printf; do
       # the scratch kernels are large (28 KB): two configurations are enough
       if [ $k = 07_scratch ] && [ "${target}_$cov" != gfx90a_5 ] && [ "${target}_$cov" != gfx900_4 ]; then
         continue
