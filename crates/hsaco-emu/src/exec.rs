@@ -544,10 +544,18 @@ pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
         if let Some(t) = &mut cx.trace {
             t.push(pc);
         }
-        let r = if i.mods & (m::SDWA | m::DPP) != 0 {
-            step_sdwa_dpp(w, cx, i)
-        } else {
+        let r = if i.mods & (m::SDWA | m::DPP | m::VOPD) == 0 {
             step(w, cx, i)
+        } else if i.mods & m::VOPD != 0 {
+            // dual issue: the halves do not depend on each other, so one after the other
+            let mut x = *i;
+            x.mods &= !m::VOPD;
+            match prog.vopd_y.get(i.imm2 as usize) {
+                Some(y) => step(w, cx, &x).and_then(|_| step(w, cx, y)),
+                None => Err(Fault::Invalid),
+            }
+        } else {
+            step_sdwa_dpp(w, cx, i)
         };
         match r {
             Ok(None) => {}
@@ -921,6 +929,11 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         }
         // ---- VALU integer
         Op::VMovB32 => v1!(w, i, |a| a),
+        Op::VMovB64 => {
+            let mut a = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.scatter64(i.dst, &a, ex);
+        }
         Op::VNotB32 => v1!(w, i, |a| !a),
         Op::VBfrevB32 => v1!(w, i, |a| a.reverse_bits()),
         Op::VFfbhU32 => v1!(w, i, |a| if a == 0 { u32::MAX } else { a.leading_zeros() }),
@@ -1077,6 +1090,21 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             }
             w.scatter64(i.dst, &r, ex);
             w.write_mask(i.sdst, mask & ex);
+        }
+        Op::VLshlAddU64 => {
+            let mut a = [0u64; LANES];
+            let mut b = [0u32; LANES];
+            let mut c = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            w.gather64(i.src[2], &mut c);
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                // shift counts 0-4 (larger ones are not defined by the manual: taken
+                // modulo 64 here)
+                r[l] = (a[l] << (b[l] & 63)).wrapping_add(c[l]);
+            }
+            w.scatter64(i.dst, &r, ex);
         }
         Op::VMinI32 => v2!(w, i, |a, b| (a as i32).min(b as i32) as u32),
         Op::VMaxI32 => v2!(w, i, |a, b| (a as i32).max(b as i32) as u32),
@@ -1326,6 +1354,20 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             let (c, t) = i.cmp;
             let mut mask = 0u64;
             match t {
+                CmpTy::U16 | CmpTy::I16 | CmpTy::F16 => {
+                    let mut a = [0u16; LANES];
+                    let mut b = [0u16; LANES];
+                    h_src(w, i, 0, &mut a);
+                    h_src(w, i, 1, &mut b);
+                    for l in 0..LANES {
+                        let o = match t {
+                            CmpTy::U16 => Some(a[l].cmp(&b[l])),
+                            CmpTy::I16 => Some((a[l] as i16).cmp(&(b[l] as i16))),
+                            _ => h2f(a[l]).partial_cmp(&h2f(b[l])),
+                        };
+                        mask |= u64::from(c.test(o)) << l;
+                    }
+                }
                 CmpTy::U32 | CmpTy::I32 | CmpTy::F32 => {
                     let mut a = [0u32; LANES];
                     let mut b = [0u32; LANES];
@@ -2640,6 +2682,22 @@ fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         } else {
             mem_read(cx, sp, &mut buf[..n], l)?;
         }
+        let half = (i.mods >> m::D16) & 3;
+        if half != 0 {
+            // d16: one 16-bit half of the VGPR, the other half kept
+            let v = match (n, signed) {
+                (1, true) => buf[0] as i8 as i16 as u16,
+                (1, false) => u16::from(buf[0]),
+                _ => u16::from_le_bytes([buf[0], buf[1]]),
+            };
+            let cell = &mut w.v[(row % VROWS) * LANES + l];
+            *cell = if half == 1 {
+                (*cell & 0xffff_0000) | u32::from(v)
+            } else {
+                (*cell & 0xffff) | u32::from(v) << 16
+            };
+            continue;
+        }
         store_lane(w, row, l, &buf[..n], signed);
     }
     Ok(())
@@ -2655,7 +2713,12 @@ fn mem_store(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         if ex >> l & 1 == 0 {
             continue;
         }
-        let data = lane_bytes(w, row, l, n);
+        let mut data = lane_bytes(w, row, l, n);
+        if (i.mods >> m::D16) & 3 == 2 {
+            // d16_hi: the high half of the VGPR
+            data[0] = data[2];
+            data[1] = data[3];
+        }
         let addr = vmem_addr(w, i, &a, l);
         let sp = classify(w, cx, i, addr, l);
         if split_scratch(&sp) && n > 4 {

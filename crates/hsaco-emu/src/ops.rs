@@ -36,7 +36,9 @@ ops! {
             "s_icache_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol", "s_waitcnt_vscnt",
             "s_waitcnt_vmcnt", "s_waitcnt_lgkmcnt", "s_waitcnt_expcnt", "s_waitcnt_depctr",
             "s_delay_alu", "s_clause", "s_inst_prefetch", "s_code_end", "s_ttracedata",
-            "buffer_gl0_inv", "buffer_gl1_inv", "s_wait_loadcnt", "s_wait_storecnt",
+            "buffer_gl0_inv", "buffer_gl1_inv", "buffer_wbl2", "buffer_inv", "buffer_wbinvl1_sc",
+            "s_setkill", "s_set_inst_prefetch_distance", "s_sendmsg",
+            "s_icache_inv_b", "global_wb", "global_inv", "s_dcache_wb_vol", "s_dcache_inv_vol", "s_wait_loadcnt", "s_wait_storecnt",
             "s_wait_kmcnt", "s_wait_dscnt", "s_wait_samplecnt", "s_wait_bvhcnt",
             "s_wait_expcnt", "s_wait_alu", "s_wait_loadcnt_dscnt", "s_wait_storecnt_dscnt",
             "s_wakeup"],
@@ -166,6 +168,7 @@ ops! {
     SMemrealtime = ["s_memrealtime"],
     // ---- VOP1 / VOP2 / VOP3: integer
     VMovB32 = ["v_mov_b32"],
+    VMovB64 = ["v_mov_b64"],
     VReadfirstlaneB32 = ["v_readfirstlane_b32"],
     VReadlaneB32 = ["v_readlane_b32"],
     VWritelaneB32 = ["v_writelane_b32"],
@@ -206,6 +209,7 @@ ops! {
     VMadI32I24 = ["v_mad_i32_i24"],
     VMadU64U32 = ["v_mad_u64_u32"],
     VMadI64I32 = ["v_mad_i64_i32"],
+    VLshlAddU64 = ["v_lshl_add_u64"],
     VMinI32 = ["v_min_i32"],
     VMaxI32 = ["v_max_i32"],
     VMinU32 = ["v_min_u32"],
@@ -379,37 +383,10 @@ ops! {
     DsBpermuteB32 = ["ds_bpermute_b32"],
     DsPermuteB32 = ["ds_permute_b32"],
     DsSwizzleB32 = ["ds_swizzle_b32"],
-    // ---- global / flat / scratch
-    MemLoad = ["global_load_dword", "global_load_dwordx2", "global_load_dwordx3",
-               "global_load_dwordx4", "global_load_ubyte", "global_load_sbyte",
-               "global_load_ushort", "global_load_sshort",
-               "flat_load_dword", "flat_load_dwordx2", "flat_load_dwordx3",
-               "flat_load_dwordx4", "flat_load_ubyte", "flat_load_sbyte",
-               "flat_load_ushort", "flat_load_sshort",
-               "scratch_load_dword", "scratch_load_dwordx2", "scratch_load_dwordx3",
-               "scratch_load_dwordx4", "scratch_load_ubyte", "scratch_load_sbyte",
-               "scratch_load_ushort", "scratch_load_sshort"],
-    MemStore = ["global_store_dword", "global_store_dwordx2", "global_store_dwordx3",
-                "global_store_dwordx4", "global_store_byte", "global_store_short",
-                "flat_store_dword", "flat_store_dwordx2", "flat_store_dwordx3",
-                "flat_store_dwordx4", "flat_store_byte", "flat_store_short",
-                "scratch_store_dword", "scratch_store_dwordx2", "scratch_store_dwordx3",
-                "scratch_store_dwordx4", "scratch_store_byte", "scratch_store_short"],
-    MemAtomic = ["global_atomic_add", "global_atomic_sub", "global_atomic_smin",
-                 "global_atomic_umin", "global_atomic_smax", "global_atomic_umax",
-                 "global_atomic_and", "global_atomic_or", "global_atomic_xor",
-                 "global_atomic_swap", "global_atomic_cmpswap", "global_atomic_inc",
-                 "global_atomic_dec",
-                 "flat_atomic_add", "flat_atomic_sub", "flat_atomic_smin",
-                 "flat_atomic_umin", "flat_atomic_smax", "flat_atomic_umax",
-                 "flat_atomic_and", "flat_atomic_or", "flat_atomic_xor",
-                 "flat_atomic_swap", "flat_atomic_cmpswap", "flat_atomic_inc",
-                 "flat_atomic_dec",
-                 "global_atomic_add_x2", "global_atomic_sub_x2", "global_atomic_smin_x2",
-                 "global_atomic_umin_x2", "global_atomic_smax_x2", "global_atomic_umax_x2",
-                 "global_atomic_and_x2", "global_atomic_or_x2", "global_atomic_xor_x2",
-                 "global_atomic_swap_x2", "global_atomic_cmpswap_x2",
-                 "global_atomic_add_f32", "global_atomic_add_f64"],
+    // ---- global / flat / scratch: by the shape of the name (`memory` below)
+    MemLoad = ["global_load_<width>", "flat_load_<width>", "scratch_load_<width>"],
+    MemStore = ["global_store_<width>", "flat_store_<width>", "scratch_store_<width>"],
+    MemAtomic = ["global_atomic_<op>", "flat_atomic_<op>"],
     // ---- MUBUF
     BufLoad = ["buffer_load_dword", "buffer_load_dwordx2", "buffer_load_dwordx3",
                "buffer_load_dwordx4", "buffer_load_ubyte", "buffer_load_sbyte",
@@ -435,9 +412,12 @@ pub(crate) fn compare(mnemonic: &str) -> Option<(Cmp, CmpTy, bool)> {
         "i64" => CmpTy::I64,
         "f32" => CmpTy::F32,
         "f64" => CmpTy::F64,
+        "u16" => CmpTy::U16,
+        "i16" => CmpTy::I16,
+        "f16" => CmpTy::F16,
         _ => return None,
     };
-    let float = matches!(ty, CmpTy::F32 | CmpTy::F64);
+    let float = matches!(ty, CmpTy::F32 | CmpTy::F64 | CmpTy::F16);
     let c = match cond {
         "f" => Cmp::F,
         "lt" => Cmp::Lt,
@@ -488,6 +468,9 @@ pub enum Cmp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub enum CmpTy {
+    U16,
+    I16,
+    F16,
     U32,
     I32,
     U64,
@@ -523,13 +506,117 @@ impl Cmp {
     }
 }
 
+/// Vector memory operations by their names' shape, for every generation's spelling
+/// (`global_load_dword` of gfx9 is `global_load_b32` of gfx11; `flat_`, `global_`,
+/// `scratch_`): loads and stores of 1-16 bytes, 16-bit loads and stores of one half
+/// (`d16`), and the atomics `exec::ATOMIC_OPS` lists. Not yet: loads to LDS, the
+/// transposing and `addtid` forms, buffer atomics, image instructions.
+fn memory(mnemonic: &str) -> Option<Op> {
+    let rest = ["global_", "flat_", "scratch_"]
+        .iter()
+        .find_map(|p| mnemonic.strip_prefix(p))?;
+    if rest.contains("lds") || rest.contains("_tr") || rest.contains("addtid") {
+        return None;
+    }
+    if let Some(t) = rest.strip_prefix("load_") {
+        return (width(t).is_some()).then_some(Op::MemLoad);
+    }
+    if let Some(t) = rest.strip_prefix("store_") {
+        return (width(t).is_some()).then_some(Op::MemStore);
+    }
+    if let Some(t) = rest.strip_prefix("atomic_") {
+        return atomic(t).map(|_| Op::MemAtomic);
+    }
+    None
+}
+
+/// Bytes, sign extension and 16-bit half (`0` none, `1` low, `2` high) of a load or
+/// store by the tail of its name (`dwordx2`, `b64`, `sbyte`, `i8`, `short_d16_hi`,
+/// `d16_hi_b16`, ...).
+pub fn width(tail: &str) -> Option<(u32, bool, u8)> {
+    let (t, half) = if let Some(t) = tail.strip_suffix("_d16_hi") {
+        (t, 2)
+    } else if let Some(t) = tail.strip_suffix("_d16") {
+        (t, 1)
+    } else if let Some(t) = tail.strip_prefix("d16_hi_") {
+        (t, 2)
+    } else if let Some(t) = tail.strip_prefix("d16_") {
+        (t, 1)
+    } else {
+        (tail, 0)
+    };
+    let (bytes, signed) = match t {
+        "dword" | "b32" => (4, false),
+        "dwordx2" | "b64" => (8, false),
+        "dwordx3" | "b96" => (12, false),
+        "dwordx4" | "b128" => (16, false),
+        "ubyte" | "u8" | "byte" | "b8" => (1, false),
+        "sbyte" | "i8" => (1, true),
+        "ushort" | "u16" | "short" | "b16" => (2, false),
+        "sshort" | "i16" => (2, true),
+        _ => return None,
+    };
+    Some((bytes, signed, half))
+}
+
+/// An atomic by the tail of its name (`add`, `add_x2`, `add_u32`, `cmpswap_b64`,
+/// `add_f32`, ...): the operation (an `exec::ATOMIC_OPS` entry) and its bytes.
+pub fn atomic(tail: &str) -> Option<(&'static str, u32)> {
+    let (t, wide) = match tail.strip_suffix("_x2") {
+        Some(t) => (t, true),
+        None => (tail, false),
+    };
+    let (t, bytes) = if let Some(x) = t.strip_suffix("_f32") {
+        (if x == "add" { "add_f32" } else { return None }, 4)
+    } else if let Some(x) = t.strip_suffix("_f64") {
+        (if x == "add" { "add_f64" } else { return None }, 8)
+    } else if let Some(x) = ["_u32", "_i32", "_b32"]
+        .iter()
+        .find_map(|s| t.strip_suffix(s))
+    {
+        // gfx10+ spell smin/umin as min_i32/min_u32
+        let signed = t.ends_with("_i32");
+        (minmax(x, signed), 4)
+    } else if let Some(x) = ["_u64", "_i64", "_b64"]
+        .iter()
+        .find_map(|s| t.strip_suffix(s))
+    {
+        let signed = t.ends_with("_i64");
+        (minmax(x, signed), 8)
+    } else {
+        (t, if wide { 8 } else { 4 })
+    };
+    let name = crate::exec::ATOMIC_OPS.iter().find(|n| **n == t)?;
+    Some((name, bytes))
+}
+
+fn minmax(op: &str, signed: bool) -> &str {
+    match (op, signed) {
+        ("min", true) => "smin",
+        ("min", false) => "umin",
+        ("max", true) => "smax",
+        ("max", false) => "umax",
+        _ => op,
+    }
+}
+
 /// The operation a mnemonic names, if implemented.
 pub fn lookup(mnemonic: &str) -> Option<Op> {
     if compare(mnemonic).is_some() {
         return Some(Op::VCmp);
     }
+    if let Some(op) = memory(mnemonic) {
+        return Some(op);
+    }
+    // VOPD halves are the plain operations (`v_dual_mov_b32` is `v_mov_b32`)
+    if let Some(rest) = mnemonic.strip_prefix("v_dual_") {
+        return lookup(&format!("v_{rest}"));
+    }
     OPS.iter()
-        .find(|(op, names)| *op != Op::VCmp && names.contains(&mnemonic))
+        .find(|(op, names)| {
+            !matches!(op, Op::VCmp | Op::MemLoad | Op::MemStore | Op::MemAtomic)
+                && names.contains(&mnemonic)
+        })
         .map(|(op, _)| *op)
 }
 

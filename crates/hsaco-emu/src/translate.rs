@@ -54,7 +54,7 @@ pub struct DInst {
     /// Second immediate (DS offset1, SMEM byte count, ...).
     pub imm2: u32,
     /// Modifier bits ([`m`]).
-    pub mods: u32,
+    pub mods: u64,
     /// Compare condition (for [`Op::VCmp`]).
     pub cmp: (Cmp, CmpTy),
     /// Sub-operation (atomics: index in [`crate::exec::ATOMIC_OPS`]).
@@ -68,38 +68,42 @@ pub mod m {
     /// abs of src0/1/2: bits 3-5.
     pub const ABS: u32 = 3;
     /// clamp.
-    pub const CLAMP: u32 = 1 << 6;
+    pub const CLAMP: u64 = 1 << 6;
     /// omod (2 bits) at bit 7.
     pub const OMOD: u32 = 7;
     /// Compare writes EXEC too (`v_cmpx`).
-    pub const CMPX: u32 = 1 << 9;
+    pub const CMPX: u64 = 1 << 9;
     /// Memory: the access returns data (atomic with glc).
-    pub const RTN: u32 = 1 << 10;
+    pub const RTN: u64 = 1 << 10;
     /// Memory: sign-extend sub-dword loads.
-    pub const SIGNED: u32 = 1 << 11;
+    pub const SIGNED: u64 = 1 << 11;
     /// Memory: segment (2 bits at 12): 0 flat, 1 scratch, 2 global.
     pub const SEG: u32 = 12;
     /// MUBUF `offen`.
-    pub const OFFEN: u32 = 1 << 14;
+    pub const OFFEN: u64 = 1 << 14;
     /// MUBUF `idxen`.
-    pub const IDXEN: u32 = 1 << 15;
+    pub const IDXEN: u64 = 1 << 15;
     /// Float operation (source modifiers apply).
-    pub const FLOAT: u32 = 1 << 16;
+    pub const FLOAT: u64 = 1 << 16;
     /// SMEM: `imm` offset is an SGPR (soffset in `src[1]`).
-    pub const SOFF: u32 = 1 << 17;
+    pub const SOFF: u64 = 1 << 17;
     /// Flat/global: `saddr` is used (`src[2]`).
-    pub const SADDR: u32 = 1 << 18;
+    pub const SADDR: u64 = 1 << 18;
     /// op_sel (VOP3: src0-2 and dst, 4 bits; VOP3P: 3 bits) at bit 19.
     pub const OPSEL: u32 = 19;
     /// op_sel_hi (VOP3P, 3 bits) at bit 23.
     pub const OPSEL_HI: u32 = 23;
     /// neg_hi (VOP3P, 3 bits) at bit 26.
     pub const NEG_HI: u32 = 26;
+    /// Loads and stores of one 16-bit half (2 bits at 32): 1 low, 2 high.
+    pub const D16: u32 = 32;
+    /// VOPD: `imm2` is the index of the Y half in `Program::vopd_y`.
+    pub const VOPD: u64 = 1 << 34;
     /// SDWA form: selections in `imm2` (src0_sel 2:0, src0_sext 3, src1_sel 6:4,
     /// src1_sext 7, dst_sel 10:8, dst_unused 12:11).
-    pub const SDWA: u32 = 1 << 29;
+    pub const SDWA: u64 = 1 << 29;
     /// DPP form: `imm2` = dpp_ctrl 8:0, row_mask 12:9, bank_mask 16:13, bound_ctrl 17.
-    pub const DPP: u32 = 1 << 30;
+    pub const DPP: u64 = 1 << 30;
 }
 
 /// The program: every instruction of the executable ranges, in address order.
@@ -113,6 +117,8 @@ pub struct Program {
     pub addr: Vec<u64>,
     /// `(start address, first index)` of each decoded range, for address lookups.
     ranges: Vec<(u64, u64, Vec<u32>)>,
+    /// The Y halves of VOPD instructions (`DInst::imm2` of the X half indexes here).
+    pub vopd_y: Vec<DInst>,
 }
 
 const NONE_INDEX: u32 = u32::MAX;
@@ -149,6 +155,7 @@ impl Program {
             raw: Vec::new(),
             addr: Vec::new(),
             ranges: Vec::new(),
+            vopd_y: Vec::new(),
         };
         let mut op_cache: Vec<Option<Option<Op>>> = vec![None; dec.isa().ops.len()];
         for &(start, end) in code_ranges {
@@ -174,6 +181,19 @@ impl Program {
             let inst = p.raw[i];
             let d = if inst.op == u16::MAX {
                 invalid()
+            } else if dec.encoding(&inst).form == Form::Vopd {
+                match translate_vopd(dec, &inst, apertures) {
+                    Some((mut x, y)) => {
+                        x.imm2 = p.vopd_y.len() as u32;
+                        x.mods |= m::VOPD;
+                        p.vopd_y.push(y);
+                        x
+                    }
+                    None => DInst {
+                        op: Op::Unimplemented,
+                        ..invalid()
+                    },
+                }
             } else {
                 let opi = usize::from(inst.op);
                 let op = *op_cache[opi].get_or_insert_with(|| ops::lookup(dec.op(&inst).mnemonic));
@@ -183,6 +203,58 @@ impl Program {
         }
         p
     }
+}
+
+/// One half of a VOPD instruction: destination first, then the sources in order.
+fn vopd_half(
+    desc: &hsaco_isa::OpDesc,
+    operands: &[Operand],
+    literal: u32,
+    apertures: (u64, u64),
+) -> Option<DInst> {
+    let op = ops::lookup(desc.mnemonic)?;
+    if operands
+        .iter()
+        .any(|o| matches!(o, Operand::VgprHalf { .. } | Operand::Literal64))
+    {
+        return None;
+    }
+    let mut d = DInst { op, ..invalid() };
+    let mut k = 0;
+    for (j, od) in desc.operands.iter().enumerate() {
+        let o = *operands.get(j)?;
+        if j == 0 {
+            d.dst = match o {
+                Operand::Vgpr { first, .. } => Dst::V(u16::from(first)),
+                _ => return None,
+            };
+            continue;
+        }
+        if k < 4 {
+            d.src[k] = src_of(o, od.ty, literal, apertures);
+            k += 1;
+        }
+    }
+    if desc.operands.iter().any(|o| o.ty.is_float()) {
+        d.mods |= m::FLOAT;
+    }
+    if op == Op::VCndmaskB32 {
+        // the lane mask of v_dual_cndmask_b32 is VCC, not printed
+        d.src[2] = Src::S(106);
+    }
+    Some(d)
+}
+
+fn translate_vopd(
+    dec: &Decoder,
+    inst: &Instruction,
+    apertures: (u64, u64),
+) -> Option<(DInst, DInst)> {
+    let xd = dec.op(inst);
+    let x = vopd_half(xd, &inst.operands, inst.literal, apertures)?;
+    let (yd, yops) = dec.vopd_y(inst)?;
+    let y = vopd_half(yd, &yops, inst.literal, apertures)?;
+    Some((x, y))
 }
 
 fn invalid_inst(word: &[u8]) -> Instruction {
@@ -310,6 +382,17 @@ fn translate_one(
         sub: 0,
     };
     if op.is_none() {
+        return d;
+    }
+    // true16 halves (gfx11+ `v0.h`), non-sequential image addresses and 64-bit literals
+    // are not resolved yet: refuse rather than read something else
+    if inst.operands.iter().any(|o| {
+        matches!(
+            o,
+            Operand::VgprHalf { .. } | Operand::VgprNsa { .. } | Operand::Literal64
+        )
+    }) {
+        d.op = Op::Unimplemented;
         return d;
     }
     // SDWA and DPP forms select bytes/words and lanes: not executed yet, and running
@@ -450,36 +533,36 @@ fn translate_one(
     }
     match enc.form {
         Form::Vop3 => {
-            d.mods |= (field(Field::Neg) & 7) << m::NEG;
-            d.mods |= (field(Field::Abs) & 7) << m::ABS;
+            d.mods |= u64::from(field(Field::Neg) & 7) << m::NEG;
+            d.mods |= u64::from(field(Field::Abs) & 7) << m::ABS;
             if field(Field::Clamp) != 0 {
                 d.mods |= m::CLAMP;
             }
-            d.mods |= (field(Field::Omod) & 3) << m::OMOD;
-            d.mods |= (field(Field::Opsel) & 15) << m::OPSEL;
+            d.mods |= u64::from(field(Field::Omod) & 3) << m::OMOD;
+            d.mods |= u64::from(field(Field::Opsel) & 15) << m::OPSEL;
         }
         Form::Vop3p => {
-            d.mods |= (field(Field::Neg) & 7) << m::NEG;
-            d.mods |= (field(Field::NegHi) & 7) << m::NEG_HI;
+            d.mods |= u64::from(field(Field::Neg) & 7) << m::NEG;
+            d.mods |= u64::from(field(Field::NegHi) & 7) << m::NEG_HI;
             if field(Field::Clamp) != 0 {
                 d.mods |= m::CLAMP;
             }
-            d.mods |= (field(Field::Opsel) & 7) << m::OPSEL;
+            d.mods |= u64::from(field(Field::Opsel) & 7) << m::OPSEL;
             let hi = (field(Field::OpselHi) & 3) | (field(Field::OpselHi2) & 1) << 2;
-            d.mods |= hi << m::OPSEL_HI;
+            d.mods |= u64::from(hi) << m::OPSEL_HI;
             // packed ops: no float modifiers of the VOP3 kind
             d.mods &= !m::FLOAT;
         }
         Form::Sdwa => {
             d.mods |= m::SDWA;
-            d.mods |=
-                (field(Field::Src0Neg) & 1) << m::NEG | (field(Field::Src1Neg) & 1) << (m::NEG + 1);
-            d.mods |=
-                (field(Field::Src0Abs) & 1) << m::ABS | (field(Field::Src1Abs) & 1) << (m::ABS + 1);
+            d.mods |= u64::from(field(Field::Src0Neg) & 1) << m::NEG
+                | u64::from(field(Field::Src1Neg) & 1) << (m::NEG + 1);
+            d.mods |= u64::from(field(Field::Src0Abs) & 1) << m::ABS
+                | u64::from(field(Field::Src1Abs) & 1) << (m::ABS + 1);
             if field(Field::Clamp) != 0 {
                 d.mods |= m::CLAMP;
             }
-            d.mods |= (field(Field::Omod) & 3) << m::OMOD;
+            d.mods |= u64::from(field(Field::Omod) & 3) << m::OMOD;
             let dst_sel = dec.field(inst, Field::DstSel).unwrap_or(6);
             d.imm2 = (field(Field::Src0Sel) & 7)
                 | (field(Field::Src0Sext) & 1) << 3
@@ -490,31 +573,44 @@ fn translate_one(
         }
         Form::Dpp => {
             d.mods |= m::DPP;
-            d.mods |=
-                (field(Field::Src0Neg) & 1) << m::NEG | (field(Field::Src1Neg) & 1) << (m::NEG + 1);
-            d.mods |=
-                (field(Field::Src0Abs) & 1) << m::ABS | (field(Field::Src1Abs) & 1) << (m::ABS + 1);
+            d.mods |= u64::from(field(Field::Src0Neg) & 1) << m::NEG
+                | u64::from(field(Field::Src1Neg) & 1) << (m::NEG + 1);
+            d.mods |= u64::from(field(Field::Src0Abs) & 1) << m::ABS
+                | u64::from(field(Field::Src1Abs) & 1) << (m::ABS + 1);
             d.imm2 = (field(Field::DppCtrl) & 0x1ff)
                 | (field(Field::RowMask) & 0xf) << 9
                 | (field(Field::BankMask) & 0xf) << 13
                 | (field(Field::BoundCtrl) & 1) << 17;
         }
         Form::Smem => {
-            let gfx9 = dec.isa().generation == "gfx9";
-            let imm = field(Field::Imm) != 0;
+            let gen = dec.isa().generation;
+            let off_field = enc.field(Field::Offset);
             let off = field(Field::Offset);
-            if imm {
-                d.imm = if gfx9 {
-                    sext(off, 21)
+            let width = off_field.map_or(20, |f| u32::from(f.width));
+            if enc.field(Field::Imm).is_some() {
+                // gfx6-gfx9: the imm bit says whether the offset is a constant or an SGPR
+                if field(Field::Imm) != 0 {
+                    d.imm = if gen == "gfx9" {
+                        sext(off, 21)
+                    } else {
+                        i64::from(off)
+                    };
                 } else {
-                    i64::from(off & 0xfffff)
-                };
+                    d.mods |= m::SOFF;
+                    d.src[1] = Src::S((off & 0x7f) as u8);
+                }
+                if field(Field::Soe) != 0 {
+                    d.src[2] = Src::S(field(Field::Soffset) as u8);
+                }
             } else {
-                d.mods |= m::SOFF;
-                d.src[1] = Src::S((off & 0x7f) as u8);
-            }
-            if field(Field::Soe) != 0 {
-                d.src[2] = Src::S(field(Field::Soffset) as u8);
+                // gfx10+: a signed constant plus an SGPR unless soffset is null
+                d.imm = sext(off, width);
+                let null = if matches!(gen, "gfx10") { 125 } else { 124 };
+                if let Some(so) = dec.field(inst, Field::Soffset) {
+                    if so != null {
+                        d.src[2] = Src::S(so as u8);
+                    }
+                }
             }
             d.imm2 = desc.operands.first().map_or(1, |o| u32::from(o.ty.regs()));
         }
@@ -530,15 +626,22 @@ fn translate_one(
         }
         Form::Flat => {
             let seg = field(Field::Seg);
-            d.mods |= (seg & 3) << m::SEG;
+            d.mods |= u64::from(seg & 3) << m::SEG;
             let off = field(Field::Offset);
+            let width = enc.field(Field::Offset).map_or(13, |f| u32::from(f.width));
             d.imm = if seg == 0 {
-                i64::from(off & 0xfff)
+                i64::from(off & ((1 << (width - 1)) - 1))
             } else {
-                sext(off, 13)
+                sext(off, width)
             };
+            // `off`: 0x7f on gfx9, the null register on gfx10 (125) and gfx11+ (124)
             let saddr = field(Field::Saddr);
-            if seg != 0 && saddr != 0x7f {
+            let null = match dec.isa().generation {
+                "gfx10" => 125,
+                "gfx9" | "gfx8" | "gfx7" => 0x7f,
+                _ => 124,
+            };
+            if seg != 0 && saddr != 0x7f && saddr != null {
                 d.mods |= m::SADDR;
             }
             if field(Field::Glc) != 0 && desc.flags & flags::GLC_RTN != 0 {
@@ -547,13 +650,16 @@ fn translate_one(
             mem_width(desc.mnemonic, &mut d);
             if d.op == Op::MemAtomic {
                 let tail = desc.mnemonic.split("atomic_").nth(1).unwrap_or("");
-                let wide = tail.ends_with("_x2");
-                let tail = tail.strip_suffix("_x2").unwrap_or(tail);
-                d.sub = crate::exec::ATOMIC_OPS
-                    .iter()
-                    .position(|x| *x == tail)
-                    .map_or(u8::MAX, |p| p as u8);
-                d.imm2 = if wide || tail == "add_f64" { 8 } else { 4 };
+                match ops::atomic(tail) {
+                    Some((name, bytes)) => {
+                        d.sub = crate::exec::ATOMIC_OPS
+                            .iter()
+                            .position(|x| *x == name)
+                            .map_or(u8::MAX, |p| p as u8);
+                        d.imm2 = bytes;
+                    }
+                    None => d.op = Op::Unimplemented,
+                }
             }
         }
         Form::Mubuf => {
@@ -567,6 +673,19 @@ fn translate_one(
             mem_width(desc.mnemonic, &mut d);
         }
         _ => {}
+    }
+    // gfx8's v_add_u32/v_sub_u32/v_subrev_u32 write a carry (gfx9's *_co_u32)
+    if matches!(d.op, Op::VAddU32 | Op::VSubU32 | Op::VSubrevU32)
+        && desc
+            .operands
+            .iter()
+            .any(|o| matches!(o.role, Role::FieldOr(Field::Sdst, _)))
+    {
+        d.op = match d.op {
+            Op::VAddU32 => Op::VAddCoU32,
+            Op::VSubU32 => Op::VSubCoU32,
+            _ => Op::VSubrevCoU32,
+        };
     }
     if d.op == Op::VCmp {
         if let Some((c, t, x)) = ops::compare(desc.mnemonic) {
@@ -584,24 +703,16 @@ fn translate_one(
     d
 }
 
-/// Bytes per lane of a memory instruction (`imm2`), and sign extension.
+/// Bytes per lane of a memory instruction (`imm2`), sign extension and d16 half.
 fn mem_width(mnemonic: &str, d: &mut DInst) {
-    let tail = mnemonic.rsplit('_').next().unwrap_or("");
-    let (bytes, signed) = match tail {
-        "dword" | "b32" => (4, false),
-        "dwordx2" | "b64" | "x2" => (8, false),
-        "dwordx3" | "b96" => (12, false),
-        "dwordx4" | "b128" => (16, false),
-        "ubyte" | "u8" | "byte" | "b8" => (1, false),
-        "sbyte" | "i8" => (1, true),
-        "ushort" | "u16" | "short" | "b16" => (2, false),
-        "sshort" | "i16" => (2, true),
-        "cmpswap" | "f32" => (4, false),
-        "f64" => (8, false),
-        _ => (4, false),
-    };
+    let tail = ["_load_", "_store_"]
+        .iter()
+        .find_map(|k| mnemonic.split_once(k).map(|(_, t)| t))
+        .unwrap_or("");
+    let (bytes, signed, half) = ops::width(tail).unwrap_or((4, false, 0));
     d.imm2 = bytes;
     if signed {
         d.mods |= m::SIGNED;
     }
+    d.mods |= u64::from(half) << m::D16;
 }
