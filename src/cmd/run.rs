@@ -69,6 +69,9 @@ pub struct Opts {
     /// on stderr.
     #[arg(long)]
     pub trace: Option<String>,
+    /// Do not print the buffers (statistics only; with --json, "buffers" is empty).
+    #[arg(long)]
+    pub quiet: bool,
     /// Print the implemented operations of each generation and exit.
     #[arg(long)]
     pub coverage: bool,
@@ -364,6 +367,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         let buffers: Vec<_> = out
             .buffers
             .iter()
+            .filter(|_| !opts.quiet)
             .map(
                 |b| json!({"arg": b.arg, "type": b.elem.name(), "values": values(b.elem, &b.data)}),
             )
@@ -381,7 +385,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
-        for b in &out.buffers {
+        for b in out.buffers.iter().filter(|_| !opts.quiet) {
             println!(
                 "arg {} ({}[{}]): {}",
                 b.arg,

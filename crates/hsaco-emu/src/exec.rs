@@ -2668,6 +2668,52 @@ fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
     let row = usize::from(row);
     let signed = i.mods & m::SIGNED != 0;
     let mut buf = [0u8; 16];
+    // the common case: dwords from global memory, straight into the VGPRs
+    if n.is_multiple_of(4) && (i.mods >> m::D16) & 3 == 0 && (i.mods >> m::SEG) & 3 == 2 {
+        // all lanes in one region: one bounds check for the wave
+        let mut addrs = [0u64; LANES];
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        for l in 0..w.lanes as usize {
+            if ex >> l & 1 != 0 {
+                let ad = vmem_addr(w, i, &a, l);
+                addrs[l] = ad;
+                lo = lo.min(ad);
+                hi = hi.max(ad.saturating_add(n as u64));
+            }
+        }
+        if lo < hi {
+            if let Some((base, data)) = cx.mem.span(lo, hi - lo) {
+                for l in 0..w.lanes as usize {
+                    if ex >> l & 1 == 0 {
+                        continue;
+                    }
+                    let o = (addrs[l] - base) as usize;
+                    for k in 0..n / 4 {
+                        let b = &data[o + 4 * k..o + 4 * k + 4];
+                        w.v[((row + k) % VROWS) * LANES + l] =
+                            u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    }
+                }
+                return Ok(());
+            }
+        }
+        for l in 0..w.lanes as usize {
+            if ex >> l & 1 == 0 {
+                continue;
+            }
+            let addr = vmem_addr(w, i, &a, l);
+            for k in 0..n / 4 {
+                let at = addr.wrapping_add(4 * k as u64);
+                let v = cx.mem.read_u32(at).map_err(|Unmapped(x)| Fault::Memory {
+                    addr: x,
+                    lane: Some(l as u32),
+                    space: "global",
+                })?;
+                w.v[((row + k) % VROWS) * LANES + l] = v;
+            }
+        }
+        return Ok(());
+    }
     for l in 0..w.lanes as usize {
         if ex >> l & 1 == 0 {
             continue;
@@ -2709,6 +2755,51 @@ fn mem_store(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
     let n = i.imm2 as usize;
     let Src::V(row) = i.src[1] else { return Ok(()) };
     let row = usize::from(row);
+    if n.is_multiple_of(4) && (i.mods >> m::D16) & 3 == 0 && (i.mods >> m::SEG) & 3 == 2 {
+        let mut addrs = [0u64; LANES];
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        for l in 0..w.lanes as usize {
+            if ex >> l & 1 != 0 {
+                let ad = vmem_addr(w, i, &a, l);
+                addrs[l] = ad;
+                lo = lo.min(ad);
+                hi = hi.max(ad.saturating_add(n as u64));
+            }
+        }
+        if lo < hi {
+            let lanes = w.lanes as usize;
+            if let Some((base, data)) = cx.mem.span_mut(lo, hi - lo) {
+                for l in 0..lanes {
+                    if ex >> l & 1 == 0 {
+                        continue;
+                    }
+                    let o = (addrs[l] - base) as usize;
+                    for k in 0..n / 4 {
+                        let v = w.v[((row + k) % VROWS) * LANES + l].to_le_bytes();
+                        data[o + 4 * k..o + 4 * k + 4].copy_from_slice(&v);
+                    }
+                }
+                return Ok(());
+            }
+        }
+        for l in 0..w.lanes as usize {
+            if ex >> l & 1 == 0 {
+                continue;
+            }
+            let addr = vmem_addr(w, i, &a, l);
+            for k in 0..n / 4 {
+                let v = w.v[((row + k) % VROWS) * LANES + l];
+                cx.mem
+                    .write_u32(addr.wrapping_add(4 * k as u64), v)
+                    .map_err(|Unmapped(x)| Fault::Memory {
+                        addr: x,
+                        lane: Some(l as u32),
+                        space: "global",
+                    })?;
+            }
+        }
+        return Ok(());
+    }
     for l in 0..w.lanes as usize {
         if ex >> l & 1 == 0 {
             continue;

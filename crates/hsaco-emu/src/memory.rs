@@ -39,6 +39,8 @@ pub struct Region {
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
     regions: Vec<Region>,
+    /// The region the last access hit (accesses of a wave mostly stay in one).
+    last: std::cell::Cell<usize>,
 }
 
 /// An address that is not mapped (or an access that crosses a region's end).
@@ -93,8 +95,14 @@ impl Memory {
         self.regions.iter().find(|r| r.base == base)
     }
 
-    #[inline]
+    #[inline(always)]
     fn locate(&self, addr: u64, len: usize) -> Result<(usize, usize), Unmapped> {
+        if let Some(r) = self.regions.get(self.last.get()) {
+            let off = addr.wrapping_sub(r.base);
+            if off < r.data.len() as u64 && off + len as u64 <= r.data.len() as u64 {
+                return Ok((self.last.get(), off as usize));
+            }
+        }
         let pos = self.regions.partition_point(|r| r.base <= addr);
         if pos == 0 {
             return Err(Unmapped(addr));
@@ -134,12 +142,46 @@ impl Memory {
         Ok(&mut self.regions[i].data[off..off + len])
     }
 
+    /// The region holding all of `addr..addr+len`: its base and contents.
+    #[inline]
+    pub fn span(&self, addr: u64, len: u64) -> Option<(u64, &[u8])> {
+        let (i, _) = self.locate(addr, usize::try_from(len).ok()?).ok()?;
+        let r = &self.regions[i];
+        Some((r.base, &r.data))
+    }
+
+    /// As [`Memory::span`], to modify.
+    #[inline]
+    pub fn span_mut(&mut self, addr: u64, len: u64) -> Option<(u64, &mut [u8])> {
+        let (i, _) = self.locate(addr, usize::try_from(len).ok()?).ok()?;
+        let r = &mut self.regions[i];
+        Some((r.base, &mut r.data))
+    }
+
     /// A little-endian u32 at `addr`.
     #[inline]
     pub fn read_u32(&self, addr: u64) -> Result<u32, Unmapped> {
-        let mut b = [0; 4];
-        self.read(addr, &mut b)?;
-        Ok(u32::from_le_bytes(b))
+        let (i, off) = self.locate(addr, 4)?;
+        let d = &self.regions[i].data;
+        Ok(u32::from_le_bytes([
+            d[off],
+            d[off + 1],
+            d[off + 2],
+            d[off + 3],
+        ]))
+    }
+
+    /// Write a little-endian u32 at `addr`.
+    #[inline]
+    pub fn write_u32(&mut self, addr: u64, v: u32) -> Result<(), Unmapped> {
+        let (i, off) = self.locate(addr, 4)?;
+        let d = &mut self.regions[i].data;
+        let b = v.to_le_bytes();
+        d[off] = b[0];
+        d[off + 1] = b[1];
+        d[off + 2] = b[2];
+        d[off + 3] = b[3];
+        Ok(())
     }
 }
 
