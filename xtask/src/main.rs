@@ -6,10 +6,11 @@
 //! cargo xtask corpus [DIR]            build the LLVM corpus (../shared/corpus) into DIR
 //! cargo xtask llvm-diff [--corpus DIR] [--limit N]
 //!                                     compare hsaco with LLVM 22 on the corpus
-//! cargo xtask bench [--corpus DIR] [--libshape-only | --asm]
+//! cargo xtask bench [--corpus DIR] [--libshape-only | --asm | --emu]
 //!                                     time hsaco against the LLVM tool doing the same work
 //!                                     (the corpus, then library-shaped objects; `--asm`:
-//!                                     `as` against llvm-mc-22 on 1M-instruction files)
+//!                                     `as` against llvm-mc-22 on 1M-instruction files;
+//!                                     `--emu`: the emulator's wave-instructions per second)
 //! cargo xtask libshape [DIR]          build the library-shaped objects bench times (target/libshape)
 //! cargo xtask wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare]
 //!                                     build the corpus with older clangs too; check and compare it
@@ -23,6 +24,7 @@ mod asm_bench;
 mod bench;
 mod codegen;
 mod corpus;
+mod emu_bench;
 mod libshape;
 mod llvm_diff;
 mod wild;
@@ -67,7 +69,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only | --asm] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 pub struct Options {
@@ -77,6 +79,7 @@ pub struct Options {
     pub libshape_only: bool,
     /// `bench`: only `as` against llvm-mc-22 (`asm_bench`).
     pub asm_only: bool,
+    pub emu_only: bool,
 }
 
 impl Options {
@@ -86,6 +89,7 @@ impl Options {
             limit: None,
             libshape_only: false,
             asm_only: false,
+            emu_only: false,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -94,6 +98,7 @@ impl Options {
                 "--limit" => o.limit = Some(it.next().context("--limit N")?.parse()?),
                 "--libshape-only" => o.libshape_only = true,
                 "--asm" => o.asm_only = true,
+                "--emu" => o.emu_only = true,
                 other => bail!("unknown option {other:?}"),
             }
         }
