@@ -38,10 +38,10 @@ pub struct Opts {
     /// Kernel name (`.name`, or its symbol).
     #[arg(long, short = 'k', required_unless_present = "coverage")]
     pub kernel: Option<String>,
-    /// Work-items per dimension: X[,Y[,Z]].
+    /// Work-items per dimension: X or X,Y or X,Y,Z.
     #[arg(long, default_value = "1")]
     pub grid: String,
-    /// Work-group size: X[,Y[,Z]].
+    /// Work-group size: X or X,Y or X,Y,Z.
     #[arg(long, default_value = "1")]
     pub block: String,
     /// A kernel argument (repeat, in order).
@@ -65,8 +65,8 @@ pub struct Opts {
     /// Write each buffer to DIR/arg<INDEX>.bin.
     #[arg(long)]
     pub dump: Option<PathBuf>,
-    /// Trace one wave: GX[,GY[,GZ]]:WAVE (work-group and wave in it, from 0), printed
-    /// on stderr.
+    /// Trace one wave: GX:WAVE, GX,GY:WAVE or GX,GY,GZ:WAVE (work-group and wave in it,
+    /// from 0), printed on stderr.
     #[arg(long)]
     pub trace: Option<String>,
     /// Do not print the buffers (statistics only; with --json, "buffers" is empty).
