@@ -203,6 +203,14 @@ pub fn run(
 
 /// Run an already loaded kernel.
 pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunResult, EmuError> {
+    if k.device.generation < hsaco_target::Generation::Gfx8 {
+        // SMRD offsets in dwords, the gfx6/gfx7 buffer forms: not done, and running
+        // them as gfx8 code would give wrong answers
+        return Err(EmuError::Load(format!(
+            "{}: gfx6/gfx7 kernels are not run yet",
+            k.device.processor.name
+        )));
+    }
     let mut mem = Memory::new();
     let placed = dispatch::place(k, disp, &mut mem)?;
     let mut dec = Decoder::for_processor(k.device.processor.name).ok_or_else(|| {

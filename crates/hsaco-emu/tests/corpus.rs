@@ -19,8 +19,9 @@ const CONFIGS: &[&str] = &[
     "gfx90a_cov5",
 ];
 
-/// Wave32 configurations (gfx1100), for the kernels whose gfx11 operations are done.
-const WAVE32: &[&str] = &["gfx1100_cov4", "gfx1100_cov5"];
+/// gfx1100 (wave32) and gfx803 (flat apertures from the queue at v4 and from the
+/// hidden block at v5), for the kernels built for them (tests/data/build.sh).
+const MORE: &[&str] = &["gfx1100_cov4", "gfx1100_cov5", "gfx803_cov4", "gfx803_cov5"];
 
 /// Shapes: (grid, block), partial work-groups included.
 const SHAPES: &[(u32, u32)] = &[(1000, 256), (64, 64), (777, 100), (1, 1), (300, 7)];
@@ -98,7 +99,7 @@ fn go(co: &[u8], kernel: &str, grid: u32, block: u32, args: Vec<ArgValue>) -> Ve
 
 #[test]
 fn vadd_f32_i64_saxpy() {
-    for cfg in CONFIGS.iter().chain(WAVE32) {
+    for cfg in CONFIGS.iter().chain(MORE) {
         let co = data(&format!("01_vadd_{cfg}.co"));
         for &(grid, block) in SHAPES {
             let mut r = Rng(u64::from(grid) * 31 + u64::from(block));
@@ -169,7 +170,7 @@ fn vadd_f32_i64_saxpy() {
 #[test]
 fn reduce_lds_with_barriers() {
     const WG: usize = 256;
-    for cfg in CONFIGS.iter().chain(WAVE32) {
+    for cfg in CONFIGS.iter().chain(MORE) {
         let co = data(&format!("02_reduce_lds_{cfg}.co"));
         for &n in &[1usize, 255, 512, 1000, 3000] {
             let mut r = Rng(n as u64);
@@ -239,7 +240,7 @@ fn reduce_lds_with_barriers() {
 #[test]
 fn scan_exclusive_blelloch() {
     const WG: usize = 128;
-    for cfg in CONFIGS.iter().chain(WAVE32) {
+    for cfg in CONFIGS.iter().chain(MORE) {
         let co = data(&format!("11_scan_{cfg}.co"));
         for &groups in &[1usize, 3] {
             let n = groups * 2 * WG;
@@ -305,7 +306,7 @@ fn divergent_ref(v0: i32) -> i32 {
 
 #[test]
 fn control_flow() {
-    for cfg in CONFIGS.iter().chain(WAVE32) {
+    for cfg in CONFIGS.iter().chain(MORE) {
         let co = data(&format!("13_control_flow_{cfg}.co"));
         for &(grid, block) in SHAPES {
             let n = grid as usize;
@@ -951,7 +952,7 @@ fn dynamic_lds() {
 
 #[test]
 fn fp64() {
-    for cfg in CONFIGS.iter().chain(WAVE32) {
+    for cfg in CONFIGS.iter().chain(MORE) {
         let co = data(&format!("04_fp64_{cfg}.co"));
         let n = 130usize;
         let mut r = Rng(4);

@@ -25,12 +25,14 @@ for target in gfx900 gfx906 gfx90a; do
     done
   done
 done
-# wave32 (gfx1100): the kernels whose operations are implemented for gfx11 so far
+# gfx803 and wave32 gfx1100: a few kernels each
+for target in gfx803 gfx1100; do
 for cov in 4 5; do
   for k in 01_vadd 02_reduce_lds 04_fp64 11_scan 13_control_flow; do
-    clang-22 -target amdgcn-amd-amdhsa -mcpu=gfx1100 -mcode-object-version=$cov \
+    clang-22 -target amdgcn-amd-amdhsa -mcpu=$target -mcode-object-version=$cov \
       -O2 -x cl -cl-std=CL2.0 -DCORPUS_COV=$cov -I"$SRC" -nogpulib \
       -c "$SRC/$k.cl" -o "$TMP/$k.o" 2>/dev/null
-    ld.lld-22 -shared --no-undefined -s "$TMP/$k.o" -o "$HERE/${k}_gfx1100_cov$cov.co"
+    ld.lld-22 -shared --no-undefined -s "$TMP/$k.o" -o "$HERE/${k}_${target}_cov$cov.co"
   done
+done
 done
