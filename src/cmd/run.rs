@@ -22,7 +22,8 @@ use std::process::ExitCode;
 ///   LDS       lds:BYTES   (a `local` pointer argument: the bytes of its array)
 /// An unimplemented instruction, a memory fault, a trap or an exhausted instruction
 /// budget is an error naming the instruction and where it is (exit status 1).
-/// This version runs work-groups on one thread (--threads is accepted and recorded).
+/// --threads N runs the work-groups on N threads when they cannot see each other's
+/// writes (no global atomics, printf or clock reads; else one thread).
 ///
 /// Examples:
 ///   hsaco run 01_vadd.co --kernel vadd_f32 --grid 1000 --block 256 \
@@ -53,7 +54,8 @@ pub struct Opts {
     /// With several code objects in FILE, the one for this processor.
     #[arg(long)]
     pub device: Option<String>,
-    /// Host threads (work-groups run on one thread in this version).
+    /// Host threads for the work-groups (one when the kernel has global atomics, printf
+    /// or clock reads).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Wave-instructions one wave may execute.
@@ -380,7 +382,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                 "lane_operations": s.lane_operations,
                 "seconds": s.seconds,
                 "wave_instructions_per_second": rate,
-                "threads": 1,
+                "threads": s.threads,
             }
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
@@ -395,8 +397,13 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
             );
         }
         eprintln!(
-            "{} wave-instructions, {} lane operations, {:.6} s ({:.0} wave-instructions/s, 1 thread)",
-            s.wave_instructions, s.lane_operations, s.seconds, rate
+            "{} wave-instructions, {} lane operations, {:.6} s ({:.0} wave-instructions/s, {} thread{})",
+            s.wave_instructions,
+            s.lane_operations,
+            s.seconds,
+            rate,
+            s.threads,
+            if s.threads == 1 { "" } else { "s" }
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -139,7 +139,7 @@ impl std::error::Error for EmuError {}
 pub struct RunOptions {
     /// Wave-instructions one wave may execute before the run fails.
     pub budget: u64,
-    /// Host threads (this version runs work-groups on one thread).
+    /// Host threads to run work-groups on (see [`Stats::threads`]).
     pub threads: usize,
     /// Trace the instructions of this wave: (work-group, wave in the group).
     pub trace: Option<([u32; 3], u32)>,
@@ -175,6 +175,9 @@ pub struct Stats {
     pub lane_operations: u64,
     /// Seconds spent executing (not loading).
     pub seconds: f64,
+    /// Host threads that ran work-groups (1 when the kernel has global atomics,
+    /// printf or clock reads, whose work-groups see each other).
+    pub threads: usize,
 }
 
 /// The outcome of a run.
@@ -189,6 +192,9 @@ pub struct RunResult {
     /// What the kernel printed with `printf`, formatted as the runtime prints it.
     pub printf: String,
 }
+
+/// What one thread's share of the work-groups gives: counters and the trace.
+type RangeResult = Result<(Stats, Vec<String>), EmuError>;
 
 /// Load a code object, dispatch kernel `name` and run it to completion.
 pub fn run(
@@ -244,150 +250,229 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
         | u32::from(rsrc1.enable_dx10_clamp()) << 8
         | u32::from(rsrc1.enable_ieee_mode()) << 9;
     let groups = disp.groups();
-    let mut lds = vec![0u8; placed.lds_bytes as usize];
-    let mut waves: Vec<Wave> = Vec::new();
-    let mut stats = Stats::default();
-    let start = std::time::Instant::now();
-    let mut clock = 0u64;
-    let mut trace = Vec::new();
+    let ngroups = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
     let architected = k.device.flat_scratch == hsaco_target::FlatScratch::Architected;
-    for gz in 0..groups[2] {
-        for gy in 0..groups[1] {
-            for gx in 0..groups[0] {
-                let g = [gx, gy, gz];
-                // the size of this work-group (the last one of a dimension may be partial)
-                let size: [u32; 3] =
-                    [0, 1, 2].map(|d| disp.block[d].min(disp.grid[d] - g[d] * disp.block[d]));
-                let items = size[0] * size[1] * size[2];
-                let nwaves = items.div_ceil(wave_size);
-                while waves.len() < nwaves as usize {
-                    waves.push(Wave::new(wave_size));
-                }
-                lds.iter_mut().for_each(|b| *b = 0);
-                for wi in 0..nwaves {
-                    let w = &mut waves[wi as usize];
-                    w.s = [0; 128];
-                    w.scc = false;
-                    w.pc = entry;
-                    w.done = false;
-                    w.count = 0;
-                    w.lane_ops = 0;
-                    w.index = wi;
-                    w.scratch_offset = u64::from(wi) * placed.wave_scratch;
-                    w.mode = mode;
-                    let sg = dispatch::initial_sgprs(k, &placed, g, wi, nwaves, &kernarg_bytes);
-                    w.s[..sg.len()].copy_from_slice(&sg);
-                    if architected {
-                        let fs = memory::layout::SCRATCH + w.scratch_offset;
-                        w.s[102] = fs as u32;
-                        w.s[103] = (fs >> 32) as u32;
+    // the work-groups `range` (linear, X fastest) on one thread, with its own waves,
+    // LDS and memory
+    let run_range = |range: std::ops::Range<u64>, mem: &mut Memory| -> RangeResult {
+        let mut lds = vec![0u8; placed.lds_bytes as usize];
+        let mut waves: Vec<Wave> = Vec::new();
+        let mut stats = Stats::default();
+        let mut clock = 0u64;
+        let mut trace = Vec::new();
+        for lin in range {
+            let gx = (lin % u64::from(groups[0])) as u32;
+            let gy = (lin / u64::from(groups[0]) % u64::from(groups[1])) as u32;
+            let gz = (lin / (u64::from(groups[0]) * u64::from(groups[1]))) as u32;
+            {
+                {
+                    let g = [gx, gy, gz];
+                    // the size of this work-group (the last one of a dimension may be partial)
+                    let size: [u32; 3] =
+                        [0, 1, 2].map(|d| disp.block[d].min(disp.grid[d] - g[d] * disp.block[d]));
+                    let items = size[0] * size[1] * size[2];
+                    let nwaves = items.div_ceil(wave_size);
+                    while waves.len() < nwaves as usize {
+                        waves.push(Wave::new(wave_size));
                     }
-                    let mut live = 0u64;
-                    for l in 0..wave_size {
-                        let flat = wi * wave_size + l;
-                        if flat >= items {
-                            continue;
+                    lds.iter_mut().for_each(|b| *b = 0);
+                    for wi in 0..nwaves {
+                        let w = &mut waves[wi as usize];
+                        w.s = [0; 128];
+                        w.scc = false;
+                        w.pc = entry;
+                        w.done = false;
+                        w.count = 0;
+                        w.lane_ops = 0;
+                        w.index = wi;
+                        w.scratch_offset = u64::from(wi) * placed.wave_scratch;
+                        w.mode = mode;
+                        let sg = dispatch::initial_sgprs(k, &placed, g, wi, nwaves, &kernarg_bytes);
+                        w.s[..sg.len()].copy_from_slice(&sg);
+                        if architected {
+                            let fs = memory::layout::SCRATCH + w.scratch_offset;
+                            w.s[102] = fs as u32;
+                            w.s[103] = (fs >> 32) as u32;
                         }
-                        live |= 1 << l;
-                        let id = [
-                            flat % size[0],
-                            flat / size[0] % size[1],
-                            flat / (size[0] * size[1]),
-                        ];
-                        let regs = dispatch::workitem_vgprs(
-                            k.device.packed_work_item_ids,
-                            rsrc2.enable_vgpr_workitem_id(),
-                            id,
-                        );
-                        for (r, v) in regs.iter().enumerate() {
-                            if let Some(v) = v {
-                                w.v[r * LANES + l as usize] = *v;
+                        let mut live = 0u64;
+                        for l in 0..wave_size {
+                            let flat = wi * wave_size + l;
+                            if flat >= items {
+                                continue;
+                            }
+                            live |= 1 << l;
+                            let id = [
+                                flat % size[0],
+                                flat / size[0] % size[1],
+                                flat / (size[0] * size[1]),
+                            ];
+                            let regs = dispatch::workitem_vgprs(
+                                k.device.packed_work_item_ids,
+                                rsrc2.enable_vgpr_workitem_id(),
+                                id,
+                            );
+                            for (r, v) in regs.iter().enumerate() {
+                                if let Some(v) = v {
+                                    w.v[r * LANES + l as usize] = *v;
+                                }
                             }
                         }
+                        w.live = live;
+                        w.s[126] = live as u32;
+                        w.s[127] = if wave_size == 64 {
+                            (live >> 32) as u32
+                        } else {
+                            0
+                        };
                     }
-                    w.live = live;
-                    w.s[126] = live as u32;
-                    w.s[127] = if wave_size == 64 {
-                        (live >> 32) as u32
-                    } else {
-                        0
+                    // run the waves of the group; barriers release when every wave that
+                    // has not ended waits at one
+                    let mut cx = Ctx {
+                        prog: &prog,
+                        mem,
+                        lds: &mut lds,
+                        apertures,
+                        budget: opts.budget,
+                        clock,
+                        ftz32,
+                        trace: None,
                     };
-                }
-                // run the waves of the group; barriers release when every wave that
-                // has not ended waits at one
-                let mut cx = Ctx {
-                    prog: &prog,
-                    mem: &mut mem,
-                    lds: &mut lds,
-                    apertures,
-                    budget: opts.budget,
-                    clock,
-                    ftz32,
-                    trace: None,
-                };
-                loop {
-                    let mut all_done = true;
-                    for wi in 0..nwaves as usize {
-                        let w = &mut waves[wi];
-                        if w.done {
-                            continue;
-                        }
-                        let traced = opts.trace == Some((g, wi as u32));
-                        if traced {
-                            cx.trace = Some(Vec::new());
-                        }
-                        let r = exec::run(w, &mut cx);
-                        if let Some(t) = cx.trace.take() {
-                            for pc in t {
-                                let inst = prog.raw[pc];
-                                trace.push(format!(
-                                    "{:#x}: {}",
-                                    prog.addr[pc],
-                                    if inst.op == u16::MAX {
-                                        "<invalid>".to_string()
+                    loop {
+                        let mut all_done = true;
+                        for wi in 0..nwaves as usize {
+                            let w = &mut waves[wi];
+                            if w.done {
+                                continue;
+                            }
+                            let traced = opts.trace == Some((g, wi as u32));
+                            if traced {
+                                cx.trace = Some(Vec::new());
+                            }
+                            let r = exec::run(w, &mut cx);
+                            if let Some(t) = cx.trace.take() {
+                                for pc in t {
+                                    let inst = prog.raw[pc];
+                                    trace.push(format!(
+                                        "{:#x}: {}",
+                                        prog.addr[pc],
+                                        if inst.op == u16::MAX {
+                                            "<invalid>".to_string()
+                                        } else {
+                                            dec.text(&inst)
+                                        }
+                                    ));
+                                }
+                            }
+                            match r {
+                                Ok(Stop::Ended) => {}
+                                Ok(Stop::Barrier) => all_done = false,
+                                Err((pc, fault)) => {
+                                    let inst = prog.raw[pc.min(prog.raw.len() - 1)];
+                                    let text = if inst.op == u16::MAX {
+                                        format!(".long {:#010x}", inst.raw as u32)
                                     } else {
                                         dec.text(&inst)
-                                    }
-                                ));
+                                    };
+                                    let addr = prog.addr[pc.min(prog.addr.len() - 1)];
+                                    return Err(EmuError::Exec(Box::new(ExecError {
+                                        kernel: k.name.clone(),
+                                        pc: addr,
+                                        entry_offset: addr as i64 - k.entry as i64,
+                                        text,
+                                        group: g,
+                                        wave: wi as u32,
+                                        fault,
+                                        trace,
+                                    })));
+                                }
                             }
                         }
-                        match r {
-                            Ok(Stop::Ended) => {}
-                            Ok(Stop::Barrier) => all_done = false,
-                            Err((pc, fault)) => {
-                                let inst = prog.raw[pc.min(prog.raw.len() - 1)];
-                                let text = if inst.op == u16::MAX {
-                                    format!(".long {:#010x}", inst.raw as u32)
-                                } else {
-                                    dec.text(&inst)
-                                };
-                                let addr = prog.addr[pc.min(prog.addr.len() - 1)];
-                                return Err(EmuError::Exec(Box::new(ExecError {
-                                    kernel: k.name.clone(),
-                                    pc: addr,
-                                    entry_offset: addr as i64 - k.entry as i64,
-                                    text,
-                                    group: g,
-                                    wave: wi as u32,
-                                    fault,
-                                    trace,
-                                })));
-                            }
+                        if all_done {
+                            break;
                         }
                     }
-                    if all_done {
-                        break;
+                    clock = cx.clock;
+                    for w in &waves[..nwaves as usize] {
+                        stats.wave_instructions += w.count;
+                        stats.lane_operations += w.lane_ops;
                     }
-                }
-                clock = cx.clock;
-                for w in &waves[..nwaves as usize] {
-                    stats.wave_instructions += w.count;
-                    stats.lane_operations += w.lane_ops;
                 }
             }
         }
-    }
+        Ok((stats, trace))
+    };
+    // several threads when the work-groups cannot see each other's writes: no global
+    // atomics, no printf, no clock; each thread runs a contiguous share of the groups on
+    // its own copy of memory, and the bytes each changed are merged afterwards
+    let independent = !prog.insts.iter().any(|i| {
+        matches!(
+            i.op,
+            ops::Op::MemAtomic | ops::Op::SMemtime | ops::Op::SMemrealtime
+        )
+    }) && placed.printf_buffer.is_none();
+    let threads = if independent && opts.trace.is_none() {
+        (opts.threads.max(1) as u64).min(ngroups.max(1)) as usize
+    } else {
+        1
+    };
+    let start = std::time::Instant::now();
+    let (mut stats, trace) = if threads <= 1 {
+        run_range(0..ngroups, &mut mem)?
+    } else {
+        let per = ngroups.div_ceil(threads as u64);
+        let results: Vec<(RangeResult, Memory)> = std::thread::scope(|sc| {
+            let handles: Vec<_> = (0..threads as u64)
+                .map(|t| {
+                    let mut m = mem.clone();
+                    let range = (t * per).min(ngroups)..((t + 1) * per).min(ngroups);
+                    let run_range = &run_range;
+                    sc.spawn(move || (run_range(range, &mut m), m))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        (
+                            Err(EmuError::Load("a worker thread panicked".into())),
+                            Memory::new(),
+                        )
+                    })
+                })
+                .collect()
+        });
+        let mut total = Stats::default();
+        let mut merged: Vec<(u64, Vec<u8>)> = Vec::new();
+        for (_, addr, _, len) in &placed.buffers {
+            if *len > 0 {
+                if let Some(r) = mem.region_at(*addr) {
+                    merged.push((*addr, r.data.clone()));
+                }
+            }
+        }
+        for (r, m) in &results {
+            // the first failing share (in group order) is the error
+            let (st, _) = r.as_ref().map_err(Clone::clone)?;
+            total.wave_instructions += st.wave_instructions;
+            total.lane_operations += st.lane_operations;
+            for (addr, out) in merged.iter_mut() {
+                let (Some(orig), Some(got)) = (mem.region_at(*addr), m.region_at(*addr)) else {
+                    continue;
+                };
+                for (j, b) in got.data.iter().enumerate() {
+                    if *b != orig.data[j] {
+                        out[j] = *b;
+                    }
+                }
+            }
+        }
+        for (addr, data) in merged {
+            let _ = mem.write(addr, &data);
+        }
+        (total, Vec::new())
+    };
     stats.seconds = start.elapsed().as_secs_f64();
+    stats.threads = threads;
     let mut buffers = Vec::new();
     for (arg, addr, elem, len) in &placed.buffers {
         let data = if *len == 0 {

@@ -1324,3 +1324,68 @@ fn printf_through_the_buffer() {
         );
     }
 }
+
+/// `--threads 2` gives the buffers `--threads 1` gives, run after run; kernels whose
+/// work-groups see each other (global atomics) run on one thread.
+#[test]
+fn two_threads_same_results() {
+    let n = 3000usize;
+    let mut r = Rng(77);
+    let a: Vec<f32> = (0..n).map(|_| r.f32()).collect();
+    let b: Vec<f32> = (0..n).map(|_| r.f32()).collect();
+    let cases: Vec<(&str, &str, [u32; 2], Vec<ArgValue>)> = vec![
+        (
+            "01_vadd_gfx90a_cov5.co",
+            "vadd_f32",
+            [n as u32, 64],
+            vec![f32s(&a), f32s(&b), f32s(&vec![0.0; n]), u32v(n as u32)],
+        ),
+        (
+            "02_reduce_lds_gfx1100_cov5.co",
+            "reduce_sum",
+            [1536, 256],
+            vec![f32s(&a), f32s(&[0.0; 6]), u32v(n as u32)],
+        ),
+        (
+            "13_control_flow_gfx900_cov4.co",
+            "uniform_loop",
+            [n as u32, 100],
+            vec![f32s(&a), u32v(50), f32v(0.25)],
+        ),
+    ];
+    for (file, kernel, [grid, block], args) in cases {
+        let co = data(file);
+        let d = Dispatch {
+            grid: [grid, 1, 1],
+            block: [block, 1, 1],
+            dynamic_lds: 0,
+            args,
+        };
+        let one = run(&co, kernel, &d, &RunOptions::default()).unwrap();
+        for _ in 0..3 {
+            let opts = RunOptions {
+                threads: 2,
+                ..RunOptions::default()
+            };
+            let two = run(&co, kernel, &d, &opts).unwrap();
+            assert_eq!(two.stats.threads, 2, "{kernel}");
+            assert_eq!(one.buffers, two.buffers, "{kernel}");
+            assert_eq!(one.stats.wave_instructions, two.stats.wave_instructions);
+        }
+    }
+    // global atomics: one thread
+    let co = data("10_histogram_gfx90a_cov5.co");
+    let d = Dispatch {
+        grid: [512, 1, 1],
+        block: [64, 1, 1],
+        dynamic_lds: 0,
+        args: vec![u8s(&[1; 400]), i32s(&[0; 256]), u32v(100)],
+    };
+    let opts = RunOptions {
+        threads: 2,
+        ..RunOptions::default()
+    };
+    let out = run(&co, "histogram256", &d, &opts).unwrap();
+    assert_eq!(out.stats.threads, 1);
+    assert_eq!(as_i32(&out.buffers[1].data)[1], 400);
+}
