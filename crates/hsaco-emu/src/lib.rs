@@ -2,9 +2,14 @@
 //! runtime and the command processor set it up (AMDGPUUsage "Kernel Dispatch",
 //! "Initial Kernel Execution State"), executed one pre-decoded instruction at a time.
 //!
-//! ```no_run
+//! ```
 //! use hsaco_emu::{run, ArgValue, Dispatch, Elem, RunOptions};
-//! let co = std::fs::read("01_vadd.co").unwrap();
+//! // 01_vadd.cl of the corpus built by clang-22 for gfx90a, code object v5
+//! let co = std::fs::read(concat!(
+//!     env!("CARGO_MANIFEST_DIR"),
+//!     "/tests/data/01_vadd_gfx90a_cov5.co"
+//! ))
+//! .unwrap();
 //! let f = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
 //! let disp = Dispatch {
 //!     grid: [1000, 1, 1],
@@ -18,7 +23,8 @@
 //!     ],
 //! };
 //! let out = run(&co, "vadd_f32", &disp, &RunOptions::default()).unwrap();
-//! assert_eq!(&out.buffers[2].data[..4], &3.0f32.to_le_bytes());
+//! // c = a + b for every element
+//! assert!(out.buffers[2].data.chunks(4).all(|c| c == 3.0f32.to_le_bytes()));
 //! ```
 
 // lanes are indexed by number throughout: lane l of one array goes with lane l of
