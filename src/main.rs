@@ -24,6 +24,8 @@ use std::process::ExitCode;
 ///   hsaco ld a.o b.o -o kernel.co      link objects into a code object (as ld.lld -shared)
 ///   hsaco check app --device mi50 --runtime rocm-6.4
 ///                                      will it load and run there, and if not, why
+///   hsaco run kernel.co --kernel K --grid 1024 --block 256 --arg buf:f32:1024=iota ...
+///                                      run a kernel on the CPU emulator
 #[derive(Parser)]
 #[command(name = "hsaco", version, verbatim_doc_comment)]
 struct Cli {
@@ -39,6 +41,7 @@ enum Command {
     Check(cmd::check::Opts),
     Dis(cmd::dis::Opts),
     Ld(cmd::ld::Opts),
+    Run(cmd::run::Opts),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
         Command::Check(o) => cmd::check::run(o),
         Command::Dis(o) => cmd::dis::run(o),
         Command::Ld(o) => cmd::ld::run(o),
+        Command::Run(o) => cmd::run::run(o),
     };
     match result {
         Ok(code) => code,

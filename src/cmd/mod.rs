@@ -7,3 +7,4 @@ pub mod dis;
 pub mod extract;
 pub mod ld;
 pub mod read;
+pub mod run;

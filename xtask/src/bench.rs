@@ -7,6 +7,11 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub fn run(opts: &Options) -> Result<()> {
+    if opts.emu_only {
+        // needs no LLVM: the fixtures are committed
+        let hsaco = crate::hsaco_binary()?;
+        return crate::emu_bench::run(&hsaco);
+    }
     if !corpus::have_tool("llvm-readelf-22") {
         bail!("llvm-readelf-22 not found: install llvm-22");
     }

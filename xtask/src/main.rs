@@ -8,10 +8,11 @@
 //!                                     compare hsaco with LLVM 22 on the corpus
 //! cargo xtask ld-diff [--corpus DIR] [--limit N]
 //!                                     only its `hsaco ld` vs `ld.lld-22 -shared` step
-//! cargo xtask bench [--corpus DIR] [--libshape-only | --asm]
+//! cargo xtask bench [--corpus DIR] [--libshape-only | --asm | --emu]
 //!                                     time hsaco against the LLVM tool doing the same work
 //!                                     (the corpus, then library-shaped objects; `--asm`:
-//!                                     `as` against llvm-mc-22 on 1M-instruction files)
+//!                                     `as` against llvm-mc-22 on 1M-instruction files;
+//!                                     `--emu`: the emulator's wave-instructions per second)
 //! cargo xtask libshape [DIR]          build the library-shaped objects bench times (target/libshape)
 //! cargo xtask wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare]
 //!                                     build the corpus with older clangs too; check and compare it
@@ -26,6 +27,7 @@ mod bench;
 mod codegen;
 mod corpus;
 mod ld_diff;
+mod emu_bench;
 mod libshape;
 mod llvm_diff;
 mod wild;
@@ -77,7 +79,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only | --asm] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 pub struct Options {
@@ -87,6 +89,7 @@ pub struct Options {
     pub libshape_only: bool,
     /// `bench`: only `as` against llvm-mc-22 (`asm_bench`).
     pub asm_only: bool,
+    pub emu_only: bool,
 }
 
 impl Options {
@@ -96,6 +99,7 @@ impl Options {
             limit: None,
             libshape_only: false,
             asm_only: false,
+            emu_only: false,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -104,6 +108,7 @@ impl Options {
                 "--limit" => o.limit = Some(it.next().context("--limit N")?.parse()?),
                 "--libshape-only" => o.libshape_only = true,
                 "--asm" => o.asm_only = true,
+                "--emu" => o.emu_only = true,
                 other => bail!("unknown option {other:?}"),
             }
         }

@@ -1,0 +1,3013 @@
+//! The execution core: wavefront state and the loop over pre-decoded instructions.
+//!
+//! Vector operations gather their sources into per-lane arrays (a VGPR row is copied,
+//! a scalar or constant is broadcast), compute every lane with one pure function of
+//! the operation, and scatter the results to the lanes EXEC enables. The per-lane
+//! functions are written once per [`Op`] and shared by every generation.
+
+use crate::memory::{Memory, Unmapped};
+use crate::ops::{Cmp, CmpTy, Op};
+use crate::translate::{m, DInst, Dst, Program, Src};
+
+/// Most lanes of a wave.
+pub const LANES: usize = 64;
+/// VGPR rows per wave (256 VGPRs, 256 AGPRs, and 4 rows the SDWA/DPP forms use for
+/// their selected operands).
+pub const VROWS: usize = 516;
+/// The first of the rows SDWA/DPP use.
+const TMP_ROW: u16 = 512;
+
+/// Where a wave stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// `s_endpgm`.
+    Ended,
+    /// At an `s_barrier`.
+    Barrier,
+}
+
+/// Why execution failed (the caller adds kernel, PC and instruction text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// No semantics for the operation.
+    Unimplemented,
+    /// Undecodable bytes.
+    Invalid,
+    /// A memory access outside every mapping.
+    Memory {
+        /// Address.
+        addr: u64,
+        /// Lane (None for scalar accesses).
+        lane: Option<u32>,
+        /// `global`, `LDS`, `scratch`, ...
+        space: &'static str,
+    },
+    /// A branch or jump to an address without an instruction.
+    BadJump(u64),
+    /// `s_trap`.
+    Trap(u32),
+    /// The instruction budget ran out.
+    Budget(u64),
+}
+
+/// One wavefront.
+#[derive(Clone)]
+pub struct Wave {
+    /// Scalar registers by operand code.
+    pub s: [u32; 128],
+    /// SCC.
+    pub scc: bool,
+    /// VGPRs, row-major (`v[reg * 64 + lane]`).
+    pub v: Vec<u32>,
+    /// Index of the next instruction.
+    pub pc: usize,
+    /// Lanes (32 or 64).
+    pub lanes: u32,
+    /// Lanes that exist (a partial wave of a partial work-group has fewer).
+    pub live: u64,
+    /// Index of the wave in its work-group (scratch slot).
+    pub index: u32,
+    /// Wave-instructions executed.
+    pub count: u64,
+    /// Lane operations executed (active lanes of vector instructions).
+    pub lane_ops: u64,
+    /// Finished.
+    pub done: bool,
+    /// Byte offset of the wave's scratch from the queue's scratch base.
+    pub scratch_offset: u64,
+    /// The MODE register (round modes 3:0, denormal modes 7:4, DX10 clamp 8, IEEE 9).
+    pub mode: u32,
+}
+
+impl Wave {
+    /// A wave with all registers zero.
+    pub fn new(lanes: u32) -> Wave {
+        Wave {
+            s: [0; 128],
+            scc: false,
+            v: vec![0; VROWS * LANES],
+            pc: 0,
+            lanes,
+            live: 0,
+            index: 0,
+            count: 0,
+            lane_ops: 0,
+            done: false,
+            scratch_offset: 0,
+            // denormals kept, IEEE mode: what LLVM's default descriptor asks for
+            mode: 0xf0 | 1 << 9,
+        }
+    }
+
+    /// EXEC.
+    #[inline(always)]
+    pub fn exec(&self) -> u64 {
+        if self.lanes == 32 {
+            u64::from(self.s[126])
+        } else {
+            u64::from(self.s[126]) | u64::from(self.s[127]) << 32
+        }
+    }
+
+    #[inline(always)]
+    fn vcc(&self) -> u64 {
+        if self.lanes == 32 {
+            u64::from(self.s[106])
+        } else {
+            u64::from(self.s[106]) | u64::from(self.s[107]) << 32
+        }
+    }
+
+    #[inline(always)]
+    fn sread(&self, s: Src) -> u32 {
+        match s {
+            Src::S(c) => self.s[usize::from(c & 127)],
+            Src::K(k) => k as u32,
+            Src::Scc => u32::from(self.scc),
+            Src::Vccz => u32::from(self.vcc() == 0),
+            Src::Execz => u32::from(self.exec() == 0),
+            Src::V(_) | Src::None => 0,
+        }
+    }
+
+    #[inline(always)]
+    fn sread64(&self, s: Src) -> u64 {
+        match s {
+            Src::S(c) => {
+                let c = usize::from(c & 127);
+                u64::from(self.s[c]) | u64::from(self.s[(c + 1) & 127]) << 32
+            }
+            Src::K(k) => k,
+            other => u64::from(self.sread(other)),
+        }
+    }
+
+    #[inline(always)]
+    fn swrite(&mut self, d: Dst, v: u32) {
+        if let Dst::S(c) = d {
+            self.s[usize::from(c & 127)] = v;
+        }
+    }
+
+    #[inline(always)]
+    fn swrite64(&mut self, d: Dst, v: u64) {
+        if let Dst::S(c) = d {
+            let c = usize::from(c & 127);
+            self.s[c] = v as u32;
+            if self.lanes == 32 && (c == 106 || c == 126) {
+                return;
+            }
+            self.s[(c + 1) & 127] = (v >> 32) as u32;
+        }
+    }
+
+    /// A lane mask destination (VCC, an SGPR pair, or one SGPR in wave32).
+    #[inline(always)]
+    fn write_mask(&mut self, d: Dst, v: u64) {
+        if self.lanes == 32 {
+            self.swrite(d, v as u32);
+        } else {
+            self.swrite64(d, v);
+        }
+    }
+
+    #[inline(always)]
+    fn read_mask(&self, s: Src) -> u64 {
+        if self.lanes == 32 {
+            u64::from(self.sread(s))
+        } else {
+            self.sread64(s)
+        }
+    }
+
+    /// Gather a 32-bit source for every lane.
+    #[inline(always)]
+    fn gather(&self, s: Src, out: &mut [u32; LANES]) {
+        match s {
+            Src::V(r) => {
+                let b = usize::from(r) * LANES;
+                out.copy_from_slice(&self.v[b..b + LANES]);
+            }
+            other => *out = [self.sread(other); LANES],
+        }
+    }
+
+    /// Gather a 64-bit source for every lane.
+    #[inline(always)]
+    fn gather64(&self, s: Src, out: &mut [u64; LANES]) {
+        match s {
+            Src::V(r) => {
+                let b = usize::from(r) * LANES;
+                let b2 = (usize::from(r) + 1) % VROWS * LANES;
+                for l in 0..LANES {
+                    out[l] = u64::from(self.v[b + l]) | u64::from(self.v[b2 + l]) << 32;
+                }
+            }
+            other => *out = [self.sread64(other); LANES],
+        }
+    }
+
+    /// Write 32-bit results to the lanes EXEC enables.
+    #[inline(always)]
+    fn scatter(&mut self, d: Dst, vals: &[u32; LANES], exec: u64) {
+        if let Dst::V(r) = d {
+            let b = usize::from(r) * LANES;
+            let row = &mut self.v[b..b + LANES];
+            if exec == u64::MAX {
+                row.copy_from_slice(vals);
+            } else {
+                for l in 0..LANES {
+                    if exec >> l & 1 != 0 {
+                        row[l] = vals[l];
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn scatter64(&mut self, d: Dst, vals: &[u64; LANES], exec: u64) {
+        if let Dst::V(r) = d {
+            let b = usize::from(r) * LANES;
+            let b2 = (usize::from(r) + 1) % VROWS * LANES;
+            for l in 0..LANES {
+                if exec >> l & 1 != 0 {
+                    self.v[b + l] = vals[l] as u32;
+                    self.v[b2 + l] = (vals[l] >> 32) as u32;
+                }
+            }
+        }
+    }
+}
+
+/// What a work-group's waves share while running.
+pub struct Ctx<'a> {
+    /// The program.
+    pub prog: &'a Program,
+    /// Global memory.
+    pub mem: &'a mut Memory,
+    /// The work-group's LDS.
+    pub lds: &'a mut [u8],
+    /// Flat shared and private aperture bases.
+    pub apertures: (u64, u64),
+    /// Instructions a wave may execute.
+    pub budget: u64,
+    /// Deterministic clock for `s_memtime`.
+    pub clock: u64,
+    /// Denormals flushed for f32 (MODE from the descriptor).
+    pub ftz32: bool,
+    /// Instruction indices executed by the traced wave.
+    pub trace: Option<Vec<usize>>,
+}
+
+#[inline(always)]
+fn f(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+#[inline(always)]
+fn d(x: u64) -> f64 {
+    f64::from_bits(x)
+}
+
+/// Source modifiers of float operands (abs, then neg), 32-bit.
+#[inline(always)]
+fn fmods32(i: &DInst, k: u32, v: &mut [u32; LANES]) {
+    let mods = i.mods;
+    let abs = mods >> (m::ABS + k) & 1 != 0;
+    let neg = mods >> (m::NEG + k) & 1 != 0;
+    if abs || neg {
+        for x in v.iter_mut() {
+            if abs {
+                *x &= 0x7fff_ffff;
+            }
+            if neg {
+                *x ^= 0x8000_0000;
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn fmods64(i: &DInst, k: u32, v: &mut [u64; LANES]) {
+    let mods = i.mods;
+    let abs = mods >> (m::ABS + k) & 1 != 0;
+    let neg = mods >> (m::NEG + k) & 1 != 0;
+    if abs || neg {
+        for x in v.iter_mut() {
+            if abs {
+                *x &= !(1 << 63);
+            }
+            if neg {
+                *x ^= 1 << 63;
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn flush32(x: f32, ftz: bool) -> f32 {
+    if ftz && x.is_subnormal() {
+        f32::from_bits(x.to_bits() & 0x8000_0000)
+    } else {
+        x
+    }
+}
+
+/// Output modifiers of a 32-bit float result: omod, then clamp to [0, 1].
+#[inline(always)]
+fn fout32(i: &DInst, x: f32, ftz: bool) -> u32 {
+    let mut x = flush32(x, ftz);
+    match i.mods >> m::OMOD & 3 {
+        1 => x *= 2.0,
+        2 => x *= 4.0,
+        3 => x *= 0.5,
+        _ => {}
+    }
+    if i.mods & m::CLAMP != 0 {
+        x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    }
+    x.to_bits()
+}
+
+#[inline(always)]
+fn fout64(i: &DInst, mut x: f64) -> u64 {
+    match i.mods >> m::OMOD & 3 {
+        1 => x *= 2.0,
+        2 => x *= 4.0,
+        3 => x *= 0.5,
+        _ => {}
+    }
+    if i.mods & m::CLAMP != 0 {
+        x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    }
+    x.to_bits()
+}
+
+/// IEEE-754 minNum/maxNum: a quiet NaN operand loses to a number.
+#[inline(always)]
+fn fmin32(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() {
+        a
+    } else if a == b {
+        // -0 < +0
+        f32::from_bits(a.to_bits() | b.to_bits())
+    } else {
+        a.min(b)
+    }
+}
+#[inline(always)]
+fn fmax32(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() {
+        a
+    } else if a == b {
+        f32::from_bits(a.to_bits() & b.to_bits())
+    } else {
+        a.max(b)
+    }
+}
+#[inline(always)]
+fn fmin64(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() {
+        a
+    } else if a == b {
+        f64::from_bits(a.to_bits() | b.to_bits())
+    } else {
+        a.min(b)
+    }
+}
+#[inline(always)]
+fn fmax64(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() {
+        a
+    } else if a == b {
+        f64::from_bits(a.to_bits() & b.to_bits())
+    } else {
+        a.max(b)
+    }
+}
+
+/// f32 -> u32 conversion: round toward zero, NaN to 0, saturating.
+fn cvt_u32(x: f32) -> u32 {
+    x as u32
+}
+fn cvt_i32(x: f32) -> i32 {
+    x as i32
+}
+
+macro_rules! v1 {
+    ($w:expr, $i:expr, |$a:ident| $e:expr) => {{
+        let mut a = [0u32; LANES];
+        $w.gather($i.src[0], &mut a);
+        if $i.mods & m::FLOAT != 0 {
+            fmods32($i, 0, &mut a);
+        }
+        let mut r = [0u32; LANES];
+        for l in 0..LANES {
+            let $a = a[l];
+            r[l] = $e;
+        }
+        let ex = $w.exec();
+        $w.scatter($i.dst, &r, ex);
+    }};
+}
+
+macro_rules! v2 {
+    ($w:expr, $i:expr, |$a:ident, $b:ident| $e:expr) => {{
+        let mut a = [0u32; LANES];
+        let mut b = [0u32; LANES];
+        $w.gather($i.src[0], &mut a);
+        $w.gather($i.src[1], &mut b);
+        if $i.mods & m::FLOAT != 0 {
+            fmods32($i, 0, &mut a);
+            fmods32($i, 1, &mut b);
+        }
+        let mut r = [0u32; LANES];
+        for l in 0..LANES {
+            let $a = a[l];
+            let $b = b[l];
+            r[l] = $e;
+        }
+        let ex = $w.exec();
+        $w.scatter($i.dst, &r, ex);
+    }};
+}
+
+macro_rules! v3 {
+    ($w:expr, $i:expr, |$a:ident, $b:ident, $c:ident| $e:expr) => {{
+        let mut a = [0u32; LANES];
+        let mut b = [0u32; LANES];
+        let mut c = [0u32; LANES];
+        $w.gather($i.src[0], &mut a);
+        $w.gather($i.src[1], &mut b);
+        $w.gather($i.src[2], &mut c);
+        if $i.mods & m::FLOAT != 0 {
+            fmods32($i, 0, &mut a);
+            fmods32($i, 1, &mut b);
+            fmods32($i, 2, &mut c);
+        }
+        let mut r = [0u32; LANES];
+        for l in 0..LANES {
+            let $a = a[l];
+            let $b = b[l];
+            let $c = c[l];
+            r[l] = $e;
+        }
+        let ex = $w.exec();
+        $w.scatter($i.dst, &r, ex);
+    }};
+}
+
+/// A 64-bit result from 64-bit sources (`$k`: which sources are 64-bit is by op).
+macro_rules! v64 {
+    ($w:expr, $i:expr, |$a:ident, $b:ident, $c:ident| $e:expr) => {{
+        let mut a = [0u64; LANES];
+        let mut b = [0u64; LANES];
+        let mut c = [0u64; LANES];
+        $w.gather64($i.src[0], &mut a);
+        $w.gather64($i.src[1], &mut b);
+        if $i.src[2] != Src::None {
+            $w.gather64($i.src[2], &mut c);
+        }
+        if $i.mods & m::FLOAT != 0 {
+            fmods64($i, 0, &mut a);
+            fmods64($i, 1, &mut b);
+            fmods64($i, 2, &mut c);
+        }
+        let mut r = [0u64; LANES];
+        for l in 0..LANES {
+            let $a = a[l];
+            let $b = b[l];
+            let $c = c[l];
+            r[l] = $e;
+        }
+        let ex = $w.exec();
+        $w.scatter64($i.dst, &r, ex);
+    }};
+}
+
+/// Carry-out operations: `$e` gives `(result, carry)`; the carry mask goes to `sdst`.
+macro_rules! vcarry {
+    ($w:expr, $i:expr, |$a:ident, $b:ident, $c:ident| $e:expr) => {{
+        let mut a = [0u32; LANES];
+        let mut b = [0u32; LANES];
+        $w.gather($i.src[0], &mut a);
+        $w.gather($i.src[1], &mut b);
+        let cin = if $i.src[2] != Src::None {
+            $w.read_mask($i.src[2])
+        } else {
+            0
+        };
+        let ex = $w.exec();
+        let mut r = [0u32; LANES];
+        let mut mask = 0u64;
+        for l in 0..LANES {
+            let $a = a[l];
+            let $b = b[l];
+            let $c = (cin >> l & 1) as u32;
+            let (v, co): (u32, bool) = $e;
+            r[l] = v;
+            mask |= u64::from(co) << l;
+        }
+        $w.scatter($i.dst, &r, ex);
+        $w.write_mask($i.sdst, mask & ex);
+    }};
+}
+
+#[inline(always)]
+fn sext64(v: u64, bits: u32) -> u64 {
+    let s = 64 - bits;
+    (((v << s) as i64) >> s) as u64
+}
+
+/// Run one wave until it ends, reaches a barrier, or fails.
+pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
+    let prog = cx.prog;
+    let insts = &prog.insts[..];
+    loop {
+        let pc = w.pc;
+        let Some(i) = insts.get(pc) else {
+            return Err((pc.saturating_sub(1), Fault::BadJump(0)));
+        };
+        w.count += 1;
+        if w.count > cx.budget {
+            return Err((pc, Fault::Budget(cx.budget)));
+        }
+        w.pc = pc + 1;
+        if let Some(t) = &mut cx.trace {
+            t.push(pc);
+        }
+        let r = if i.mods & (m::SDWA | m::DPP | m::VOPD) == 0 {
+            step(w, cx, i)
+        } else if i.mods & m::VOPD != 0 {
+            // dual issue: the halves do not depend on each other, so one after the other
+            let mut x = *i;
+            x.mods &= !m::VOPD;
+            match prog.vopd_y.get(i.imm2 as usize) {
+                Some(y) => step(w, cx, &x).and_then(|_| step(w, cx, y)),
+                None => Err(Fault::Invalid),
+            }
+        } else {
+            step_sdwa_dpp(w, cx, i)
+        };
+        match r {
+            Ok(None) => {}
+            Ok(Some(stop)) => return Ok(stop),
+            Err(f) => return Err((pc, f)),
+        }
+    }
+}
+
+#[inline(always)]
+fn branch(w: &mut Wave, i: &DInst, taken: bool) -> Result<Option<Stop>, Fault> {
+    if taken {
+        if i.imm < 0 {
+            return Err(Fault::BadJump(0));
+        }
+        w.pc = i.imm as usize;
+    }
+    Ok(None)
+}
+
+fn jump(w: &mut Wave, prog: &Program, addr: u64) -> Result<(), Fault> {
+    match prog.index_of(addr) {
+        Some(ix) => {
+            w.pc = ix;
+            Ok(())
+        }
+        None => Err(Fault::BadJump(addr)),
+    }
+}
+
+/// One instruction.
+#[inline(always)]
+fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault> {
+    let ex = w.exec();
+    if !matches!(i.op, Op::SNop | Op::SBranch | Op::SEndpgm | Op::SBarrier)
+        && i.dst != Dst::None
+        && matches!(i.dst, Dst::V(_))
+    {
+        w.lane_ops += u64::from(ex.count_ones());
+    }
+    macro_rules! s2 {
+        (|$a:ident, $b:ident| $e:expr) => {{
+            let $a = w.sread(i.src[0]);
+            let $b = w.sread(i.src[1]);
+            let (r, scc): (u32, Option<bool>) = $e;
+            w.swrite(i.dst, r);
+            if let Some(c) = scc {
+                w.scc = c;
+            }
+        }};
+    }
+    macro_rules! s2_64 {
+        (|$a:ident, $b:ident| $e:expr) => {{
+            let $a = w.sread64(i.src[0]);
+            let $b = w.sread64(i.src[1]);
+            let r: u64 = $e;
+            w.swrite64(i.dst, r);
+            w.scc = r != 0;
+        }};
+    }
+    macro_rules! scmp {
+        (|$a:ident, $b:ident| $e:expr) => {{
+            let $a = w.sread(i.src[0]);
+            let $b = w.sread(i.src[1]);
+            w.scc = $e;
+        }};
+    }
+    macro_rules! saveexec {
+        (|$s:ident, $e:ident| $x:expr) => {{
+            let $s = w.sread64(i.src[0]);
+            let $e = w.exec();
+            w.swrite64(i.dst, $e);
+            let n: u64 = $x;
+            w.swrite64(Dst::S(126), n);
+            w.scc = n != 0;
+        }};
+    }
+    let ftz = w.mode >> 4 & 3 != 3;
+    let _ = cx.ftz32;
+    match i.op {
+        Op::Unimplemented => return Err(Fault::Unimplemented),
+        Op::Invalid => return Err(Fault::Invalid),
+        Op::SNop => {}
+        Op::SEndpgm => {
+            w.done = true;
+            return Ok(Some(Stop::Ended));
+        }
+        Op::SBarrier => return Ok(Some(Stop::Barrier)),
+        Op::STrap => return Err(Fault::Trap(i.imm as u32 & 0xff)),
+        Op::SBranch => return branch(w, i, true),
+        Op::SCbranchScc0 => return branch(w, i, !w.scc),
+        Op::SCbranchScc1 => return branch(w, i, w.scc),
+        Op::SCbranchVccz => return branch(w, i, w.vcc() == 0),
+        Op::SCbranchVccnz => return branch(w, i, w.vcc() != 0),
+        Op::SCbranchExecz => return branch(w, i, ex == 0),
+        Op::SCbranchExecnz => return branch(w, i, ex != 0),
+        // ---- SOP1
+        Op::SMovB32 => {
+            let v = w.sread(i.src[0]);
+            w.swrite(i.dst, v);
+        }
+        Op::SMovB64 => {
+            let v = w.sread64(i.src[0]);
+            w.swrite64(i.dst, v);
+        }
+        Op::SCmovB32 => {
+            if w.scc {
+                let v = w.sread(i.src[0]);
+                w.swrite(i.dst, v);
+            }
+        }
+        Op::SCmovB64 => {
+            if w.scc {
+                let v = w.sread64(i.src[0]);
+                w.swrite64(i.dst, v);
+            }
+        }
+        Op::SNotB32 => s2!(|a, _b| (!a, Some(!a != 0))),
+        Op::SNotB64 => {
+            let r = !w.sread64(i.src[0]);
+            w.swrite64(i.dst, r);
+            w.scc = r != 0;
+        }
+        Op::SBrevB32 => s2!(|a, _b| (a.reverse_bits(), None)),
+        Op::SBcnt1B32 => s2!(|a, _b| (a.count_ones(), Some(a != 0))),
+        Op::SBcnt1B64 => {
+            let a = w.sread64(i.src[0]);
+            w.swrite(i.dst, a.count_ones());
+            w.scc = a != 0;
+        }
+        Op::SFf1B32 => s2!(|a, _b| (if a == 0 { u32::MAX } else { a.trailing_zeros() }, None)),
+        Op::SFf1B64 => {
+            let a = w.sread64(i.src[0]);
+            w.swrite(i.dst, if a == 0 { u32::MAX } else { a.trailing_zeros() });
+        }
+        Op::SFlbitB32 => s2!(|a, _b| (if a == 0 { u32::MAX } else { a.leading_zeros() }, None)),
+        Op::SSextI8 => s2!(|a, _b| (a as u8 as i8 as i32 as u32, None)),
+        Op::SSextI16 => s2!(|a, _b| (a as u16 as i16 as i32 as u32, None)),
+        Op::SAbsI32 => s2!(|a, _b| {
+            let r = (a as i32).wrapping_abs() as u32;
+            (r, Some(r != 0))
+        }),
+        Op::SGetpcB64 => {
+            let next = cx.prog.addr.get(w.pc).copied().unwrap_or(0);
+            w.swrite64(i.dst, next);
+        }
+        Op::SSetpcB64 => {
+            let a = w.sread64(i.src[0]);
+            jump(w, cx.prog, a)?;
+        }
+        Op::SSwappcB64 => {
+            let a = w.sread64(i.src[0]);
+            let next = cx.prog.addr.get(w.pc).copied().unwrap_or(0);
+            w.swrite64(i.dst, next);
+            jump(w, cx.prog, a)?;
+        }
+        Op::SAndSaveexecB64 => saveexec!(|s, e| s & e),
+        Op::SOrSaveexecB64 => saveexec!(|s, e| s | e),
+        Op::SXorSaveexecB64 => saveexec!(|s, e| s ^ e),
+        Op::SAndn2SaveexecB64 => saveexec!(|s, e| s & !e),
+        Op::SOrn2SaveexecB64 => saveexec!(|s, e| s | !e),
+        Op::SAndSaveexecB32 | Op::SOrSaveexecB32 | Op::SXorSaveexecB32 | Op::SAndn2SaveexecB32 => {
+            let s = w.sread(i.src[0]);
+            let e = w.s[126];
+            w.swrite(i.dst, e);
+            let n = match i.op {
+                Op::SAndSaveexecB32 => s & e,
+                Op::SOrSaveexecB32 => s | e,
+                Op::SXorSaveexecB32 => s ^ e,
+                _ => s & !e,
+            };
+            w.s[126] = n;
+            w.scc = n != 0;
+        }
+        // ---- SOP2
+        Op::SAddU32 => s2!(|a, b| {
+            let (r, c) = a.overflowing_add(b);
+            (r, Some(c))
+        }),
+        Op::SSubU32 => s2!(|a, b| {
+            let (r, c) = a.overflowing_sub(b);
+            (r, Some(c))
+        }),
+        Op::SAddcU32 => {
+            let cin = u64::from(w.scc);
+            s2!(|a, b| {
+                let t = u64::from(a) + u64::from(b) + cin;
+                (t as u32, Some(t >> 32 != 0))
+            })
+        }
+        Op::SSubbU32 => {
+            let cin = u64::from(w.scc);
+            s2!(|a, b| {
+                let t = u64::from(a).wrapping_sub(u64::from(b)).wrapping_sub(cin);
+                (t as u32, Some(u64::from(b) + cin > u64::from(a)))
+            })
+        }
+        Op::SAddI32 => s2!(|a, b| {
+            let (r, o) = (a as i32).overflowing_add(b as i32);
+            (r as u32, Some(o))
+        }),
+        Op::SSubI32 => s2!(|a, b| {
+            let (r, o) = (a as i32).overflowing_sub(b as i32);
+            (r as u32, Some(o))
+        }),
+        Op::SMulI32 => s2!(|a, b| (a.wrapping_mul(b), None)),
+        Op::SMulHiU32 => s2!(|a, b| (((u64::from(a) * u64::from(b)) >> 32) as u32, None)),
+        Op::SMulHiI32 => s2!(|a, b| (
+            ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32,
+            None
+        )),
+        Op::SAndB32 => s2!(|a, b| (a & b, Some(a & b != 0))),
+        Op::SOrB32 => s2!(|a, b| (a | b, Some(a | b != 0))),
+        Op::SXorB32 => s2!(|a, b| (a ^ b, Some(a ^ b != 0))),
+        Op::SAndn2B32 => s2!(|a, b| (a & !b, Some(a & !b != 0))),
+        Op::SOrn2B32 => s2!(|a, b| (a | !b, Some(a | !b != 0))),
+        Op::SNandB32 => s2!(|a, b| (!(a & b), Some(!(a & b) != 0))),
+        Op::SNorB32 => s2!(|a, b| (!(a | b), Some(!(a | b) != 0))),
+        Op::SXnorB32 => s2!(|a, b| (!(a ^ b), Some(!(a ^ b) != 0))),
+        Op::SAndB64 => s2_64!(|a, b| a & b),
+        Op::SOrB64 => s2_64!(|a, b| a | b),
+        Op::SXorB64 => s2_64!(|a, b| a ^ b),
+        Op::SAndn2B64 => s2_64!(|a, b| a & !b),
+        Op::SOrn2B64 => s2_64!(|a, b| a | !b),
+        Op::SNandB64 => s2_64!(|a, b| !(a & b)),
+        Op::SNorB64 => s2_64!(|a, b| !(a | b)),
+        Op::SXnorB64 => s2_64!(|a, b| !(a ^ b)),
+        Op::SLshlB32 => s2!(|a, b| {
+            let r = a << (b & 31);
+            (r, Some(r != 0))
+        }),
+        Op::SLshrB32 => s2!(|a, b| {
+            let r = a >> (b & 31);
+            (r, Some(r != 0))
+        }),
+        Op::SAshrI32 => s2!(|a, b| {
+            let r = ((a as i32) >> (b & 31)) as u32;
+            (r, Some(r != 0))
+        }),
+        Op::SLshlB64 | Op::SLshrB64 | Op::SAshrI64 => {
+            let a = w.sread64(i.src[0]);
+            let b = w.sread(i.src[1]) & 63;
+            let r = match i.op {
+                Op::SLshlB64 => a << b,
+                Op::SLshrB64 => a >> b,
+                _ => ((a as i64) >> b) as u64,
+            };
+            w.swrite64(i.dst, r);
+            w.scc = r != 0;
+        }
+        Op::SLshl1AddU32 | Op::SLshl2AddU32 | Op::SLshl3AddU32 | Op::SLshl4AddU32 => {
+            let n = match i.op {
+                Op::SLshl1AddU32 => 1,
+                Op::SLshl2AddU32 => 2,
+                Op::SLshl3AddU32 => 3,
+                _ => 4,
+            };
+            s2!(|a, b| {
+                let t = (u64::from(a) << n) + u64::from(b);
+                (t as u32, Some(t >> 32 != 0))
+            })
+        }
+        Op::SMinI32 => s2!(|a, b| (
+            (a as i32).min(b as i32) as u32,
+            Some((a as i32) < (b as i32))
+        )),
+        Op::SMinU32 => s2!(|a, b| (a.min(b), Some(a < b))),
+        Op::SMaxI32 => s2!(|a, b| (
+            (a as i32).max(b as i32) as u32,
+            Some((a as i32) > (b as i32))
+        )),
+        Op::SMaxU32 => s2!(|a, b| (a.max(b), Some(a > b))),
+        Op::SCselectB32 => {
+            let sc = w.scc;
+            s2!(|a, b| (if sc { a } else { b }, None))
+        }
+        Op::SCselectB64 => {
+            let a = w.sread64(i.src[0]);
+            let b = w.sread64(i.src[1]);
+            let r = if w.scc { a } else { b };
+            w.swrite64(i.dst, r);
+        }
+        Op::SBfeU32 => s2!(|a, b| {
+            let off = b & 31;
+            let width = (b >> 16) & 0x7f;
+            let r = if width == 0 {
+                0
+            } else {
+                ((u64::from(a) >> off) & ((1u64 << width.min(32)) - 1)) as u32
+            };
+            (r, Some(r != 0))
+        }),
+        Op::SBfeI32 => s2!(|a, b| {
+            let off = b & 31;
+            let width = (b >> 16) & 0x7f;
+            let r = if width == 0 {
+                0
+            } else {
+                let x = a >> off;
+                let wdt = width.min(32);
+                (((x << (32 - wdt)) as i32) >> (32 - wdt)) as u32
+            };
+            (r, Some(r != 0))
+        }),
+        Op::SBfmB32 => s2!(|a, b| ((((1u64 << (a & 31)) - 1) as u32) << (b & 31), None)),
+        Op::SPackLlB32B16 => s2!(|a, b| ((a & 0xffff) | (b << 16), None)),
+        Op::SAbsdiffI32 => s2!(|a, b| {
+            let r = (a as i32).wrapping_sub(b as i32).wrapping_abs() as u32;
+            (r, Some(r != 0))
+        }),
+        // ---- SOPK (src0 = sdst, src1 = the constant)
+        Op::SMovkI32 => {
+            let v = w.sread(i.src[1]);
+            w.swrite(i.dst, v);
+        }
+        Op::SCmovkI32 => {
+            if w.scc {
+                let v = w.sread(i.src[1]);
+                w.swrite(i.dst, v);
+            }
+        }
+        Op::SAddkI32 => s2!(|a, b| {
+            let (r, o) = (a as i32).overflowing_add(b as i32);
+            (r as u32, Some(o))
+        }),
+        Op::SMulkI32 => s2!(|a, b| (a.wrapping_mul(b), None)),
+        Op::SCmpkEqI32 | Op::SCmpEqI32 => scmp!(|a, b| a == b),
+        Op::SCmpkLgI32 | Op::SCmpLgI32 => scmp!(|a, b| a != b),
+        Op::SCmpkGtI32 | Op::SCmpGtI32 => scmp!(|a, b| (a as i32) > (b as i32)),
+        Op::SCmpkGeI32 | Op::SCmpGeI32 => scmp!(|a, b| (a as i32) >= (b as i32)),
+        Op::SCmpkLtI32 | Op::SCmpLtI32 => scmp!(|a, b| (a as i32) < (b as i32)),
+        Op::SCmpkLeI32 | Op::SCmpLeI32 => scmp!(|a, b| (a as i32) <= (b as i32)),
+        Op::SCmpkEqU32 | Op::SCmpEqU32 => scmp!(|a, b| a == b),
+        Op::SCmpkLgU32 | Op::SCmpLgU32 => scmp!(|a, b| a != b),
+        Op::SCmpkGtU32 | Op::SCmpGtU32 => scmp!(|a, b| a > b),
+        Op::SCmpkGeU32 | Op::SCmpGeU32 => scmp!(|a, b| a >= b),
+        Op::SCmpkLtU32 | Op::SCmpLtU32 => scmp!(|a, b| a < b),
+        Op::SCmpkLeU32 | Op::SCmpLeU32 => scmp!(|a, b| a <= b),
+        Op::SCmpEqU64 => w.scc = w.sread64(i.src[0]) == w.sread64(i.src[1]),
+        Op::SCmpLgU64 => w.scc = w.sread64(i.src[0]) != w.sread64(i.src[1]),
+        Op::SBitcmp0B32 => scmp!(|a, b| a >> (b & 31) & 1 == 0),
+        Op::SBitcmp1B32 => scmp!(|a, b| a >> (b & 31) & 1 == 1),
+        // ---- SMEM
+        Op::SLoad => {
+            let base = w.sread64(i.src[0]) & 0xffff_ffff_ffff;
+            let mut off = i.imm as u64;
+            if i.mods & m::SOFF != 0 {
+                off = u64::from(w.sread(i.src[1]));
+            }
+            if i.src[2] != Src::None {
+                off = off.wrapping_add(u64::from(w.sread(i.src[2])));
+            }
+            // the dword address: the low two bits are ignored
+            let addr = base.wrapping_add(off) & !3;
+            if let Dst::S(c) = i.dst {
+                for k in 0..i.imm2 as usize {
+                    let a = addr + 4 * k as u64;
+                    let v = cx.mem.read_u32(a).map_err(|Unmapped(x)| Fault::Memory {
+                        addr: x,
+                        lane: None,
+                        space: "global (scalar)",
+                    })?;
+                    w.s[(usize::from(c) + k) & 127] = v;
+                }
+            }
+        }
+        Op::SMemtime | Op::SMemrealtime => {
+            cx.clock += 1;
+            let t = cx.clock + w.count;
+            w.swrite64(i.dst, t);
+        }
+        // ---- VALU integer
+        Op::VMovB32 => v1!(w, i, |a| a),
+        Op::VMovB64 => {
+            let mut a = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.scatter64(i.dst, &a, ex);
+        }
+        Op::VNotB32 => v1!(w, i, |a| !a),
+        Op::VBfrevB32 => v1!(w, i, |a| a.reverse_bits()),
+        Op::VFfbhU32 => v1!(w, i, |a| if a == 0 { u32::MAX } else { a.leading_zeros() }),
+        Op::VFfblB32 => v1!(w, i, |a| if a == 0 { u32::MAX } else { a.trailing_zeros() }),
+        Op::VFfbhI32 => v1!(w, i, |a| {
+            let x = if (a as i32) < 0 { !a } else { a };
+            if a == 0 || a == u32::MAX {
+                u32::MAX
+            } else {
+                x.leading_zeros() - 1
+            }
+        }),
+        Op::VReadfirstlaneB32 => {
+            let lane = if ex == 0 {
+                0
+            } else {
+                ex.trailing_zeros() as usize
+            };
+            let v = match i.src[0] {
+                Src::V(r) => w.v[usize::from(r) * LANES + lane],
+                s => w.sread(s),
+            };
+            w.swrite(i.dst, v);
+        }
+        Op::VReadlaneB32 => {
+            let lane = (w.sread(i.src[1]) % w.lanes) as usize;
+            let v = match i.src[0] {
+                Src::V(r) => w.v[usize::from(r) * LANES + lane],
+                s => w.sread(s),
+            };
+            w.swrite(i.dst, v);
+        }
+        Op::VWritelaneB32 => {
+            let v = w.sread(i.src[0]);
+            let lane = (w.sread(i.src[1]) % w.lanes) as usize;
+            if let Dst::V(r) = i.dst {
+                w.v[usize::from(r) * LANES + lane] = v;
+            }
+        }
+        Op::VCndmaskB32 => {
+            let mask = w.read_mask(i.src[2]);
+            let mut a = [0u32; LANES];
+            let mut b = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            if i.mods & (7 << m::ABS | 7 << m::NEG) != 0 {
+                fmods32(i, 0, &mut a);
+                fmods32(i, 1, &mut b);
+            }
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                r[l] = if mask >> l & 1 != 0 { b[l] } else { a[l] };
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::VAddU32 => v2!(w, i, |a, b| a.wrapping_add(b)),
+        Op::VSubU32 => v2!(w, i, |a, b| a.wrapping_sub(b)),
+        Op::VSubrevU32 => v2!(w, i, |a, b| b.wrapping_sub(a)),
+        Op::VAddCoU32 => vcarry!(w, i, |a, b, _c| a.overflowing_add(b)),
+        Op::VSubCoU32 => vcarry!(w, i, |a, b, _c| a.overflowing_sub(b)),
+        Op::VSubrevCoU32 => vcarry!(w, i, |a, b, _c| b.overflowing_sub(a)),
+        Op::VAddcCoU32 => vcarry!(w, i, |a, b, c| {
+            let t = u64::from(a) + u64::from(b) + u64::from(c);
+            (t as u32, t >> 32 != 0)
+        }),
+        Op::VSubbCoU32 => vcarry!(w, i, |a, b, c| {
+            let t = u64::from(a).wrapping_sub(u64::from(b) + u64::from(c));
+            (t as u32, u64::from(b) + u64::from(c) > u64::from(a))
+        }),
+        Op::VSubbrevCoU32 => vcarry!(w, i, |a, b, c| {
+            let t = u64::from(b).wrapping_sub(u64::from(a) + u64::from(c));
+            (t as u32, u64::from(a) + u64::from(c) > u64::from(b))
+        }),
+        Op::VAndB32 => v2!(w, i, |a, b| a & b),
+        Op::VOrB32 => v2!(w, i, |a, b| a | b),
+        Op::VXorB32 => v2!(w, i, |a, b| a ^ b),
+        Op::VLshlrevB32 => v2!(w, i, |a, b| b << (a & 31)),
+        Op::VLshrrevB32 => v2!(w, i, |a, b| b >> (a & 31)),
+        Op::VAshrrevI32 => v2!(w, i, |a, b| ((b as i32) >> (a & 31)) as u32),
+        Op::VLshlrevB64 | Op::VLshrrevB64 | Op::VAshrrevI64 => {
+            let mut a = [0u32; LANES];
+            let mut b = [0u64; LANES];
+            w.gather(i.src[0], &mut a);
+            w.gather64(i.src[1], &mut b);
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                let s = a[l] & 63;
+                r[l] = match i.op {
+                    Op::VLshlrevB64 => b[l] << s,
+                    Op::VLshrrevB64 => b[l] >> s,
+                    _ => ((b[l] as i64) >> s) as u64,
+                };
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VLshlAddU32 => v3!(w, i, |a, b, c| (a << (b & 31)).wrapping_add(c)),
+        Op::VAddLshlU32 => v3!(w, i, |a, b, c| a.wrapping_add(b) << (c & 31)),
+        Op::VLshlOrB32 => v3!(w, i, |a, b, c| (a << (b & 31)) | c),
+        Op::VAndOrB32 => v3!(w, i, |a, b, c| (a & b) | c),
+        Op::VOr3B32 => v3!(w, i, |a, b, c| a | b | c),
+        Op::VXadU32 => v3!(w, i, |a, b, c| (a ^ b).wrapping_add(c)),
+        Op::VAdd3U32 => v3!(w, i, |a, b, c| a.wrapping_add(b).wrapping_add(c)),
+        Op::VMulLoU32 => v2!(w, i, |a, b| a.wrapping_mul(b)),
+        Op::VMulHiU32 => v2!(w, i, |a, b| ((u64::from(a) * u64::from(b)) >> 32) as u32),
+        Op::VMulHiI32 => v2!(
+            w,
+            i,
+            |a, b| ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32
+        ),
+        Op::VMulU32U24 => v2!(w, i, |a, b| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff)),
+        Op::VMulHiU32U24 => v2!(
+            w,
+            i,
+            |a, b| ((u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff)) >> 32) as u32
+        ),
+        Op::VMulI32I24 => v2!(w, i, |a, b| (((a << 8) as i32 >> 8)
+            .wrapping_mul((b << 8) as i32 >> 8))
+            as u32),
+        Op::VMadU32U24 => v3!(w, i, |a, b, c| (a & 0xff_ffff)
+            .wrapping_mul(b & 0xff_ffff)
+            .wrapping_add(c)),
+        Op::VMadI32I24 => v3!(w, i, |a, b, c| (((a << 8) as i32 >> 8)
+            .wrapping_mul((b << 8) as i32 >> 8)
+            as u32)
+            .wrapping_add(c)),
+        Op::VMadU64U32 | Op::VMadI64I32 => {
+            let mut a = [0u32; LANES];
+            let mut b = [0u32; LANES];
+            let mut c = [0u64; LANES];
+            w.gather(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            w.gather64(i.src[2], &mut c);
+            let mut r = [0u64; LANES];
+            let mut mask = 0u64;
+            for l in 0..LANES {
+                let (v, o) = if i.op == Op::VMadU64U32 {
+                    (u128::from(a[l]) * u128::from(b[l]) + u128::from(c[l]))
+                        .to_le_bytes()
+                        .split_at(8)
+                        .0
+                        .try_into()
+                        .map(|x: [u8; 8]| {
+                            let t = u128::from(a[l]) * u128::from(b[l]) + u128::from(c[l]);
+                            (u64::from_le_bytes(x), t >> 64 != 0)
+                        })
+                        .unwrap_or((0, false))
+                } else {
+                    let t =
+                        i128::from(a[l] as i32) * i128::from(b[l] as i32) + i128::from(c[l] as i64);
+                    (t as u64, t != i128::from(t as i64))
+                };
+                r[l] = v;
+                mask |= u64::from(o) << l;
+            }
+            w.scatter64(i.dst, &r, ex);
+            w.write_mask(i.sdst, mask & ex);
+        }
+        Op::VLshlAddU64 => {
+            let mut a = [0u64; LANES];
+            let mut b = [0u32; LANES];
+            let mut c = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            w.gather64(i.src[2], &mut c);
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                // shift counts 0-4 (larger ones are not defined by the manual: taken
+                // modulo 64 here)
+                r[l] = (a[l] << (b[l] & 63)).wrapping_add(c[l]);
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VMinI32 => v2!(w, i, |a, b| (a as i32).min(b as i32) as u32),
+        Op::VMaxI32 => v2!(w, i, |a, b| (a as i32).max(b as i32) as u32),
+        Op::VMinU32 => v2!(w, i, |a, b| a.min(b)),
+        Op::VMaxU32 => v2!(w, i, |a, b| a.max(b)),
+        Op::VBfeU32 => v3!(w, i, |a, b, c| {
+            let off = b & 31;
+            let wd = c & 31;
+            if wd == 0 {
+                0
+            } else {
+                (a >> off) & ((1u32 << wd).wrapping_sub(1))
+            }
+        }),
+        Op::VBfeI32 => v3!(w, i, |a, b, c| {
+            let off = b & 31;
+            let wd = c & 31;
+            if wd == 0 {
+                0
+            } else if off + wd < 32 {
+                (((a << (32 - off - wd)) as i32) >> (32 - wd)) as u32
+            } else {
+                ((a as i32) >> off) as u32
+            }
+        }),
+        Op::VBfiB32 => v3!(w, i, |a, b, c| (a & b) | (!a & c)),
+        Op::VBfmB32 => v2!(w, i, |a, b| ((1u32 << (a & 31)).wrapping_sub(1))
+            << (b & 31)),
+        Op::VAlignbitB32 => v3!(
+            w,
+            i,
+            |a, b, c| ((u64::from(a) << 32 | u64::from(b)) >> (c & 31)) as u32
+        ),
+        Op::VAlignbyteB32 => v3!(w, i, |a, b, c| ((u64::from(a) << 32 | u64::from(b))
+            >> (8 * (c & 3))) as u32),
+        Op::VPermB32 => v3!(w, i, |a, b, c| {
+            let bytes = (u64::from(a) << 32 | u64::from(b)).to_le_bytes();
+            let mut r = 0u32;
+            for k in 0..4 {
+                let sel = (c >> (8 * k)) & 0xff;
+                let byte: u32 = match sel {
+                    0..=7 => u32::from(bytes[sel as usize]),
+                    8 => {
+                        if bytes[1] & 0x80 != 0 {
+                            0xff
+                        } else {
+                            0
+                        }
+                    }
+                    9 => {
+                        if bytes[3] & 0x80 != 0 {
+                            0xff
+                        } else {
+                            0
+                        }
+                    }
+                    10 => {
+                        if bytes[5] & 0x80 != 0 {
+                            0xff
+                        } else {
+                            0
+                        }
+                    }
+                    11 => {
+                        if bytes[7] & 0x80 != 0 {
+                            0xff
+                        } else {
+                            0
+                        }
+                    }
+                    12 => 0,
+                    _ => 0xff,
+                };
+                r |= byte << (8 * k);
+            }
+            r
+        }),
+        Op::VBcntU32B32 => v2!(w, i, |a, b| a.count_ones().wrapping_add(b)),
+        Op::VMbcntLoU32B32 => {
+            let mut a = [0u32; LANES];
+            let mut b = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                let below = if l >= 32 { u32::MAX } else { (1u32 << l) - 1 };
+                r[l] = (a[l] & below).count_ones().wrapping_add(b[l]);
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::VMbcntHiU32B32 => {
+            let mut a = [0u32; LANES];
+            let mut b = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                let below = if l < 32 {
+                    0
+                } else {
+                    ((1u64 << (l - 32)) - 1) as u32
+                };
+                r[l] = (a[l] & below).count_ones().wrapping_add(b[l]);
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        // ---- VALU f32
+        Op::VAddF32 => v2!(w, i, |a, b| fout32(
+            i,
+            flush32(f(a), ftz) + flush32(f(b), ftz),
+            ftz
+        )),
+        Op::VSubF32 => v2!(w, i, |a, b| fout32(
+            i,
+            flush32(f(a), ftz) - flush32(f(b), ftz),
+            ftz
+        )),
+        Op::VSubrevF32 => v2!(w, i, |a, b| fout32(
+            i,
+            flush32(f(b), ftz) - flush32(f(a), ftz),
+            ftz
+        )),
+        Op::VMulF32 => v2!(w, i, |a, b| fout32(
+            i,
+            flush32(f(a), ftz) * flush32(f(b), ftz),
+            ftz
+        )),
+        Op::VFmaF32 => v3!(w, i, |a, b, c| fout32(
+            i,
+            flush32(f(a), ftz).mul_add(flush32(f(b), ftz), flush32(f(c), ftz)),
+            ftz
+        )),
+        Op::VMadF32 => v3!(w, i, |a, b, c| fout32(
+            i,
+            flush32(flush32(f(a), true) * flush32(f(b), true), true) + flush32(f(c), true),
+            true
+        )),
+        Op::VFmacF32 | Op::VMacF32 => {
+            // D = S0 * S1 + D
+            let mut a = [0u32; LANES];
+            let mut b = [0u32; LANES];
+            let mut c = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            if let Dst::V(r) = i.dst {
+                w.gather(Src::V(r), &mut c);
+            }
+            fmods32(i, 0, &mut a);
+            fmods32(i, 1, &mut b);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                r[l] = if i.op == Op::VFmacF32 {
+                    fout32(
+                        i,
+                        flush32(f(a[l]), ftz).mul_add(flush32(f(b[l]), ftz), flush32(f(c[l]), ftz)),
+                        ftz,
+                    )
+                } else {
+                    fout32(
+                        i,
+                        flush32(flush32(f(a[l]), true) * flush32(f(b[l]), true), true)
+                            + flush32(f(c[l]), true),
+                        true,
+                    )
+                };
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::VMadmkF32 | Op::VMadakF32 => {
+            // madmk: D = S0 * K + S1 (printed src0, K, src1); madak: D = S0 * S1 + K
+            v3!(w, i, |a, b, c| fout32(
+                i,
+                flush32(f(a), ftz).mul_add(flush32(f(b), ftz), flush32(f(c), ftz)),
+                ftz
+            ))
+        }
+        Op::VMinF32 => v2!(w, i, |a, b| fout32(
+            i,
+            fmin32(flush32(f(a), ftz), flush32(f(b), ftz)),
+            ftz
+        )),
+        Op::VMaxF32 => v2!(w, i, |a, b| fout32(
+            i,
+            fmax32(flush32(f(a), ftz), flush32(f(b), ftz)),
+            ftz
+        )),
+        Op::VCvtF32U32 => v1!(w, i, |a| fout32(i, a as f32, ftz)),
+        Op::VCvtF32I32 => v1!(w, i, |a| fout32(i, a as i32 as f32, ftz)),
+        Op::VCvtU32F32 => v1!(w, i, |a| cvt_u32(flush32(f(a), ftz))),
+        Op::VCvtI32F32 => v1!(w, i, |a| cvt_i32(flush32(f(a), ftz)) as u32),
+        Op::VRcpF32 | Op::VRcpIflagF32 => v1!(w, i, |a| fout32(i, 1.0 / flush32(f(a), ftz), ftz)),
+        Op::VTruncF32 => v1!(w, i, |a| fout32(i, f(a).trunc(), ftz)),
+        Op::VFloorF32 => v1!(w, i, |a| fout32(i, f(a).floor(), ftz)),
+        Op::VCeilF32 => v1!(w, i, |a| fout32(i, f(a).ceil(), ftz)),
+        Op::VSqrtF32 => v1!(w, i, |a| fout32(i, flush32(f(a), ftz).sqrt(), ftz)),
+        Op::VLdexpF32 => v2!(w, i, |a, b| fout32(
+            i,
+            ldexp32(flush32(f(a), ftz), b as i32),
+            ftz
+        )),
+        // ---- f64
+        Op::VAddF64 => v64!(w, i, |a, b, _c| fout64(i, d(a) + d(b))),
+        Op::VMulF64 => v64!(w, i, |a, b, _c| fout64(i, d(a) * d(b))),
+        Op::VFmaF64 => v64!(w, i, |a, b, c| fout64(i, d(a).mul_add(d(b), d(c)))),
+        Op::VMinF64 => v64!(w, i, |a, b, _c| fout64(i, fmin64(d(a), d(b)))),
+        Op::VMaxF64 => v64!(w, i, |a, b, _c| fout64(i, fmax64(d(a), d(b)))),
+        Op::VCvtF64F32 => {
+            let mut a = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            fmods32(i, 0, &mut a);
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                r[l] = fout64(i, f64::from(f(a[l])));
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VCvtF64I32 | Op::VCvtF64U32 => {
+            let mut a = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                let x = if i.op == Op::VCvtF64I32 {
+                    f64::from(a[l] as i32)
+                } else {
+                    f64::from(a[l])
+                };
+                r[l] = fout64(i, x);
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VCvtF32F64 | Op::VCvtI32F64 | Op::VCvtU32F64 => {
+            let mut a = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            fmods64(i, 0, &mut a);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                r[l] = match i.op {
+                    Op::VCvtF32F64 => fout32(i, d(a[l]) as f32, ftz),
+                    Op::VCvtI32F64 => d(a[l]) as i32 as u32,
+                    _ => d(a[l]) as u32,
+                };
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        // ---- VOPC
+        Op::VCmp => {
+            let (c, t) = i.cmp;
+            let mut mask = 0u64;
+            match t {
+                CmpTy::U16 | CmpTy::I16 | CmpTy::F16 => {
+                    let mut a = [0u16; LANES];
+                    let mut b = [0u16; LANES];
+                    h_src(w, i, 0, &mut a);
+                    h_src(w, i, 1, &mut b);
+                    for l in 0..LANES {
+                        let o = match t {
+                            CmpTy::U16 => Some(a[l].cmp(&b[l])),
+                            CmpTy::I16 => Some((a[l] as i16).cmp(&(b[l] as i16))),
+                            _ => h2f(a[l]).partial_cmp(&h2f(b[l])),
+                        };
+                        mask |= u64::from(c.test(o)) << l;
+                    }
+                }
+                CmpTy::U32 | CmpTy::I32 | CmpTy::F32 => {
+                    let mut a = [0u32; LANES];
+                    let mut b = [0u32; LANES];
+                    w.gather(i.src[0], &mut a);
+                    w.gather(i.src[1], &mut b);
+                    if t == CmpTy::F32 {
+                        fmods32(i, 0, &mut a);
+                        fmods32(i, 1, &mut b);
+                    }
+                    for l in 0..LANES {
+                        let o = match t {
+                            CmpTy::U32 => Some(a[l].cmp(&b[l])),
+                            CmpTy::I32 => Some((a[l] as i32).cmp(&(b[l] as i32))),
+                            _ => f(a[l]).partial_cmp(&f(b[l])),
+                        };
+                        mask |= u64::from(c.test(o)) << l;
+                    }
+                }
+                _ => {
+                    let mut a = [0u64; LANES];
+                    let mut b = [0u64; LANES];
+                    w.gather64(i.src[0], &mut a);
+                    w.gather64(i.src[1], &mut b);
+                    if t == CmpTy::F64 {
+                        fmods64(i, 0, &mut a);
+                        fmods64(i, 1, &mut b);
+                    }
+                    for l in 0..LANES {
+                        let o = match t {
+                            CmpTy::U64 => Some(a[l].cmp(&b[l])),
+                            CmpTy::I64 => Some((a[l] as i64).cmp(&(b[l] as i64))),
+                            _ => d(a[l]).partial_cmp(&d(b[l])),
+                        };
+                        mask |= u64::from(c.test(o)) << l;
+                    }
+                }
+            }
+            mask &= ex;
+            if i.sdst != Dst::None {
+                w.write_mask(i.sdst, mask);
+            }
+            if i.mods & m::CMPX != 0 {
+                w.write_mask(Dst::S(126), mask);
+            }
+            let _ = Cmp::F;
+        }
+
+        // ---- more f32
+        Op::VMax3F32 => v3!(w, i, |a, b, c| fout32(
+            i,
+            fmax32(fmax32(f(a), f(b)), f(c)),
+            ftz
+        )),
+        Op::VMin3F32 => v3!(w, i, |a, b, c| fout32(
+            i,
+            fmin32(fmin32(f(a), f(b)), f(c)),
+            ftz
+        )),
+        Op::VMed3F32 => v3!(w, i, |a, b, c| fout32(i, med3f(f(a), f(b), f(c)), ftz)),
+        Op::VMax3I32 => v3!(w, i, |a, b, c| (a as i32).max(b as i32).max(c as i32)
+            as u32),
+        Op::VMin3I32 => v3!(w, i, |a, b, c| (a as i32).min(b as i32).min(c as i32)
+            as u32),
+        Op::VMed3I32 => v3!(w, i, |a, b, c| {
+            let (a, b, c) = (a as i32, b as i32, c as i32);
+            a.max(b).min(a.min(b).max(c)) as u32
+        }),
+        Op::VMax3U32 => v3!(w, i, |a, b, c| a.max(b).max(c)),
+        Op::VMin3U32 => v3!(w, i, |a, b, c| a.min(b).min(c)),
+        Op::VMed3U32 => v3!(w, i, |a, b, c| a.max(b).min(a.min(b).max(c))),
+        Op::VRsqF32 => v1!(w, i, |a| fout32(i, 1.0 / flush32(f(a), ftz).sqrt(), ftz)),
+        Op::VExpF32 => v1!(w, i, |a| fout32(i, flush32(f(a), ftz).exp2(), ftz)),
+        Op::VLogF32 => v1!(w, i, |a| fout32(i, flush32(f(a), ftz).log2(), ftz)),
+        Op::VRndneF32 => v1!(w, i, |a| fout32(i, f(a).round_ties_even(), ftz)),
+        Op::VFractF32 => v1!(w, i, |a| {
+            let x = f(a);
+            let r = if x.is_infinite() {
+                f32::NAN
+            } else {
+                (x - x.floor()).min(f32::from_bits(0x3f7f_ffff))
+            };
+            fout32(i, r, ftz)
+        }),
+        Op::VFrexpMantF32 => v1!(w, i, |a| frexp32(f(a)).0.to_bits()),
+        Op::VFrexpExpI32F32 => v1!(w, i, |a| frexp32(f(a)).1 as u32),
+        // division steps: the scale step leaves operands in the normal range as they
+        // are (VCC 0); fixup handles the special values
+        Op::VDivScaleF32 => {
+            let mut a = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            fmods32(i, 0, &mut a);
+            w.scatter(i.dst, &a, ex);
+            w.write_mask(i.sdst, 0);
+        }
+        Op::VDivFmasF32 => {
+            let vcc = w.vcc();
+            let mut a = [0u32; LANES];
+            let mut b = [0u32; LANES];
+            let mut c = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            w.gather(i.src[2], &mut c);
+            fmods32(i, 0, &mut a);
+            fmods32(i, 1, &mut b);
+            fmods32(i, 2, &mut c);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                let mut x = f(a[l]).mul_add(f(b[l]), f(c[l]));
+                if vcc >> l & 1 != 0 {
+                    x *= if f(c[l]).abs() >= 2.0 {
+                        2f32.powi(32)
+                    } else {
+                        2f32.powi(-32)
+                    };
+                }
+                r[l] = fout32(i, x, ftz);
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::VDivFixupF32 => v3!(w, i, |a, b, c| fout32(
+            i,
+            div_fixup(f64::from(f(a)), f64::from(f(b)), f64::from(f(c))) as f32,
+            ftz
+        )),
+        // ---- more f64
+        Op::VFmacF64 => {
+            let mut a = [0u64; LANES];
+            let mut b = [0u64; LANES];
+            let mut c = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.gather64(i.src[1], &mut b);
+            if let Dst::V(r) = i.dst {
+                w.gather64(Src::V(r), &mut c);
+            }
+            fmods64(i, 0, &mut a);
+            fmods64(i, 1, &mut b);
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                r[l] = fout64(i, d(a[l]).mul_add(d(b[l]), d(c[l])));
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VRcpF64 => v64!(w, i, |a, _b, _c| fout64(i, 1.0 / d(a))),
+        Op::VRsqF64 => v64!(w, i, |a, _b, _c| fout64(i, 1.0 / d(a).sqrt())),
+        Op::VSqrtF64 => v64!(w, i, |a, _b, _c| fout64(i, d(a).sqrt())),
+        Op::VTruncF64 => v64!(w, i, |a, _b, _c| fout64(i, d(a).trunc())),
+        Op::VFloorF64 => v64!(w, i, |a, _b, _c| fout64(i, d(a).floor())),
+        Op::VCeilF64 => v64!(w, i, |a, _b, _c| fout64(i, d(a).ceil())),
+        Op::VRndneF64 => v64!(w, i, |a, _b, _c| fout64(i, d(a).round_ties_even())),
+        Op::VFractF64 => v64!(w, i, |a, _b, _c| {
+            let x = d(a);
+            let r = if x.is_infinite() {
+                f64::NAN
+            } else {
+                (x - x.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
+            };
+            fout64(i, r)
+        }),
+        Op::VFrexpMantF64 => v64!(w, i, |a, _b, _c| frexp64(d(a)).0.to_bits()),
+        Op::VFrexpExpI32F64 => {
+            let mut a = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            fmods64(i, 0, &mut a);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                r[l] = frexp64(d(a[l])).1 as u32;
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::VLdexpF64 => {
+            let mut a = [0u64; LANES];
+            let mut b = [0u32; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            fmods64(i, 0, &mut a);
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                r[l] = fout64(i, ldexp64(d(a[l]), b[l] as i32));
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VDivScaleF64 => {
+            let mut a = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            fmods64(i, 0, &mut a);
+            w.scatter64(i.dst, &a, ex);
+            w.write_mask(i.sdst, 0);
+        }
+        Op::VDivFmasF64 => {
+            let vcc = w.vcc();
+            let mut a = [0u64; LANES];
+            let mut b = [0u64; LANES];
+            let mut c = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.gather64(i.src[1], &mut b);
+            w.gather64(i.src[2], &mut c);
+            fmods64(i, 0, &mut a);
+            fmods64(i, 1, &mut b);
+            fmods64(i, 2, &mut c);
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                let mut x = d(a[l]).mul_add(d(b[l]), d(c[l]));
+                if vcc >> l & 1 != 0 {
+                    x *= if d(c[l]).abs() >= 2.0 {
+                        2f64.powi(64)
+                    } else {
+                        2f64.powi(-64)
+                    };
+                }
+                r[l] = fout64(i, x);
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VDivFixupF64 => v64!(w, i, |a, b, c| fout64(i, div_fixup(d(a), d(b), d(c)))),
+        Op::VCmpClassF32 | Op::VCmpClassF64 => {
+            let mut b = [0u32; LANES];
+            w.gather(i.src[1], &mut b);
+            let mut mask = 0u64;
+            if i.op == Op::VCmpClassF32 {
+                let mut a = [0u32; LANES];
+                w.gather(i.src[0], &mut a);
+                fmods32(i, 0, &mut a);
+                for l in 0..LANES {
+                    mask |= u64::from(
+                        b[l] >> class(
+                            f64::from(f(a[l])),
+                            f(a[l]).is_subnormal(),
+                            a[l] == 0x7fc0_0000 || (f(a[l]).is_nan() && a[l] & 0x40_0000 != 0),
+                        ) & 1
+                            != 0,
+                    ) << l;
+                }
+            } else {
+                let mut a = [0u64; LANES];
+                w.gather64(i.src[0], &mut a);
+                fmods64(i, 0, &mut a);
+                for l in 0..LANES {
+                    let x = d(a[l]);
+                    mask |= u64::from(
+                        b[l] >> class(x, x.is_subnormal(), x.is_nan() && a[l] & (1 << 51) != 0) & 1
+                            != 0,
+                    ) << l;
+                }
+            }
+            mask &= ex;
+            if i.sdst != Dst::None {
+                w.write_mask(i.sdst, mask);
+            }
+            if i.mods & m::CMPX != 0 {
+                w.write_mask(Dst::S(126), mask);
+            }
+        }
+        // ---- 16-bit: sources are the low halves (VOP3 op_sel picks the high ones); the
+        // result goes to the low half with the high half zeroed, or with op_sel[3] to
+        // the high half, the low half kept
+        Op::VAddF16 => h2(w, i, |a, b| f2h(h2f(a) + h2f(b))),
+        Op::VSubF16 => h2(w, i, |a, b| f2h(h2f(a) - h2f(b))),
+        Op::VSubrevF16 => h2(w, i, |a, b| f2h(h2f(b) - h2f(a))),
+        Op::VMulF16 => h2(w, i, |a, b| f2h(h2f(a) * h2f(b))),
+        Op::VMaxF16 => h2(w, i, |a, b| f2h(fmax64(h2f(a), h2f(b)))),
+        Op::VMinF16 => h2(w, i, |a, b| f2h(fmin64(h2f(a), h2f(b)))),
+        Op::VFmaF16 => h3(w, i, |a, b, c| f2h(h2f(a).mul_add(h2f(b), h2f(c)))),
+        Op::VMadF16 => h3(w, i, |a, b, c| f2h(h2f(f2h(h2f(a) * h2f(b))) + h2f(c))),
+        Op::VAddU16 => h2(w, i, |a, b| a.wrapping_add(b)),
+        Op::VSubU16 => h2(w, i, |a, b| a.wrapping_sub(b)),
+        Op::VSubrevU16 => h2(w, i, |a, b| b.wrapping_sub(a)),
+        Op::VMulLoU16 => h2(w, i, |a, b| a.wrapping_mul(b)),
+        Op::VLshlrevB16 => h2(w, i, |a, b| b << (a & 15)),
+        Op::VLshrrevB16 => h2(w, i, |a, b| b >> (a & 15)),
+        Op::VAshrrevI16 => h2(w, i, |a, b| ((b as i16) >> (a & 15)) as u16),
+        Op::VMaxU16 => h2(w, i, |a, b| a.max(b)),
+        Op::VMinU16 => h2(w, i, |a, b| a.min(b)),
+        Op::VMaxI16 => h2(w, i, |a, b| (a as i16).max(b as i16) as u16),
+        Op::VMinI16 => h2(w, i, |a, b| (a as i16).min(b as i16) as u16),
+        Op::VMadU16 => h3(w, i, |a, b, c| a.wrapping_mul(b).wrapping_add(c)),
+        Op::VAddI16 => {
+            let clamp = i.mods & m::CLAMP != 0;
+            h2(w, i, |a, b| {
+                if clamp {
+                    (a as i16).saturating_add(b as i16) as u16
+                } else {
+                    a.wrapping_add(b)
+                }
+            })
+        }
+        Op::VSubI16 => {
+            let clamp = i.mods & m::CLAMP != 0;
+            h2(w, i, |a, b| {
+                if clamp {
+                    (a as i16).saturating_sub(b as i16) as u16
+                } else {
+                    a.wrapping_sub(b)
+                }
+            })
+        }
+        Op::VCvtF32F16 => {
+            let mut a = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            let sel = i.mods >> m::OPSEL & 1 != 0;
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                let mut h = if sel {
+                    (a[l] >> 16) as u16
+                } else {
+                    a[l] as u16
+                };
+                if i.mods >> m::ABS & 1 != 0 {
+                    h &= 0x7fff;
+                }
+                if i.mods >> m::NEG & 1 != 0 {
+                    h ^= 0x8000;
+                }
+                r[l] = fout32(i, h2f(h) as f32, false);
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::VCvtF16F32 => {
+            let mut a = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            fmods32(i, 0, &mut a);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                r[l] = u32::from(f2h(f64::from(f(a[l]))));
+            }
+            h_write(w, i, &r, ex);
+        }
+        Op::VCvtPkrtzF16F32 => v2!(w, i, |a, b| u32::from(f2h_rtz(f(a)))
+            | u32::from(f2h_rtz(f(b))) << 16),
+        Op::VPackB32F16 => {
+            let s0 = i.mods >> m::OPSEL & 1 != 0;
+            let s1 = i.mods >> (m::OPSEL + 1) & 1 != 0;
+            v2!(w, i, |a, b| {
+                let lo = if s0 { a >> 16 } else { a & 0xffff };
+                let hi = if s1 { b >> 16 } else { b & 0xffff };
+                lo | hi << 16
+            })
+        }
+        // ---- packed
+        Op::VPkAddF16 => pk2(w, i, |a, b| f2h(h2f(a) + h2f(b))),
+        Op::VPkMulF16 => pk2(w, i, |a, b| f2h(h2f(a) * h2f(b))),
+        Op::VPkMaxF16 => pk2(w, i, |a, b| f2h(fmax64(h2f(a), h2f(b)))),
+        Op::VPkMinF16 => pk2(w, i, |a, b| f2h(fmin64(h2f(a), h2f(b)))),
+        Op::VPkFmaF16 => pk3(w, i, |a, b, c| f2h(h2f(a).mul_add(h2f(b), h2f(c)))),
+        Op::VPkAddU16 => pk2(w, i, |a, b| a.wrapping_add(b)),
+        Op::VPkSubU16 => pk2(w, i, |a, b| a.wrapping_sub(b)),
+        Op::VPkMulLoU16 => pk2(w, i, |a, b| a.wrapping_mul(b)),
+        Op::VPkMovB32 => {
+            let mut a = [0u64; LANES];
+            let mut b = [0u64; LANES];
+            w.gather64(i.src[0], &mut a);
+            w.gather64(i.src[1], &mut b);
+            let s0 = i.mods >> m::OPSEL & 1 != 0;
+            let s1 = i.mods >> (m::OPSEL + 1) & 1 != 0;
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                let lo = if s0 { a[l] >> 32 } else { a[l] & 0xffff_ffff };
+                let hi = if s1 { b[l] >> 32 } else { b[l] & 0xffff_ffff };
+                r[l] = lo | hi << 32;
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        Op::VPkFmaF32 | Op::VPkAddF32 | Op::VPkMulF32 => {
+            let n = if i.op == Op::VPkFmaF32 { 3 } else { 2 };
+            let mut srcs = [[0u64; LANES]; 3];
+            for k in 0..n {
+                w.gather64(i.src[k], &mut srcs[k]);
+            }
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                let mut out = 0u64;
+                for half in 0..2 {
+                    let mut x = [0f32; 3];
+                    for k in 0..n {
+                        let (selb, negb) = if half == 0 {
+                            (m::OPSEL, m::NEG)
+                        } else {
+                            (m::OPSEL_HI, m::NEG_HI)
+                        };
+                        let sel = i.mods >> (selb + k as u32) & 1 != 0;
+                        let mut v = if sel {
+                            (srcs[k][l] >> 32) as u32
+                        } else {
+                            srcs[k][l] as u32
+                        };
+                        if i.mods >> (negb + k as u32) & 1 != 0 {
+                            v ^= 0x8000_0000;
+                        }
+                        x[k] = flush32(f(v), ftz);
+                    }
+                    let y = match i.op {
+                        Op::VPkFmaF32 => x[0].mul_add(x[1], x[2]),
+                        Op::VPkAddF32 => x[0] + x[1],
+                        _ => x[0] * x[1],
+                    };
+                    let mut y = flush32(y, ftz);
+                    if i.mods & m::CLAMP != 0 {
+                        y = if y.is_nan() { 0.0 } else { y.clamp(0.0, 1.0) };
+                    }
+                    out |= u64::from(y.to_bits()) << (32 * half);
+                }
+                r[l] = out;
+            }
+            w.scatter64(i.dst, &r, ex);
+        }
+        // ---- hardware registers (MODE only)
+        Op::SGetreg => {
+            let (id, off, size) = hwreg(i.imm as u32);
+            let v = match id {
+                1 => w.mode,
+                _ => return Err(Fault::Unimplemented),
+            };
+            let mask = if size >= 32 {
+                u32::MAX
+            } else {
+                (1 << size) - 1
+            };
+            w.swrite(i.dst, (v >> off) & mask);
+        }
+        Op::SSetreg | Op::SSetregImm => {
+            let (id, off, size) = hwreg(i.imm as u32);
+            // s_setreg_b32: the SGPR; s_setreg_imm32_b32: the literal (both in src[0])
+            let v = w.sread(i.src[0]);
+            if id != 1 {
+                return Err(Fault::Unimplemented);
+            }
+            let mask = if size >= 32 {
+                u32::MAX
+            } else {
+                ((1u32 << size) - 1) << off
+            };
+            w.mode = (w.mode & !mask) | ((v << off) & mask);
+        }
+        Op::SDenormMode => {
+            let v = i.imm as u32 & 0xf;
+            w.mode = (w.mode & !0xf0) | v << 4;
+        }
+        Op::SRoundMode => {
+            let v = i.imm as u32 & 0xf;
+            w.mode = (w.mode & !0xf) | v;
+        }
+        // ---- memory
+        Op::DsReadB32
+        | Op::DsReadB64
+        | Op::DsReadB128
+        | Op::DsReadU8
+        | Op::DsReadI8
+        | Op::DsReadU16
+        | Op::DsReadI16 => {
+            let (n, signed) = match i.op {
+                Op::DsReadB32 => (4, false),
+                Op::DsReadB64 => (8, false),
+                Op::DsReadB128 => (16, false),
+                Op::DsReadU8 => (1, false),
+                Op::DsReadI8 => (1, true),
+                Op::DsReadU16 => (2, false),
+                _ => (2, true),
+            };
+            ds_load(w, cx, i, n, signed, &[i.imm as u32])?;
+        }
+        Op::DsRead2B32 | Op::DsRead2st64B32 | Op::DsRead2B64 | Op::DsRead2st64B64 => {
+            let (n, scale) = match i.op {
+                Op::DsRead2B32 => (4, 4),
+                Op::DsRead2st64B32 => (4, 256),
+                Op::DsRead2B64 => (8, 8),
+                _ => (8, 512),
+            };
+            ds_load(w, cx, i, n, false, &[i.imm as u32 * scale, i.imm2 * scale])?;
+        }
+        Op::DsWriteB32 | Op::DsWriteB64 | Op::DsWriteB128 | Op::DsWriteB8 | Op::DsWriteB16 => {
+            let n = match i.op {
+                Op::DsWriteB32 => 4,
+                Op::DsWriteB64 => 8,
+                Op::DsWriteB128 => 16,
+                Op::DsWriteB8 => 1,
+                _ => 2,
+            };
+            ds_store(w, cx, i, n, &[i.imm as u32])?;
+        }
+        Op::DsWrite2B32 | Op::DsWrite2st64B32 | Op::DsWrite2B64 | Op::DsWrite2st64B64 => {
+            let (n, scale) = match i.op {
+                Op::DsWrite2B32 => (4, 4),
+                Op::DsWrite2st64B32 => (4, 256),
+                Op::DsWrite2B64 => (8, 8),
+                _ => (8, 512),
+            };
+            ds_store(w, cx, i, n, &[i.imm as u32 * scale, i.imm2 * scale])?;
+        }
+        Op::DsAddU32
+        | Op::DsSubU32
+        | Op::DsMinI32
+        | Op::DsMaxI32
+        | Op::DsMinU32
+        | Op::DsMaxU32
+        | Op::DsAndB32
+        | Op::DsOrB32
+        | Op::DsXorB32
+        | Op::DsAddRtnU32 => {
+            let mut a = [0u32; LANES];
+            let mut dat = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            w.gather(i.src[1], &mut dat);
+            let mut r = [0u32; LANES];
+            for l in 0..w.lanes as usize {
+                if ex >> l & 1 == 0 {
+                    continue;
+                }
+                let addr = a[l].wrapping_add(i.imm as u32) as usize;
+                let cell = cx
+                    .lds
+                    .get_mut(addr..addr.wrapping_add(4))
+                    .ok_or(Fault::Memory {
+                        addr: addr as u64,
+                        lane: Some(l as u32),
+                        space: "LDS",
+                    })?;
+                let old = u32::from_le_bytes([cell[0], cell[1], cell[2], cell[3]]);
+                let x = dat[l];
+                let new = match i.op {
+                    Op::DsAddU32 | Op::DsAddRtnU32 => old.wrapping_add(x),
+                    Op::DsSubU32 => old.wrapping_sub(x),
+                    Op::DsMinI32 => (old as i32).min(x as i32) as u32,
+                    Op::DsMaxI32 => (old as i32).max(x as i32) as u32,
+                    Op::DsMinU32 => old.min(x),
+                    Op::DsMaxU32 => old.max(x),
+                    Op::DsAndB32 => old & x,
+                    Op::DsOrB32 => old | x,
+                    _ => old ^ x,
+                };
+                cell.copy_from_slice(&new.to_le_bytes());
+                r[l] = old;
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::DsBpermuteB32 | Op::DsPermuteB32 => {
+            let mut a = [0u32; LANES];
+            let mut dat = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            w.gather(i.src[1], &mut dat);
+            let n = w.lanes as usize;
+            let mut r = [0u32; LANES];
+            if let Dst::V(row) = i.dst {
+                let b = usize::from(row) * LANES;
+                r[..LANES].copy_from_slice(&w.v[b..b + LANES]);
+            }
+            for l in 0..n {
+                if ex >> l & 1 == 0 {
+                    continue;
+                }
+                let sel = (a[l].wrapping_add(i.imm as u32) / 4) as usize % n;
+                if i.op == Op::DsBpermuteB32 {
+                    // read from lane sel (0 if that lane is inactive)
+                    r[l] = if ex >> sel & 1 != 0 { dat[sel] } else { 0 };
+                } else {
+                    r[sel] = dat[l];
+                }
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::DsSwizzleB32 => {
+            let mut a = [0u32; LANES];
+            let src = i.src[0];
+            w.gather(src, &mut a);
+            let off = i.imm as u32;
+            let n = w.lanes as usize;
+            let mut r = [0u32; LANES];
+            for l in 0..n {
+                let s = if off & 0x8000 != 0 {
+                    (l & !3) + ((off >> (2 * (l & 3))) & 3) as usize
+                } else {
+                    let and = (off & 31) as usize;
+                    let or = ((off >> 5) & 31) as usize;
+                    let xor = ((off >> 10) & 31) as usize;
+                    ((((l & 31) & and) | or) ^ xor) | (l & 32)
+                };
+                r[l] = if s < n && ex >> s & 1 != 0 { a[s] } else { 0 };
+            }
+            w.scatter(i.dst, &r, ex);
+        }
+        Op::MemLoad => mem_load(w, cx, i)?,
+        Op::MemStore => mem_store(w, cx, i)?,
+        Op::MemAtomic => mem_atomic(w, cx, i)?,
+        Op::BufLoad | Op::BufStore => buffer(w, cx, i)?,
+    }
+    Ok(None)
+}
+
+/// An SDWA or DPP instruction: its selected sources go to temporary rows, the plain
+/// operation runs on them, and the result is merged into the destination.
+fn step_sdwa_dpp(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault> {
+    let ex = w.exec();
+    let n = w.lanes as usize;
+    let mut j = *i;
+    j.mods &= !(m::SDWA | m::DPP);
+    if i.mods & m::SDWA != 0 {
+        let sel = i.imm2;
+        for k in 0..2 {
+            let (s, sext) = ((sel >> (4 * k)) & 7, (sel >> (4 * k + 3)) & 1 != 0);
+            if i.src[k] == Src::None {
+                continue;
+            }
+            let mut a = [0u32; LANES];
+            w.gather(i.src[k], &mut a);
+            for x in a.iter_mut() {
+                *x = sdwa_select(*x, s, sext);
+            }
+            let row = TMP_ROW + k as u16;
+            let b = usize::from(row) * LANES;
+            w.v[b..b + LANES].copy_from_slice(&a);
+            j.src[k] = Src::V(row);
+        }
+        let real = i.dst;
+        let tmp = TMP_ROW + 2;
+        if let Dst::V(_) = real {
+            j.dst = Dst::V(tmp);
+        }
+        let r = step(w, cx, &j)?;
+        if let Dst::V(d) = real {
+            let dst_sel = (sel >> 8) & 7;
+            let unused = (sel >> 11) & 3;
+            let (db, tb) = (usize::from(d) * LANES, usize::from(tmp) * LANES);
+            for l in 0..n {
+                if ex >> l & 1 != 0 {
+                    w.v[db + l] = sdwa_place(w.v[tb + l], w.v[db + l], dst_sel, unused);
+                }
+            }
+        }
+        return Ok(r);
+    }
+    // DPP: src0 read from another lane
+    let ctrl = i.imm2 & 0x1ff;
+    let row_mask = (i.imm2 >> 9) & 0xf;
+    let bank_mask = (i.imm2 >> 13) & 0xf;
+    let bound_ctrl = (i.imm2 >> 17) & 1 != 0;
+    let mut a = [0u32; LANES];
+    w.gather(i.src[0], &mut a);
+    let mut p = [0u32; LANES];
+    let mut write = 0u64;
+    for l in 0..n {
+        if row_mask >> (l / 16) & 1 == 0 || bank_mask >> ((l >> 2) & 3) & 1 == 0 {
+            continue;
+        }
+        match dpp_source(ctrl, l, n) {
+            Some(src) if ex >> src & 1 != 0 => {
+                p[l] = a[src];
+                write |= 1 << l;
+            }
+            _ if bound_ctrl => {
+                p[l] = 0;
+                write |= 1 << l;
+            }
+            _ => {}
+        }
+    }
+    let row = TMP_ROW;
+    let b = usize::from(row) * LANES;
+    w.v[b..b + LANES].copy_from_slice(&p);
+    j.src[0] = Src::V(row);
+    // lanes whose source is invalid are not written: run with them masked off
+    let (e0, e1) = (w.s[126], w.s[127]);
+    let masked = ex & write;
+    w.s[126] = masked as u32;
+    if w.lanes == 64 {
+        w.s[127] = (masked >> 32) as u32;
+    }
+    let r = step(w, cx, &j);
+    // EXEC itself is not an output of the DPP forms of VOP1/VOP2
+    w.s[126] = e0;
+    w.s[127] = e1;
+    r
+}
+
+/// The lane DPP control `ctrl` reads for lane `l` (None: out of range).
+fn dpp_source(ctrl: u32, l: usize, n: usize) -> Option<usize> {
+    let row = l & !15;
+    let rl = l & 15;
+    match ctrl {
+        0x000..=0x0ff => Some((l & !3) + ((ctrl >> (2 * (l & 3))) & 3) as usize),
+        0x101..=0x10f => {
+            let k = (ctrl & 15) as usize;
+            (rl + k < 16).then_some(l + k)
+        }
+        0x111..=0x11f => {
+            let k = (ctrl & 15) as usize;
+            (rl >= k).then(|| l - k)
+        }
+        0x121..=0x12f => {
+            let k = (ctrl & 15) as usize;
+            Some(row + (rl + 16 - k) % 16)
+        }
+        0x130 => (l + 1 < n).then_some(l + 1),
+        0x134 => Some((l + 1) % n),
+        0x138 => l.checked_sub(1),
+        0x13c => Some((l + n - 1) % n),
+        0x140 => Some(row + 15 - rl),
+        0x141 => Some((l & !7) + 7 - (l & 7)),
+        0x142 => (l >= 16).then(|| row - 1),
+        0x143 => (l >= 32).then_some(31),
+        _ => None,
+    }
+}
+
+/// An SDWA source selection: 0-3 bytes, 4-5 words, 6 the dword; zero- or
+/// sign-extended.
+fn sdwa_select(x: u32, sel: u32, sext: bool) -> u32 {
+    match sel {
+        0..=3 => {
+            let b = (x >> (8 * sel)) & 0xff;
+            if sext {
+                b as u8 as i8 as i32 as u32
+            } else {
+                b
+            }
+        }
+        4 | 5 => {
+            let h = (x >> (16 * (sel - 4))) & 0xffff;
+            if sext {
+                h as u16 as i16 as i32 as u32
+            } else {
+                h
+            }
+        }
+        _ => x,
+    }
+}
+
+/// An SDWA destination: the result's low bits placed at `sel` of the old value, the
+/// other bits zero (UNUSED_PAD), sign-extended (UNUSED_SEXT) or kept
+/// (UNUSED_PRESERVE).
+fn sdwa_place(r: u32, old: u32, sel: u32, unused: u32) -> u32 {
+    let (shift, width) = match sel {
+        0..=3 => (8 * sel, 8),
+        4 | 5 => (16 * (sel - 4), 16),
+        _ => return r,
+    };
+    let mask = ((1u64 << width) - 1) as u32;
+    let v = (r & mask) << shift;
+    match unused {
+        2 => (old & !(mask << shift)) | v,
+        1 => {
+            // sign-extend above the field; bits below stay 0
+            let top = (r >> (width - 1)) & 1;
+            let above = if top != 0 && shift + width < 32 {
+                u32::MAX << (shift + width)
+            } else {
+                0
+            };
+            v | above
+        }
+        _ => v,
+    }
+}
+
+/// `hwreg(id, offset, size)` of an `s_getreg`/`s_setreg` immediate.
+fn hwreg(imm: u32) -> (u32, u32, u32) {
+    (imm & 0x3f, (imm >> 6) & 0x1f, ((imm >> 11) & 0x1f) + 1)
+}
+
+fn med3f(a: f32, b: f32, c: f32) -> f32 {
+    if a.is_nan() || b.is_nan() || c.is_nan() {
+        return fmin32(fmin32(a, b), c);
+    }
+    let mx = fmax32(fmax32(a, b), c);
+    if mx == a {
+        fmax32(b, c)
+    } else if mx == b {
+        fmax32(a, c)
+    } else {
+        fmax32(a, b)
+    }
+}
+
+fn frexp32(x: f32) -> (f32, i32) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let (m, e) = frexp64(f64::from(x));
+    (m as f32, e)
+}
+
+fn frexp64(x: f64) -> (f64, i32) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let mut e = 0;
+    let mut y = x;
+    if y.is_subnormal() {
+        y *= 2f64.powi(64);
+        e -= 64;
+    }
+    let bits = y.to_bits();
+    let be = ((bits >> 52) & 0x7ff) as i32;
+    e += be - 1022;
+    let m = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+    (m, e)
+}
+
+fn ldexp64(x: f64, e: i32) -> f64 {
+    let e = e.clamp(-2200, 2200);
+    // in steps that stay exact
+    let mut r = x;
+    let mut k = e;
+    while k > 1000 {
+        r *= 2f64.powi(1000);
+        k -= 1000;
+    }
+    while k < -1000 {
+        r *= 2f64.powi(-1000);
+        k += 1000;
+    }
+    r * 2f64.powi(k)
+}
+
+/// The special cases of a division: `q` is the quotient computed for numerator `n`
+/// and denominator `den`.
+fn div_fixup(q: f64, den: f64, n: f64) -> f64 {
+    let neg = (den.is_sign_negative()) != (n.is_sign_negative());
+    let sign = |x: f64| if neg { -x } else { x };
+    if n.is_nan()
+        || den.is_nan()
+        || (den == 0.0 && n == 0.0)
+        || (den.is_infinite() && n.is_infinite())
+    {
+        f64::NAN
+    } else if den == 0.0 || n.is_infinite() {
+        sign(f64::INFINITY)
+    } else if den.is_infinite() || n == 0.0 {
+        sign(0.0)
+    } else if q.is_nan() {
+        f64::NAN
+    } else {
+        sign(q.abs())
+    }
+}
+
+/// The bit of a `v_cmp_class` mask a value has: 0 signaling NaN, 1 quiet NaN, 2 -inf,
+/// 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+fn class(x: f64, subnormal: bool, quiet: bool) -> u32 {
+    if x.is_nan() {
+        return if quiet { 1 } else { 0 };
+    }
+    let neg = x.is_sign_negative();
+    match (neg, x.is_infinite(), x == 0.0, subnormal) {
+        (true, true, _, _) => 2,
+        (true, _, true, _) => 5,
+        (true, _, _, true) => 4,
+        (true, _, _, _) => 3,
+        (false, true, _, _) => 9,
+        (false, _, true, _) => 6,
+        (false, _, _, true) => 7,
+        _ => 8,
+    }
+}
+
+/// f16 bits to a double (exact).
+#[inline]
+pub fn h2f(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = (h >> 10) & 0x1f;
+    let m = f64::from(h & 0x3ff);
+    match e {
+        0 => sign * m * 2f64.powi(-24),
+        31 if m == 0.0 => sign * f64::INFINITY,
+        31 => f64::NAN,
+        _ => sign * (1.0 + m / 1024.0) * 2f64.powi(i32::from(e) - 15),
+    }
+}
+
+/// A double rounded to f16 (round to nearest even).
+#[inline]
+pub fn f2h(x: f64) -> u16 {
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    if x.is_nan() {
+        return 0x7e00;
+    }
+    let a = x.abs();
+    if a >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    if a < 2f64.powi(-14) {
+        // subnormal (or rounds up to the smallest normal, whose encoding follows)
+        let q = (a * 2f64.powi(24)).round_ties_even() as u16;
+        return sign | q;
+    }
+    let bits = a.to_bits();
+    let mut e = ((bits >> 52) & 0x7ff) as i32 - 1023;
+    let mant = a / 2f64.powi(e);
+    let mut q = ((mant - 1.0) * 1024.0).round_ties_even() as u32;
+    if q == 1024 {
+        q = 0;
+        e += 1;
+    }
+    if e > 15 {
+        return sign | 0x7c00;
+    }
+    sign | (((e + 15) as u16) << 10) | q as u16
+}
+
+/// f32 to f16 rounding toward zero.
+fn f2h_rtz(x: f32) -> u16 {
+    let h = f2h(f64::from(x));
+    if x.is_nan() || x.is_infinite() {
+        return h;
+    }
+    // the nearest may be away from zero: step back one unit if so
+    if h2f(h).abs() > f64::from(x).abs() {
+        if h & 0x7fff == 0x7c00 {
+            (h & 0x8000) | 0x7bff
+        } else {
+            h - 1
+        }
+    } else {
+        h
+    }
+}
+
+/// A 16-bit result: to the low half (high half zeroed) or, with op_sel[3], to the high
+/// half (low half kept).
+#[inline]
+fn h_write(w: &mut Wave, i: &DInst, r: &[u32; LANES], ex: u64) {
+    if i.mods >> (m::OPSEL + 3) & 1 != 0 {
+        if let Dst::V(row) = i.dst {
+            let b = usize::from(row) * LANES;
+            for l in 0..LANES {
+                if ex >> l & 1 != 0 {
+                    w.v[b + l] = (w.v[b + l] & 0xffff) | (r[l] & 0xffff) << 16;
+                }
+            }
+        }
+    } else {
+        let mut z = [0u32; LANES];
+        for l in 0..LANES {
+            z[l] = r[l] & 0xffff;
+        }
+        w.scatter(i.dst, &z, ex);
+    }
+}
+
+#[inline]
+fn h_src(w: &Wave, i: &DInst, k: usize, out: &mut [u16; LANES]) {
+    let mut a = [0u32; LANES];
+    w.gather(i.src[k], &mut a);
+    let hi = i.mods >> (m::OPSEL + k as u32) & 1 != 0;
+    let float = i.mods & m::FLOAT != 0;
+    let abs = float && i.mods >> (m::ABS + k as u32) & 1 != 0;
+    let neg = float && i.mods >> (m::NEG + k as u32) & 1 != 0;
+    for l in 0..LANES {
+        let mut h = if hi { (a[l] >> 16) as u16 } else { a[l] as u16 };
+        if abs {
+            h &= 0x7fff;
+        }
+        if neg {
+            h ^= 0x8000;
+        }
+        out[l] = h;
+    }
+}
+
+fn h2(w: &mut Wave, i: &DInst, op: impl Fn(u16, u16) -> u16) {
+    let ex = w.exec();
+    let mut a = [0u16; LANES];
+    let mut b = [0u16; LANES];
+    h_src(w, i, 0, &mut a);
+    h_src(w, i, 1, &mut b);
+    let mut r = [0u32; LANES];
+    for l in 0..LANES {
+        r[l] = u32::from(op(a[l], b[l]));
+    }
+    h_clamp(i, &mut r);
+    h_write(w, i, &r, ex);
+}
+
+fn h3(w: &mut Wave, i: &DInst, op: impl Fn(u16, u16, u16) -> u16) {
+    let ex = w.exec();
+    let mut a = [0u16; LANES];
+    let mut b = [0u16; LANES];
+    let mut c = [0u16; LANES];
+    h_src(w, i, 0, &mut a);
+    h_src(w, i, 1, &mut b);
+    h_src(w, i, 2, &mut c);
+    let mut r = [0u32; LANES];
+    for l in 0..LANES {
+        r[l] = u32::from(op(a[l], b[l], c[l]));
+    }
+    h_clamp(i, &mut r);
+    h_write(w, i, &r, ex);
+}
+
+/// Clamp of a 16-bit float result to [0, 1].
+fn h_clamp(i: &DInst, r: &mut [u32; LANES]) {
+    if i.mods & m::CLAMP != 0 && i.mods & m::FLOAT != 0 {
+        for x in r.iter_mut() {
+            let v = h2f(*x as u16);
+            *x = u32::from(f2h(if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }));
+        }
+    }
+}
+
+/// A packed 16-bit source half: op_sel (low result) / op_sel_hi (high result) pick
+/// the half, neg / neg_hi flip its sign (float ops).
+#[inline]
+fn pk_half(i: &DInst, k: usize, x: u32, high: bool, float: bool) -> u16 {
+    let (selb, negb) = if high {
+        (m::OPSEL_HI, m::NEG_HI)
+    } else {
+        (m::OPSEL, m::NEG)
+    };
+    let sel = i.mods >> (selb + k as u32) & 1 != 0;
+    let mut h = if sel { (x >> 16) as u16 } else { x as u16 };
+    if float && i.mods >> (negb + k as u32) & 1 != 0 {
+        h ^= 0x8000;
+    }
+    h
+}
+
+fn pk2(w: &mut Wave, i: &DInst, op: impl Fn(u16, u16) -> u16) {
+    pk_n(w, i, 2, |x| op(x[0], x[1]));
+}
+fn pk3(w: &mut Wave, i: &DInst, op: impl Fn(u16, u16, u16) -> u16) {
+    pk_n(w, i, 3, |x| op(x[0], x[1], x[2]));
+}
+
+fn pk_n(w: &mut Wave, i: &DInst, n: usize, op: impl Fn([u16; 3]) -> u16) {
+    let ex = w.exec();
+    let mut srcs = [[0u32; LANES]; 3];
+    for k in 0..n {
+        w.gather(i.src[k], &mut srcs[k]);
+    }
+    // integer packed operations: neg bits and a float clamp do not apply
+    let float = matches!(
+        i.op,
+        Op::VPkAddF16 | Op::VPkMulF16 | Op::VPkMaxF16 | Op::VPkMinF16 | Op::VPkFmaF16
+    );
+    let mut r = [0u32; LANES];
+    for l in 0..LANES {
+        let mut out = 0u32;
+        for (half, high) in [false, true].into_iter().enumerate() {
+            let mut x = [0u16; 3];
+            for k in 0..n {
+                x[k] = pk_half(i, k, srcs[k][l], high, float);
+            }
+            let mut y = op(x);
+            if float && i.mods & m::CLAMP != 0 {
+                let v = h2f(y);
+                y = f2h(if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) });
+            }
+            out |= u32::from(y) << (16 * half);
+        }
+        r[l] = out;
+    }
+    w.scatter(i.dst, &r, ex);
+}
+
+fn ldexp32(x: f32, e: i32) -> f32 {
+    let e = e.clamp(-400, 400);
+    let mut r = f64::from(x);
+    r *= 2f64.powi(e);
+    r as f32
+}
+
+fn lds_fault(addr: u64, lane: usize) -> Fault {
+    Fault::Memory {
+        addr,
+        lane: Some(lane as u32),
+        space: "LDS",
+    }
+}
+
+fn ds_load(
+    w: &mut Wave,
+    cx: &mut Ctx<'_>,
+    i: &DInst,
+    n: usize,
+    signed: bool,
+    offsets: &[u32],
+) -> Result<(), Fault> {
+    let ex = w.exec();
+    let mut a = [0u32; LANES];
+    w.gather(i.src[0], &mut a);
+    let Dst::V(row) = i.dst else { return Ok(()) };
+    let row = usize::from(row);
+    let dwords = n.div_ceil(4);
+    for l in 0..w.lanes as usize {
+        if ex >> l & 1 == 0 {
+            continue;
+        }
+        for (k, off) in offsets.iter().enumerate() {
+            let addr = a[l].wrapping_add(*off) as usize;
+            let bytes = cx
+                .lds
+                .get(addr..addr.wrapping_add(n))
+                .ok_or_else(|| lds_fault(addr as u64, l))?;
+            let base_row = row + k * dwords;
+            store_lane(w, base_row, l, bytes, signed);
+        }
+    }
+    Ok(())
+}
+
+/// Put `bytes` (1, 2 or 4k bytes) into VGPR rows from `row` at `lane`.
+#[inline]
+fn store_lane(w: &mut Wave, row: usize, lane: usize, bytes: &[u8], signed: bool) {
+    match bytes.len() {
+        1 => {
+            w.v[(row % VROWS) * LANES + lane] = if signed {
+                bytes[0] as i8 as i32 as u32
+            } else {
+                u32::from(bytes[0])
+            }
+        }
+        2 => {
+            let h = u16::from_le_bytes([bytes[0], bytes[1]]);
+            w.v[(row % VROWS) * LANES + lane] = if signed {
+                h as i16 as i32 as u32
+            } else {
+                u32::from(h)
+            }
+        }
+        _ => {
+            for (k, c) in bytes.chunks(4).enumerate() {
+                let mut b = [0u8; 4];
+                b[..c.len()].copy_from_slice(c);
+                w.v[((row + k) % VROWS) * LANES + lane] = u32::from_le_bytes(b);
+            }
+        }
+    }
+}
+
+/// The `n` bytes of data VGPRs from `row` at `lane`.
+#[inline]
+fn lane_bytes(w: &Wave, row: usize, lane: usize, n: usize) -> [u8; 16] {
+    let mut b = [0u8; 16];
+    for k in 0..n.div_ceil(4) {
+        let v = w.v[((row + k) % VROWS) * LANES + lane].to_le_bytes();
+        b[4 * k..4 * k + 4].copy_from_slice(&v);
+    }
+    b
+}
+
+fn ds_store(
+    w: &mut Wave,
+    cx: &mut Ctx<'_>,
+    i: &DInst,
+    n: usize,
+    offsets: &[u32],
+) -> Result<(), Fault> {
+    let ex = w.exec();
+    let mut a = [0u32; LANES];
+    w.gather(i.src[0], &mut a);
+    for l in 0..w.lanes as usize {
+        if ex >> l & 1 == 0 {
+            continue;
+        }
+        for (k, off) in offsets.iter().enumerate() {
+            let Src::V(row) = i.src[1 + k] else { continue };
+            let data = lane_bytes(w, usize::from(row), l, n);
+            let addr = a[l].wrapping_add(*off) as usize;
+            let cell = cx
+                .lds
+                .get_mut(addr..addr.wrapping_add(n))
+                .ok_or_else(|| lds_fault(addr as u64, l))?;
+            cell.copy_from_slice(&data[..n]);
+        }
+    }
+    Ok(())
+}
+
+/// The address space a flat address falls in.
+enum Space {
+    Global(u64),
+    Lds(usize),
+    Scratch(u64),
+}
+
+/// Classify a flat (or global/scratch) address of lane `l`.
+#[inline]
+fn classify(w: &Wave, cx: &Ctx<'_>, i: &DInst, addr: u64, lane: usize) -> Space {
+    match i.mods >> m::SEG & 3 {
+        1 => Space::Scratch(scratch_addr(w, addr as u32, lane)),
+        2 => Space::Global(addr),
+        _ => {
+            let hi = addr >> 32;
+            if hi == cx.apertures.0 >> 32 {
+                Space::Lds(addr as u32 as usize)
+            } else if hi == cx.apertures.1 >> 32 {
+                Space::Scratch(scratch_addr(w, addr as u32, lane))
+            } else {
+                Space::Global(addr)
+            }
+        }
+    }
+}
+
+/// The backing-memory address of private byte `off` of a lane: swizzled in dwords,
+/// lanes interleaved (AMDGPUUsage "Private Segment Buffer": element size 4, index
+/// stride = the wave size), from the wave's FLAT_SCRATCH base.
+#[inline]
+fn scratch_addr(w: &Wave, off: u32, lane: usize) -> u64 {
+    let base = u64::from(w.s[102]) | u64::from(w.s[103]) << 32;
+    let off = u64::from(off);
+    base + (off / 4) * 4 * u64::from(w.lanes) + lane as u64 * 4 + off % 4
+}
+
+fn vmem_addr(w: &Wave, i: &DInst, a: &[u64; LANES], lane: usize) -> u64 {
+    let seg = i.mods >> m::SEG & 3;
+    if i.mods & m::SADDR != 0 {
+        let base = if seg == 1 {
+            u64::from(w.sread(i.src[2]))
+        } else {
+            w.sread64(i.src[2])
+        };
+        let v = if matches!(i.src[0], Src::V(_)) {
+            a[lane] & 0xffff_ffff
+        } else {
+            0
+        };
+        base.wrapping_add(v).wrapping_add(i.imm as u64)
+    } else if seg == 1 {
+        (a[lane] & 0xffff_ffff).wrapping_add(i.imm as u64)
+    } else {
+        a[lane].wrapping_add(i.imm as u64)
+    }
+}
+
+fn gather_addr(w: &Wave, i: &DInst) -> [u64; LANES] {
+    let mut a = [0u64; LANES];
+    let seg = i.mods >> m::SEG & 3;
+    if i.mods & m::SADDR != 0 || seg == 1 {
+        if let Src::V(_) = i.src[0] {
+            let mut t = [0u32; LANES];
+            w.gather(i.src[0], &mut t);
+            for l in 0..LANES {
+                a[l] = u64::from(t[l]);
+            }
+        }
+    } else {
+        w.gather64(i.src[0], &mut a);
+    }
+    a
+}
+
+fn mem_read(cx: &Ctx<'_>, sp: Space, out: &mut [u8], lane: usize) -> Result<(), Fault> {
+    match sp {
+        Space::Global(a) => cx.mem.read(a, out).map_err(|Unmapped(x)| Fault::Memory {
+            addr: x,
+            lane: Some(lane as u32),
+            space: "global",
+        }),
+        Space::Scratch(a) => cx.mem.read(a, out).map_err(|Unmapped(x)| Fault::Memory {
+            addr: x,
+            lane: Some(lane as u32),
+            space: "scratch",
+        }),
+        Space::Lds(a) => {
+            let src = cx
+                .lds
+                .get(a..a.wrapping_add(out.len()))
+                .ok_or_else(|| lds_fault(a as u64, lane))?;
+            out.copy_from_slice(src);
+            Ok(())
+        }
+    }
+}
+
+fn mem_slice<'c>(
+    cx: &'c mut Ctx<'_>,
+    sp: Space,
+    n: usize,
+    lane: usize,
+) -> Result<&'c mut [u8], Fault> {
+    match sp {
+        Space::Global(a) => cx.mem.slice_mut(a, n).map_err(|Unmapped(x)| Fault::Memory {
+            addr: x,
+            lane: Some(lane as u32),
+            space: "global",
+        }),
+        Space::Scratch(a) => cx.mem.slice_mut(a, n).map_err(|Unmapped(x)| Fault::Memory {
+            addr: x,
+            lane: Some(lane as u32),
+            space: "scratch",
+        }),
+        Space::Lds(a) => cx
+            .lds
+            .get_mut(a..a.wrapping_add(n))
+            .ok_or_else(|| lds_fault(a as u64, lane)),
+    }
+}
+
+/// Scratch is swizzled per dword: a wider access is one dword at a time.
+fn split_scratch(sp: &Space) -> bool {
+    matches!(sp, Space::Scratch(_))
+}
+
+fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
+    let ex = w.exec();
+    let a = gather_addr(w, i);
+    let n = i.imm2 as usize;
+    let Dst::V(row) = i.dst else { return Ok(()) };
+    let row = usize::from(row);
+    let signed = i.mods & m::SIGNED != 0;
+    let mut buf = [0u8; 16];
+    // the common case: dwords from global memory, straight into the VGPRs
+    if n.is_multiple_of(4) && (i.mods >> m::D16) & 3 == 0 && (i.mods >> m::SEG) & 3 == 2 {
+        // all lanes in one region: one bounds check for the wave
+        let mut addrs = [0u64; LANES];
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        for l in 0..w.lanes as usize {
+            if ex >> l & 1 != 0 {
+                let ad = vmem_addr(w, i, &a, l);
+                addrs[l] = ad;
+                lo = lo.min(ad);
+                hi = hi.max(ad.saturating_add(n as u64));
+            }
+        }
+        if lo < hi {
+            if let Some((base, data)) = cx.mem.span(lo, hi - lo) {
+                for l in 0..w.lanes as usize {
+                    if ex >> l & 1 == 0 {
+                        continue;
+                    }
+                    let o = (addrs[l] - base) as usize;
+                    for k in 0..n / 4 {
+                        let b = &data[o + 4 * k..o + 4 * k + 4];
+                        w.v[((row + k) % VROWS) * LANES + l] =
+                            u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    }
+                }
+                return Ok(());
+            }
+        }
+        for l in 0..w.lanes as usize {
+            if ex >> l & 1 == 0 {
+                continue;
+            }
+            let addr = vmem_addr(w, i, &a, l);
+            for k in 0..n / 4 {
+                let at = addr.wrapping_add(4 * k as u64);
+                let v = cx.mem.read_u32(at).map_err(|Unmapped(x)| Fault::Memory {
+                    addr: x,
+                    lane: Some(l as u32),
+                    space: "global",
+                })?;
+                w.v[((row + k) % VROWS) * LANES + l] = v;
+            }
+        }
+        return Ok(());
+    }
+    for l in 0..w.lanes as usize {
+        if ex >> l & 1 == 0 {
+            continue;
+        }
+        let addr = vmem_addr(w, i, &a, l);
+        let sp = classify(w, cx, i, addr, l);
+        if split_scratch(&sp) && n > 4 {
+            for k in 0..n / 4 {
+                let sp = classify(w, cx, i, addr + 4 * k as u64, l);
+                mem_read(cx, sp, &mut buf[4 * k..4 * k + 4], l)?;
+            }
+        } else {
+            mem_read(cx, sp, &mut buf[..n], l)?;
+        }
+        let half = (i.mods >> m::D16) & 3;
+        if half != 0 {
+            // d16: one 16-bit half of the VGPR, the other half kept
+            let v = match (n, signed) {
+                (1, true) => buf[0] as i8 as i16 as u16,
+                (1, false) => u16::from(buf[0]),
+                _ => u16::from_le_bytes([buf[0], buf[1]]),
+            };
+            let cell = &mut w.v[(row % VROWS) * LANES + l];
+            *cell = if half == 1 {
+                (*cell & 0xffff_0000) | u32::from(v)
+            } else {
+                (*cell & 0xffff) | u32::from(v) << 16
+            };
+            continue;
+        }
+        store_lane(w, row, l, &buf[..n], signed);
+    }
+    Ok(())
+}
+
+fn mem_store(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
+    let ex = w.exec();
+    let a = gather_addr(w, i);
+    let n = i.imm2 as usize;
+    let Src::V(row) = i.src[1] else { return Ok(()) };
+    let row = usize::from(row);
+    if n.is_multiple_of(4) && (i.mods >> m::D16) & 3 == 0 && (i.mods >> m::SEG) & 3 == 2 {
+        let mut addrs = [0u64; LANES];
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        for l in 0..w.lanes as usize {
+            if ex >> l & 1 != 0 {
+                let ad = vmem_addr(w, i, &a, l);
+                addrs[l] = ad;
+                lo = lo.min(ad);
+                hi = hi.max(ad.saturating_add(n as u64));
+            }
+        }
+        if lo < hi {
+            let lanes = w.lanes as usize;
+            if let Some((base, data)) = cx.mem.span_mut(lo, hi - lo) {
+                for l in 0..lanes {
+                    if ex >> l & 1 == 0 {
+                        continue;
+                    }
+                    let o = (addrs[l] - base) as usize;
+                    for k in 0..n / 4 {
+                        let v = w.v[((row + k) % VROWS) * LANES + l].to_le_bytes();
+                        data[o + 4 * k..o + 4 * k + 4].copy_from_slice(&v);
+                    }
+                }
+                return Ok(());
+            }
+        }
+        for l in 0..w.lanes as usize {
+            if ex >> l & 1 == 0 {
+                continue;
+            }
+            let addr = vmem_addr(w, i, &a, l);
+            for k in 0..n / 4 {
+                let v = w.v[((row + k) % VROWS) * LANES + l];
+                cx.mem
+                    .write_u32(addr.wrapping_add(4 * k as u64), v)
+                    .map_err(|Unmapped(x)| Fault::Memory {
+                        addr: x,
+                        lane: Some(l as u32),
+                        space: "global",
+                    })?;
+            }
+        }
+        return Ok(());
+    }
+    for l in 0..w.lanes as usize {
+        if ex >> l & 1 == 0 {
+            continue;
+        }
+        let mut data = lane_bytes(w, row, l, n);
+        if (i.mods >> m::D16) & 3 == 2 {
+            // d16_hi: the high half of the VGPR
+            data[0] = data[2];
+            data[1] = data[3];
+        }
+        let addr = vmem_addr(w, i, &a, l);
+        let sp = classify(w, cx, i, addr, l);
+        if split_scratch(&sp) && n > 4 {
+            for k in 0..n / 4 {
+                let sp = classify(w, cx, i, addr + 4 * k as u64, l);
+                mem_slice(cx, sp, 4, l)?.copy_from_slice(&data[4 * k..4 * k + 4]);
+            }
+        } else {
+            mem_slice(cx, sp, n, l)?.copy_from_slice(&data[..n]);
+        }
+    }
+    Ok(())
+}
+
+fn mem_atomic(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
+    let ex = w.exec();
+    let a = gather_addr(w, i);
+    let n = i.imm2 as usize;
+    let Src::V(drow) = i.src[1] else {
+        return Ok(());
+    };
+    let drow = usize::from(drow);
+    let op = ATOMIC_OPS.get(usize::from(i.sub)).copied().unwrap_or("");
+    for l in 0..w.lanes as usize {
+        if ex >> l & 1 == 0 {
+            continue;
+        }
+        let addr = vmem_addr(w, i, &a, l);
+        let sp = classify(w, cx, i, addr, l);
+        let data = lane_bytes(w, drow, l, 2 * n);
+        let cell = mem_slice(cx, sp, n, l)?;
+        let mut ob = [0u8; 8];
+        ob[..n].copy_from_slice(cell);
+        let old = u64::from_le_bytes(ob);
+        let mut xb = [0u8; 8];
+        xb[..n].copy_from_slice(&data[..n]);
+        let x = u64::from_le_bytes(xb);
+        let mut cb = [0u8; 8];
+        cb[..n].copy_from_slice(&data[n..2 * n]);
+        let cmp = u64::from_le_bytes(cb);
+        let bits = 8 * n as u32;
+        let mask = if n == 8 { u64::MAX } else { 0xffff_ffff };
+        let sx = |v: u64| sext64(v, bits) as i64;
+        let new = match op {
+            "add" => old.wrapping_add(x),
+            "sub" => old.wrapping_sub(x),
+            "smin" => sx(old).min(sx(x)) as u64,
+            "smax" => sx(old).max(sx(x)) as u64,
+            "umin" => old.min(x),
+            "umax" => old.max(x),
+            "and" => old & x,
+            "or" => old | x,
+            "xor" => old ^ x,
+            "swap" => x,
+            // data = {src, cmp}: store src if old == cmp
+            "cmpswap" => {
+                if old == cmp {
+                    x
+                } else {
+                    old
+                }
+            }
+            "inc" => {
+                if old >= x {
+                    0
+                } else {
+                    old + 1
+                }
+            }
+            "dec" => {
+                if old == 0 || old > x {
+                    x
+                } else {
+                    old - 1
+                }
+            }
+            "add_f32" => {
+                u64::from((f32::from_bits(old as u32) + f32::from_bits(x as u32)).to_bits())
+            }
+            "add_f64" => (f64::from_bits(old) + f64::from_bits(x)).to_bits(),
+            _ => return Err(Fault::Unimplemented),
+        } & mask;
+        cell.copy_from_slice(&new.to_le_bytes()[..n]);
+        if i.mods & m::RTN != 0 {
+            if let Dst::V(r) = i.dst {
+                store_lane(w, usize::from(r), l, &old.to_le_bytes()[..n], false);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// MUBUF: the buffer resource (V#) in `src[2]`, soffset in `src[3]`; swizzled
+/// addressing when the V# says so (scratch), as the ISA manual's "buffer addressing"
+/// gives it.
+fn buffer(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
+    let ex = w.exec();
+    let Src::S(rs) = i.src[2] else {
+        return Err(Fault::Unimplemented);
+    };
+    let rs = usize::from(rs);
+    let v0 = w.s[rs & 127];
+    let v1 = w.s[(rs + 1) & 127];
+    let v2 = w.s[(rs + 2) & 127];
+    let v3 = w.s[(rs + 3) & 127];
+    let base = u64::from(v0) | u64::from(v1 & 0xffff) << 32;
+    let stride = u64::from((v1 >> 16) & 0x3fff);
+    let swizzle = v1 >> 31 != 0;
+    let num_records = u64::from(v2);
+    let elem_size = [2u64, 4, 8, 16][((v3 >> 19) & 3) as usize];
+    let index_stride = [8u64, 16, 32, 64][((v3 >> 21) & 3) as usize];
+    let add_tid = v3 >> 23 & 1 != 0;
+    let soff = u64::from(w.sread(i.src[3]));
+    let mut va = [0u32; LANES];
+    w.gather(i.src[0], &mut va);
+    let n = i.imm2 as usize;
+    let load = i.op == Op::BufLoad;
+    let signed = i.mods & m::SIGNED != 0;
+    for l in 0..w.lanes as usize {
+        if ex >> l & 1 == 0 {
+            continue;
+        }
+        let mut index = if i.mods & m::IDXEN != 0 {
+            u64::from(va[l])
+        } else {
+            0
+        };
+        let voff = if i.mods & m::OFFEN != 0 {
+            // with idxen too, the offset is the next VGPR
+            if i.mods & m::IDXEN != 0 {
+                if let Src::V(r) = i.src[0] {
+                    u64::from(w.v[((usize::from(r) + 1) % VROWS) * LANES + l])
+                } else {
+                    0
+                }
+            } else {
+                u64::from(va[l])
+            }
+        } else {
+            0
+        };
+        if add_tid {
+            index += l as u64;
+        }
+        let offset = voff + i.imm as u64;
+        let mut buf = [0u8; 16];
+        if !load {
+            let Src::V(r) = i.src[1] else { return Ok(()) };
+            buf = lane_bytes(w, usize::from(r), l, n);
+        }
+        // one element at a time (swizzle splits wider accesses)
+        let step = if swizzle {
+            elem_size.min(4) as usize
+        } else {
+            n.max(1)
+        };
+        let mut k = 0;
+        while k < n {
+            let len = step.min(n - k);
+            let off = offset + k as u64;
+            let addr = if swizzle {
+                let (imsb, ilsb) = (index / index_stride, index % index_stride);
+                let (omsb, olsb) = (off / elem_size, off % elem_size);
+                base + soff
+                    + (imsb * stride + omsb * elem_size) * index_stride
+                    + ilsb * elem_size
+                    + olsb
+            } else {
+                // raw buffer: range check against num_records (bytes when stride 0)
+                if stride == 0 && off + len as u64 > num_records {
+                    if load {
+                        k += len;
+                        continue; // out of range loads return 0
+                    } else {
+                        k += len;
+                        continue; // and stores are dropped
+                    }
+                }
+                base + soff + index * stride + off
+            };
+            if load {
+                mem_read(cx, Space::Global(addr), &mut buf[k..k + len], l)?;
+            } else {
+                mem_slice(cx, Space::Global(addr), len, l)?.copy_from_slice(&buf[k..k + len]);
+            }
+            k += len;
+        }
+        if load {
+            if let Dst::V(r) = i.dst {
+                store_lane(w, usize::from(r), l, &buf[..n], signed);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The atomic operations by [`DInst::sub`] (the mnemonic's tail, `_x2` removed).
+pub const ATOMIC_OPS: &[&str] = &[
+    "add", "sub", "smin", "smax", "umin", "umax", "and", "or", "xor", "swap", "cmpswap", "inc",
+    "dec", "add_f32", "add_f64",
+];
