@@ -6,6 +6,8 @@
 //! cargo xtask corpus [DIR]            build the LLVM corpus (../shared/corpus) into DIR
 //! cargo xtask llvm-diff [--corpus DIR] [--limit N]
 //!                                     compare hsaco with LLVM 22 on the corpus
+//! cargo xtask enc-diff [--corpus DIR] [--limit N] [--show N]
+//!                                     every corpus instruction through the encoder, against llvm-mc-22
 //! cargo xtask bench [--corpus DIR] [--libshape-only]
 //!                                     time hsaco against the LLVM tool doing the same work
 //!                                     (the corpus, then library-shaped objects)
@@ -21,6 +23,7 @@
 mod bench;
 mod codegen;
 mod corpus;
+mod enc_diff;
 mod libshape;
 mod llvm_diff;
 mod wild;
@@ -55,6 +58,19 @@ fn main() -> Result<()> {
             libshape::build(&dir, &specs).map(|_| ())
         }
         "llvm-diff" => llvm_diff::run(&Options::parse(rest)?),
+        "enc-diff" => {
+            // --show N: print the first N differences of each processor
+            let (show, rest) = match rest.iter().position(|a| a == "--show") {
+                Some(i) => {
+                    let n = rest.get(i + 1).context("--show N")?.parse()?;
+                    let mut r = rest.to_vec();
+                    r.drain(i..i + 2);
+                    (n, r)
+                }
+                None => (0, rest.to_vec()),
+            };
+            enc_diff::run(&Options::parse(&rest)?, show)
+        }
         "bench" => bench::run(&Options::parse(rest)?),
         "wild-corpus" => wild::run(rest),
         "help" | "--help" | "-h" => {
@@ -65,7 +81,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | bench [--corpus DIR] [--libshape-only] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 pub struct Options {

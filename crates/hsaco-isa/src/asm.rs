@@ -22,6 +22,10 @@
 
 use crate::Decoder;
 
+mod enc;
+mod lex;
+mod vopd;
+
 /// The value of an operand expression, as the caller evaluated it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExprValue {
@@ -168,11 +172,6 @@ impl Assembler {
         syms: &mut dyn SymbolLookup,
         out: &mut Vec<u8>,
     ) -> Result<Encoded, AsmError> {
-        let _ = (pc, syms, out);
-        let end = text.find(char::is_whitespace).unwrap_or(text.len());
-        Err(AsmError {
-            span: 0..end,
-            message: "instruction encoding is not implemented yet".to_string(),
-        })
+        enc::encode(&self.dec, text, pc, syms, out)
     }
 }

@@ -1,0 +1,1963 @@
+//! The instruction encoder: statement -> candidate words from the description, each
+//! verified by decoding it back (see DESIGN.md, "The encoder").
+
+use super::lex::{self, Statement};
+use super::{AsmError, Encoded, ExprValue, Fixup, FixupKind, RelocVariant, SymbolLookup};
+use crate::desc::{flags, EncodingDesc, FieldKind, Form, OpDesc, Role, Ty};
+use crate::{Decoder, Field, Instruction};
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::{Mutex, OnceLock};
+
+/// Mnemonic -> operation indices of one generation.
+type Index = HashMap<&'static str, Vec<u16>>;
+
+fn index(dec: &Decoder) -> &'static Index {
+    static ALL: OnceLock<Vec<Index>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        crate::generations()
+            .iter()
+            .map(|isa| {
+                let mut m: Index = HashMap::new();
+                for (i, op) in isa.ops.iter().enumerate() {
+                    m.entry(op.mnemonic).or_default().push(i as u16);
+                }
+                m
+            })
+            .collect()
+    });
+    let g = crate::generations()
+        .iter()
+        .position(|isa| std::ptr::eq(*isa, dec.isa()))
+        .unwrap_or(0);
+    &all[g]
+}
+
+/// Solved special immediates: (processor, mnemonic, encoding, operand text) -> value.
+type SolveCache = HashMap<(&'static str, u16, u8, String), Option<u32>>;
+
+fn solve_cache() -> &'static Mutex<SolveCache> {
+    static C: OnceLock<Mutex<SolveCache>> = OnceLock::new();
+    C.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Register classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    S,
+    V,
+    A,
+    Ttmp,
+}
+
+/// A parsed operand value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Val {
+    Reg {
+        class: Class,
+        first: u32,
+        count: u32,
+        /// true16 half: Some(hi)
+        half: Option<bool>,
+    },
+    /// Named scalar register by its printed encoding value (before the gfx11 m0/null swap).
+    Special {
+        code: u32,
+        count: u32,
+    },
+    Int(i64),
+    Float(f64),
+    /// `lit(...)`: a forced literal.
+    Lit(i64, bool),
+    Off,
+    /// Text the parser does not know: an expression, a symbolic immediate.
+    Other,
+}
+
+/// Source modifiers of an operand.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mods {
+    neg: bool,
+    abs: bool,
+    sext: bool,
+}
+
+fn parse_int(s: &str) -> Option<i64> {
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r.trim_start()),
+        None => (false, s),
+    };
+    let v = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        i64::from_str_radix(h, 16)
+            .ok()
+            .or_else(|| u64::from_str_radix(h, 16).ok().map(|v| v as i64))?
+    } else if let Some(b) = s.strip_prefix("0b") {
+        i64::from_str_radix(b, 2).ok()?
+    } else if !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) {
+        s.parse::<i64>()
+            .ok()
+            .or_else(|| s.parse::<u64>().ok().map(|v| v as i64))?
+    } else {
+        return None;
+    };
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+fn parse_float(s: &str) -> Option<f64> {
+    if !s.contains('.') && !s.contains('e') {
+        return None;
+    }
+    if !s
+        .bytes()
+        .all(|c| c.is_ascii_digit() || b".-+eE".contains(&c))
+    {
+        return None;
+    }
+    s.parse::<f64>().ok()
+}
+
+fn special_code(name: &str) -> Option<(u32, u32)> {
+    Some(match name {
+        "flat_scratch" => (102, 2),
+        "flat_scratch_lo" => (102, 1),
+        "flat_scratch_hi" => (103, 1),
+        "xnack_mask" => (104, 2),
+        "xnack_mask_lo" => (104, 1),
+        "xnack_mask_hi" => (105, 1),
+        "tba" => (108, 2),
+        "tba_lo" => (108, 1),
+        "tba_hi" => (109, 1),
+        "tma" => (110, 2),
+        "tma_lo" => (110, 1),
+        "tma_hi" => (111, 1),
+        "vcc" => (106, 2),
+        "vcc_lo" => (106, 1),
+        "vcc_hi" => (107, 1),
+        "m0" => (124, 1),
+        "null" => (125, 1),
+        "exec" => (126, 2),
+        "exec_lo" => (126, 1),
+        "exec_hi" => (127, 1),
+        "src_flat_scratch_base_lo" => (230, 1),
+        "src_flat_scratch_base_hi" => (231, 1),
+        "src_shared_base" | "shared_base" => (235, 1),
+        "src_shared_limit" | "shared_limit" => (236, 1),
+        "src_private_base" | "private_base" => (237, 1),
+        "src_private_limit" | "private_limit" => (238, 1),
+        "src_pops_exiting_wave_id" | "pops_exiting_wave_id" => (239, 1),
+        "src_vccz" | "vccz" => (251, 1),
+        "src_execz" | "execz" => (252, 1),
+        "src_scc" | "scc" => (253, 1),
+        "src_lds_direct" | "lds_direct" => (254, 1),
+        _ => return None,
+    })
+}
+
+fn parse_reg(s: &str) -> Option<Val> {
+    let (class, rest) = if let Some(r) = s.strip_prefix("ttmp") {
+        (Class::Ttmp, r)
+    } else if let Some(r) = s.strip_prefix("acc") {
+        (Class::A, r)
+    } else if let Some(r) = s.strip_prefix('s') {
+        (Class::S, r)
+    } else if let Some(r) = s.strip_prefix('v') {
+        (Class::V, r)
+    } else if let Some(r) = s.strip_prefix('a') {
+        (Class::A, r)
+    } else {
+        return None;
+    };
+    let (rest, half) = if let Some(r) = rest.strip_suffix(".l") {
+        (r, Some(false))
+    } else if let Some(r) = rest.strip_suffix(".h") {
+        (r, Some(true))
+    } else {
+        (rest, None)
+    };
+    if let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let (a, b) = match inner.split_once(':') {
+            Some((a, b)) => (a.trim(), b.trim()),
+            None => (inner.trim(), inner.trim()),
+        };
+        let a: u32 = a.parse().ok()?;
+        let b: u32 = b.parse().ok()?;
+        if b < a {
+            return None;
+        }
+        return Some(Val::Reg {
+            class,
+            first: a,
+            count: b - a + 1,
+            half,
+        });
+    }
+    if rest.is_empty() || !rest.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some(Val::Reg {
+        class,
+        first: rest.parse().ok()?,
+        count: 1,
+        half,
+    })
+}
+
+/// Parse an operand: modifiers and value.
+fn parse_operand(s: &str) -> (Mods, Val) {
+    let mut m = Mods::default();
+    let mut s = s.trim();
+    loop {
+        if let Some(r) = s.strip_prefix("neg(").and_then(|r| r.strip_suffix(')')) {
+            m.neg = true;
+            s = r.trim();
+        } else if let Some(r) = s.strip_prefix("abs(").and_then(|r| r.strip_suffix(')')) {
+            m.abs = true;
+            s = r.trim();
+        } else if let Some(r) = s.strip_prefix("sext(").and_then(|r| r.strip_suffix(')')) {
+            m.sext = true;
+            s = r.trim();
+        } else if let Some(r) = s.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
+            m.abs = true;
+            s = r.trim();
+        } else if s.starts_with('-')
+            && s.len() > 1
+            && !s[1..]
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit())
+        {
+            m.neg = true;
+            s = s[1..].trim();
+        } else {
+            break;
+        }
+    }
+    if let Some(r) = s.strip_prefix("lit(").and_then(|r| r.strip_suffix(')')) {
+        let r = r.trim();
+        if let Some(v) = parse_int(r) {
+            return (m, Val::Lit(v, false));
+        }
+        if let Some(f) = parse_float(r) {
+            return (m, Val::Lit(f.to_bits() as i64, true));
+        }
+        return (m, Val::Other);
+    }
+    if s == "off" {
+        return (m, Val::Off);
+    }
+    if let Some(v) = parse_int(s) {
+        return (m, Val::Int(v));
+    }
+    if let Some(f) = parse_float(s) {
+        return (m, Val::Float(f));
+    }
+    if let Some((code, count)) = special_code(s) {
+        return (m, Val::Special { code, count });
+    }
+    if let Some(r) = parse_reg(s) {
+        return (m, r);
+    }
+    (m, Val::Other)
+}
+
+/// f64 -> IEEE half bits (round to nearest even).
+fn f16_bits(v: f64) -> Option<u32> {
+    let f = v as f32;
+    let b = f.to_bits();
+    let sign = (b >> 16) & 0x8000;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    if exp == 0xff {
+        return Some(sign | 0x7c00 | if man != 0 { 0x200 } else { 0 });
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return None;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return Some(sign);
+        }
+        let m = man | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        let mid = 1 << (shift - 1);
+        let r = if rem > mid || (rem == mid && half & 1 != 0) {
+            half + 1
+        } else {
+            half
+        };
+        return Some(sign | r);
+    }
+    let half = ((e as u32) << 10) | (man >> 13);
+    let rem = man & 0x1fff;
+    let r = if rem > 0x1000 || (rem == 0x1000 && half & 1 != 0) {
+        half + 1
+    } else {
+        half
+    };
+    Some(sign | r)
+}
+
+/// The inline constant code of a float value (240-248), if it is one.
+fn inline_float(v: f64, gfx8plus: bool) -> Option<u32> {
+    Some(match v {
+        x if x == 0.5 => 240,
+        x if x == -0.5 => 241,
+        x if x == 1.0 => 242,
+        x if x == -1.0 => 243,
+        x if x == 2.0 => 244,
+        x if x == -2.0 => 245,
+        x if x == 4.0 => 246,
+        x if x == -4.0 => 247,
+        x if gfx8plus && (x - 0.15915494309189532).abs() < 1e-7 => 248,
+        _ => return None,
+    })
+}
+
+/// One field assignment of a candidate.
+#[derive(Clone, Copy, Debug)]
+struct Set {
+    field: Field,
+    value: u32,
+    /// OR into the field (bit lists) instead of replacing it.
+    or: bool,
+}
+
+/// One way to encode an operand or modifier: field assignments, a literal.
+#[derive(Clone, Debug, Default)]
+struct Choice {
+    sets: Vec<Set>,
+    literal: Option<u64>,
+    /// Field whose value is solved by search (special immediates).
+    solve: Option<Field>,
+}
+
+impl Choice {
+    fn set(field: Field, value: u32) -> Choice {
+        Choice {
+            sets: vec![Set {
+                field,
+                value,
+                or: false,
+            }],
+            ..Choice::default()
+        }
+    }
+}
+
+/// A symbolic operand left for the caller.
+struct Symbolic {
+    span: Range<usize>,
+    symbol: String,
+    addend: i64,
+    variant: RelocVariant,
+    /// Operand index (in printing order).
+    slot: usize,
+}
+
+struct Cand<'a> {
+    op_index: u16,
+    op: &'static OpDesc,
+    ei: usize,
+    enc: &'static EncodingDesc,
+    key: u16,
+    /// Parsed operands (after the returned vdst of an atomic, if any).
+    ops: &'a [(Range<usize>, Mods, Val)],
+}
+
+/// Error with the furthest progress wins.
+struct Best {
+    err: Option<(u32, AsmError)>,
+}
+
+impl Best {
+    fn note(&mut self, rank: u32, e: AsmError) {
+        if self.err.as_ref().is_none_or(|(r, _)| rank > *r) {
+            self.err = Some((rank, e));
+        }
+    }
+}
+
+fn err(span: Range<usize>, message: impl Into<String>) -> AsmError {
+    AsmError {
+        span,
+        message: message.into(),
+    }
+}
+
+const SUFFIXES: [(&str, u8); 5] = [
+    ("_e64_dpp", 4),
+    ("_e32", 1),
+    ("_e64", 2),
+    ("_sdwa", 3),
+    ("_dpp", 5),
+];
+
+/// Preference of an encoding form when the text names none (llvm-mc: e32 when the
+/// operands allow it, then e64, then SDWA/DPP when their modifiers are given).
+fn form_rank(form: Form) -> u8 {
+    match form {
+        Form::Vop1 | Form::Vop2 | Form::Vopc => 0,
+        Form::Vop3 | Form::Vop3p => 1,
+        Form::Sdwa => 2,
+        Form::Dpp => 3,
+        _ => 0,
+    }
+}
+
+fn suffix_allows(suffix: u8, enc: &EncodingDesc) -> bool {
+    match suffix {
+        0 => true,
+        1 => matches!(enc.form, Form::Vop1 | Form::Vop2 | Form::Vopc),
+        2 => matches!(enc.form, Form::Vop3 | Form::Vop3p | Form::Mai),
+        3 => enc.form == Form::Sdwa,
+        5 => enc.form == Form::Dpp,
+        _ => false,
+    }
+}
+
+/// Canonical text for comparison: lower case, no blanks beside punctuation, integers in
+/// decimal; `\u{1}` (a symbolic operand) kept.
+fn canon(s: &str, out: &mut String) {
+    out.clear();
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut pending_space = false;
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            pending_space = true;
+            i += 1;
+            continue;
+        }
+        if word(c) {
+            let start = i;
+            while i < b.len() && word(b[i]) {
+                i += 1;
+            }
+            if pending_space && out.as_bytes().last().is_some_and(|&l| word(l) || l == 1) {
+                out.push(' ');
+            }
+            pending_space = false;
+            let t = &s[start..i];
+            if t.as_bytes()[0].is_ascii_digit() {
+                if let Some(v) = parse_int(t) {
+                    use std::fmt::Write;
+                    let _ = write!(out, "{v}");
+                    continue;
+                }
+            }
+            for ch in t.chars() {
+                out.push(ch.to_ascii_lowercase());
+            }
+            continue;
+        }
+        if c == 1 && pending_space && out.as_bytes().last().is_some_and(|&l| word(l)) {
+            out.push(' ');
+        }
+        pending_space = false;
+        out.push(c as char);
+        i += 1;
+    }
+}
+
+/// Whether `got` (canonical printed text) matches `want` (canonical input, `\u{1}` a
+/// wildcard up to the next `,` or blank).
+fn matches(want: &str, got: &str) -> bool {
+    let (w, g) = (want.as_bytes(), got.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    while i < w.len() {
+        if w[i] == 1 {
+            while j < g.len() && g[j] != b',' && g[j] != b' ' {
+                j += 1;
+            }
+            i += 1;
+            continue;
+        }
+        if w[i] == b'-' && w.get(i + 1).is_some_and(|c| c.is_ascii_digit()) && j < g.len() {
+            // a negative number printed unsigned (16- or 32-bit immediates)
+            let num = |b: &[u8], k: usize| {
+                let e = (k..b.len())
+                    .find(|&x| !b[x].is_ascii_digit())
+                    .unwrap_or(b.len());
+                (
+                    std::str::from_utf8(&b[k..e])
+                        .ok()
+                        .and_then(|t| t.parse::<i64>().ok()),
+                    e,
+                )
+            };
+            let (wn, we) = num(w, i + 1);
+            let (gn, ge) = if g[j] == b'-' {
+                num(g, j + 1)
+            } else {
+                num(g, j)
+            };
+            if let (Some(wn), Some(gn)) = (wn, gn) {
+                let gv = if g[j] == b'-' { -gn } else { gn };
+                if gv == -wn || gv == (1 << 16) - wn || gv == (1i64 << 32) - wn {
+                    i = we;
+                    j = ge;
+                    continue;
+                }
+            }
+        }
+        if j >= g.len() || w[i] != g[j] {
+            return false;
+        }
+        i += 1;
+        j += 1;
+    }
+    j == g.len()
+}
+
+thread_local! {
+    static BUFS: std::cell::RefCell<(String, String)> = const { std::cell::RefCell::new((String::new(), String::new())) };
+}
+
+pub(crate) fn encode(
+    dec: &Decoder,
+    text: &str,
+    pc: u64,
+    syms: &mut dyn SymbolLookup,
+    out: &mut Vec<u8>,
+) -> Result<Encoded, AsmError> {
+    let _ = pc;
+    if let Some(p) = text.find("::") {
+        return super::vopd::encode(dec, text, p, syms, out);
+    }
+    let st = lex::split(text, 0..text.len());
+    encode_statement(dec, text, &st, syms, out)
+}
+
+/// The operations a mnemonic names and the suffix it carries.
+pub(crate) fn lookup(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
+    let idx = index(dec);
+    if let Some(v) = idx.get(m) {
+        return Some((v, 0));
+    }
+    for (suf, code) in SUFFIXES {
+        if let Some(base) = m.strip_suffix(suf) {
+            if let Some(v) = idx.get(base) {
+                return Some((v, code));
+            }
+        }
+    }
+    None
+}
+
+fn encode_statement(
+    dec: &Decoder,
+    text: &str,
+    st: &Statement,
+    syms: &mut dyn SymbolLookup,
+    out: &mut Vec<u8>,
+) -> Result<Encoded, AsmError> {
+    let mn_text = &text[st.mnemonic.clone()];
+    let mnemonic = mn_text.to_ascii_lowercase();
+    let Some((ops, suffix)) = lookup(dec, &mnemonic) else {
+        return Err(err(
+            st.mnemonic.clone(),
+            format!("unknown instruction '{mn_text}' for {}", dec.processor()),
+        ));
+    };
+    let isa = dec.isa();
+    let pb = dec.proc_bit();
+    // parse operands
+    let mut parsed: Vec<(Range<usize>, Mods, Val)> = st
+        .operands
+        .iter()
+        .map(|r| {
+            let (m, v) = parse_operand(&text[r.clone()]);
+            (r.clone(), m, v)
+        })
+        .collect();
+    let mut modifiers = st.modifiers.clone();
+    // candidate encodings
+    let mut cands: Vec<(u8, u16, usize, u16)> = Vec::new(); // (rank, op, enc, key)
+    for &oi in ops {
+        let op = &isa.ops[usize::from(oi)];
+        if op.procs & pb == 0 {
+            continue;
+        }
+        for &(e, key) in op.encodings {
+            let ei = usize::from(e);
+            let enc = &isa.encodings[ei];
+            if !row_has(isa, ei, key, oi, pb) {
+                continue;
+            }
+            if suffix_allows(suffix, enc) || (suffix == 4 && enc.form != Form::Vop1) {
+                cands.push((form_rank(enc.form), oi, ei, key));
+            }
+            // SDWA and DPP forms share this table
+            for (xi, x) in isa.encodings.iter().enumerate() {
+                if x.base == Some(e) {
+                    let need = if x.form == Form::Sdwa {
+                        flags::SDWA
+                    } else {
+                        flags::DPP
+                    };
+                    if op.flags & need != 0 && suffix_allows(suffix, x) {
+                        cands.push((form_rank(x.form), oi, xi, key));
+                    }
+                }
+            }
+        }
+    }
+    cands.sort_by_key(|c| c.0);
+    if cands.is_empty() {
+        return Err(err(
+            st.mnemonic.clone(),
+            format!(
+                "instruction '{mn_text}' is not supported on {}",
+                dec.processor()
+            ),
+        ));
+    }
+    // symbolic operands
+    let mut symbolic: Option<Symbolic> = None;
+    let mut want_text = String::with_capacity(text.len());
+    {
+        // the text as it should print: symbolic operands as a wildcard
+        let mut last = 0;
+        for (slot, (r, _, v)) in parsed.iter_mut().enumerate() {
+            if *v != Val::Other {
+                continue;
+            }
+            let t = &text[r.clone()];
+            if !is_expression(t) {
+                continue;
+            }
+            match syms.expr(t) {
+                Ok(ExprValue::Const(c)) => *v = Val::Int(c),
+                Ok(ExprValue::Symbolic {
+                    symbol,
+                    addend,
+                    variant,
+                }) => {
+                    if symbolic.is_some() {
+                        return Err(err(r.clone(), "only one symbolic operand is allowed"));
+                    }
+                    want_text.push_str(&text[last..r.start]);
+                    want_text.push('\u{1}');
+                    last = r.end;
+                    symbolic = Some(Symbolic {
+                        span: r.clone(),
+                        symbol,
+                        addend,
+                        variant,
+                        slot,
+                    });
+                    *v = Val::Lit(0, false);
+                }
+                Err(m) => return Err(err(r.clone(), m)),
+            }
+        }
+        want_text.push_str(&text[last..]);
+    }
+    let mut want = String::new();
+    canon(&want_text, &mut want);
+    // the input's mnemonic in canonical form
+    let want_ops = want.split_once(' ').map_or("", |x| x.1).to_string();
+    let mut best = Best { err: None };
+    let mut fallback: Option<(Vec<u8>, AsmError, Option<Fixup>)> = None;
+    let orig_parsed = parsed.clone();
+    for &(_, oi, ei, key) in &cands {
+        let op = &isa.ops[usize::from(oi)];
+        let enc = &isa.encodings[ei];
+        // operands beyond the op's are modifiers (flags of operand-less ops)
+        parsed.clone_from(&orig_parsed);
+        modifiers.clone_from(&st.modifiers);
+        let mut extra = op.operands.len();
+        if op.flags & flags::GLC_RTN != 0 {
+            extra += 1;
+        }
+        while parsed.len() > extra
+            && parsed
+                .last()
+                .is_some_and(|p| matches!(p.2, Val::Other) && !text[p.0.clone()].contains(' '))
+        {
+            if let Some(p) = parsed.pop() {
+                modifiers.insert(0, p.0);
+            }
+        }
+        let cand = Cand {
+            op_index: oi,
+            op,
+            ei,
+            enc,
+            key,
+            ops: &parsed,
+        };
+        match try_candidate(dec, text, &cand, &modifiers, &want_ops, symbolic.as_ref()) {
+            Ok((bytes, warn)) => {
+                let fixup = symbolic.as_ref().map(|s| make_fixup(s, enc, &bytes));
+                if let Some(w) = warn {
+                    if fallback.is_none() {
+                        fallback = Some((bytes, w, fixup));
+                    }
+                    continue;
+                }
+                let size = bytes.len() as u8;
+                out.extend_from_slice(&bytes);
+                return Ok(Encoded {
+                    size,
+                    fixup,
+                    warning: None,
+                });
+            }
+            Err((rank, e)) => best.note(rank, e),
+        }
+    }
+    if let Some((bytes, w, fixup)) = fallback {
+        let size = bytes.len() as u8;
+        out.extend_from_slice(&bytes);
+        return Ok(Encoded {
+            size,
+            fixup,
+            warning: Some(w),
+        });
+    }
+    Err(best
+        .err
+        .map(|(_, e)| e)
+        .unwrap_or_else(|| err(st.mnemonic.clone(), "invalid operands")))
+}
+
+fn is_expression(t: &str) -> bool {
+    let t = t.trim();
+    !t.is_empty()
+        && !t.contains('(')
+        && t.bytes()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'.' || c == b'_' || c == b'$')
+        || t.starts_with('(')
+        || t.contains('@')
+        || (t.bytes().next().is_some_and(|c| c.is_ascii_digit())
+            && (t.ends_with('b') || t.ends_with('f'))
+            && t.len() >= 2
+            && t[..t.len() - 1].bytes().all(|c| c.is_ascii_digit()))
+}
+
+fn make_fixup(s: &Symbolic, enc: &EncodingDesc, bytes: &[u8]) -> Fixup {
+    let branch = enc.form == Form::Sopp;
+    let _ = s.slot;
+    let _ = &s.span;
+    Fixup {
+        offset: if branch { 0 } else { (bytes.len() - 4) as u8 },
+        kind: if branch {
+            FixupKind::Branch16
+        } else {
+            FixupKind::Literal32
+        },
+        symbol: s.symbol.clone(),
+        addend: s.addend,
+        variant: s.variant,
+    }
+}
+
+fn row_has(isa: &crate::IsaDesc, ei: usize, key: u16, oi: u16, pb: u32) -> bool {
+    let rows = isa.encodings[ei].opcodes;
+    let first = rows.partition_point(|r| r.key < key);
+    rows[first..]
+        .iter()
+        .take_while(|r| r.key == key)
+        .any(|r| r.op == oi && r.procs & pb != 0)
+}
+
+/// Scalar operand code (8-bit) of a value for this generation; None if not scalar.
+fn scalar_code(dec: &Decoder, v: &Val) -> Option<u32> {
+    let old = crate::decode::old_gcn(dec.isa());
+    let swap = !matches!(
+        dec.isa().generation,
+        "gfx6" | "gfx7" | "gfx8" | "gfx9" | "gfx10"
+    );
+    Some(match *v {
+        Val::Reg {
+            class: Class::S,
+            first,
+            ..
+        } => {
+            if first > 105 {
+                return None;
+            }
+            first
+        }
+        Val::Reg {
+            class: Class::Ttmp,
+            first,
+            ..
+        } => {
+            let base = if old { 112 } else { 108 };
+            if first + base > 123 {
+                return None;
+            }
+            base + first
+        }
+        Val::Special { code, .. } => {
+            if (108..=111).contains(&code) && !old {
+                return None;
+            }
+            if swap && (code == 124 || code == 125) {
+                code ^ 1
+            } else {
+                code
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// The scalar code of `null` (gfx10+), or None before gfx10 (where `off` is 0x7f).
+fn null_code(dec: &Decoder) -> Option<u32> {
+    if matches!(dec.isa().generation, "gfx6" | "gfx7" | "gfx8" | "gfx9") {
+        return None;
+    }
+    scalar_code(
+        dec,
+        &Val::Special {
+            code: 125,
+            count: 1,
+        },
+    )
+}
+
+fn field_max(fd: &crate::desc::FieldDesc) -> u64 {
+    (1u64 << fd.width) - 1
+}
+
+/// The literal bits of a number for an operand of type `ty`.
+fn literal_bits(v: &Val, ty: Ty) -> Option<u64> {
+    match *v {
+        Val::Int(n) | Val::Lit(n, false) => {
+            if ty.bits() == 64 {
+                Some(n as u64)
+            } else if (-(1i64 << 31)..(1i64 << 32)).contains(&n) {
+                Some(n as u32 as u64)
+            } else {
+                None
+            }
+        }
+        Val::Float(_) | Val::Lit(_, true) => {
+            let f = match *v {
+                Val::Lit(b, true) => f64::from_bits(b as u64),
+                Val::Float(f) => f,
+                _ => 0.0,
+            };
+            match ty.bits() {
+                16 if ty.is_float() || matches!(ty, Ty::B16) => f16_bits(f).map(u64::from),
+                64 => Some(f.to_bits()),
+                _ => Some(u64::from((f as f32).to_bits())),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Ways to encode value `v` in the source field `fd` (kind ssrc/src9/sdst).
+fn source_choices(
+    dec: &Decoder,
+    field: Field,
+    fd: &crate::desc::FieldDesc,
+    ty: Ty,
+    v: &Val,
+    out: &mut Vec<Choice>,
+) {
+    let gfx8plus = !matches!(dec.isa().generation, "gfx6" | "gfx7");
+    let src9 = fd.kind == FieldKind::Src9;
+    match *v {
+        Val::Reg {
+            class: Class::V | Class::A,
+            first,
+            half,
+            ..
+        } if src9 => {
+            let mut c = Choice::set(field, 256 + first);
+            if let Some(hi) = half {
+                c = half_choice(field, first, hi, true);
+                if let Some(s) = c.sets.first_mut() {
+                    s.value += 256;
+                }
+            }
+            out.push(c);
+        }
+        Val::Int(n) if (-16..=64).contains(&n) && !matches!(ty, Ty::Label) => {
+            let code = if n >= 0 { 128 + n } else { 192 - n } as u32;
+            out.push(Choice::set(field, code));
+            // inline-float bit patterns given as integers
+            if let Some(bits) = literal_bits(v, ty) {
+                let mut c = Choice::set(field, 255);
+                c.literal = Some(bits);
+                out.push(c);
+            }
+        }
+        Val::Int(_) | Val::Float(_) | Val::Lit(..) => {
+            if let Val::Float(f) = *v {
+                if let Some(code) = inline_float(f, gfx8plus) {
+                    out.push(Choice::set(field, code));
+                }
+            }
+            if let Val::Int(n) = *v {
+                // an integer with the bits of an inline float
+                for code in 240..=248u32 {
+                    let bits = crate::print::inline_float_bits(code as u8);
+                    let b64 = f64::from(f32::from_bits(bits)).to_bits();
+                    let f16 = [
+                        0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+                    ][(code - 240) as usize];
+                    let hit = match ty.bits() {
+                        16 => n as u64 == f16,
+                        64 => n as u64 == b64 || n as u64 == b64 >> 32,
+                        _ => n as u32 == bits && n >= 0 && n <= u32::MAX as i64,
+                    };
+                    if hit && (gfx8plus || code != 248) {
+                        out.push(Choice::set(field, code));
+                    }
+                }
+            }
+            if let Some(bits) = literal_bits(v, ty) {
+                let mut c = Choice::set(field, 255);
+                let bits = if ty.bits() == 64 && !matches!(v, Val::Int(_) | Val::Lit(_, false)) {
+                    // a double: its high word (the low must be zero for 32-bit literals)
+                    if bits & 0xffff_ffff == 0 {
+                        bits >> 32
+                    } else {
+                        bits
+                    }
+                } else {
+                    bits
+                };
+                c.literal = Some(bits);
+                out.push(c);
+                if ty.bits() == 64 {
+                    let mut c = Choice::set(field, 254);
+                    c.literal = Some(bits);
+                    out.push(c);
+                }
+            }
+        }
+        _ => {
+            if let Some(code) = scalar_code(dec, v) {
+                out.push(Choice::set(field, code));
+            }
+        }
+    }
+}
+
+/// A true16 half register: bit 7 of the field, or the op_sel bit of VOP3 forms.
+fn half_choice(field: Field, reg: u32, hi: bool, _src9: bool) -> Choice {
+    let mut c = Choice::set(field, reg | if hi { 0x80 } else { 0 });
+    let _ = &mut c;
+    c
+}
+
+fn opsel_bit(field: Field) -> u32 {
+    match field {
+        Field::Src0 => 0,
+        Field::Src1 => 1,
+        Field::Src2 => 2,
+        _ => 3,
+    }
+}
+
+/// Ways to encode operand `v` in `role`.
+fn operand_choices(
+    dec: &Decoder,
+    cand: &Cand,
+    field: Field,
+    ty: Ty,
+    m: &Mods,
+    v: &Val,
+    span: &Range<usize>,
+    out: &mut Vec<Choice>,
+) -> Result<(), AsmError> {
+    let enc = cand.enc;
+    let Some(fd) = enc.field(field) else {
+        return Err(err(span.clone(), "operand has no field in this encoding"));
+    };
+    let vop3_opsel = enc.field(Field::Opsel).is_some();
+    match fd.kind {
+        FieldKind::Sdst | FieldKind::Ssrc | FieldKind::Src9 => {
+            if matches!(
+                ty,
+                Ty::GprIdx | Ty::Dec16 | Ty::SendmsgRtn | Ty::Hwreg | Ty::Sendmsg | Ty::Attr
+            ) {
+                imm_choices(field, fd, ty, v, out);
+            } else {
+                source_choices(dec, field, fd, ty, v, out);
+                if let (
+                    Val::Reg {
+                        class: Class::V,
+                        first,
+                        half: Some(hi),
+                        ..
+                    },
+                    true,
+                ) = (v, vop3_opsel)
+                {
+                    out.clear();
+                    let mut c = Choice::set(field, 256 + first);
+                    if *hi {
+                        c.sets.push(Set {
+                            field: Field::Opsel,
+                            value: 1 << opsel_bit(field),
+                            or: true,
+                        });
+                    }
+                    out.push(c);
+                }
+            }
+        }
+        FieldKind::Vgpr => match *v {
+            Val::Reg {
+                class: class @ (Class::V | Class::A),
+                first,
+                half,
+                ..
+            } => {
+                let mut c = match half {
+                    Some(hi) if vop3_opsel => {
+                        let mut c = Choice::set(field, first);
+                        if hi {
+                            c.sets.push(Set {
+                                field: Field::Opsel,
+                                value: 1 << opsel_bit(field),
+                                or: true,
+                            });
+                        }
+                        c
+                    }
+                    Some(hi) => half_choice(field, first, hi, false),
+                    None => Choice::set(field, first),
+                };
+                // scratch with a VGPR address: the sve bit (gfx11+)
+                if field == Field::Vaddr && enc.field(Field::Sve).is_some() {
+                    c.sets.push(Set {
+                        field: Field::Sve,
+                        value: 1,
+                        or: false,
+                    });
+                }
+                if class == Class::A {
+                    if let Some(a) = enc.field(Field::Acc) {
+                        let bit = if a.width == 1 {
+                            1
+                        } else {
+                            1 << opsel_bit(field)
+                        };
+                        c.sets.push(Set {
+                            field: Field::Acc,
+                            value: bit,
+                            or: true,
+                        });
+                    }
+                    if matches!(
+                        field,
+                        Field::Vdst | Field::Vdata | Field::Data0 | Field::Data1
+                    ) && enc.field(Field::AccCd).is_some()
+                    {
+                        c.sets.push(Set {
+                            field: Field::AccCd,
+                            value: 1,
+                            or: true,
+                        });
+                    }
+                }
+                out.push(c);
+            }
+            Val::Off => out.push(Choice::set(field, 0)),
+            _ => {
+                // SDWA scalar sources (s0/s1 bits)
+                let sbit = match field {
+                    Field::Src0 => Field::S0,
+                    Field::Src1 => Field::S1,
+                    _ => Field::Op,
+                };
+                if enc.field(sbit).is_some() {
+                    let mut tmp = Vec::new();
+                    source_choices(dec, field, fd, ty, v, &mut tmp);
+                    for mut c in tmp {
+                        if c.literal.is_none() {
+                            c.sets.push(Set {
+                                field: sbit,
+                                value: 1,
+                                or: false,
+                            });
+                            out.push(c);
+                        }
+                    }
+                } else {
+                    return Err(err(span.clone(), "this operand takes a VGPR"));
+                }
+            }
+        },
+        FieldKind::Sbase | FieldKind::Srsrc => {
+            let div = if fd.kind == FieldKind::Sbase { 2 } else { 4 };
+            match scalar_code(dec, v) {
+                Some(c) => {
+                    if c % div != 0 {
+                        return Err(err(
+                            span.clone(),
+                            format!(
+                                "{} is not aligned: this register tuple starts at a multiple of {div}",
+                                v_text(v)
+                            ),
+                        ));
+                    }
+                    out.push(Choice::set(field, c / div));
+                }
+                None => return Err(err(span.clone(), "this operand takes scalar registers")),
+            }
+        }
+        FieldKind::Imm | FieldKind::Flag | FieldKind::Op => {
+            imm_choices(field, fd, ty, v, out);
+            if matches!(*v, Val::Off) {
+                out.push(Choice::set(field, 0));
+            }
+        }
+    }
+    // source modifiers
+    if m.neg || m.abs || m.sext {
+        let i = opsel_bit(field) as usize;
+        let mods: Vec<Set> = match enc.form {
+            Form::Vop3 | Form::Vop3p | Form::Mai => {
+                let mut s = Vec::new();
+                let mix = cand.op.flags & flags::MIX != 0;
+                if m.neg {
+                    s.push(Set {
+                        field: Field::Neg,
+                        value: 1 << i,
+                        or: true,
+                    });
+                }
+                if m.abs {
+                    s.push(Set {
+                        field: if mix { Field::NegHi } else { Field::Abs },
+                        value: 1 << i,
+                        or: true,
+                    });
+                }
+                s
+            }
+            _ => {
+                let (n, a, x) = if i == 0 {
+                    (Field::Src0Neg, Field::Src0Abs, Field::Src0Sext)
+                } else {
+                    (Field::Src1Neg, Field::Src1Abs, Field::Src1Sext)
+                };
+                let mut s = Vec::new();
+                for (on, f) in [(m.neg, n), (m.abs, a), (m.sext, x)] {
+                    if on {
+                        s.push(Set {
+                            field: f,
+                            value: 1,
+                            or: false,
+                        });
+                    }
+                }
+                s
+            }
+        };
+        for c in out.iter_mut() {
+            c.sets.extend_from_slice(&mods);
+        }
+    }
+    Ok(())
+}
+
+fn v_text(v: &Val) -> String {
+    match *v {
+        Val::Reg {
+            class,
+            first,
+            count,
+            ..
+        } => {
+            let p = match class {
+                Class::S => "s",
+                Class::V => "v",
+                Class::A => "a",
+                Class::Ttmp => "ttmp",
+            };
+            if count > 1 {
+                format!("{p}[{first}:{}]", first + count - 1)
+            } else {
+                format!("{p}{first}")
+            }
+        }
+        _ => "the operand".to_string(),
+    }
+}
+
+fn imm_choices(field: Field, fd: &crate::desc::FieldDesc, ty: Ty, v: &Val, out: &mut Vec<Choice>) {
+    match *v {
+        Val::Int(n) => {
+            let max = field_max(fd) as i64;
+            if (0..=max).contains(&n) {
+                out.push(Choice::set(field, n as u32));
+            } else if n < 0 && n >= -(max + 1) / 2 - 1 {
+                out.push(Choice::set(field, (n & max) as u32));
+            } else if n < 0 && n >= -(1 << 16) && matches!(ty, Ty::Label | Ty::Hex16 | Ty::Dec16) {
+                out.push(Choice::set(field, (n & max) as u32));
+            }
+        }
+        _ => {
+            // symbolic syntax: solved by search over the field
+            out.push(Choice {
+                solve: Some(field),
+                ..Choice::default()
+            });
+        }
+    }
+}
+
+/// Parse `[a,b,c]` into bits (entry i -> bit i), or a plain number.
+fn bit_list(v: &str) -> Option<(u32, usize)> {
+    let v = v.trim();
+    if let Some(inner) = v.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let mut bits = 0;
+        let mut n = 0;
+        for (i, x) in inner.split(',').enumerate() {
+            match x.trim() {
+                "0" => {}
+                "1" => bits |= 1 << i,
+                _ => return None,
+            }
+            n += 1;
+        }
+        return Some((bits, n));
+    }
+    parse_int(v).map(|x| (x as u32, 0))
+}
+
+fn sel_value(s: &str) -> Option<u32> {
+    Some(match s {
+        "BYTE_0" => 0,
+        "BYTE_1" => 1,
+        "BYTE_2" => 2,
+        "BYTE_3" => 3,
+        "WORD_0" => 4,
+        "WORD_1" => 5,
+        "DWORD" => 6,
+        _ => return None,
+    })
+}
+
+/// Choices of one modifier.
+fn modifier_choices(
+    cand: &Cand,
+    name: &str,
+    value: Option<&str>,
+    span: &Range<usize>,
+    gfx940: bool,
+) -> Result<Vec<Choice>, AsmError> {
+    let enc = cand.enc;
+    let has = |f: Field| enc.field(f).is_some();
+    let one = |f: Field, v: u32| -> Result<Vec<Choice>, AsmError> {
+        match enc.field(f) {
+            Some(fd) if u64::from(v) <= field_max(fd) => Ok(vec![Choice::set(f, v)]),
+            Some(_) => Err(err(span.clone(), format!("invalid {name} value"))),
+            None => Err(err(
+                span.clone(),
+                format!("{name} is not valid for this instruction"),
+            )),
+        }
+    };
+    let num = || -> Result<u32, AsmError> {
+        value
+            .and_then(parse_int)
+            .map(|v| v as u32)
+            .ok_or_else(|| err(span.clone(), format!("invalid value of {name}")))
+    };
+    let bits_or = |f: Field, bits: u32| -> Result<Vec<Choice>, AsmError> {
+        if !has(f) {
+            return Err(err(
+                span.clone(),
+                format!("{name} is not valid for this instruction"),
+            ));
+        }
+        Ok(vec![Choice {
+            sets: vec![Set {
+                field: f,
+                value: bits,
+                or: true,
+            }],
+            ..Choice::default()
+        }])
+    };
+    match (name, value) {
+        ("mul", Some("2")) => one(Field::Omod, 1),
+        ("mul", Some("4")) => one(Field::Omod, 2),
+        ("div", Some("2")) => one(Field::Omod, 3),
+        ("mul", Some("1")) | ("div", Some("1")) => one(Field::Omod, 0),
+        ("sc0", None) if gfx940 => one(Field::Glc, 1),
+        ("nt", None) if gfx940 => one(Field::Slc, 1),
+        ("scc", None) => one(Field::Sc1, 1),
+        ("dst_sel" | "src0_sel" | "src1_sel", Some(v)) => {
+            let f = match name {
+                "dst_sel" => Field::DstSel,
+                "src0_sel" => Field::Src0Sel,
+                _ => Field::Src1Sel,
+            };
+            let x = sel_value(v)
+                .or_else(|| parse_int(v).map(|x| x as u32))
+                .ok_or_else(|| err(span.clone(), "invalid SDWA selector"))?;
+            one(f, x)
+        }
+        ("dst_unused", Some(v)) => {
+            let x = match v {
+                "UNUSED_PAD" => 0,
+                "UNUSED_SEXT" => 1,
+                "UNUSED_PRESERVE" => 2,
+                _ => return Err(err(span.clone(), "invalid dst_unused value")),
+            };
+            one(Field::DstUnused, x)
+        }
+        ("op_sel", Some(v)) => {
+            let (bits, n) = bit_list(v).ok_or_else(|| err(span.clone(), "invalid op_sel"))?;
+            if !has(Field::Opsel) {
+                return Err(err(
+                    span.clone(),
+                    "op_sel is not valid for this instruction",
+                ));
+            }
+            let mut out = Vec::new();
+            // VOP3: the last entry is the destination's (bit 3)
+            if enc.form == Form::Vop3 && n >= 2 {
+                let last = bits >> (n - 1) & 1;
+                let b = (bits & ((1 << (n - 1)) - 1)) | last << 3;
+                out.extend(bits_or(Field::Opsel, b)?);
+            }
+            out.extend(bits_or(Field::Opsel, bits)?);
+            Ok(out)
+        }
+        ("op_sel_hi", Some(v)) => {
+            let (bits, _) = bit_list(v).ok_or_else(|| err(span.clone(), "invalid op_sel_hi"))?;
+            let mut sets = Vec::new();
+            match (enc.field(Field::OpselHi), enc.field(Field::OpselHi2)) {
+                (Some(h), Some(_)) if h.width == 2 => {
+                    sets.push(Set {
+                        field: Field::OpselHi,
+                        value: bits & 3,
+                        or: false,
+                    });
+                    sets.push(Set {
+                        field: Field::OpselHi2,
+                        value: bits >> 2 & 1,
+                        or: false,
+                    });
+                }
+                (Some(_), _) => sets.push(Set {
+                    field: Field::OpselHi,
+                    value: bits,
+                    or: false,
+                }),
+                _ => {
+                    return Err(err(
+                        span.clone(),
+                        "op_sel_hi is not valid for this instruction",
+                    ))
+                }
+            }
+            Ok(vec![Choice {
+                sets,
+                ..Choice::default()
+            }])
+        }
+        ("neg_lo", Some(v)) => {
+            let (bits, _) = bit_list(v).ok_or_else(|| err(span.clone(), "invalid neg_lo"))?;
+            bits_or(Field::Neg, bits)
+        }
+        ("neg_hi", Some(v)) => {
+            let (bits, _) = bit_list(v).ok_or_else(|| err(span.clone(), "invalid neg_hi"))?;
+            if has(Field::NegHi) {
+                bits_or(Field::NegHi, bits)
+            } else {
+                bits_or(Field::Abs, bits)
+            }
+        }
+        ("quad_perm", Some(v)) => {
+            let inner = v
+                .strip_prefix('[')
+                .and_then(|r| r.strip_suffix(']'))
+                .ok_or_else(|| err(span.clone(), "invalid quad_perm"))?;
+            let mut c = 0;
+            for (i, x) in inner.split(',').enumerate() {
+                let x: u32 = x
+                    .trim()
+                    .parse()
+                    .map_err(|_| err(span.clone(), "invalid quad_perm"))?;
+                c |= (x & 3) << (2 * i);
+            }
+            one(Field::DppCtrl, c)
+        }
+        ("row_shl" | "row_shr" | "row_ror" | "row_share" | "row_xmask", Some(_)) => {
+            let n = num()?;
+            let base = match name {
+                "row_shl" => 0x100,
+                "row_shr" => 0x110,
+                "row_ror" => 0x120,
+                "row_share" => 0x150,
+                _ => 0x160,
+            };
+            one(Field::DppCtrl, base + (n & 0xf))
+        }
+        ("wave_shl", _) => one(Field::DppCtrl, 0x130),
+        ("wave_rol", _) => one(Field::DppCtrl, 0x134),
+        ("wave_shr", _) => one(Field::DppCtrl, 0x138),
+        ("wave_ror", _) => one(Field::DppCtrl, 0x13c),
+        ("row_mirror", None) => one(Field::DppCtrl, 0x140),
+        ("row_half_mirror", None) => one(Field::DppCtrl, 0x141),
+        ("row_bcast", Some("15")) => one(Field::DppCtrl, 0x142),
+        ("row_bcast", Some("31")) => one(Field::DppCtrl, 0x143),
+        ("bound_ctrl", _) => one(Field::BoundCtrl, 1),
+        ("dpp8", Some(v)) => {
+            let inner = v
+                .strip_prefix('[')
+                .and_then(|r| r.strip_suffix(']'))
+                .ok_or_else(|| err(span.clone(), "invalid dpp8"))?;
+            let mut c = 0;
+            for (i, x) in inner.split(',').enumerate() {
+                let x: u32 = x
+                    .trim()
+                    .parse()
+                    .map_err(|_| err(span.clone(), "invalid dpp8"))?;
+                c |= (x & 7) << (3 * i);
+            }
+            one(Field::Dpp8, c)
+        }
+        ("dim", Some(v)) => {
+            let x = match v.trim_start_matches("SQ_RSRC_IMG_") {
+                "1D" => 0,
+                "2D" => 1,
+                "3D" => 2,
+                "CUBE" => 3,
+                "1D_ARRAY" => 4,
+                "2D_ARRAY" => 5,
+                "2D_MSAA" => 6,
+                "2D_MSAA_ARRAY" => 7,
+                _ => return Err(err(span.clone(), "invalid dim value")),
+            };
+            one(Field::Dim, x)
+        }
+        ("offset", Some(v))
+            if enc.form == Form::Ds && !has(Field::Offset) && has(Field::Offset1) =>
+        {
+            let n = parse_int(v).ok_or_else(|| err(span.clone(), "invalid offset"))?;
+            if !(0..=0xffff).contains(&n) {
+                return Err(err(
+                    span.clone(),
+                    "offset out of range: a DS offset is 16 bits",
+                ));
+            }
+            Ok(vec![Choice {
+                sets: vec![
+                    Set {
+                        field: Field::Offset0,
+                        value: n as u32 & 0xff,
+                        or: false,
+                    },
+                    Set {
+                        field: Field::Offset1,
+                        value: (n as u32) >> 8,
+                        or: false,
+                    },
+                ],
+                ..Choice::default()
+            }])
+        }
+        ("scope", Some(v)) => {
+            let x = match v {
+                "SCOPE_CU" => 0,
+                "SCOPE_SE" => 1,
+                "SCOPE_DEV" => 2,
+                "SCOPE_SYS" => 3,
+                _ => num()?,
+            };
+            one(Field::Scope, x)
+        }
+        (_, value) => {
+            let f = enc
+                .fields
+                .iter()
+                .find(|f| f.field.name() == name)
+                .ok_or_else(|| {
+                    err(
+                        span.clone(),
+                        format!("'{name}' is not a modifier of {}", cand.op.mnemonic),
+                    )
+                })?;
+            match value {
+                None => one(f.field, 1),
+                Some(v) => match parse_int(v) {
+                    Some(n) if n >= 0 => one(f.field, n as u32),
+                    Some(n) => {
+                        // signed offsets
+                        let max = field_max(f) as i64;
+                        if n >= -(max + 1) / 2 {
+                            one(f.field, (n & max) as u32)
+                        } else {
+                            Err(err(span.clone(), format!("{name} out of range")))
+                        }
+                    }
+                    None if f.width <= 8 => Ok((0..=field_max(f) as u32)
+                        .map(|x| Choice::set(f.field, x))
+                        .collect()),
+                    None => Ok(vec![Choice {
+                        solve: Some(f.field),
+                        ..Choice::default()
+                    }]),
+                },
+            }
+        }
+    }
+}
+
+/// Field values that are not zero when their modifier is absent.
+fn defaults(cand: &Cand, raw: &mut u64) {
+    let enc = cand.enc;
+    let mut put = |f: Field, v: u64| {
+        if let Some(fd) = enc.field(f) {
+            if fd.lo < 64 {
+                *raw = (*raw & !(field_max(fd) << fd.lo)) | (v & field_max(fd)) << fd.lo;
+            }
+        }
+    };
+    put(Field::RowMask, 0xf);
+    put(Field::BankMask, 0xf);
+    put(Field::DstSel, 6);
+    put(Field::Src0Sel, 6);
+    put(Field::Src1Sel, 6);
+    put(Field::DstUnused, 2);
+    if enc.form == Form::Vop3p && cand.op.flags & flags::MIX == 0 {
+        put(Field::OpselHi, u64::MAX);
+        put(Field::OpselHi2, 1);
+    }
+}
+
+type Fail = (u32, AsmError);
+
+fn try_candidate(
+    dec: &Decoder,
+    text: &str,
+    cand: &Cand,
+    modifiers: &[Range<usize>],
+    want_ops: &str,
+    symbolic: Option<&Symbolic>,
+) -> Result<(Vec<u8>, Option<AsmError>), Fail> {
+    let enc = cand.enc;
+    let op = cand.op;
+    let gfx940 = matches!(dec.processor(), "gfx942" | "gfx950" | "gfx940" | "gfx941");
+    let mut raw: u64 = u64::from(enc.match_bits);
+    // opcode key
+    {
+        let mut key = u32::from(cand.key);
+        for k in enc.key.iter().rev() {
+            let Some(fd) = enc.field(*k) else {
+                return Err((0, err(0..0, "encoding without key field")));
+            };
+            raw |= (u64::from(key) & field_max(fd)) << fd.lo;
+            key >>= fd.width;
+        }
+    }
+    defaults(cand, &mut raw);
+    let mut alts: Vec<Vec<Choice>> = Vec::new();
+    // operands
+    let mut ops = cand.ops;
+    let mut rank = 10;
+    let rtn = op.flags & flags::GLC_RTN != 0 && ops.len() > op.operands.len();
+    if rtn {
+        if let Some(((r, m, v), rest)) = ops.split_first() {
+            let mut ch = Vec::new();
+            operand_choices(dec, cand, Field::Vdst, Ty::B32, m, v, r, &mut ch)
+                .map_err(|e| (rank, e))?;
+            alts.push(ch);
+            ops = rest;
+        }
+    }
+    let mut pi = 0;
+    for od in op.operands {
+        let Some((span, m, v)) = ops.get(pi) else {
+            if od.ty == Ty::Opt16 {
+                continue;
+            }
+            // MUBUF lds loads have no data operand
+            if matches!(enc.form, Form::Mubuf | Form::Flat) && od.role == Role::Field(Field::Vdata)
+                || od.role == Role::Field(Field::Vdst) && enc.form == Form::Flat
+            {
+                continue;
+            }
+            return Err((rank, err(text.len()..text.len(), "too few operands")));
+        };
+        rank += 10;
+        let field = match od.role {
+            Role::Field(f) => Some(f),
+            Role::FieldOr(f, _) if enc.field(f).is_some() => Some(f),
+            Role::FieldOr(_, code) | Role::Fixed(code) => {
+                // must name the fixed register
+                let c = scalar_code(dec, v).map(|c| if c == 106 || c == 126 { c } else { c });
+                let _ = code;
+                if c.is_none() {
+                    return Err((rank, err(span.clone(), "this operand is a fixed register")));
+                }
+                None
+            }
+            Role::Literal => {
+                let bits = literal_bits(v, od.ty)
+                    .ok_or_else(|| (rank, err(span.clone(), "expected a constant")))?;
+                alts.push(vec![Choice {
+                    literal: Some(if od.ty.bits() == 64 && matches!(v, Val::Float(_)) {
+                        bits >> 32
+                    } else {
+                        bits
+                    }),
+                    ..Choice::default()
+                }]);
+                None
+            }
+        };
+        pi += 1;
+        let Some(field) = field else { continue };
+        let mut ch = Vec::new();
+        if od.ty == Ty::SmemOffset {
+            smem_offset_choices(dec, enc, v, &mut ch);
+        } else if od.ty == Ty::Label && symbolic.is_some_and(|s| s.span == *span) {
+            ch.push(Choice::set(field, 0));
+        } else if matches!(v, Val::Off) {
+            // `off`: no scalar base / offset register
+            if let Some(fd) = enc.field(field) {
+                match fd.kind {
+                    FieldKind::Vgpr => ch.push(Choice::set(field, 0)),
+                    _ => {
+                        let null = null_code(dec).unwrap_or(0x7f);
+                        for c in [null, 0x7f, 0x80, 0] {
+                            if u64::from(c) <= field_max(fd) {
+                                ch.push(Choice::set(field, c));
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            operand_choices(dec, cand, field, od.ty, m, v, span, &mut ch).map_err(|e| (rank, e))?;
+        }
+        if ch.is_empty() {
+            return Err((
+                rank,
+                err(span.clone(), "invalid operand for this instruction"),
+            ));
+        }
+        alts.push(ch);
+    }
+    if pi < ops.len() {
+        return Err((rank, err(ops[pi].0.clone(), "too many operands")));
+    }
+    rank += 100;
+    for r in modifiers {
+        let w = &text[r.clone()];
+        let (name, value) = match w.split_once(':') {
+            Some((n, v)) => (n, Some(v)),
+            None => (w, None),
+        };
+        let ch = modifier_choices(cand, name, value, r, gfx940).map_err(|e| (rank, e))?;
+        alts.push(ch);
+        rank += 1;
+    }
+    // enumerate the product of choices
+    let total: usize = alts.iter().map(|a| a.len().max(1)).product();
+    let limit = total.min(4096);
+    let mut first_warn: Option<(Vec<u8>, AsmError)> = None;
+    let mut last_text = String::new();
+    for n in 0..limit {
+        let mut k = n;
+        let mut r = raw;
+        let mut w2: u32 = 0;
+        let mut literal: Option<u64> = None;
+        let mut solve: Option<Field> = None;
+        let mut touched: u64 = 0; // fields replaced (clear defaults once)
+        let mut bad = false;
+        for a in &alts {
+            if a.is_empty() {
+                continue;
+            }
+            let c = &a[k % a.len()];
+            k /= a.len();
+            for s in &c.sets {
+                let Some(fd) = enc.field(s.field) else {
+                    bad = true;
+                    break;
+                };
+                if u64::from(s.value) > field_max(fd) {
+                    bad = true;
+                    break;
+                }
+                let bit = 1u64 << (s.field as u32 % 64);
+                if fd.lo >= 64 {
+                    let lo = fd.lo - 64;
+                    let mask = (field_max(fd) as u32) << lo;
+                    if !s.or || touched & bit == 0 {
+                        w2 &= !mask;
+                    }
+                    w2 |= s.value << lo;
+                } else {
+                    let mask = field_max(fd) << fd.lo;
+                    if !s.or || touched & bit == 0 {
+                        r &= !mask;
+                    }
+                    r |= u64::from(s.value) << fd.lo;
+                }
+                touched |= bit;
+            }
+            if let Some(l) = c.literal {
+                if literal.is_some_and(|x| x != l) {
+                    bad = true;
+                }
+                literal = Some(l);
+            }
+            if c.solve.is_some() {
+                solve = c.solve;
+            }
+        }
+        if bad {
+            continue;
+        }
+        let res = match solve {
+            Some(f) => solve_field(dec, cand, f, r, w2, literal, want_ops, text),
+            None => verify(dec, cand, r, w2, literal, want_ops, &mut last_text),
+        };
+        match res {
+            Some((bytes, None)) => return Ok((bytes, None)),
+            Some((bytes, Some(w))) => {
+                if first_warn.is_none() {
+                    first_warn = Some((bytes, w));
+                }
+            }
+            None => {}
+        }
+    }
+    if let Some((b, w)) = first_warn {
+        return Ok((b, Some(w)));
+    }
+    let msg = if last_text.is_empty() {
+        format!("invalid operands for {}", op.mnemonic)
+    } else {
+        format!(
+            "invalid operands for {} (the nearest encoding reads back as '{}')",
+            op.mnemonic, last_text
+        )
+    };
+    let span = cand
+        .ops
+        .first()
+        .map_or(0..text.len(), |f| f.0.start..text.len());
+    Err((rank, err(span, msg)))
+}
+
+fn smem_offset_choices(dec: &Decoder, enc: &EncodingDesc, v: &Val, out: &mut Vec<Choice>) {
+    match *v {
+        Val::Int(n) => {
+            let mut c = Choice::default();
+            if let Some(fd) = enc.field(Field::Offset) {
+                c.sets.push(Set {
+                    field: Field::Offset,
+                    value: (n as u64 & field_max(fd)) as u32,
+                    or: false,
+                });
+            }
+            if enc.field(Field::Imm).is_some() {
+                c.sets.push(Set {
+                    field: Field::Imm,
+                    value: 1,
+                    or: false,
+                });
+            }
+            if enc.field(Field::Soffset).is_some() && enc.field(Field::Soe).is_none() {
+                if let Some(null) = null_code(dec) {
+                    c.sets.push(Set {
+                        field: Field::Soffset,
+                        value: null,
+                        or: false,
+                    });
+                }
+            }
+            out.push(c);
+        }
+        _ => {
+            if let Some(code) = scalar_code(dec, v) {
+                // gfx8/gfx9: offset field holds the SGPR (imm 0); or soffset + soe
+                let mut c = Choice::set(Field::Offset, code);
+                if enc.field(Field::Imm).is_some() {
+                    c.sets.push(Set {
+                        field: Field::Imm,
+                        value: 0,
+                        or: false,
+                    });
+                }
+                out.push(c);
+                if enc.field(Field::Soffset).is_some() {
+                    let mut c = Choice::set(Field::Soffset, code);
+                    if enc.field(Field::Soe).is_some() {
+                        c.sets.push(Set {
+                            field: Field::Soe,
+                            value: 1,
+                            or: false,
+                        });
+                    }
+                    out.push(c);
+                }
+            }
+        }
+    }
+}
+
+fn bytes_of(enc: &EncodingDesc, raw: u64, w2: u32, literal: Option<u64>, out: &mut Vec<u8>) {
+    out.clear();
+    out.extend_from_slice(&(raw as u32).to_le_bytes());
+    if enc.words >= 2 {
+        out.extend_from_slice(&((raw >> 32) as u32).to_le_bytes());
+    }
+    if enc.words >= 3 {
+        out.extend_from_slice(&w2.to_le_bytes());
+    }
+    if let Some(l) = literal {
+        out.extend_from_slice(&(l as u32).to_le_bytes());
+        if l >> 32 != 0 && l & 0xffff_ffff != 0 {
+            out.extend_from_slice(&((l >> 32) as u32).to_le_bytes());
+        }
+    }
+}
+
+/// Decode the candidate and compare it with the statement.
+fn verify(
+    dec: &Decoder,
+    cand: &Cand,
+    raw: u64,
+    w2: u32,
+    literal: Option<u64>,
+    want_ops: &str,
+    last_text: &mut String,
+) -> Option<(Vec<u8>, Option<AsmError>)> {
+    let mut bytes = Vec::with_capacity(16);
+    let lits: &[Option<u64>] = match literal {
+        Some(l) if l >> 32 != 0 && l & 0xffff_ffff != 0 => &[literal],
+        Some(l) if l >> 32 != 0 => &[Some(l >> 32), literal],
+        _ => &[literal],
+    };
+    for &lit in lits {
+        bytes_of(cand.enc, raw, w2, lit, &mut bytes);
+        let Ok(inst) = dec.decode(&bytes) else {
+            continue;
+        };
+        if usize::from(inst.size) != bytes.len()
+            || inst.op != cand.op_index
+            || usize::from(inst.encoding) != cand.ei
+        {
+            continue;
+        }
+        if !printed_matches(dec, &inst, want_ops, last_text) {
+            continue;
+        }
+        let warn = dec.check_rules(&inst).err().map(|e| AsmError {
+            span: 0..0,
+            message: format!(
+                "{e} (encoded anyway: the decoder reads these bytes back as this text)"
+            ),
+        });
+        return Some((bytes, warn));
+    }
+    None
+}
+
+fn printed_matches(
+    dec: &Decoder,
+    inst: &Instruction,
+    want_ops: &str,
+    last_text: &mut String,
+) -> bool {
+    BUFS.with(|b| {
+        let mut b = b.borrow_mut();
+        let (p, c) = &mut *b;
+        p.clear();
+        crate::print::print(dec, inst, p);
+        canon(p, c);
+        let got_ops = c.split_once(' ').map_or("", |x| x.1);
+        let ok = matches(want_ops, got_ops);
+        if !ok {
+            last_text.clone_from(p);
+        }
+        ok
+    })
+}
+
+/// Search the value of `field` (a special immediate: waitcnt, hwreg, swizzle, ...)
+/// whose printed text matches; cached per processor, op and text.
+#[allow(clippy::too_many_arguments)]
+fn solve_field(
+    dec: &Decoder,
+    cand: &Cand,
+    field: Field,
+    raw: u64,
+    w2: u32,
+    literal: Option<u64>,
+    want_ops: &str,
+    _text: &str,
+) -> Option<(Vec<u8>, Option<AsmError>)> {
+    let fd = cand.enc.field(field)?;
+    let key = (
+        dec.processor(),
+        cand.op_index,
+        cand.ei as u8,
+        want_ops.to_string(),
+    );
+    let cached = solve_cache().lock().ok().and_then(|c| c.get(&key).copied());
+    let place = |v: u32| -> (u64, u32) {
+        if fd.lo >= 64 {
+            let lo = fd.lo - 64;
+            let mask = (field_max(fd) as u32) << lo;
+            (raw, (w2 & !mask) | v << lo)
+        } else {
+            let mask = field_max(fd) << fd.lo;
+            ((raw & !mask) | u64::from(v) << fd.lo, w2)
+        }
+    };
+    let mut scratch = String::new();
+    if let Some(c) = cached {
+        let v = c?;
+        let (r, w) = place(v);
+        return verify(dec, cand, r, w, literal, want_ops, &mut scratch);
+    }
+    let max = field_max(fd).min(0xffff) as u32;
+    let mut found = None;
+    let mut warn_hit = None;
+    for v in 0..=max {
+        let (r, w) = place(v);
+        match verify(dec, cand, r, w, literal, want_ops, &mut scratch) {
+            Some((b, None)) => {
+                found = Some((v, b));
+                break;
+            }
+            Some((b, Some(e))) => {
+                if warn_hit.is_none() {
+                    warn_hit = Some((v, b, e));
+                }
+            }
+            None => {}
+        }
+    }
+    if let Ok(mut c) = solve_cache().lock() {
+        c.insert(
+            key,
+            found
+                .as_ref()
+                .map(|x| x.0)
+                .or(warn_hit.as_ref().map(|x| x.0)),
+        );
+    }
+    match (found, warn_hit) {
+        (Some((_, b)), _) => Some((b, None)),
+        (None, Some((_, b, e))) => Some((b, Some(e))),
+        _ => None,
+    }
+}
