@@ -66,8 +66,18 @@ fn statements(path: &Path) -> Result<(String, bool, Vec<String>)> {
     let mut proc = String::new();
     let mut wave64 = false;
     let mut lines = Vec::new();
+    let mut yaml = false;
     for line in text.lines() {
         let t = line.trim();
+        if t.starts_with(".amdgpu_metadata") {
+            yaml = true;
+        }
+        if t.starts_with(".end_amdgpu_metadata") {
+            yaml = false;
+        }
+        if yaml {
+            continue;
+        }
         if let Some(r) = t.strip_prefix(".amdgcn_target \"amdgcn-amd-amdhsa--") {
             let target = r.trim_end_matches('"');
             proc = target.split(':').next().unwrap_or("").to_string();
