@@ -273,3 +273,18 @@ fn hex(b: &[u8]) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// `cargo xtask enc-one PROC TEXT`: encode one statement, show hsaco's and llvm-mc's bytes.
+pub fn one(args: &[String]) -> Result<()> {
+    let (proc, text) = args.split_first().context("enc-one PROC TEXT")?;
+    let text = text.join(" ");
+    let asm = Assembler::for_processor(proc).context("unknown processor")?;
+    let mut buf = Vec::new();
+    match asm.encode(&text, 0, &mut AnySymbol, &mut buf) {
+        Ok(e) => println!("hsaco {} {:?}", hex(&buf), e),
+        Err(e) => println!("hsaco error at {:?}: {}", e.span, e.message),
+    }
+    let w = llvm_encodings(proc, false, &[text])?;
+    println!("llvm  {}", w[0].as_ref().map_or("error".to_string(), |b| hex(b)));
+    Ok(())
+}

@@ -58,6 +58,7 @@ fn main() -> Result<()> {
             libshape::build(&dir, &specs).map(|_| ())
         }
         "llvm-diff" => llvm_diff::run(&Options::parse(rest)?),
+        "enc-one" => enc_diff::one(rest),
         "enc-diff" => {
             // --show N: print the first N differences of each processor
             let (show, rest) = match rest.iter().position(|a| a == "--show") {

@@ -91,6 +91,9 @@ pub enum FixupKind {
     /// A 32-bit literal constant (at [`Fixup::offset`]), absolute or PC-relative as the
     /// variant says.
     Literal32,
+    /// A 64-bit literal constant (gfx1250 `@rel64` operands of 64-bit SALU/VALU
+    /// instructions, operand code 254) at [`Fixup::offset`], eight bytes.
+    Literal64,
 }
 
 /// A symbolic operand left for the caller.

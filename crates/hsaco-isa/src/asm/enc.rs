@@ -329,6 +329,8 @@ struct Set {
 struct Choice {
     sets: Vec<Set>,
     literal: Option<u64>,
+    /// The literal is 64 bits wide (gfx1250 operand code 254).
+    wide: bool,
     /// Field whose value is solved by search (special immediates).
     solve: Option<Field>,
 }
@@ -504,6 +506,15 @@ fn matches(want: &str, got: &str) -> bool {
                 }
             }
         }
+        // an SMEM offset of 0 with a null offset register prints as `null`
+        if w[i] == b'0'
+            && g[j..].starts_with(b"null")
+            && w.get(i + 1).is_none_or(|c| *c == b',' || *c == b' ')
+        {
+            i += 1;
+            j += 4;
+            continue;
+        }
         if j >= g.len() || w[i] != g[j] {
             return false;
         }
@@ -535,17 +546,28 @@ pub(crate) fn encode(
 /// The operations a mnemonic names and the suffix it carries.
 pub(crate) fn lookup(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
     let idx = index(dec);
-    if let Some(v) = idx.get(m) {
+    let pb = dec.proc_bit();
+    let here = |v: &Vec<u16>| v.iter().any(|&o| dec.isa().ops[usize::from(o)].procs & pb != 0);
+    if let Some(v) = idx.get(m).filter(|v| here(v)) {
         return Some((v, 0));
+    }
+    // old MFMA spellings (`v_mfma_f32_16x16x4f32` for `..._16x16x4_f32`)
+    if let Some(p) = m.rfind(|c: char| c.is_ascii_digit()) {
+        if m.starts_with("v_mfma") && p + 1 < m.len() && !m[p + 1..].starts_with('_') {
+            let alt = format!("{}_{}", &m[..=p], &m[p + 1..]);
+            if let Some(v) = idx.get(alt.as_str()).filter(|v| here(v)) {
+                return Some((v, 0));
+            }
+        }
     }
     for (suf, code) in SUFFIXES {
         if let Some(base) = m.strip_suffix(suf) {
-            if let Some(v) = idx.get(base) {
+            if let Some(v) = idx.get(base).filter(|v| here(v)) {
                 return Some((v, code));
             }
         }
     }
-    None
+    idx.get(m).map(|v| (v.as_slice(), 0))
 }
 
 fn encode_statement(
@@ -627,7 +649,7 @@ fn encode_statement(
                 continue;
             }
             let t = &text[r.clone()];
-            if !is_expression(t) {
+            if !is_expression(t) || BARE_MODIFIERS.contains(&t) {
                 continue;
             }
             match syms.expr(t) {
@@ -726,6 +748,14 @@ fn encode_statement(
         .unwrap_or_else(|| err(st.mnemonic.clone(), "invalid operands")))
 }
 
+/// Modifier words without a value (never read as symbols where an operand-less
+/// instruction takes them).
+const BARE_MODIFIERS: &[&str] = &[
+    "glc", "slc", "dlc", "scc", "sc0", "sc1", "nt", "gds", "lds", "tfe", "offen", "idxen",
+    "addr64", "unorm", "da", "r128", "a16", "d16", "lwe", "clamp", "high", "done", "vm",
+    "compr", "row_en", "nv", "scale_offset", "row_mirror", "row_half_mirror",
+];
+
 fn is_expression(t: &str) -> bool {
     let t = t.trim();
     !t.is_empty()
@@ -746,9 +776,17 @@ fn make_fixup(s: &Symbolic, enc: &EncodingDesc, bytes: &[u8]) -> Fixup {
     let _ = s.slot;
     let _ = &s.span;
     Fixup {
-        offset: if branch { 0 } else { (bytes.len() - 4) as u8 },
+        offset: if branch {
+            0
+        } else if s.variant == RelocVariant::Rel64 {
+            bytes.len().saturating_sub(8) as u8
+        } else {
+            bytes.len().saturating_sub(4) as u8
+        },
         kind: if branch {
             FixupKind::Branch16
+        } else if s.variant == RelocVariant::Rel64 {
+            FixupKind::Literal64
         } else {
             FixupKind::Literal32
         },
@@ -934,6 +972,7 @@ fn source_choices(
                 if ty.bits() == 64 {
                     let mut c = Choice::set(field, 254);
                     c.literal = Some(bits);
+                    c.wide = true;
                     out.push(c);
                 }
             }
@@ -1033,14 +1072,26 @@ fn operand_choices(
                     None => Choice::set(field, first),
                 };
                 // scratch with a VGPR address: the sve bit (gfx11+)
-                if field == Field::Vaddr && enc.field(Field::Sve).is_some() {
-                    c.sets.push(Set {
-                        field: Field::Sve,
-                        value: 1,
-                        or: false,
-                    });
+                if matches!(field, Field::Vaddr | Field::Addr) && enc.form == Form::Flat {
+                    if enc.field(Field::Sve).is_some() {
+                        c.sets.push(Set {
+                            field: Field::Sve,
+                            value: 1,
+                            or: false,
+                        });
+                    } else if enc.field(Field::Lds).is_some() {
+                        // gfx940 scratch: bit 13 says the address VGPR is used
+                        let mut l = c.clone();
+                        l.sets.push(Set {
+                            field: Field::Lds,
+                            value: 1,
+                            or: false,
+                        });
+                        out.push(l);
+                    }
                 }
                 if class == Class::A {
+                    out.push(c.clone());
                     if let Some(a) = enc.field(Field::Acc) {
                         let bit = if a.width == 1 {
                             1
@@ -1232,6 +1283,73 @@ fn bit_list(v: &str) -> Option<(u32, usize)> {
     parse_int(v).map(|x| (x as u32, 0))
 }
 
+/// `swizzle(...)` of ds_swizzle_b32 -> its 16-bit offset.
+fn swizzle(v: &str) -> Option<i64> {
+    let inner = v.trim().strip_prefix("swizzle(")?.strip_suffix(')')?;
+    let mut parts = inner.split(',').map(str::trim);
+    let mode = parts.next()?;
+    let args: Vec<&str> = parts.collect();
+    let n = |i: usize| args.get(i).and_then(|a| parse_int(a));
+    Some(match mode {
+        "QUAD_PERM" => {
+            let mut x = 0x8000;
+            for i in 0..4 {
+                let a = n(i)?;
+                if !(0..4).contains(&a) {
+                    return None;
+                }
+                x |= a << (2 * i);
+            }
+            x
+        }
+        "SWAP" => {
+            let a = n(0)?;
+            if !(1..=16).contains(&a) || a & (a - 1) != 0 {
+                return None;
+            }
+            0x1f | a << 10
+        }
+        "REVERSE" => {
+            let a = n(0)?;
+            if !(2..=32).contains(&a) || a & (a - 1) != 0 {
+                return None;
+            }
+            0x1f | (a - 1) << 10
+        }
+        "BROADCAST" => {
+            let (size, lane) = (n(0)?, n(1)?);
+            if !(2..=32).contains(&size) || size & (size - 1) != 0 || !(0..size).contains(&lane) {
+                return None;
+            }
+            (0x1f & !(size - 1)) | lane << 5
+        }
+        "BITMASK_PERM" => {
+            let m = args.first()?.trim_matches('"');
+            if m.len() != 5 {
+                return None;
+            }
+            let (mut and, mut or, mut xor) = (0, 0, 0);
+            for (i, c) in m.bytes().enumerate() {
+                let bit = 1 << (4 - i);
+                match c {
+                    b'p' => and |= bit,
+                    b'i' => {
+                        and |= bit;
+                        xor |= bit
+                    }
+                    b'1' => or |= bit,
+                    b'0' => {}
+                    _ => return None,
+                }
+            }
+            and | or << 5 | xor << 10
+        }
+        "FFT" => 0xe000 | n(0)?,
+        "ROTATE" => 0xc000 | n(0)? << 10 | n(1)? << 5,
+        _ => return None,
+    })
+}
+
 fn sel_value(s: &str) -> Option<u32> {
     Some(match s {
         "BYTE_0" => 0,
@@ -1334,7 +1452,8 @@ fn modifier_choices(
             Ok(out)
         }
         ("op_sel_hi", Some(v)) => {
-            let (bits, _) = bit_list(v).ok_or_else(|| err(span.clone(), "invalid op_sel_hi"))?;
+            let (bits, n) = bit_list(v).ok_or_else(|| err(span.clone(), "invalid op_sel_hi"))?;
+            let bits = if n > 0 { bits | (0b111 & !((1 << n) - 1)) } else { bits };
             let mut sets = Vec::new();
             match (enc.field(Field::OpselHi), enc.field(Field::OpselHi2)) {
                 (Some(h), Some(_)) if h.width == 2 => {
@@ -1445,7 +1564,10 @@ fn modifier_choices(
         ("offset", Some(v))
             if enc.form == Form::Ds && !has(Field::Offset) && has(Field::Offset1) =>
         {
-            let n = parse_int(v).ok_or_else(|| err(span.clone(), "invalid offset"))?;
+            let n = match parse_int(v) {
+                Some(n) => n,
+                None => swizzle(v).ok_or_else(|| err(span.clone(), "invalid swizzle pattern"))?,
+            };
             if !(0..=0xffff).contains(&n) {
                 return Err(err(
                     span.clone(),
@@ -1464,6 +1586,17 @@ fn modifier_choices(
                         value: (n as u32) >> 8,
                         or: false,
                     },
+                ],
+                ..Choice::default()
+            }])
+        }
+        ("bitop3", Some(v)) if cand.op.flags & flags::BITOP3 != 0 => {
+            let t = parse_int(v).filter(|t| (0..=0xff).contains(t)).ok_or_else(|| err(span.clone(), "invalid bitop3 table"))? as u32;
+            Ok(vec![Choice {
+                sets: vec![
+                    Set { field: Field::Neg, value: t & 7, or: true },
+                    Set { field: Field::Abs, value: t >> 3 & 7, or: true },
+                    Set { field: Field::Omod, value: t >> 6, or: false },
                 ],
                 ..Choice::default()
             }])
@@ -1516,7 +1649,7 @@ fn modifier_choices(
 }
 
 /// Field values that are not zero when their modifier is absent.
-fn defaults(cand: &Cand, raw: &mut u64) {
+fn defaults(cand: &Cand, gen: &str, raw: &mut u64) {
     let enc = cand.enc;
     let mut put = |f: Field, v: u64| {
         if let Some(fd) = enc.field(f) {
@@ -1529,11 +1662,27 @@ fn defaults(cand: &Cand, raw: &mut u64) {
     put(Field::BankMask, 0xf);
     put(Field::DstSel, 6);
     put(Field::Src0Sel, 6);
-    put(Field::Src1Sel, 6);
+    if cand.op.has_field(Field::Src1) {
+        put(Field::Src1Sel, 6);
+    }
     put(Field::DstUnused, 2);
-    if enc.form == Form::Vop3p && cand.op.flags & flags::MIX == 0 {
+    if matches!(enc.form, Form::Vop3p | Form::Mai) && cand.op.flags & flags::MIX == 0 {
         put(Field::OpselHi, u64::MAX);
         put(Field::OpselHi2, 1);
+    }
+    // a VOP3 compare that writes only EXEC: its destination field holds exec_lo
+    if enc.form == Form::Vop3
+        && cand.op.writes & crate::desc::implicit::EXEC != 0
+        && !cand.op.has_field(Field::Vdst)
+        && !cand.op.has_field(Field::Sdst)
+        && !matches!(cand.op.operands.first().map(|o| o.role), Some(Role::FieldOr(..)))
+        && !matches!(gen, "gfx6" | "gfx7" | "gfx8" | "gfx9")
+    {
+        put(Field::Vdst, 126);
+    }
+    // gfx11+: an unused scalar base is null
+    if !cand.op.has_field(Field::Saddr) && !matches!(gen, "gfx6" | "gfx7" | "gfx8" | "gfx9" | "gfx10") {
+        put(Field::Saddr, 124);
     }
 }
 
@@ -1562,7 +1711,7 @@ fn try_candidate(
             key >>= fd.width;
         }
     }
-    defaults(cand, &mut raw);
+    defaults(cand, dec.isa().generation, &mut raw);
     let mut alts: Vec<Vec<Choice>> = Vec::new();
     // operands
     let mut ops = cand.ops;
@@ -1675,6 +1824,7 @@ fn try_candidate(
         let mut r = raw;
         let mut w2: u32 = 0;
         let mut literal: Option<u64> = None;
+        let mut wide = false;
         let mut solve: Option<Field> = None;
         let mut touched: u64 = 0; // fields replaced (clear defaults once)
         let mut bad = false;
@@ -1715,6 +1865,7 @@ fn try_candidate(
                     bad = true;
                 }
                 literal = Some(l);
+                wide |= c.wide;
             }
             if c.solve.is_some() {
                 solve = c.solve;
@@ -1723,9 +1874,13 @@ fn try_candidate(
         if bad {
             continue;
         }
+        if symbolic.is_some_and(|s| s.variant == RelocVariant::Rel64) != wide {
+            continue;
+        }
+        let lit = literal.map(|l| (l, wide));
         let res = match solve {
-            Some(f) => solve_field(dec, cand, f, r, w2, literal, want_ops, text),
-            None => verify(dec, cand, r, w2, literal, want_ops, &mut last_text),
+            Some(f) => solve_field(dec, cand, f, r, w2, lit, want_ops, text),
+            None => verify(dec, cand, r, w2, lit, want_ops, &mut last_text),
         };
         match res {
             Some((bytes, None)) => return Ok((bytes, None)),
@@ -1812,7 +1967,7 @@ fn smem_offset_choices(dec: &Decoder, enc: &EncodingDesc, v: &Val, out: &mut Vec
     }
 }
 
-fn bytes_of(enc: &EncodingDesc, raw: u64, w2: u32, literal: Option<u64>, out: &mut Vec<u8>) {
+fn bytes_of(enc: &EncodingDesc, raw: u64, w2: u32, literal: Option<(u64, bool)>, out: &mut Vec<u8>) {
     out.clear();
     out.extend_from_slice(&(raw as u32).to_le_bytes());
     if enc.words >= 2 {
@@ -1821,9 +1976,9 @@ fn bytes_of(enc: &EncodingDesc, raw: u64, w2: u32, literal: Option<u64>, out: &m
     if enc.words >= 3 {
         out.extend_from_slice(&w2.to_le_bytes());
     }
-    if let Some(l) = literal {
+    if let Some((l, wide)) = literal {
         out.extend_from_slice(&(l as u32).to_le_bytes());
-        if l >> 32 != 0 && l & 0xffff_ffff != 0 {
+        if wide {
             out.extend_from_slice(&((l >> 32) as u32).to_le_bytes());
         }
     }
@@ -1835,14 +1990,15 @@ fn verify(
     cand: &Cand,
     raw: u64,
     w2: u32,
-    literal: Option<u64>,
+    literal: Option<(u64, bool)>,
     want_ops: &str,
     last_text: &mut String,
 ) -> Option<(Vec<u8>, Option<AsmError>)> {
     let mut bytes = Vec::with_capacity(16);
-    let lits: &[Option<u64>] = match literal {
-        Some(l) if l >> 32 != 0 && l & 0xffff_ffff != 0 => &[literal],
-        Some(l) if l >> 32 != 0 => &[Some(l >> 32), literal],
+    let lits: &[Option<(u64, bool)>] = match literal {
+        Some((l, false)) if l >> 32 != 0 && l & 0xffff_ffff == 0 => &[Some((l >> 32, false))],
+        Some((l, false)) if l >> 32 != 0 && (l as i64) < -(1 << 31) => &[],
+        Some((l, false)) if l >> 32 != 0 && l >> 32 != 0xffff_ffff => &[],
         _ => &[literal],
     };
     for &lit in lits {
@@ -1883,12 +2039,38 @@ fn printed_matches(
         crate::print::print(dec, inst, p);
         canon(p, c);
         let got_ops = c.split_once(' ').map_or("", |x| x.1);
-        let ok = matches(want_ops, got_ops);
+        let mut ok = matches(want_ops, got_ops);
+        if !ok && dec.encoding(inst).form == Form::Mimg {
+            // (gfx6-gfx9 image addresses: the width is not in the word)
+            ok = matches(&first_regs(want_ops), &first_regs(got_ops));
+        }
         if !ok {
             last_text.clone_from(p);
         }
         ok
     })
+}
+
+/// `v[a:b]` -> `va` (image address and data widths compared by first register).
+fn first_regs(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(p) = rest.find("v[") {
+        out.push_str(&rest[..p + 1]);
+        let r = &rest[p + 2..];
+        match r.find(']') {
+            Some(e) => {
+                out.push_str(r[..e].split(':').next().unwrap_or(""));
+                rest = &r[e + 1..];
+            }
+            None => {
+                out.push('[');
+                rest = r;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Search the value of `field` (a special immediate: waitcnt, hwreg, swizzle, ...)
@@ -1900,7 +2082,7 @@ fn solve_field(
     field: Field,
     raw: u64,
     w2: u32,
-    literal: Option<u64>,
+    literal: Option<(u64, bool)>,
     want_ops: &str,
     _text: &str,
 ) -> Option<(Vec<u8>, Option<AsmError>)> {
