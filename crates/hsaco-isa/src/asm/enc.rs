@@ -992,6 +992,18 @@ fn half_choice(field: Field, reg: u32, hi: bool, _src9: bool) -> Choice {
     c
 }
 
+/// The segment of a FLAT op (0 flat, 1 scratch, 2 global) from its opcode key.
+fn flat_seg(cand: &Cand) -> Option<u32> {
+    let [seg, op] = cand.enc.key else {
+        return None;
+    };
+    if *seg != Field::Seg {
+        return None;
+    }
+    let w = cand.enc.field(*op)?.width;
+    Some(u32::from(cand.key) >> w)
+}
+
 fn opsel_bit(field: Field) -> u32 {
     match field {
         Field::Src0 => 0,
@@ -1072,7 +1084,10 @@ fn operand_choices(
                     None => Choice::set(field, first),
                 };
                 // scratch with a VGPR address: the sve bit (gfx11+)
-                if matches!(field, Field::Vaddr | Field::Addr) && enc.form == Form::Flat {
+                if matches!(field, Field::Vaddr | Field::Addr)
+                    && enc.form == Form::Flat
+                    && flat_seg(cand) == Some(1)
+                {
                     if enc.field(Field::Sve).is_some() {
                         c.sets.push(Set {
                             field: Field::Sve,
@@ -1669,6 +1684,12 @@ fn defaults(cand: &Cand, gen: &str, raw: &mut u64) {
     if matches!(enc.form, Form::Vop3p | Form::Mai) && cand.op.flags & flags::MIX == 0 {
         put(Field::OpselHi, u64::MAX);
         put(Field::OpselHi2, 1);
+    }
+    // accumulator moves in the MAI layout: LLVM writes them as VOP3P, whose op_sel_hi
+    // bits (14, 59, 60) are ones
+    if enc.form == Form::Mai && cand.op.flags & flags::NO_MAI_MODS != 0 {
+        put(Field::Abid, 8);
+        put(Field::Acc, 3);
     }
     // a VOP3 compare that writes only EXEC: its destination field holds exec_lo
     if enc.form == Form::Vop3
