@@ -285,6 +285,9 @@ pub fn one(args: &[String]) -> Result<()> {
         Err(e) => println!("hsaco error at {:?}: {}", e.span, e.message),
     }
     let w = llvm_encodings(proc, false, &[text])?;
-    println!("llvm  {}", w[0].as_ref().map_or("error".to_string(), |b| hex(b)));
+    println!(
+        "llvm  {}",
+        w[0].as_ref().map_or("error".to_string(), |b| hex(b))
+    );
     Ok(())
 }

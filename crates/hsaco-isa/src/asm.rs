@@ -24,7 +24,6 @@ use crate::Decoder;
 
 mod enc;
 mod lex;
-mod vopd;
 
 /// The value of an operand expression, as the caller evaluated it.
 #[derive(Clone, Debug, PartialEq, Eq)]

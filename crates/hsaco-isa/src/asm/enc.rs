@@ -537,7 +537,7 @@ pub(crate) fn encode(
 ) -> Result<Encoded, AsmError> {
     let _ = pc;
     if let Some(p) = text.find("::") {
-        return super::vopd::encode(dec, text, p, syms, out);
+        return encode_vopd(dec, text, p, syms, out);
     }
     let st = lex::split(text, 0..text.len());
     encode_statement(dec, text, &st, syms, out)
@@ -547,7 +547,10 @@ pub(crate) fn encode(
 pub(crate) fn lookup(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
     let idx = index(dec);
     let pb = dec.proc_bit();
-    let here = |v: &Vec<u16>| v.iter().any(|&o| dec.isa().ops[usize::from(o)].procs & pb != 0);
+    let here = |v: &Vec<u16>| {
+        v.iter()
+            .any(|&o| dec.isa().ops[usize::from(o)].procs & pb != 0)
+    };
     if let Some(v) = idx.get(m).filter(|v| here(v)) {
         return Some((v, 0));
     }
@@ -751,9 +754,35 @@ fn encode_statement(
 /// Modifier words without a value (never read as symbols where an operand-less
 /// instruction takes them).
 const BARE_MODIFIERS: &[&str] = &[
-    "glc", "slc", "dlc", "scc", "sc0", "sc1", "nt", "gds", "lds", "tfe", "offen", "idxen",
-    "addr64", "unorm", "da", "r128", "a16", "d16", "lwe", "clamp", "high", "done", "vm",
-    "compr", "row_en", "nv", "scale_offset", "row_mirror", "row_half_mirror",
+    "glc",
+    "slc",
+    "dlc",
+    "scc",
+    "sc0",
+    "sc1",
+    "nt",
+    "gds",
+    "lds",
+    "tfe",
+    "offen",
+    "idxen",
+    "addr64",
+    "unorm",
+    "da",
+    "r128",
+    "a16",
+    "d16",
+    "lwe",
+    "clamp",
+    "high",
+    "done",
+    "vm",
+    "compr",
+    "row_en",
+    "nv",
+    "scale_offset",
+    "row_mirror",
+    "row_half_mirror",
 ];
 
 fn is_expression(t: &str) -> bool {
@@ -1029,6 +1058,21 @@ fn operand_choices(
         return Err(err(span.clone(), "operand has no field in this encoding"));
     };
     let vop3_opsel = enc.field(Field::Opsel).is_some();
+    // VOPD: the Y destination field holds vdst >> 1 (the low bit is the X one's inverse)
+    if field == Field::Vdsty && fd.kind == FieldKind::Imm {
+        if let Val::Reg {
+            class: Class::V,
+            first,
+            ..
+        } = *v
+        {
+            out.push(Choice::set(
+                field,
+                if fd.width == 7 { first >> 1 } else { first },
+            ));
+            return Ok(());
+        }
+    }
     match fd.kind {
         FieldKind::Sdst | FieldKind::Ssrc | FieldKind::Src9 => {
             if matches!(
@@ -1468,7 +1512,11 @@ fn modifier_choices(
         }
         ("op_sel_hi", Some(v)) => {
             let (bits, n) = bit_list(v).ok_or_else(|| err(span.clone(), "invalid op_sel_hi"))?;
-            let bits = if n > 0 { bits | (0b111 & !((1 << n) - 1)) } else { bits };
+            let bits = if n > 0 {
+                bits | (0b111 & !((1 << n) - 1))
+            } else {
+                bits
+            };
             let mut sets = Vec::new();
             match (enc.field(Field::OpselHi), enc.field(Field::OpselHi2)) {
                 (Some(h), Some(_)) if h.width == 2 => {
@@ -1606,12 +1654,27 @@ fn modifier_choices(
             }])
         }
         ("bitop3", Some(v)) if cand.op.flags & flags::BITOP3 != 0 => {
-            let t = parse_int(v).filter(|t| (0..=0xff).contains(t)).ok_or_else(|| err(span.clone(), "invalid bitop3 table"))? as u32;
+            let t = parse_int(v)
+                .filter(|t| (0..=0xff).contains(t))
+                .ok_or_else(|| err(span.clone(), "invalid bitop3 table"))?
+                as u32;
             Ok(vec![Choice {
                 sets: vec![
-                    Set { field: Field::Neg, value: t & 7, or: true },
-                    Set { field: Field::Abs, value: t >> 3 & 7, or: true },
-                    Set { field: Field::Omod, value: t >> 6, or: false },
+                    Set {
+                        field: Field::Neg,
+                        value: t & 7,
+                        or: true,
+                    },
+                    Set {
+                        field: Field::Abs,
+                        value: t >> 3 & 7,
+                        or: true,
+                    },
+                    Set {
+                        field: Field::Omod,
+                        value: t >> 6,
+                        or: false,
+                    },
                 ],
                 ..Choice::default()
             }])
@@ -1696,13 +1759,18 @@ fn defaults(cand: &Cand, gen: &str, raw: &mut u64) {
         && cand.op.writes & crate::desc::implicit::EXEC != 0
         && !cand.op.has_field(Field::Vdst)
         && !cand.op.has_field(Field::Sdst)
-        && !matches!(cand.op.operands.first().map(|o| o.role), Some(Role::FieldOr(..)))
+        && !matches!(
+            cand.op.operands.first().map(|o| o.role),
+            Some(Role::FieldOr(..))
+        )
         && !matches!(gen, "gfx6" | "gfx7" | "gfx8" | "gfx9")
     {
         put(Field::Vdst, 126);
     }
     // gfx11+: an unused scalar base is null
-    if !cand.op.has_field(Field::Saddr) && !matches!(gen, "gfx6" | "gfx7" | "gfx8" | "gfx9" | "gfx10") {
+    if !cand.op.has_field(Field::Saddr)
+        && !matches!(gen, "gfx6" | "gfx7" | "gfx8" | "gfx9" | "gfx10")
+    {
         put(Field::Saddr, 124);
     }
 }
@@ -1718,8 +1786,6 @@ fn try_candidate(
     symbolic: Option<&Symbolic>,
 ) -> Result<(Vec<u8>, Option<AsmError>), Fail> {
     let enc = cand.enc;
-    let op = cand.op;
-    let gfx940 = matches!(dec.processor(), "gfx942" | "gfx950" | "gfx940" | "gfx941");
     let mut raw: u64 = u64::from(enc.match_bits);
     // opcode key
     {
@@ -1734,9 +1800,37 @@ fn try_candidate(
     }
     defaults(cand, dec.isa().generation, &mut raw);
     let mut alts: Vec<Vec<Choice>> = Vec::new();
+    let mut rank = 10;
+    operand_alts(dec, text, cand, symbolic, &mut alts, &mut rank)?;
+    rank += 100;
+    let gfx940 = matches!(dec.processor(), "gfx942" | "gfx950" | "gfx940" | "gfx941");
+    for r in modifiers {
+        let w = &text[r.clone()];
+        let (name, value) = match w.split_once(':') {
+            Some((n, v)) => (n, Some(v)),
+            None => (w, None),
+        };
+        let ch = modifier_choices(cand, name, value, r, gfx940).map_err(|e| (rank, e))?;
+        alts.push(ch);
+        rank += 1;
+    }
+    search(dec, text, cand, raw, &alts, want_ops, symbolic, rank)
+}
+
+/// The choices of every operand of `cand` (after its returned vdst, if any).
+fn operand_alts(
+    dec: &Decoder,
+    text: &str,
+    cand: &Cand,
+    symbolic: Option<&Symbolic>,
+    alts: &mut Vec<Vec<Choice>>,
+    rank_out: &mut u32,
+) -> Result<(), Fail> {
+    let enc = cand.enc;
+    let op = cand.op;
+    let mut rank = *rank_out;
     // operands
     let mut ops = cand.ops;
-    let mut rank = 10;
     let rtn = op.flags & flags::GLC_RTN != 0 && ops.len() > op.operands.len();
     if rtn {
         if let Some(((r, m, v), rest)) = ops.split_first() {
@@ -1824,18 +1918,24 @@ fn try_candidate(
     if pi < ops.len() {
         return Err((rank, err(ops[pi].0.clone(), "too many operands")));
     }
-    rank += 100;
-    for r in modifiers {
-        let w = &text[r.clone()];
-        let (name, value) = match w.split_once(':') {
-            Some((n, v)) => (n, Some(v)),
-            None => (w, None),
-        };
-        let ch = modifier_choices(cand, name, value, r, gfx940).map_err(|e| (rank, e))?;
-        alts.push(ch);
-        rank += 1;
-    }
-    // enumerate the product of choices
+    *rank_out = rank;
+    Ok(())
+}
+
+/// Enumerate the product of the choices, verify each by decoding it back.
+#[allow(clippy::too_many_arguments)]
+fn search(
+    dec: &Decoder,
+    text: &str,
+    cand: &Cand,
+    raw: u64,
+    alts: &[Vec<Choice>],
+    want_ops: &str,
+    symbolic: Option<&Symbolic>,
+    rank: u32,
+) -> Result<(Vec<u8>, Option<AsmError>), Fail> {
+    let enc = cand.enc;
+    let op = cand.op;
     let total: usize = alts.iter().map(|a| a.len().max(1)).product();
     let limit = total.min(4096);
     let mut first_warn: Option<(Vec<u8>, AsmError)> = None;
@@ -1849,7 +1949,7 @@ fn try_candidate(
         let mut solve: Option<Field> = None;
         let mut touched: u64 = 0; // fields replaced (clear defaults once)
         let mut bad = false;
-        for a in &alts {
+        for a in alts {
             if a.is_empty() {
                 continue;
             }
@@ -1988,7 +2088,13 @@ fn smem_offset_choices(dec: &Decoder, enc: &EncodingDesc, v: &Val, out: &mut Vec
     }
 }
 
-fn bytes_of(enc: &EncodingDesc, raw: u64, w2: u32, literal: Option<(u64, bool)>, out: &mut Vec<u8>) {
+fn bytes_of(
+    enc: &EncodingDesc,
+    raw: u64,
+    w2: u32,
+    literal: Option<(u64, bool)>,
+    out: &mut Vec<u8>,
+) {
     out.clear();
     out.extend_from_slice(&(raw as u32).to_le_bytes());
     if enc.words >= 2 {
@@ -2163,4 +2269,175 @@ fn solve_field(
         (None, Some((_, b, e))) => Some((b, Some(e))),
         _ => None,
     }
+}
+
+/// Dual-issue statements: `v_dual_X ... :: v_dual_Y ...`.
+fn encode_vopd(
+    dec: &Decoder,
+    text: &str,
+    sep: usize,
+    syms: &mut dyn SymbolLookup,
+    out: &mut Vec<u8>,
+) -> Result<Encoded, AsmError> {
+    let isa = dec.isa();
+    let pb = dec.proc_bit();
+    let halves = [
+        lex::split(text, 0..sep),
+        lex::split(text, sep + 2..text.len()),
+    ];
+    let mut parsed: [Vec<(Range<usize>, Mods, Val)>; 2] = [Vec::new(), Vec::new()];
+    for (h, st) in halves.iter().enumerate() {
+        if let Some(m) = st.modifiers.first() {
+            // (gfx1250 VOPD3 modifiers are not taken yet)
+            if !text[m.clone()].starts_with("bitop3") {
+                return Err(err(m.clone(), "unexpected modifier in a dual-issue half"));
+            }
+        }
+        for r in &st.operands {
+            let (m, mut v) = parse_operand(&text[r.clone()]);
+            if v == Val::Other {
+                match syms.expr(&text[r.clone()]) {
+                    Ok(ExprValue::Const(c)) => v = Val::Int(c),
+                    Ok(ExprValue::Symbolic { .. }) => {
+                        return Err(err(
+                            r.clone(),
+                            "a dual-issue instruction takes no symbolic operand",
+                        ))
+                    }
+                    Err(e) => return Err(err(r.clone(), e)),
+                }
+            }
+            parsed[h].push((r.clone(), m, v));
+        }
+    }
+    let mut want = String::new();
+    canon(text, &mut want);
+    let want_ops = want.split_once(' ').map_or("", |x| x.1).to_string();
+    let find = |st: &Statement, y: bool| -> Vec<(u16, usize, u16)> {
+        let m = text[st.mnemonic.clone()].to_ascii_lowercase();
+        let mut v = Vec::new();
+        if let Some(ops) = index(dec).get(m.as_str()) {
+            for &oi in ops {
+                let op = &isa.ops[usize::from(oi)];
+                if op.procs & pb == 0 {
+                    continue;
+                }
+                for &(e, key) in op.encodings {
+                    let ei = usize::from(e);
+                    let enc = &isa.encodings[ei];
+                    if enc.form == Form::Vopd
+                        && enc.name.ends_with('Y') == y
+                        && row_has(isa, ei, key, oi, pb)
+                    {
+                        v.push((oi, ei, key));
+                    }
+                }
+            }
+        }
+        v
+    };
+    let xs = find(&halves[0], false);
+    let ys = find(&halves[1], true);
+    if xs.is_empty() {
+        return Err(err(
+            halves[0].mnemonic.clone(),
+            "not an X operation of a dual-issue instruction",
+        ));
+    }
+    if ys.is_empty() {
+        return Err(err(
+            halves[1].mnemonic.clone(),
+            "not a Y operation of a dual-issue instruction",
+        ));
+    }
+    let mut best = Best { err: None };
+    let mut fallback = None;
+    for &(ox, ex, kx) in &xs {
+        for &(oy, ey, ky) in &ys {
+            let (encx, ency) = (&isa.encodings[ex], &isa.encodings[ey]);
+            if ency.name.len() != encx.name.len() + 1 || !ency.name.starts_with(encx.name) {
+                continue;
+            }
+            let cx = Cand {
+                op_index: ox,
+                op: &isa.ops[usize::from(ox)],
+                ei: ex,
+                enc: encx,
+                key: kx,
+                ops: &parsed[0],
+            };
+            let cy = Cand {
+                op_index: oy,
+                op: &isa.ops[usize::from(oy)],
+                ei: ey,
+                enc: ency,
+                key: ky,
+                ops: &parsed[1],
+            };
+            let mut raw = u64::from(encx.match_bits);
+            let mut put = |enc: &EncodingDesc, f: Field, v: u32| {
+                if let Some(fd) = enc.field(f) {
+                    raw |= (u64::from(v) & field_max(fd)) << fd.lo;
+                }
+            };
+            put(encx, encx.key[0], u32::from(kx));
+            put(encx, Field::Opy, u32::from(ky));
+            let mut alts = Vec::new();
+            let mut rank = 10;
+            let r = operand_alts(dec, text, &cx, None, &mut alts, &mut rank)
+                .and_then(|_| operand_alts(dec, text, &cy, None, &mut alts, &mut rank))
+                .and_then(|_| {
+                    // bitop3:N of a gfx1250 half
+                    for st in &halves {
+                        for m in &st.modifiers {
+                            let w = &text[m.clone()];
+                            let v = w
+                                .split_once(':')
+                                .and_then(|x| parse_int(x.1))
+                                .ok_or_else(|| (rank, err(m.clone(), "invalid bitop3")))?;
+                            let _ = v;
+                            alts.push(
+                                encx.fields
+                                    .iter()
+                                    .filter(|f| f.kind == FieldKind::Imm && f.width == 8)
+                                    .map(|f| Choice::set(f.field, v as u32))
+                                    .collect(),
+                            );
+                        }
+                    }
+                    Ok(())
+                })
+                .and_then(|_| search(dec, text, &cx, raw, &alts, &want_ops, None, rank));
+            match r {
+                Ok((bytes, None)) => {
+                    let size = bytes.len() as u8;
+                    out.extend_from_slice(&bytes);
+                    return Ok(Encoded {
+                        size,
+                        fixup: None,
+                        warning: None,
+                    });
+                }
+                Ok((bytes, Some(w))) => {
+                    if fallback.is_none() {
+                        fallback = Some((bytes, w));
+                    }
+                }
+                Err((rank, e)) => best.note(rank, e),
+            }
+        }
+    }
+    if let Some((bytes, w)) = fallback {
+        let size = bytes.len() as u8;
+        out.extend_from_slice(&bytes);
+        return Ok(Encoded {
+            size,
+            fixup: None,
+            warning: Some(w),
+        });
+    }
+    Err(best
+        .err
+        .map(|(_, e)| e)
+        .unwrap_or_else(|| err(0..text.len(), "invalid dual-issue instruction")))
 }
