@@ -682,10 +682,12 @@ fn encode_statement(
         }
         want_text.push_str(&text[last..]);
     }
-    let mut want = String::new();
-    canon(&want_text, &mut want);
-    // the input's mnemonic in canonical form
-    let want_ops = want.split_once(' ').map_or("", |x| x.1).to_string();
+    // the operands and modifiers as they should print
+    let mut want_ops = String::new();
+    canon(
+        &want_text[st.mnemonic.end.min(want_text.len())..],
+        &mut want_ops,
+    );
     let mut best = Best { err: None };
     let mut fallback: Option<(Vec<u8>, AsmError, Option<Fixup>)> = None;
     let orig_parsed = parsed.clone();
@@ -800,6 +802,11 @@ fn is_expression(t: &str) -> bool {
             && t[..t.len() - 1].bytes().all(|c| c.is_ascii_digit()))
 }
 
+/// Symbol variants whose value is 64 bits (a 64-bit literal on gfx1250).
+fn wide_variant(v: RelocVariant) -> bool {
+    matches!(v, RelocVariant::Rel64 | RelocVariant::GotPcRel)
+}
+
 fn make_fixup(s: &Symbolic, enc: &EncodingDesc, bytes: &[u8]) -> Fixup {
     let branch = enc.form == Form::Sopp;
     let _ = s.slot;
@@ -807,14 +814,14 @@ fn make_fixup(s: &Symbolic, enc: &EncodingDesc, bytes: &[u8]) -> Fixup {
     Fixup {
         offset: if branch {
             0
-        } else if s.variant == RelocVariant::Rel64 {
+        } else if wide_variant(s.variant) && bytes.len() >= 12 {
             bytes.len().saturating_sub(8) as u8
         } else {
             bytes.len().saturating_sub(4) as u8
         },
         kind: if branch {
             FixupKind::Branch16
-        } else if s.variant == RelocVariant::Rel64 {
+        } else if wide_variant(s.variant) && bytes.len() >= 12 {
             FixupKind::Literal64
         } else {
             FixupKind::Literal32
@@ -1058,6 +1065,10 @@ fn operand_choices(
         return Err(err(span.clone(), "operand has no field in this encoding"));
     };
     let vop3_opsel = enc.field(Field::Opsel).is_some();
+    if ty == Ty::Bitop3 {
+        imm_choices(field, fd, ty, v, out);
+        return Ok(());
+    }
     // VOPD: the Y destination field holds vdst >> 1 (the low bit is the X one's inverse)
     if field == Field::Vdsty && fd.kind == FieldKind::Imm {
         if let Val::Reg {
@@ -1077,7 +1088,13 @@ fn operand_choices(
         FieldKind::Sdst | FieldKind::Ssrc | FieldKind::Src9 => {
             if matches!(
                 ty,
-                Ty::GprIdx | Ty::Dec16 | Ty::SendmsgRtn | Ty::Hwreg | Ty::Sendmsg | Ty::Attr
+                Ty::GprIdx
+                    | Ty::Dec16
+                    | Ty::SendmsgRtn
+                    | Ty::Hwreg
+                    | Ty::Sendmsg
+                    | Ty::Attr
+                    | Ty::Bitop3
             ) {
                 imm_choices(field, fd, ty, v, out);
             } else {
@@ -1871,14 +1888,26 @@ fn operand_alts(
             Role::Literal => {
                 let bits = literal_bits(v, od.ty)
                     .ok_or_else(|| (rank, err(span.clone(), "expected a constant")))?;
-                alts.push(vec![Choice {
+                let mut c = Choice {
                     literal: Some(if od.ty.bits() == 64 && matches!(v, Val::Float(_)) {
                         bits >> 32
                     } else {
                         bits
                     }),
                     ..Choice::default()
-                }]);
+                };
+                let mut ch = vec![c.clone()];
+                if od.ty.bits() == 64 && dec.isa().generation == "gfx12" {
+                    // gfx1250: a 64-bit K; a 32-bit value of a double is its high word
+                    c.wide = true;
+                    c.literal = Some(if od.ty.is_float() && bits >> 32 == 0 {
+                        bits << 32
+                    } else {
+                        bits
+                    });
+                    ch.insert(0, c);
+                }
+                alts.push(ch);
                 None
             }
         };
@@ -1995,7 +2024,7 @@ fn search(
         if bad {
             continue;
         }
-        if symbolic.is_some_and(|s| s.variant == RelocVariant::Rel64) != wide {
+        if symbolic.is_some_and(|s| wide_variant(s.variant) != wide) {
             continue;
         }
         let lit = literal.map(|l| (l, wide));
@@ -2164,9 +2193,18 @@ fn printed_matches(
         let (p, c) = &mut *b;
         p.clear();
         crate::print::print(dec, inst, p);
-        canon(p, c);
-        let got_ops = c.split_once(' ').map_or("", |x| x.1);
+        let after = p.find(' ').unwrap_or(p.len());
+        canon(&p[after..], c);
+        let got_ops = c.as_str();
         let mut ok = matches(want_ops, got_ops);
+        if !ok && want_ops.contains(".h") && !want_ops.contains("op_sel:") {
+            // true16 halves of a VOP3 form: llvm-mc prints no op_sel for them
+            if let Some(p) = got_ops.find(" op_sel:[") {
+                let end = got_ops[p..].find(']').map_or(got_ops.len(), |e| p + e + 1);
+                let stripped = format!("{}{}", &got_ops[..p], &got_ops[end..]);
+                ok = matches(want_ops, &stripped);
+            }
+        }
         if !ok && dec.encoding(inst).form == Form::Mimg {
             // (gfx6-gfx9 image addresses: the width is not in the word)
             ok = matches(&first_regs(want_ops), &first_regs(got_ops));
@@ -2287,12 +2325,6 @@ fn encode_vopd(
     ];
     let mut parsed: [Vec<(Range<usize>, Mods, Val)>; 2] = [Vec::new(), Vec::new()];
     for (h, st) in halves.iter().enumerate() {
-        if let Some(m) = st.modifiers.first() {
-            // (gfx1250 VOPD3 modifiers are not taken yet)
-            if !text[m.clone()].starts_with("bitop3") {
-                return Err(err(m.clone(), "unexpected modifier in a dual-issue half"));
-            }
-        }
         for r in &st.operands {
             let (m, mut v) = parse_operand(&text[r.clone()]);
             if v == Val::Other {
@@ -2309,10 +2341,16 @@ fn encode_vopd(
             }
             parsed[h].push((r.clone(), m, v));
         }
+        // gfx1250 `bitop3:N`: the truth table operand of v_dual_bitop2_b32
+        for m in &st.modifiers {
+            match text[m.clone()].strip_prefix("bitop3:").and_then(parse_int) {
+                Some(n) => parsed[h].push((m.clone(), Mods::default(), Val::Int(n))),
+                None => return Err(err(m.clone(), "unexpected modifier in a dual-issue half")),
+            }
+        }
     }
-    let mut want = String::new();
-    canon(text, &mut want);
-    let want_ops = want.split_once(' ').map_or("", |x| x.1).to_string();
+    let mut want_ops = String::new();
+    canon(&text[halves[0].mnemonic.end..], &mut want_ops);
     let find = |st: &Statement, y: bool| -> Vec<(u16, usize, u16)> {
         let m = text[st.mnemonic.clone()].to_ascii_lowercase();
         let mut v = Vec::new();
@@ -2386,27 +2424,6 @@ fn encode_vopd(
             let mut rank = 10;
             let r = operand_alts(dec, text, &cx, None, &mut alts, &mut rank)
                 .and_then(|_| operand_alts(dec, text, &cy, None, &mut alts, &mut rank))
-                .and_then(|_| {
-                    // bitop3:N of a gfx1250 half
-                    for st in &halves {
-                        for m in &st.modifiers {
-                            let w = &text[m.clone()];
-                            let v = w
-                                .split_once(':')
-                                .and_then(|x| parse_int(x.1))
-                                .ok_or_else(|| (rank, err(m.clone(), "invalid bitop3")))?;
-                            let _ = v;
-                            alts.push(
-                                encx.fields
-                                    .iter()
-                                    .filter(|f| f.kind == FieldKind::Imm && f.width == 8)
-                                    .map(|f| Choice::set(f.field, v as u32))
-                                    .collect(),
-                            );
-                        }
-                    }
-                    Ok(())
-                })
                 .and_then(|_| search(dec, text, &cx, raw, &alts, &want_ops, None, rank));
             match r {
                 Ok((bytes, None)) => {
@@ -2440,4 +2457,20 @@ fn encode_vopd(
         .err
         .map(|(_, e)| e)
         .unwrap_or_else(|| err(0..text.len(), "invalid dual-issue instruction")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_matching() {
+        let (mut a, mut b) = (String::new(), String::new());
+        canon("-1", &mut a);
+        canon("0xffff", &mut b);
+        assert!(matches(&a, &b), "{a:?} {b:?}");
+        canon("s[4:5],  0x0", &mut a);
+        canon("s[4:5], null", &mut b);
+        assert!(matches(&a, &b), "{a:?} {b:?}");
+    }
 }
