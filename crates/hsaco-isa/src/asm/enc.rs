@@ -366,6 +366,8 @@ struct Cand<'a> {
     key: u16,
     /// Parsed operands (after the returned vdst of an atomic, if any).
     ops: &'a [(Range<usize>, Mods, Val)],
+    /// gfx11+ VOP3/VOP3P with a DPP word (`_e64_dpp`).
+    dpp: bool,
 }
 
 /// Error with the furthest progress wins.
@@ -439,7 +441,7 @@ fn canon(s: &str, out: &mut String) {
             while i < b.len() && word(b[i]) {
                 i += 1;
             }
-            if pending_space && out.as_bytes().last().is_some_and(|&l| word(l) || l == 1) {
+            if pending_space && out.as_bytes().last().is_some_and(|&l| !b",[(".contains(&l)) {
                 out.push(' ');
             }
             pending_space = false;
@@ -456,7 +458,10 @@ fn canon(s: &str, out: &mut String) {
             }
             continue;
         }
-        if c == 1 && pending_space && out.as_bytes().last().is_some_and(|&l| word(l)) {
+        if pending_space
+            && !b",])".contains(&c)
+            && out.as_bytes().last().is_some_and(|&l| !b",[(".contains(&l))
+        {
             out.push(' ');
         }
         pending_space = false;
@@ -601,7 +606,11 @@ fn encode_statement(
         .collect();
     let mut modifiers = st.modifiers.clone();
     // candidate encodings
-    let mut cands: Vec<(u8, u16, usize, u16)> = Vec::new(); // (rank, op, enc, key)
+    let mut cands: Vec<(u8, u16, usize, u16, bool)> = Vec::new(); // (rank, op, enc, key, dpp)
+    let has_dpp_mods = st.modifiers.iter().any(|r| {
+        let n = text[r.clone()].split(':').next().unwrap_or("");
+        DPP_MODIFIERS.contains(&n)
+    });
     for &oi in ops {
         let op = &isa.ops[usize::from(oi)];
         if op.procs & pb == 0 {
@@ -613,8 +622,14 @@ fn encode_statement(
             if !row_has(isa, ei, key, oi, pb) {
                 continue;
             }
-            if suffix_allows(suffix, enc) || (suffix == 4 && enc.form != Form::Vop1) {
-                cands.push((form_rank(enc.form), oi, ei, key));
+            if suffix_allows(suffix, enc) {
+                cands.push((form_rank(enc.form), oi, ei, key, false));
+            }
+            if matches!(enc.form, Form::Vop3 | Form::Vop3p)
+                && op.flags & flags::VOP3_DPP != 0
+                && (suffix == 4 || suffix == 0 && has_dpp_mods)
+            {
+                cands.push((4, oi, ei, key, true));
             }
             // SDWA and DPP forms share this table
             for (xi, x) in isa.encodings.iter().enumerate() {
@@ -625,7 +640,7 @@ fn encode_statement(
                         flags::DPP
                     };
                     if op.flags & need != 0 && suffix_allows(suffix, x) {
-                        cands.push((form_rank(x.form), oi, xi, key));
+                        cands.push((form_rank(x.form), oi, xi, key, false));
                     }
                 }
             }
@@ -691,7 +706,7 @@ fn encode_statement(
     let mut best = Best { err: None };
     let mut fallback: Option<(Vec<u8>, AsmError, Option<Fixup>)> = None;
     let orig_parsed = parsed.clone();
-    for &(_, oi, ei, key) in &cands {
+    for &(_, oi, ei, key, dpp) in &cands {
         let op = &isa.ops[usize::from(oi)];
         let enc = &isa.encodings[ei];
         // operands beyond the op's are modifiers (flags of operand-less ops)
@@ -717,6 +732,7 @@ fn encode_statement(
             enc,
             key,
             ops: &parsed,
+            dpp,
         };
         match try_candidate(dec, text, &cand, &modifiers, &want_ops, symbolic.as_ref()) {
             Ok((bytes, warn)) => {
@@ -752,6 +768,60 @@ fn encode_statement(
         .map(|(_, e)| e)
         .unwrap_or_else(|| err(st.mnemonic.clone(), "invalid operands")))
 }
+
+/// The DPP16 control of a `row_shl:N`-style modifier.
+fn dpp_ctrl(name: &str, value: Option<&str>) -> Option<u32> {
+    let n = || value.and_then(parse_int).map(|v| v as u32);
+    Some(match name {
+        "quad_perm" => {
+            let inner = value?.strip_prefix('[')?.strip_suffix(']')?;
+            let mut c = 0;
+            for (i, x) in inner.split(',').enumerate() {
+                c |= (x.trim().parse::<u32>().ok()? & 3) << (2 * i);
+            }
+            c
+        }
+        "row_shl" => 0x100 + n()?,
+        "row_shr" => 0x110 + n()?,
+        "row_ror" => 0x120 + n()?,
+        "row_share" => 0x150 + n()?,
+        "row_xmask" => 0x160 + n()?,
+        "wave_shl" => 0x130,
+        "wave_rol" => 0x134,
+        "wave_shr" => 0x138,
+        "wave_ror" => 0x13c,
+        "row_mirror" => 0x140,
+        "row_half_mirror" => 0x141,
+        "row_bcast" => match n()? {
+            15 => 0x142,
+            31 => 0x143,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Modifiers of the DPP word.
+const DPP_MODIFIERS: &[&str] = &[
+    "quad_perm",
+    "row_shl",
+    "row_shr",
+    "row_ror",
+    "wave_shl",
+    "wave_rol",
+    "wave_shr",
+    "wave_ror",
+    "row_mirror",
+    "row_half_mirror",
+    "row_bcast",
+    "row_share",
+    "row_xmask",
+    "row_mask",
+    "bank_mask",
+    "bound_ctrl",
+    "fi",
+    "dpp8",
+];
 
 /// Modifier words without a value (never read as symbols where an operand-less
 /// instruction takes them).
@@ -1821,7 +1891,52 @@ fn try_candidate(
     operand_alts(dec, text, cand, symbolic, &mut alts, &mut rank)?;
     rank += 100;
     let gfx940 = matches!(dec.processor(), "gfx942" | "gfx950" | "gfx940" | "gfx941");
+    let mut dpp_word: u32 = 0xff << 24; // row_mask, bank_mask
+    let mut dpp8: Option<u32> = None;
+    let mut fi = false;
     for r in modifiers {
+        let w = &text[r.clone()];
+        if cand.dpp {
+            let (name, value) = match w.split_once(':') {
+                Some((n, v)) => (n, Some(v)),
+                None => (w, None),
+            };
+            if DPP_MODIFIERS.contains(&name) {
+                let num = || value.and_then(parse_int).map(|v| v as u32);
+                match name {
+                    "row_mask" => {
+                        dpp_word = (dpp_word & !(0xf << 28)) | (num().unwrap_or(0xf) & 0xf) << 28
+                    }
+                    "bank_mask" => {
+                        dpp_word = (dpp_word & !(0xf << 24)) | (num().unwrap_or(0xf) & 0xf) << 24
+                    }
+                    "bound_ctrl" => dpp_word |= 1 << 19,
+                    "fi" => fi = num().unwrap_or(1) != 0,
+                    "dpp8" => {
+                        let inner = value
+                            .and_then(|v| v.strip_prefix('['))
+                            .and_then(|v| v.strip_suffix(']'))
+                            .ok_or_else(|| (rank, err(r.clone(), "invalid dpp8")))?;
+                        let mut c = 0;
+                        for (i, x) in inner.split(',').enumerate() {
+                            let x: u32 = x
+                                .trim()
+                                .parse()
+                                .map_err(|_| (rank, err(r.clone(), "invalid dpp8")))?;
+                            c |= (x & 7) << (3 * i);
+                        }
+                        dpp8 = Some(c);
+                    }
+                    _ => {
+                        let ctrl = dpp_ctrl(name, value)
+                            .ok_or_else(|| (rank, err(r.clone(), "invalid DPP control")))?;
+                        dpp_word = (dpp_word & !(0x1ff << 8)) | ctrl << 8;
+                    }
+                }
+                rank += 1;
+                continue;
+            }
+        }
         let w = &text[r.clone()];
         let (name, value) = match w.split_once(':') {
             Some((n, v)) => (n, Some(v)),
@@ -1830,6 +1945,34 @@ fn try_candidate(
         let ch = modifier_choices(cand, name, value, r, gfx940).map_err(|e| (rank, e))?;
         alts.push(ch);
         rank += 1;
+    }
+    if cand.dpp {
+        // the DPP word takes src0's VGPR; src0 names the DPP kind
+        let src0 = cand
+            .op
+            .operands
+            .iter()
+            .position(|o| o.role == Role::Field(Field::Src0));
+        let reg = src0
+            .and_then(|i| cand.ops.get(i))
+            .and_then(|(_, _, v)| match *v {
+                Val::Reg {
+                    class: Class::V,
+                    first,
+                    ..
+                } => Some(first),
+                _ => None,
+            });
+        let Some(reg) = reg else {
+            return Err((rank, err(0..text.len(), "the DPP source must be a VGPR")));
+        };
+        let (code, word) = match dpp8 {
+            Some(sel) => (if fi { 0xea } else { 0xe9 }, reg | sel << 8),
+            None => (0xfa, dpp_word | reg | u32::from(fi) << 18),
+        };
+        let mut c = Choice::set(Field::Src0, code);
+        c.literal = Some(u64::from(word));
+        alts.push(vec![c]);
     }
     search(dec, text, cand, raw, &alts, want_ops, symbolic, rank)
 }
@@ -1914,7 +2057,47 @@ fn operand_alts(
         pi += 1;
         let Some(field) = field else { continue };
         let mut ch = Vec::new();
-        if od.ty == Ty::SmemOffset {
+        let nsa = enc.field(Field::Nsa);
+        if let (Val::Other, Some(nsa), Field::Vaddr) = (v, nsa, field) {
+            // gfx10/gfx11 image addresses that are not consecutive: `[v1, v5, v2]`
+            let list = text[span.clone()]
+                .trim()
+                .strip_prefix('[')
+                .and_then(|r| r.strip_suffix(']'))
+                .ok_or_else(|| (rank, err(span.clone(), "invalid image address")))?;
+            let mut regs = Vec::new();
+            for item in list.split(',') {
+                match parse_reg(item.trim()) {
+                    Some(Val::Reg {
+                        class: Class::V,
+                        first,
+                        count,
+                        ..
+                    }) => regs.extend(first..first + count),
+                    _ => {
+                        return Err((rank, err(span.clone(), "an image address list holds VGPRs")))
+                    }
+                }
+            }
+            let extra = &regs[1.min(regs.len())..];
+            if regs.is_empty() || extra.len() > 8 || regs.iter().any(|&r| r > 255) {
+                return Err((rank, err(span.clone(), "invalid image address list")));
+            }
+            let mut packed: u64 = 0;
+            for (i, r) in extra.iter().enumerate() {
+                packed |= u64::from(*r) << (8 * i);
+            }
+            let dwords = extra.len().div_ceil(4) as u32;
+            let mut c = Choice::set(Field::Vaddr, regs[0]);
+            c.sets.push(Set {
+                field: Field::Nsa,
+                value: if nsa.width == 1 { 1 } else { dwords },
+                or: false,
+            });
+            c.literal = Some(packed);
+            c.wide = dwords == 2;
+            ch.push(c);
+        } else if od.ty == Ty::SmemOffset {
             smem_offset_choices(dec, enc, v, &mut ch);
         } else if od.ty == Ty::Label && symbolic.is_some_and(|s| s.span == *span) {
             ch.push(Choice::set(field, 0));
@@ -2197,6 +2380,26 @@ fn printed_matches(
         canon(&p[after..], c);
         let got_ops = c.as_str();
         let mut ok = matches(want_ops, got_ops);
+        if !ok {
+            // modifiers printed at their default value that the text leaves out
+            let mut g = got_ops.to_string();
+            for d in [
+                " row_mask:15",
+                " bank_mask:15",
+                " dst_sel:dword",
+                " dst_unused:unused_preserve",
+                " src0_sel:dword",
+                " src1_sel:dword",
+            ] {
+                let name = &d[..d.find(':').unwrap_or(d.len()) + 1];
+                if !want_ops.contains(name) {
+                    g = g.replacen(d, "", 1);
+                }
+            }
+            if g != got_ops {
+                ok = matches(want_ops, &g);
+            }
+        }
         if !ok && want_ops.contains(".h") && !want_ops.contains("op_sel:") {
             // true16 halves of a VOP3 form: llvm-mc prints no op_sel for them
             if let Some(p) = got_ops.find(" op_sel:[") {
@@ -2403,6 +2606,7 @@ fn encode_vopd(
                 enc: encx,
                 key: kx,
                 ops: &parsed[0],
+                dpp: false,
             };
             let cy = Cand {
                 op_index: oy,
@@ -2411,6 +2615,7 @@ fn encode_vopd(
                 enc: ency,
                 key: ky,
                 ops: &parsed[1],
+                dpp: false,
             };
             let mut raw = u64::from(encx.match_bits);
             let mut put = |enc: &EncodingDesc, f: Field, v: u32| {
