@@ -1,0 +1,127 @@
+//! The LLVM vectors of the disassembler run backwards through the encoder
+//! (`hsaco_isa::asm::Assembler::encode`):
+//! * `tests/data/<gen>*.asm.txt` were written by `llvm-mc-22 -show-encoding`, so their
+//!   hex is llvm-mc's encoding of the text: `encode(text) == hex`;
+//! * the other vector files hold llvm-mc's disassembly of the hex: the text encodes to
+//!   bytes that decode and print as the same text (a text may have several encodings,
+//!   e.g. a VOP3 `v_nop`, so the bytes are not compared).
+//!
+//! What does not pass yet is listed in `tests/data/encode.known-gaps` (`file | hex |
+//! processor`); the test fails on a new failure and on a listed gap that passes.
+//! `BLESS=1` rewrites the list (review that it only shrinks).
+
+use hsaco_isa::asm::{Assembler, NoSymbols};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn words_to_bytes(hex: &str) -> Vec<u8> {
+    hex.split_whitespace()
+        .flat_map(|w| {
+            u32::from_str_radix(w, 16)
+                .expect("hex word")
+                .to_le_bytes()
+        })
+        .collect()
+}
+
+fn generation(file: &str) -> &str {
+    file.split('.').next().unwrap_or(file)
+}
+
+#[test]
+fn vectors_run_backwards() {
+    let dir = format!("{}/tests/data", env!("CARGO_MANIFEST_DIR"));
+    let gaps_path = format!("{dir}/encode.known-gaps");
+    let gaps_text = std::fs::read_to_string(&gaps_path).unwrap_or_default();
+    let known: BTreeSet<&str> = gaps_text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/data")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("gfx") && n.ends_with(".txt"))
+        .collect();
+    files.sort();
+    // generation -> (exact-encoding checks, passed, round-trip checks, passed)
+    let mut counts: BTreeMap<String, [usize; 4]> = BTreeMap::new();
+    let mut gaps = Vec::new();
+    let mut failures = Vec::new();
+    let mut passing_gaps = Vec::new();
+    for file in &files {
+        let exact = file.ends_with(".asm.txt");
+        let data = std::fs::read_to_string(format!("{dir}/{file}")).expect("vector file");
+        let c = counts.entry(generation(file).to_string()).or_default();
+        for line in data.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            let Some((hex, rest)) = line.split_once(" | ") else {
+                panic!("{file}: bad vector line {line}");
+            };
+            let Some((text, procs)) = rest.rsplit_once(" | ") else {
+                panic!("{file}: bad vector line {line}");
+            };
+            let want = words_to_bytes(hex);
+            for p in procs.split(',') {
+                let asm = Assembler::for_processor(p).expect("processor");
+                let mut out = Vec::new();
+                let result = asm.encode(text, 0, &mut NoSymbols, &mut out);
+                let (ok, got) = match result {
+                    Err(e) => (false, format!("error: {}", e.message)),
+                    Ok(_) if exact => (
+                        out == want,
+                        out.chunks(4)
+                            .map(|w| format!("{:08X}", u32::from_le_bytes([w[0], w[1], w[2], w[3]])))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    ),
+                    Ok(_) => {
+                        let dec = asm.decoder();
+                        match dec.decode(&out) {
+                            Ok(i) if usize::from(i.size) == out.len() => {
+                                let t = dec.text(&i);
+                                (t == text, t)
+                            }
+                            _ => (false, "bytes that do not decode".to_string()),
+                        }
+                    }
+                };
+                let slot = if exact { 0 } else { 2 };
+                c[slot] += 1;
+                let key = format!("{file} | {hex} | {p}");
+                if ok {
+                    c[slot + 1] += 1;
+                    if known.contains(key.as_str()) {
+                        passing_gaps.push(key);
+                    }
+                } else {
+                    if !known.contains(key.as_str()) {
+                        failures.push(format!("{key}\n   text {text}\n   got  {got}"));
+                    }
+                    gaps.push(key);
+                }
+            }
+        }
+    }
+    for (g, [e, ep, r, rp]) in &counts {
+        println!("{g}: exact encodings {ep}/{e}, round trips {rp}/{r}");
+    }
+    if std::env::var_os("BLESS").is_some() {
+        let mut text = String::from(
+            "# vectors the encoder does not reproduce yet (tests/encode.rs); BLESS=1 rewrites\n",
+        );
+        for g in &gaps {
+            text.push_str(g);
+            text.push('\n');
+        }
+        std::fs::write(&gaps_path, text).expect("write known gaps");
+        return;
+    }
+    let total: usize = counts.values().map(|c| c[0] + c[2]).sum();
+    assert!(total > 100_000, "too few vectors: {total}");
+    assert!(
+        failures.is_empty() && passing_gaps.is_empty(),
+        "{} new failures:\n{}\n{} listed gaps pass now (shrink encode.known-gaps with BLESS=1):\n{}",
+        failures.len(),
+        failures[..failures.len().min(40)].join("\n"),
+        passing_gaps.len(),
+        passing_gaps[..passing_gaps.len().min(20)].join("\n")
+    );
+}
