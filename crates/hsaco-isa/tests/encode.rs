@@ -15,11 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 fn words_to_bytes(hex: &str) -> Vec<u8> {
     hex.split_whitespace()
-        .flat_map(|w| {
-            u32::from_str_radix(w, 16)
-                .expect("hex word")
-                .to_le_bytes()
-        })
+        .flat_map(|w| u32::from_str_radix(w, 16).expect("hex word").to_le_bytes())
         .collect()
 }
 
@@ -51,7 +47,10 @@ fn vectors_run_backwards() {
         let exact = file.ends_with(".asm.txt");
         let data = std::fs::read_to_string(format!("{dir}/{file}")).expect("vector file");
         let c = counts.entry(generation(file).to_string()).or_default();
-        for line in data.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        for line in data
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
             let Some((hex, rest)) = line.split_once(" | ") else {
                 panic!("{file}: bad vector line {line}");
             };
@@ -68,7 +67,9 @@ fn vectors_run_backwards() {
                     Ok(_) if exact => (
                         out == want,
                         out.chunks(4)
-                            .map(|w| format!("{:08X}", u32::from_le_bytes([w[0], w[1], w[2], w[3]])))
+                            .map(|w| {
+                                format!("{:08X}", u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                            })
                             .collect::<Vec<_>>()
                             .join(" "),
                     ),

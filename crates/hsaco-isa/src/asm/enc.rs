@@ -70,6 +70,8 @@ enum Val {
     /// `lit(...)`: a forced literal.
     Lit(i64, bool),
     Off,
+    /// `attrN.c` of an interpolation (attribute, channel).
+    Attr(u32, u32),
     /// Text the parser does not know: an expression, a symbolic immediate.
     Other,
 }
@@ -240,6 +242,14 @@ fn parse_operand(s: &str) -> (Mods, Val) {
             return (m, Val::Lit(f.to_bits() as i64, true));
         }
         return (m, Val::Other);
+    }
+    if let Some(r) = s.strip_prefix("attr") {
+        if let Some((n, c)) = r.split_once('.') {
+            let ch = ["x", "y", "z", "w"].iter().position(|x| *x == c);
+            if let (Ok(n), Some(ch)) = (n.parse::<u32>(), ch) {
+                return (m, Val::Attr(n, ch as u32));
+            }
+        }
     }
     if s == "off" {
         return (m, Val::Off);
@@ -544,8 +554,27 @@ pub(crate) fn encode(
     if let Some(p) = text.find("::") {
         return encode_vopd(dec, text, p, syms, out);
     }
-    let st = lex::split(text, 0..text.len());
-    encode_statement(dec, text, &st, syms, out)
+    // `/* ... */` comments (the printer's register-class notes) are blanks to the
+    // parser, but part of the text the encoding must print back
+    let blanked;
+    let clean = if text.contains("/*") {
+        let mut b = text.as_bytes().to_vec();
+        let mut i = 0;
+        while let Some(p) = text[i..].find("/*") {
+            let s0 = i + p;
+            let e = text[s0..].find("*/").map_or(text.len(), |e| s0 + e + 2);
+            for x in &mut b[s0..e] {
+                *x = b' ';
+            }
+            i = e;
+        }
+        blanked = String::from_utf8(b).unwrap_or_default();
+        blanked.as_str()
+    } else {
+        text
+    };
+    let st = lex::split(clean, 0..clean.len());
+    encode_statement(dec, clean, text, &st, syms, out)
 }
 
 /// The operations a mnemonic names and the suffix it carries.
@@ -581,6 +610,7 @@ pub(crate) fn lookup(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
 fn encode_statement(
     dec: &Decoder,
     text: &str,
+    orig: &str,
     st: &Statement,
     syms: &mut dyn SymbolLookup,
     out: &mut Vec<u8>,
@@ -680,7 +710,7 @@ fn encode_statement(
                     if symbolic.is_some() {
                         return Err(err(r.clone(), "only one symbolic operand is allowed"));
                     }
-                    want_text.push_str(&text[last..r.start]);
+                    want_text.push_str(&orig[last..r.start]);
                     want_text.push('\u{1}');
                     last = r.end;
                     symbolic = Some(Symbolic {
@@ -695,7 +725,7 @@ fn encode_statement(
                 Err(m) => return Err(err(r.clone(), m)),
             }
         }
-        want_text.push_str(&text[last..]);
+        want_text.push_str(&orig[last..]);
     }
     // the operands and modifiers as they should print
     let mut want_ops = String::new();
@@ -859,6 +889,25 @@ const BARE_MODIFIERS: &[&str] = &[
 
 fn is_expression(t: &str) -> bool {
     let t = t.trim();
+    let keyword = |p: &str| {
+        t.strip_prefix(p)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+    };
+    if ["p0", "p10", "p20", "mrtz", "prim"].contains(&t)
+        || [
+            "mrt",
+            "pos",
+            "param",
+            "dual_src_blend",
+            "invalid_target_",
+            "invalid_param_",
+        ]
+        .iter()
+        .any(|p| keyword(p))
+        || t.contains(' ')
+    {
+        return false;
+    }
     !t.is_empty()
         && !t.contains('(')
         && t.bytes()
@@ -1390,6 +1439,7 @@ fn v_text(v: &Val) -> String {
 
 fn imm_choices(field: Field, fd: &crate::desc::FieldDesc, ty: Ty, v: &Val, out: &mut Vec<Choice>) {
     match *v {
+        Val::Attr(n, c) => out.push(Choice::set(field, n | c << 6)),
         Val::Int(n) => {
             let max = field_max(fd) as i64;
             if (0..=max).contains(&n) {
@@ -1740,6 +1790,19 @@ fn modifier_choices(
                 ..Choice::default()
             }])
         }
+        ("high", None) if cand.op.operands.iter().any(|o| o.ty == Ty::Attr) => {
+            let f = cand
+                .op
+                .operands
+                .iter()
+                .find(|o| o.ty == Ty::Attr)
+                .and_then(|o| match o.role {
+                    Role::Field(f) => Some(f),
+                    _ => None,
+                })
+                .ok_or_else(|| err(span.clone(), "high is not valid here"))?;
+            bits_or(f, 0x100)
+        }
         ("bitop3", Some(v)) if cand.op.flags & flags::BITOP3 != 0 => {
             let t = parse_int(v)
                 .filter(|t| (0..=0xff).contains(t))
@@ -1989,6 +2052,9 @@ fn operand_alts(
     let enc = cand.enc;
     let op = cand.op;
     let mut rank = *rank_out;
+    if enc.form == Form::Exp {
+        return exp_alts(dec, text, cand, alts, rank);
+    }
     // operands
     let mut ops = cand.ops;
     let rtn = op.flags & flags::GLC_RTN != 0 && ops.len() > op.operands.len();
@@ -2127,10 +2193,126 @@ fn operand_alts(
         }
         alts.push(ch);
     }
+    if enc.form == Form::Vintrp {
+        // the parameter slot of v_interp_mov (p10, p20, p0) and `attrN.c`
+        while let Some((span, _, v)) = ops.get(pi) {
+            let t = text[span.clone()].trim();
+            let c = match (*v, t) {
+                (Val::Attr(n, c), _) => Choice {
+                    sets: vec![
+                        Set {
+                            field: Field::Attr,
+                            value: n,
+                            or: false,
+                        },
+                        Set {
+                            field: Field::Attrchan,
+                            value: c,
+                            or: false,
+                        },
+                    ],
+                    ..Choice::default()
+                },
+                (_, "p10") => Choice::set(Field::Vsrc, 0),
+                (_, "p20") => Choice::set(Field::Vsrc, 1),
+                (_, "p0") => Choice::set(Field::Vsrc, 2),
+                _ => match t
+                    .strip_prefix("invalid_param_")
+                    .and_then(|x| x.parse().ok())
+                {
+                    Some(n) => Choice::set(Field::Vsrc, n),
+                    None => {
+                        return Err((rank, err(span.clone(), "expected an attribute (attrN.x)")))
+                    }
+                },
+            };
+            alts.push(vec![c]);
+            pi += 1;
+        }
+    }
     if pi < ops.len() {
         return Err((rank, err(ops[pi].0.clone(), "too many operands")));
     }
     *rank_out = rank;
+    Ok(())
+}
+
+/// `exp TARGET SRC0, SRC1, SRC2, SRC3`: target, enable mask and sources.
+fn exp_alts(
+    dec: &Decoder,
+    text: &str,
+    cand: &Cand,
+    alts: &mut Vec<Vec<Choice>>,
+    rank: u32,
+) -> Result<(), Fail> {
+    let ops = cand.ops;
+    let Some((first, _, _)) = ops.first() else {
+        return Err((
+            rank,
+            err(0..text.len(), "exp takes a target and four sources"),
+        ));
+    };
+    let t = &text[first.clone()];
+    let (target, src0) = t.trim().split_once(char::is_whitespace).unwrap_or((t, ""));
+    let gen = dec.isa().generation;
+    let rdna = matches!(gen, "gfx10" | "gfx11" | "gfx12");
+    let num = |p: &str| target.strip_prefix(p).and_then(|n| n.parse::<u32>().ok());
+    let tgt = match target {
+        "mrtz" => Some(8),
+        "null" => Some(9),
+        "prim" if rdna => Some(20),
+        _ => num("mrt")
+            .filter(|n| *n < 8)
+            .or_else(|| num("pos").filter(|n| *n < 5).map(|n| 12 + n))
+            .or_else(|| num("param").filter(|n| *n < 32).map(|n| 32 + n))
+            .or_else(|| num("dual_src_blend").filter(|n| *n < 2).map(|n| 21 + n))
+            .or_else(|| num("invalid_target_")),
+    };
+    let Some(tgt) = tgt else {
+        return Err((rank, err(first.clone(), "unknown export target")));
+    };
+    let compr = cand.ops.len() >= 4 && text.contains("compr");
+    let mut srcs: Vec<&str> = vec![src0.trim()];
+    srcs.extend(ops[1..].iter().map(|(r, _, _)| text[r.clone()].trim()));
+    if srcs.len() != 4 {
+        return Err((rank, err(first.start..text.len(), "exp takes four sources")));
+    }
+    let fields = [Field::Vsrc0, Field::Vsrc1, Field::Vsrc2, Field::Vsrc3];
+    let mut c = Choice::set(Field::Tgt, tgt);
+    let mut en = 0;
+    for (i, s) in srcs.iter().enumerate() {
+        if *s == "off" {
+            continue;
+        }
+        match parse_reg(s) {
+            Some(Val::Reg {
+                class: Class::V,
+                first,
+                count: 1,
+                ..
+            }) => {
+                en |= 1 << i;
+                let f = if compr { fields[i / 2] } else { fields[i] };
+                c.sets.push(Set {
+                    field: f,
+                    value: first,
+                    or: false,
+                });
+            }
+            _ => {
+                return Err((
+                    rank,
+                    err(first.clone(), "an export source is a VGPR or off"),
+                ))
+            }
+        }
+    }
+    c.sets.push(Set {
+        field: Field::En,
+        value: en,
+        or: false,
+    });
+    alts.push(vec![c]);
     Ok(())
 }
 
