@@ -312,14 +312,14 @@ fn f16_bits(v: f64) -> Option<u32> {
 /// The inline constant code of a float value (240-248), if it is one.
 fn inline_float(v: f64, gfx8plus: bool) -> Option<u32> {
     Some(match v {
-        x if x == 0.5 => 240,
-        x if x == -0.5 => 241,
-        x if x == 1.0 => 242,
-        x if x == -1.0 => 243,
-        x if x == 2.0 => 244,
-        x if x == -2.0 => 245,
-        x if x == 4.0 => 246,
-        x if x == -4.0 => 247,
+        0.5 => 240,
+        -0.5 => 241,
+        1.0 => 242,
+        -1.0 => 243,
+        2.0 => 244,
+        -2.0 => 245,
+        4.0 => 246,
+        -4.0 => 247,
         x if gfx8plus && (x - 0.15915494309189532).abs() < 1e-7 => 248,
         _ => return None,
     })
@@ -1169,6 +1169,7 @@ fn opsel_bit(field: Field) -> u32 {
 }
 
 /// Ways to encode operand `v` in `role`.
+#[allow(clippy::too_many_arguments)]
 fn operand_choices(
     dec: &Decoder,
     cand: &Cand,
@@ -1444,9 +1445,10 @@ fn imm_choices(field: Field, fd: &crate::desc::FieldDesc, ty: Ty, v: &Val, out: 
             let max = field_max(fd) as i64;
             if (0..=max).contains(&n) {
                 out.push(Choice::set(field, n as u32));
-            } else if n < 0 && n >= -(max + 1) / 2 - 1 {
-                out.push(Choice::set(field, (n & max) as u32));
-            } else if n < 0 && n >= -(1 << 16) && matches!(ty, Ty::Label | Ty::Hex16 | Ty::Dec16) {
+            } else if (-(max + 1) / 2 - 1..0).contains(&n)
+                || ((-(1 << 16)..0).contains(&n) && matches!(ty, Ty::Label | Ty::Hex16 | Ty::Dec16))
+            {
+                // a negative value in a signed (or 16-bit) field
                 out.push(Choice::set(field, (n & max) as u32));
             }
         }
@@ -2087,7 +2089,7 @@ fn operand_alts(
             Role::FieldOr(f, _) if enc.field(f).is_some() => Some(f),
             Role::FieldOr(_, code) | Role::Fixed(code) => {
                 // must name the fixed register
-                let c = scalar_code(dec, v).map(|c| if c == 106 || c == 126 { c } else { c });
+                let c = scalar_code(dec, v);
                 let _ = code;
                 if c.is_none() {
                     return Err((rank, err(span.clone(), "this operand is a fixed register")));
@@ -2399,12 +2401,8 @@ fn search(
         };
         match res {
             Some((bytes, None)) => return Ok((bytes, None)),
-            Some((bytes, Some(w))) => {
-                if first_warn.is_none() {
-                    first_warn = Some((bytes, w));
-                }
-            }
-            None => {}
+            Some((bytes, Some(w))) if first_warn.is_none() => first_warn = Some((bytes, w)),
+            _ => {}
         }
     }
     if let Some((b, w)) = first_warn {
@@ -2670,12 +2668,8 @@ fn solve_field(
                 found = Some((v, b));
                 break;
             }
-            Some((b, Some(e))) => {
-                if warn_hit.is_none() {
-                    warn_hit = Some((v, b, e));
-                }
-            }
-            None => {}
+            Some((b, Some(e))) if warn_hit.is_none() => warn_hit = Some((v, b, e)),
+            _ => {}
         }
     }
     if let Ok(mut c) = solve_cache().lock() {
