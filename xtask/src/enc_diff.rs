@@ -201,6 +201,8 @@ pub fn run(opts: &Options, show: usize) -> Result<()> {
         "processor", "lines", "llvm-ok", "same", "differ", "error"
     );
     let (mut all_same, mut all_ok) = (0usize, 0usize);
+    let (mut llvm_time, mut our_time, mut timed) =
+        (std::time::Duration::ZERO, std::time::Duration::ZERO, 0usize);
     for ((proc, w64), set) in &groups {
         let mut lines: Vec<String> = set.iter().cloned().collect();
         if let Some(l) = opts.limit {
@@ -213,7 +215,24 @@ pub fn run(opts: &Options, show: usize) -> Result<()> {
         if *w64 {
             asm = asm.wave64();
         }
+        let t0 = std::time::Instant::now();
         let want = llvm_encodings(proc, *w64, &lines)?;
+        llvm_time += t0.elapsed();
+        // speed: every line once more (the solver caches are warm after the first)
+        {
+            let mut buf = Vec::new();
+            for l in &lines {
+                buf.clear();
+                let _ = asm.encode(l, 0, &mut AnySymbol, &mut buf);
+            }
+            let t1 = std::time::Instant::now();
+            for l in &lines {
+                buf.clear();
+                let _ = asm.encode(l, 0, &mut AnySymbol, &mut buf);
+            }
+            our_time += t1.elapsed();
+            timed += lines.len();
+        }
         let (mut ok, mut same, mut differ, mut error) = (0, 0, 0, 0);
         let mut report = String::new();
         let mut buf = Vec::new();
@@ -260,6 +279,11 @@ pub fn run(opts: &Options, show: usize) -> Result<()> {
             }
         }
     }
+    println!(
+        "speed: hsaco {:.0} ns/statement (one thread, warm), llvm-mc-22 -show-encoding {:.0} ns/statement (process included)",
+        our_time.as_nanos() as f64 / timed.max(1) as f64,
+        llvm_time.as_nanos() as f64 / timed.max(1) as f64
+    );
     println!("total: {all_same} of {all_ok} statements llvm-mc encodes are the same ({} differ or fail); details in target/enc-diff/", all_ok - all_same);
     if all_same != all_ok {
         bail!("enc-diff: {} statements differ", all_ok - all_same);
