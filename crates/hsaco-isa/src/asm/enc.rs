@@ -641,6 +641,11 @@ fn encode_statement(
         let n = text[r.clone()].split(':').next().unwrap_or("");
         DPP_MODIFIERS.contains(&n)
     });
+    let has_sdwa_mods = text.contains("sext(")
+        || st.modifiers.iter().any(|r| {
+            let n = text[r.clone()].split(':').next().unwrap_or("");
+            matches!(n, "dst_sel" | "dst_unused" | "src0_sel" | "src1_sel")
+        });
     for &oi in ops {
         let op = &isa.ops[usize::from(oi)];
         if op.procs & pb == 0 {
@@ -669,7 +674,14 @@ fn encode_statement(
                     } else {
                         flags::DPP
                     };
-                    if op.flags & need != 0 && suffix_allows(suffix, x) {
+                    // (without a suffix, only when the text has their modifiers)
+                    let wanted = suffix != 0
+                        || if x.form == Form::Sdwa {
+                            has_sdwa_mods
+                        } else {
+                            has_dpp_mods
+                        };
+                    if op.flags & need != 0 && suffix_allows(suffix, x) && wanted {
                         cands.push((form_rank(x.form), oi, xi, key, false));
                     }
                 }
@@ -1185,6 +1197,31 @@ fn operand_choices(
         return Err(err(span.clone(), "operand has no field in this encoding"));
     };
     let vop3_opsel = enc.field(Field::Opsel).is_some();
+    if let Val::Reg { count, .. } = *v {
+        let exact = matches!(
+            enc.form,
+            Form::Sop1
+                | Form::Sop2
+                | Form::Sopc
+                | Form::Sopk
+                | Form::Vop1
+                | Form::Vop2
+                | Form::Vopc
+                | Form::Vop3
+        );
+        let regs = u32::from(ty.regs());
+        if exact && ty.bits() >= 16 && ty.bits() <= 1024 && count > regs.max(1) {
+            return Err(err(
+                span.clone(),
+                format!(
+                    "{} is {} bits wide; this operand takes {}",
+                    v_text(v),
+                    32 * count,
+                    ty.bits().max(32)
+                ),
+            ));
+        }
+    }
     if ty == Ty::Bitop3 {
         imm_choices(field, fd, ty, v, out);
         return Ok(());
@@ -1206,6 +1243,34 @@ fn operand_choices(
     }
     match fd.kind {
         FieldKind::Sdst | FieldKind::Ssrc | FieldKind::Src9 => {
+            if let Val::Reg {
+                class: class @ (Class::S | Class::Ttmp),
+                first,
+                count,
+                ..
+            } = *v
+            {
+                let align = if count >= 3 { 4 } else { count };
+                if count >= 2 && first % align != 0 {
+                    let p = if class == Class::S { "s" } else { "ttmp" };
+                    let what = if count == 2 {
+                        format!(
+                            "64-bit {} pairs start at an even register",
+                            if class == Class::S {
+                                "SGPR"
+                            } else {
+                                "trap temporary"
+                            }
+                        )
+                    } else {
+                        format!("tuples of {count} scalar registers start at a multiple of 4")
+                    };
+                    return Err(err(
+                        span.clone(),
+                        format!("{p}[{first}:{}] is not aligned: {what}", first + count - 1),
+                    ));
+                }
+            }
             if matches!(
                 ty,
                 Ty::GprIdx
@@ -2188,10 +2253,28 @@ fn operand_alts(
             operand_choices(dec, cand, field, od.ty, m, v, span, &mut ch).map_err(|e| (rank, e))?;
         }
         if ch.is_empty() {
-            return Err((
-                rank,
-                err(span.clone(), "invalid operand for this instruction"),
-            ));
+            let msg = match *v {
+                Val::Int(n) if !(-(1i64 << 31)..(1i64 << 32)).contains(&n) => format!(
+                    "{} does not fit in a 32-bit literal{}",
+                    text[span.clone()].trim(),
+                    if od.ty.bits() == 64 {
+                        " (64-bit literals: gfx1250)"
+                    } else {
+                        ""
+                    }
+                ),
+                Val::Reg {
+                    class: Class::V | Class::A,
+                    ..
+                } => "this operand takes no VGPR".to_string(),
+                Val::Reg {
+                    class: Class::S | Class::Ttmp,
+                    ..
+                }
+                | Val::Special { .. } => "this operand takes no scalar register".to_string(),
+                _ => "invalid operand for this instruction".to_string(),
+            };
+            return Err((rank, err(span.clone(), msg)));
         }
         alts.push(ch);
     }
@@ -2853,5 +2936,67 @@ mod tests {
         canon("s[4:5],  0x0", &mut a);
         canon("s[4:5], null", &mut b);
         assert!(matches(&a, &b), "{a:?} {b:?}");
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    use crate::asm::{Assembler, NoSymbols};
+
+    /// (processor, statement, span text, message)
+    const CASES: &[(&str, &str, &str, &str)] = &[
+        (
+            "gfx900",
+            "s_foo s0",
+            "s_foo",
+            "unknown instruction 's_foo' for gfx900",
+        ),
+        (
+            "gfx900",
+            "v_add_f32_e32 v0, v1, s2",
+            "s2",
+            "this operand takes a VGPR",
+        ),
+        (
+            "gfx900",
+            "s_mov_b64 s[3:4], s[6:7]",
+            "s[3:4]",
+            "s[3:4] is not aligned: 64-bit SGPR pairs start at an even register",
+        ),
+        (
+            "gfx900",
+            "s_load_dword s0, s[3:4], 0x0",
+            "s[3:4]",
+            "s[3:4] is not aligned: this register tuple starts at a multiple of 2",
+        ),
+        (
+            "gfx900",
+            "v_mov_b32 v0, v[1:2]",
+            "v[1:2]",
+            "v[1:2] is 64 bits wide; this operand takes 32",
+        ),
+        (
+            "gfx900",
+            "s_mov_b32 s0, 0x123456789",
+            "0x123456789",
+            "0x123456789 does not fit in a 32-bit literal",
+        ),
+    ];
+
+    #[test]
+    fn messages_and_spans() {
+        for (p, text, at, msg) in CASES {
+            let asm = Assembler::for_processor(p).expect("processor");
+            let mut out = Vec::new();
+            let e = asm
+                .encode(text, 0, &mut NoSymbols, &mut out)
+                .expect_err(text);
+            assert_eq!(
+                (&text[e.span.clone()], e.message.as_str()),
+                (*at, *msg),
+                "{text}"
+            );
+            assert!(out.is_empty());
+        }
     }
 }
