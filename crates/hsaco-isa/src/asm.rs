@@ -145,18 +145,30 @@ impl std::error::Error for AsmError {}
 #[derive(Clone, Copy, Debug)]
 pub struct Assembler {
     dec: Decoder,
+    /// Remember the result of statements without expression operands (per thread).
+    cache: bool,
 }
 
 impl Assembler {
     /// The assembler for a processor name (`gfx906`, `gfx1100`, `gfx9-generic`).
     pub fn for_processor(name: &str) -> Option<Assembler> {
-        Decoder::for_processor(name).map(|dec| Assembler { dec })
+        Decoder::for_processor(name).map(|dec| Assembler { dec, cache: true })
     }
 
     /// This assembler in wave64 mode (gfx10 and later, `+wavefrontsize64`).
     pub fn wave64(self) -> Assembler {
         Assembler {
             dec: self.dec.wave64(),
+            cache: self.cache,
+        }
+    }
+
+    /// This assembler without the statement cache: every statement is encoded from
+    /// scratch (for measuring; results are the same).
+    pub fn uncached(self) -> Assembler {
+        Assembler {
+            cache: false,
+            ..self
         }
     }
 
@@ -167,6 +179,10 @@ impl Assembler {
 
     /// Encode one instruction statement at address `pc`, appending its bytes to `out`.
     /// On error nothing is appended.
+    ///
+    /// A statement without expression operands is a pure function of its text and the
+    /// processor: its result is remembered (per thread, up to 2^20 statements), so a
+    /// repeated statement costs a hash lookup.
     pub fn encode(
         &self,
         text: &str,
@@ -174,6 +190,10 @@ impl Assembler {
         syms: &mut dyn SymbolLookup,
         out: &mut Vec<u8>,
     ) -> Result<Encoded, AsmError> {
-        enc::encode(&self.dec, text, pc, syms, out)
+        if self.cache {
+            enc::encode_cached(&self.dec, text, pc, syms, out)
+        } else {
+            enc::encode(&self.dec, text, pc, syms, out)
+        }
     }
 }

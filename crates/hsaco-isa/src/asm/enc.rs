@@ -543,6 +543,73 @@ thread_local! {
     static BUFS: std::cell::RefCell<(String, String)> = const { std::cell::RefCell::new((String::new(), String::new())) };
 }
 
+/// Cached results of statements without expressions, per (processor, wave64).
+type StatementCache =
+    HashMap<(&'static str, bool), HashMap<Box<str>, Result<(Vec<u8>, Encoded), AsmError>>>;
+
+thread_local! {
+    static STATEMENTS: std::cell::RefCell<StatementCache> = std::cell::RefCell::new(HashMap::new());
+}
+
+/// Counts the expressions a statement asks about (a statement with none is cached).
+struct Counting<'a> {
+    inner: &'a mut dyn SymbolLookup,
+    asked: bool,
+}
+
+impl SymbolLookup for Counting<'_> {
+    fn expr(&mut self, text: &str) -> Result<ExprValue, String> {
+        self.asked = true;
+        self.inner.expr(text)
+    }
+}
+
+/// [`encode`] through the per-thread statement cache.
+pub(crate) fn encode_cached(
+    dec: &Decoder,
+    text: &str,
+    pc: u64,
+    syms: &mut dyn SymbolLookup,
+    out: &mut Vec<u8>,
+) -> Result<Encoded, AsmError> {
+    let key = (dec.processor(), dec.is_wave64());
+    let hit = STATEMENTS.with(|c| {
+        let c = c.borrow();
+        match c.get(&key).and_then(|m| m.get(text)) {
+            Some(Ok((bytes, e))) => {
+                out.extend_from_slice(bytes);
+                Some(Ok(e.clone()))
+            }
+            Some(Err(e)) => Some(Err(e.clone())),
+            None => None,
+        }
+    });
+    if let Some(r) = hit {
+        return r;
+    }
+    let start = out.len();
+    let mut counting = Counting {
+        inner: syms,
+        asked: false,
+    };
+    let r = encode(dec, text, pc, &mut counting, out);
+    if !counting.asked {
+        let stored = match &r {
+            Ok(e) => Ok((out[start..].to_vec(), e.clone())),
+            Err(e) => Err(e.clone()),
+        };
+        STATEMENTS.with(|c| {
+            let mut c = c.borrow_mut();
+            let m = c.entry(key).or_default();
+            if m.len() >= 1 << 20 {
+                m.clear();
+            }
+            m.insert(text.into(), stored);
+        });
+    }
+    r
+}
+
 pub(crate) fn encode(
     dec: &Decoder,
     text: &str,
@@ -2643,7 +2710,11 @@ fn printed_matches(
         canon(&p[after..], c);
         let got_ops = c.as_str();
         let mut ok = matches(want_ops, got_ops);
-        if !ok {
+        if !ok
+            && (got_ops.contains(":15")
+                || got_ops.contains("dword")
+                || got_ops.contains("unused_preserve"))
+        {
             // modifiers printed at their default value that the text leaves out
             let mut g = got_ops.to_string();
             for d in [
