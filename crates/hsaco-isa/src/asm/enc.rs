@@ -341,6 +341,8 @@ struct Choice {
     literal: Option<u64>,
     /// The literal is 64 bits wide (gfx1250 operand code 254).
     wide: bool,
+    /// Bits ORed into the third word (gfx12 image address VGPRs 1-3).
+    w2: u32,
     /// Field whose value is solved by search (special immediates).
     solve: Option<Field>,
 }
@@ -661,6 +663,17 @@ pub(crate) fn lookup(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
             let alt = format!("{}_{}", &m[..=p], &m[p + 1..]);
             if let Some(v) = idx.get(alt.as_str()).filter(|v| here(v)) {
                 return Some((v, 0));
+            }
+        }
+    }
+    // and the reverse (`..._16x16x4_f32` where only `..._16x16x4f32` exists)
+    if m.starts_with("v_mfma") {
+        if let Some(p) = m.rfind('_') {
+            if m[..p].ends_with(|c: char| c.is_ascii_digit()) {
+                let alt = format!("{}{}", &m[..p], &m[p + 1..]);
+                if let Some(v) = idx.get(alt.as_str()).filter(|v| here(v)) {
+                    return Some((v, 0));
+                }
             }
         }
     }
@@ -1501,6 +1514,20 @@ fn operand_choices(
     if m.neg || m.abs || m.sext {
         let i = opsel_bit(field) as usize;
         let mods: Vec<Set> = match enc.form {
+            Form::Vopd if !m.abs && !m.sext => {
+                // gfx1250 VOPD3: neg bits of X's sources, then Y's
+                let src = match field {
+                    Field::Src0x | Field::Src0y => 0,
+                    Field::Vsrc1x | Field::Vsrc1y => 1,
+                    _ => 2,
+                };
+                let y = if enc.name.ends_with('Y') { 3 } else { 0 };
+                vec![Set {
+                    field: Field::Neg,
+                    value: 1 << (src + y),
+                    or: true,
+                }]
+            }
             Form::Vop3 | Form::Vop3p | Form::Mai => {
                 let mut s = Vec::new();
                 let mix = cand.op.flags & flags::MIX != 0;
@@ -1963,6 +1990,33 @@ fn modifier_choices(
                 ..Choice::default()
             }])
         }
+        ("format", Some(v)) if v.starts_with('[') || parse_int(v).is_none() => {
+            // the printer's names: search the format fields (gfx10+ one, gfx6-gfx9 two)
+            if let Some(f) = enc.field(Field::Format) {
+                Ok((0..=field_max(f) as u32)
+                    .map(|x| Choice::set(Field::Format, x))
+                    .collect())
+            } else if has(Field::Dfmt) && has(Field::Nfmt) {
+                let mut out = Vec::new();
+                for d in 0..16 {
+                    for n in 0..8 {
+                        let mut c = Choice::set(Field::Dfmt, d);
+                        c.sets.push(Set {
+                            field: Field::Nfmt,
+                            value: n,
+                            or: false,
+                        });
+                        out.push(c);
+                    }
+                }
+                Ok(out)
+            } else {
+                Err(err(
+                    span.clone(),
+                    "format is not valid for this instruction",
+                ))
+            }
+        }
         ("scope", Some(v)) => {
             let x = match v {
                 "SCOPE_CU" => 0,
@@ -2028,6 +2082,11 @@ fn defaults(cand: &Cand, gen: &str, raw: &mut u64) {
         put(Field::Src1Sel, 6);
     }
     put(Field::DstUnused, 2);
+    if enc.form == Form::Mtbuf {
+        // BUF_FMT_8_UNORM / BUF_DATA_FORMAT_8 unless the text says otherwise
+        put(Field::Format, 1);
+        put(Field::Dfmt, 1);
+    }
     if matches!(enc.form, Form::Vop3p | Form::Mai) && cand.op.flags & flags::MIX == 0 {
         put(Field::OpselHi, u64::MAX);
         put(Field::OpselHi2, 1);
@@ -2202,7 +2261,17 @@ fn operand_alts(
         }
     }
     let mut pi = 0;
+    // loads to LDS (`lds`) have no data register
+    let lds = matches!(enc.form, Form::Mubuf | Form::Flat)
+        && text.split_whitespace().any(|w| w == "lds")
+        && enc.field(Field::Lds).is_some();
     for od in op.operands {
+        if lds
+            && (od.role == Role::Field(Field::Vdata)
+                || od.role == Role::Field(Field::Vdst) && enc.form == Form::Flat)
+        {
+            continue;
+        }
         let Some((span, m, v)) = ops.get(pi) else {
             if od.ty == Ty::Opt16 {
                 continue;
@@ -2258,7 +2327,39 @@ fn operand_alts(
         let Some(field) = field else { continue };
         let mut ch = Vec::new();
         let nsa = enc.field(Field::Nsa);
-        if let (Val::Other, Some(nsa), Field::Vaddr) = (v, nsa, field) {
+        let gfx12_image = field == Field::Vaddr
+            && nsa.is_none()
+            && enc.field(Field::Vaddr).is_some_and(|f| f.lo == 64);
+        if let (Val::Other, true) = (v, gfx12_image) {
+            // gfx12 image addresses: VGPRs 0-3 are the bytes of the third word
+            let list = text[span.clone()]
+                .trim()
+                .strip_prefix('[')
+                .and_then(|r| r.strip_suffix(']'))
+                .ok_or_else(|| (rank, err(span.clone(), "invalid image address")))?;
+            let mut regs = Vec::new();
+            for item in list.split(',') {
+                match parse_reg(item.trim()) {
+                    Some(Val::Reg {
+                        class: Class::V,
+                        first,
+                        count,
+                        ..
+                    }) => regs.push((first, count)),
+                    _ => {
+                        return Err((rank, err(span.clone(), "an image address list holds VGPRs")))
+                    }
+                }
+            }
+            if regs.is_empty() || regs.len() > 4 {
+                return Err((rank, err(span.clone(), "invalid image address list")));
+            }
+            let mut c = Choice::set(Field::Vaddr, regs[0].0);
+            for (i, (r, _)) in regs.iter().enumerate().skip(1) {
+                c.w2 |= (r & 0xff) << (8 * i);
+            }
+            ch.push(c);
+        } else if let (Val::Other, Some(nsa), Field::Vaddr) = (v, nsa, field) {
             // gfx10/gfx11 image addresses that are not consecutive: `[v1, v5, v2]`
             let list = text[span.clone()]
                 .trim()
@@ -2527,6 +2628,7 @@ fn search(
                 }
                 touched |= bit;
             }
+            w2 |= c.w2;
             if let Some(l) = c.literal {
                 if literal.is_some_and(|x| x != l) {
                     bad = true;
