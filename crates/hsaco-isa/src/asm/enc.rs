@@ -380,6 +380,8 @@ struct Cand<'a> {
     ops: &'a [(Range<usize>, Mods, Val)],
     /// gfx11+ VOP3/VOP3P with a DPP word (`_e64_dpp`).
     dpp: bool,
+    /// The text has `/* Invalid dpp_ctrl value */`: the control is searched.
+    invalid_dpp: bool,
 }
 
 /// Error with the furthest progress wins.
@@ -855,6 +857,7 @@ fn encode_statement(
             key,
             ops: &parsed,
             dpp,
+            invalid_dpp: orig.contains("Invalid dpp_ctrl value"),
         };
         match try_candidate(dec, text, &cand, &modifiers, &want_ops, symbolic.as_ref()) {
             Ok((bytes, warn)) => {
@@ -1364,6 +1367,37 @@ fn operand_choices(
                 imm_choices(field, fd, ty, v, out);
             } else {
                 source_choices(dec, field, fd, ty, v, out);
+                if let Val::Reg {
+                    class: Class::A,
+                    first,
+                    ..
+                } = *v
+                {
+                    // an AGPR source of a matrix op: its acc bit, or acc_cd for C
+                    let base = Choice::set(field, 256 + first);
+                    if let Some(a) = enc.field(Field::Acc) {
+                        let mut c = base.clone();
+                        c.sets.push(Set {
+                            field: Field::Acc,
+                            value: if a.width == 1 {
+                                1
+                            } else {
+                                1 << opsel_bit(field)
+                            },
+                            or: true,
+                        });
+                        out.push(c);
+                    }
+                    if enc.field(Field::AccCd).is_some() {
+                        let mut c = base;
+                        c.sets.push(Set {
+                            field: Field::AccCd,
+                            value: 1,
+                            or: true,
+                        });
+                        out.push(c);
+                    }
+                }
                 if let (
                     Val::Reg {
                         class: Class::V,
@@ -1726,7 +1760,7 @@ fn modifier_choices(
     name: &str,
     value: Option<&str>,
     span: &Range<usize>,
-    gfx940: bool,
+    _gfx940: bool,
 ) -> Result<Vec<Choice>, AsmError> {
     let enc = cand.enc;
     let has = |f: Field| enc.field(f).is_some();
@@ -1767,8 +1801,9 @@ fn modifier_choices(
         ("mul", Some("4")) => one(Field::Omod, 2),
         ("div", Some("2")) => one(Field::Omod, 3),
         ("mul", Some("1")) | ("div", Some("1")) => one(Field::Omod, 0),
-        ("sc0", None) if gfx940 => one(Field::Glc, 1),
-        ("nt", None) if gfx940 => one(Field::Slc, 1),
+        // gfx940 spellings of glc and slc (sc1 is a field of its own)
+        ("sc0", None) => one(Field::Glc, 1),
+        ("nt", None) => one(Field::Slc, 1),
         ("scc", None) => one(Field::Sc1, 1),
         ("dst_sel" | "src0_sel" | "src1_sel", Some(v)) => {
             let f = match name {
@@ -2226,9 +2261,26 @@ fn try_candidate(
             Some(sel) => (if fi { 0xea } else { 0xe9 }, reg | sel << 8),
             None => (0xfa, dpp_word | reg | u32::from(fi) << 18),
         };
-        let mut c = Choice::set(Field::Src0, code);
-        c.literal = Some(u64::from(word));
-        alts.push(vec![c]);
+        if cand.invalid_dpp && dpp8.is_none() {
+            alts.push(
+                (0..0x200u32)
+                    .map(|ctrl| {
+                        let mut c = Choice::set(Field::Src0, code);
+                        c.literal = Some(u64::from((word & !(0x1ff << 8)) | ctrl << 8));
+                        c
+                    })
+                    .collect(),
+            );
+        } else {
+            let mut c = Choice::set(Field::Src0, code);
+            c.literal = Some(u64::from(word));
+            alts.push(vec![c]);
+        }
+    } else if cand.invalid_dpp && enc.field(Field::DppCtrl).is_some() {
+        alts.push(vec![Choice {
+            solve: Some(Field::DppCtrl),
+            ..Choice::default()
+        }]);
     }
     search(dec, text, cand, raw, &alts, want_ops, symbolic, rank)
 }
@@ -2250,6 +2302,22 @@ fn operand_alts(
     }
     // operands
     let mut ops = cand.ops;
+    // gfx1250 FLAT (segment 0) with a scalar base: printed after the operands
+    if enc.form == Form::Flat && !op.has_field(Field::Saddr) && enc.field(Field::Saddr).is_some() {
+        if let Some((last, rest)) = ops.split_last() {
+            if let Some(code) = match last.2 {
+                Val::Reg {
+                    class: Class::S | Class::Ttmp,
+                    ..
+                }
+                | Val::Special { .. } => scalar_code(dec, &last.2),
+                _ => None,
+            } {
+                alts.push(vec![Choice::set(Field::Saddr, code)]);
+                ops = rest;
+            }
+        }
+    }
     let rtn = op.flags & flags::GLC_RTN != 0 && ops.len() > op.operands.len();
     if rtn {
         if let Some(((r, m, v), rest)) = ops.split_first() {
@@ -2812,47 +2880,53 @@ fn printed_matches(
         canon(&p[after..], c);
         let got_ops = c.as_str();
         let mut ok = matches(want_ops, got_ops);
-        if !ok
-            && (got_ops.contains(":15")
-                || got_ops.contains("dword")
-                || got_ops.contains("unused_preserve"))
-        {
-            // modifiers printed at their default value that the text leaves out
-            let mut g = got_ops.to_string();
-            for d in [
-                " row_mask:15",
-                " bank_mask:15",
-                " dst_sel:dword",
-                " dst_unused:unused_preserve",
-                " src0_sel:dword",
-                " src1_sel:dword",
-            ] {
-                let name = &d[..d.find(':').unwrap_or(d.len()) + 1];
-                if !want_ops.contains(name) {
-                    g = g.replacen(d, "", 1);
-                }
-            }
-            if g != got_ops {
-                ok = matches(want_ops, &g);
-            }
-        }
-        if !ok && want_ops.contains(".h") && !want_ops.contains("op_sel:") {
-            // true16 halves of a VOP3 form: llvm-mc prints no op_sel for them
-            if let Some(p) = got_ops.find(" op_sel:[") {
-                let end = got_ops[p..].find(']').map_or(got_ops.len(), |e| p + e + 1);
-                let stripped = format!("{}{}", &got_ops[..p], &got_ops[end..]);
-                ok = matches(want_ops, &stripped);
-            }
-        }
-        if !ok && dec.encoding(inst).form == Form::Mimg {
-            // (gfx6-gfx9 image addresses: the width is not in the word)
-            ok = matches(&first_regs(want_ops), &first_regs(got_ops));
+        if !ok {
+            ok = lenient_match(dec, inst, want_ops, got_ops);
         }
         if !ok {
             last_text.clone_from(p);
         }
         ok
     })
+}
+
+/// The printed forms the text may leave out or write otherwise, applied in turn to
+/// the printed operands: modifiers at their default value, `.l` of true16 operands
+/// written as whole registers, the op_sel of true16 halves, gfx6-gfx9 image widths.
+fn lenient_match(dec: &Decoder, inst: &Instruction, want_ops: &str, got_ops: &str) -> bool {
+    let mut g = got_ops.to_string();
+    for d in [
+        " row_mask:15",
+        " bank_mask:15",
+        " dst_sel:dword",
+        " dst_unused:unused_preserve",
+        " src0_sel:dword",
+        " src1_sel:dword",
+    ] {
+        let name = &d[..d.find(':').unwrap_or(d.len()) + 1];
+        if !want_ops.contains(name) {
+            g = g.replacen(d, "", 1);
+        }
+    }
+    if g != got_ops && matches(want_ops, &g) {
+        return true;
+    }
+    if g.contains(".l") && !want_ops.contains(".l") && !want_ops.contains(".h") {
+        g = g.replace(".l", "");
+        if matches(want_ops, &g) {
+            return true;
+        }
+    }
+    if want_ops.contains(".h") && !want_ops.contains("op_sel:") {
+        if let Some(p) = g.find(" op_sel:[") {
+            let end = g[p..].find(']').map_or(g.len(), |e| p + e + 1);
+            g = format!("{}{}", &g[..p], &g[end..]);
+            if matches(want_ops, &g) {
+                return true;
+            }
+        }
+    }
+    dec.encoding(inst).form == Form::Mimg && matches(&first_regs(want_ops), &first_regs(&g))
 }
 
 /// `v[a:b]` -> `va` (image address and data widths compared by first register).
@@ -3039,6 +3113,7 @@ fn encode_vopd(
                 key: kx,
                 ops: &parsed[0],
                 dpp: false,
+                invalid_dpp: false,
             };
             let cy = Cand {
                 op_index: oy,
@@ -3048,6 +3123,7 @@ fn encode_vopd(
                 key: ky,
                 ops: &parsed[1],
                 dpp: false,
+                invalid_dpp: false,
             };
             let mut raw = u64::from(encx.match_bits);
             let mut put = |enc: &EncodingDesc, f: Field, v: u32| {
