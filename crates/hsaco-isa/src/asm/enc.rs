@@ -2052,6 +2052,43 @@ fn modifier_choices(
                 ))
             }
         }
+        ("index_key", Some(v)) => {
+            let n = parse_int(v).ok_or_else(|| err(span.clone(), "invalid index_key"))?;
+            bits_or(Field::Opsel, n as u32)
+        }
+        ("matrix_a_reuse", None) => bits_or(Field::Opsel, 4),
+        ("matrix_b_reuse", None) => bits_or(Field::OpselHi2, 1),
+        ("matrix_a_fmt" | "matrix_b_fmt", Some(v)) => {
+            let x = match v.trim_start_matches("MATRIX_FMT_") {
+                "FP8" => 0,
+                "BF8" => 1,
+                "FP6" => 2,
+                "BF6" => 3,
+                "FP4" => 4,
+                other => parse_int(other)
+                    .ok_or_else(|| err(span.clone(), "invalid matrix format"))?
+                    as u32,
+            };
+            if name == "matrix_a_fmt" {
+                bits_or(Field::Opsel, x)
+            } else {
+                Ok(vec![Choice {
+                    sets: vec![
+                        Set {
+                            field: Field::OpselHi,
+                            value: x & 3,
+                            or: false,
+                        },
+                        Set {
+                            field: Field::OpselHi2,
+                            value: x >> 2 & 1,
+                            or: false,
+                        },
+                    ],
+                    ..Choice::default()
+                }])
+            }
+        }
         ("scope", Some(v)) => {
             let x = match v {
                 "SCOPE_CU" => 0,
@@ -2122,9 +2159,17 @@ fn defaults(cand: &Cand, gen: &str, raw: &mut u64) {
         put(Field::Format, 1);
         put(Field::Dfmt, 1);
     }
-    if matches!(enc.form, Form::Vop3p | Form::Mai) && cand.op.flags & flags::MIX == 0 {
-        put(Field::OpselHi, u64::MAX);
-        put(Field::OpselHi2, 1);
+    let f = cand.op.flags;
+    if matches!(enc.form, Form::Vop3p | Form::Mai)
+        && f & (flags::MIX | flags::MAI | flags::MAI_FMT) == 0
+    {
+        // op_sel_hi's neutral value (WMMA: unless the bits hold formats or reuse flags)
+        if f & flags::MATRIX_FMT == 0 {
+            put(Field::OpselHi, u64::MAX);
+            if f & flags::MATRIX_REUSE == 0 {
+                put(Field::OpselHi2, 1);
+            }
+        }
     }
     // accumulator moves in the MAI layout: LLVM writes them as VOP3P, whose op_sel_hi
     // bits (14, 59, 60) are ones
