@@ -487,15 +487,19 @@ fn canon(s: &str, out: &mut String) {
 /// Whether `got` (canonical printed text) matches `want` (canonical input, `\u{1}` a
 /// wildcard up to the next `,` or blank).
 fn matches(want: &str, got: &str) -> bool {
-    let (w, g) = (want.as_bytes(), got.as_bytes());
+    matches_from(want.as_bytes(), got.as_bytes(), 0)
+}
+
+fn matches_from(w: &[u8], g: &[u8], depth: u32) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < w.len() {
         if w[i] == 1 {
-            while j < g.len() && g[j] != b',' && g[j] != b' ' {
-                j += 1;
+            // a wildcard: some non-empty text up to a point where the rest matches
+            if depth > 8 {
+                return false;
             }
-            i += 1;
-            continue;
+            let rest = &w[i + 1..];
+            return (j + 1..=g.len()).any(|k| matches_from(rest, &g[k..], depth + 1));
         }
         if w[i] == b'-' && w.get(i + 1).is_some_and(|c| c.is_ascii_digit()) && j < g.len() {
             // a negative number printed unsigned (16- or 32-bit immediates)
@@ -787,6 +791,24 @@ fn encode_statement(
         // the text as it should print: symbolic operands as a wildcard
         let mut last = 0;
         for (slot, (r, _, v)) in parsed.iter_mut().enumerate() {
+            if matches!(v, Val::Int(_) | Val::Float(_) | Val::Lit(..)) {
+                // a number: its bits are the encoder's own conversion (an inline
+                // constant or a literal of the operand's type), printed in the
+                // printer's spelling; the rest of the statement is compared
+                let t = &text[r.clone()];
+                let tt = t.trim();
+                let num = tt
+                    .strip_prefix("-|")
+                    .or_else(|| tt.strip_prefix('|'))
+                    .and_then(|x| x.strip_suffix('|'))
+                    .unwrap_or(tt);
+                if let Some(p) = t.find(num).filter(|_| !num.is_empty()) {
+                    want_text.push_str(&orig[last..r.start + p]);
+                    want_text.push('\u{1}');
+                    last = r.start + p + num.len();
+                }
+                continue;
+            }
             if *v != Val::Other {
                 continue;
             }
@@ -1206,23 +1228,35 @@ fn source_choices(
                 }
             }
             if let Some(bits) = literal_bits(v, ty) {
-                let mut c = Choice::set(field, 255);
-                let bits = if ty.bits() == 64 && !matches!(v, Val::Int(_) | Val::Lit(_, false)) {
-                    // a double: its high word (the low must be zero for 32-bit literals)
-                    if bits & 0xffff_ffff == 0 {
-                        bits >> 32
+                let int = matches!(v, Val::Int(_) | Val::Lit(_, false));
+                if ty.bits() == 64 {
+                    // a 32-bit literal: an integer that fits (a double's high word), or
+                    // a double whose low word is zero; else (gfx1250) 64 bits, code 254
+                    let n = bits as i64;
+                    let short = if int && (-(1i64 << 31)..(1i64 << 32)).contains(&n) {
+                        Some(bits & 0xffff_ffff)
+                    } else if (!int || ty.is_float()) && bits & 0xffff_ffff == 0 {
+                        Some(bits >> 32)
+                    } else {
+                        None
+                    };
+                    if let Some(b) = short {
+                        let mut c = Choice::set(field, 255);
+                        c.literal = Some(b);
+                        out.push(c);
+                    }
+                    let wide = if int && ty.is_float() && short.is_some() && bits >> 32 == 0 {
+                        bits << 32
                     } else {
                         bits
-                    }
-                } else {
-                    bits
-                };
-                c.literal = Some(bits);
-                out.push(c);
-                if ty.bits() == 64 {
+                    };
                     let mut c = Choice::set(field, 254);
-                    c.literal = Some(bits);
+                    c.literal = Some(wide);
                     c.wide = true;
+                    out.push(c);
+                } else {
+                    let mut c = Choice::set(field, 255);
+                    c.literal = Some(bits);
                     out.push(c);
                 }
             }
@@ -1467,6 +1501,20 @@ fn operand_choices(
                 }
                 if class == Class::A {
                     out.push(c.clone());
+                    // gfx90a+ FLAT/MUBUF: bit 55 (described as nv or tfe) is acc there
+                    if let Some(b55) = enc
+                        .fields
+                        .iter()
+                        .find(|f| f.lo == 55 && f.width == 1 && enc.field(Field::Acc).is_none())
+                    {
+                        let mut a = c.clone();
+                        a.sets.push(Set {
+                            field: b55.field,
+                            value: 1,
+                            or: false,
+                        });
+                        out.push(a);
+                    }
                     if let Some(a) = enc.field(Field::Acc) {
                         let bit = if a.width == 1 {
                             1
@@ -1544,6 +1592,14 @@ fn operand_choices(
             }
         }
     }
+    // `neg(1.0)`: the negated constant, without a modifier (llvm-mc folds it where the
+    // encoding has no neg bit)
+    let mut folded = Vec::new();
+    if let (true, false, Val::Float(f)) = (m.neg, m.abs, *v) {
+        if matches!(fd.kind, FieldKind::Ssrc | FieldKind::Src9) {
+            source_choices(dec, field, fd, ty, &Val::Float(-f), &mut folded);
+        }
+    }
     // source modifiers
     if m.neg || m.abs || m.sext {
         let i = opsel_bit(field) as usize;
@@ -1604,6 +1660,7 @@ fn operand_choices(
             c.sets.extend_from_slice(&mods);
         }
     }
+    out.extend(folded);
     Ok(())
 }
 
@@ -2880,9 +2937,8 @@ fn verify(
 ) -> Option<(Vec<u8>, Option<AsmError>)> {
     let mut bytes = Vec::with_capacity(16);
     let lits: &[Option<(u64, bool)>] = match literal {
-        Some((l, false)) if l >> 32 != 0 && l & 0xffff_ffff == 0 => &[Some((l >> 32, false))],
-        Some((l, false)) if l >> 32 != 0 && (l as i64) < -(1 << 31) => &[],
-        Some((l, false)) if l >> 32 != 0 && l >> 32 != 0xffff_ffff => &[],
+        // a 32-bit literal slot holds 32 bits
+        Some((l, false)) if l >> 32 != 0 => &[],
         _ => &[literal],
     };
     for &lit in lits {
