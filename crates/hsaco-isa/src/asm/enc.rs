@@ -1409,6 +1409,18 @@ fn operand_choices(
                 {
                     // an AGPR source of a matrix op: its acc bit, or acc_cd for C
                     let base = Choice::set(field, 256 + first);
+                    if enc.form == Form::Vop3p && cand.op.flags & flags::MAI != 0 {
+                        // gfx940+ VOP3P form: the op_sel_hi bits are acc, clamp acc_cd
+                        for (f, v) in [(Field::OpselHi, 1 << opsel_bit(field)), (Field::Clamp, 1)] {
+                            let mut c = base.clone();
+                            c.sets.push(Set {
+                                field: f,
+                                value: v,
+                                or: true,
+                            });
+                            out.push(c);
+                        }
+                    }
                     if let Some(a) = enc.field(Field::Acc) {
                         let mut c = base.clone();
                         c.sets.push(Set {
@@ -1515,7 +1527,10 @@ fn operand_choices(
                         });
                         out.push(a);
                     }
-                    if let Some(a) = enc.field(Field::Acc) {
+                    if let Some(a) = enc
+                        .field(Field::Acc)
+                        .filter(|a| a.width == 1 || opsel_bit(field) < 3)
+                    {
                         let bit = if a.width == 1 {
                             1
                         } else {
@@ -1526,6 +1541,19 @@ fn operand_choices(
                             value: bit,
                             or: true,
                         });
+                    }
+                    if field == Field::Vdst
+                        && enc.form == Form::Vop3p
+                        && cand.op.flags & flags::MAI != 0
+                    {
+                        // gfx940+ matrix ops in VOP3P form: bit 15 is acc_cd
+                        let mut a = c.clone();
+                        a.sets.push(Set {
+                            field: Field::Clamp,
+                            value: 1,
+                            or: false,
+                        });
+                        out.push(a);
                     }
                     if matches!(
                         field,
@@ -1733,7 +1761,8 @@ fn bit_list(v: &str) -> Option<(u32, usize)> {
 
 /// `swizzle(...)` of ds_swizzle_b32 -> its 16-bit offset.
 fn swizzle(v: &str) -> Option<i64> {
-    let inner = v.trim().strip_prefix("swizzle(")?.strip_suffix(')')?;
+    let v = v.trim().to_ascii_uppercase();
+    let inner = v.strip_prefix("SWIZZLE(")?.strip_suffix(')')?;
     let mut parts = inner.split(',').map(str::trim);
     let mode = parts.next()?;
     let args: Vec<&str> = parts.collect();
@@ -1779,7 +1808,7 @@ fn swizzle(v: &str) -> Option<i64> {
             let (mut and, mut or, mut xor) = (0, 0, 0);
             for (i, c) in m.bytes().enumerate() {
                 let bit = 1 << (4 - i);
-                match c {
+                match c.to_ascii_lowercase() {
                     b'p' => and |= bit,
                     b'i' => {
                         and |= bit;
@@ -2847,6 +2876,23 @@ fn search(
 
 fn smem_offset_choices(dec: &Decoder, enc: &EncodingDesc, v: &Val, out: &mut Vec<Choice>) {
     match *v {
+        Val::Int(n)
+            if enc.words == 1
+                && enc
+                    .field(Field::Offset)
+                    .is_some_and(|f| n as u64 > field_max(f))
+                && (0..1i64 << 32).contains(&n) =>
+        {
+            // gfx7 SMRD: a 32-bit literal offset (offset code 255, imm clear)
+            let mut c = Choice::set(Field::Offset, 255);
+            c.sets.push(Set {
+                field: Field::Imm,
+                value: 0,
+                or: false,
+            });
+            c.literal = Some(n as u64);
+            out.push(c);
+        }
         Val::Int(n) => {
             let mut c = Choice::default();
             if let Some(fd) = enc.field(Field::Offset) {
@@ -3025,6 +3071,18 @@ fn lenient_match(dec: &Decoder, inst: &Instruction, want_ops: &str, got_ops: &st
             if matches(want_ops, &g) {
                 return true;
             }
+        }
+    }
+    if let (Some(a), Some(b)) = (want_ops.find("swizzle("), g.find("swizzle(")) {
+        // one swizzle pattern has several spellings: compare the offsets
+        let end = |s: &str, p: usize| s[p..].find(')').map_or(s.len(), |e| p + e + 1);
+        let (ea, eb) = (end(want_ops, a), end(&g, b));
+        let value = |t: &str| swizzle(&format!("swizzle({}", t[8..].to_ascii_uppercase()));
+        if want_ops[..a] == g[..b]
+            && want_ops[ea..] == g[eb..]
+            && value(&want_ops[a..ea]).is_some_and(|x| Some(x) == value(&g[b..eb]))
+        {
+            return true;
         }
     }
     dec.encoding(inst).form == Form::Mimg && matches(&first_regs(want_ops), &first_regs(&g))
