@@ -901,7 +901,11 @@ fn encode_statement(
             Err((rank, e)) => best.note(rank, e),
         }
     }
-    if let Some((bytes, w, fixup)) = fallback {
+    if let Some((bytes, mut w, fixup)) = fallback {
+        // the warning is about the operands
+        w.span = st.operands.first().map_or(st.mnemonic.clone(), |f| {
+            f.start..st.operands.last().map_or(f.end, |l| l.end)
+        });
         let size = bytes.len() as u8;
         out.extend_from_slice(&bytes);
         return Ok(Encoded {
@@ -3390,6 +3394,77 @@ mod error_tests {
             "0x123456789 does not fit in a 32-bit literal",
         ),
     ];
+
+    struct Syms;
+
+    impl crate::asm::SymbolLookup for Syms {
+        fn expr(&mut self, text: &str) -> Result<crate::asm::ExprValue, String> {
+            let (sym, variant, addend) = match text {
+                "foo@rel32@lo+4" => ("foo", crate::asm::RelocVariant::Rel32Lo, 4),
+                "bar@rel64+4" => ("bar", crate::asm::RelocVariant::Rel64, 4),
+                ".LBB0_2" => (".LBB0_2", crate::asm::RelocVariant::None, 0),
+                _ => return Err(format!("no {text}")),
+            };
+            Ok(crate::asm::ExprValue::Symbolic {
+                symbol: sym.to_string(),
+                addend,
+                variant,
+            })
+        }
+    }
+
+    /// Symbolic operands: zero bytes where llvm-mc-22 -show-encoding shows its fixup
+    /// (`A`), at the offset it names.
+    #[test]
+    fn fixups() {
+        use crate::asm::FixupKind::*;
+        for (p, text, bytes, offset, kind) in [
+            (
+                "gfx900",
+                "s_add_u32 s4, s4, foo@rel32@lo+4",
+                &[0x04, 0xff, 0x04, 0x80, 0, 0, 0, 0][..],
+                4,
+                Literal32,
+            ),
+            (
+                "gfx900",
+                "s_cbranch_scc1 .LBB0_2",
+                &[0, 0, 0x85, 0xbf][..],
+                0,
+                Branch16,
+            ),
+            (
+                "gfx1250",
+                "s_add_nc_u64 s[0:1], s[0:1], bar@rel64+4",
+                &[0x00, 0xfe, 0x80, 0xa9, 0, 0, 0, 0, 0, 0, 0, 0][..],
+                4,
+                Literal64,
+            ),
+        ] {
+            let asm = Assembler::for_processor(p).expect("processor");
+            let mut out = Vec::new();
+            let e = asm.encode(text, 0, &mut Syms, &mut out).expect(text);
+            assert_eq!(out, bytes, "{text}");
+            let f = e.fixup.expect("fixup");
+            assert_eq!((f.offset, f.kind), (offset, kind), "{text}");
+        }
+    }
+
+    /// gfx9: a zero word decodes as a v_cndmask_b32 that breaks the constant-bus rule;
+    /// its text encodes back to the zero word, with a warning.
+    #[test]
+    fn words_the_rules_refuse_are_encoded_with_a_warning() {
+        let asm = Assembler::for_processor("gfx900").expect("processor");
+        let text = "v_cndmask_b32_e32 v0, s0, v0, vcc";
+        let mut out = Vec::new();
+        let e = asm
+            .encode(text, 0, &mut NoSymbols, &mut out)
+            .expect("encodes");
+        assert_eq!(out, [0, 0, 0, 0]);
+        let w = e.warning.expect("warning");
+        assert_eq!(&text[w.span], "v0, s0, v0, vcc");
+        assert!(w.message.contains("constant bus"), "{}", w.message);
+    }
 
     #[test]
     fn messages_and_spans() {
