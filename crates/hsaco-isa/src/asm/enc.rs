@@ -462,8 +462,10 @@ fn canon(s: &str, out: &mut String) {
             let t = &s[start..i];
             if t.as_bytes()[0].is_ascii_digit() {
                 if let Some(v) = parse_int(t) {
-                    use std::fmt::Write;
-                    let _ = write!(out, "{v}");
+                    if v < 0 {
+                        out.push('-');
+                    }
+                    crate::imm::dec64(out, v.unsigned_abs());
                     continue;
                 }
             }
@@ -3045,6 +3047,16 @@ fn printed_matches(
 /// the printed operands: modifiers at their default value, `.l` of true16 operands
 /// written as whole registers, the op_sel of true16 halves, gfx6-gfx9 image widths.
 fn lenient_match(dec: &Decoder, inst: &Instruction, want_ops: &str, got_ops: &str) -> bool {
+    let form = dec.encoding(inst).form;
+    let dpp_sdwa = matches!(form, Form::Dpp | Form::Sdwa) || dec.vop3_dpp(inst).is_some();
+    if !dpp_sdwa
+        && form != Form::Mimg
+        && !got_ops.contains(".l")
+        && !want_ops.contains(".h")
+        && !want_ops.contains("swizzle(")
+    {
+        return false;
+    }
     let mut g = got_ops.to_string();
     for d in [
         " row_mask:15",
@@ -3054,9 +3066,14 @@ fn lenient_match(dec: &Decoder, inst: &Instruction, want_ops: &str, got_ops: &st
         " src0_sel:dword",
         " src1_sel:dword",
     ] {
+        if !dpp_sdwa {
+            break;
+        }
         let name = &d[..d.find(':').unwrap_or(d.len()) + 1];
         if !want_ops.contains(name) {
-            g = g.replacen(d, "", 1);
+            if let Some(p) = g.find(d) {
+                g.replace_range(p..p + d.len(), "");
+            }
         }
     }
     if g != got_ops && matches(want_ops, &g) {
