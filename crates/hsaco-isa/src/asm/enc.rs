@@ -2574,12 +2574,12 @@ fn operand_alts(
             let mut regs = Vec::new();
             for item in list.split(',') {
                 match parse_reg(item.trim()) {
+                    // (a tuple in the list, gfx11's last group: its first register)
                     Some(Val::Reg {
                         class: Class::V,
                         first,
-                        count,
                         ..
-                    }) => regs.extend(first..first + count),
+                    }) => regs.push(first),
                     _ => {
                         return Err((rank, err(span.clone(), "an image address list holds VGPRs")))
                     }
