@@ -2586,12 +2586,17 @@ fn operand_alts(
                 }
             }
             let extra = &regs[1.min(regs.len())..];
-            if regs.is_empty() || extra.len() > 8 || regs.iter().any(|&r| r > 255) {
+            if regs.is_empty() || extra.len() > 12 || regs.iter().any(|&r| r > 255) {
                 return Err((rank, err(span.clone(), "invalid image address list")));
             }
             let mut packed: u64 = 0;
+            let mut third: u32 = 0;
             for (i, r) in extra.iter().enumerate() {
-                packed |= u64::from(*r) << (8 * i);
+                if i < 8 {
+                    packed |= u64::from(*r) << (8 * i);
+                } else {
+                    third |= r << (8 * (i - 8));
+                }
             }
             let dwords = extra.len().div_ceil(4) as u32;
             let mut c = Choice::set(Field::Vaddr, regs[0]);
@@ -2601,7 +2606,9 @@ fn operand_alts(
                 or: false,
             });
             c.literal = Some(packed);
-            c.wide = dwords == 2;
+            c.wide = dwords >= 2;
+            // (a third address dword rides in w2, which two-word encodings do not use)
+            c.w2 = third;
             ch.push(c);
         } else if od.ty == Ty::SmemOffset {
             smem_offset_choices(dec, enc, v, &mut ch);
@@ -2974,6 +2981,10 @@ fn bytes_of(
         if wide {
             out.extend_from_slice(&((l >> 32) as u32).to_le_bytes());
         }
+    }
+    // gfx10 image NSA: addresses 9-12 in a third dword after the other two
+    if enc.words < 3 && w2 != 0 {
+        out.extend_from_slice(&w2.to_le_bytes());
     }
 }
 
