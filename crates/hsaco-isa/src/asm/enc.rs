@@ -489,19 +489,26 @@ fn canon(s: &str, out: &mut String) {
 /// Whether `got` (canonical printed text) matches `want` (canonical input, `\u{1}` a
 /// wildcard up to the next `,` or blank).
 fn matches(want: &str, got: &str) -> bool {
-    matches_from(want.as_bytes(), got.as_bytes(), 0)
+    let mut budget = 4096;
+    matches_from(want.as_bytes(), got.as_bytes(), &mut budget)
 }
 
-fn matches_from(w: &[u8], g: &[u8], depth: u32) -> bool {
+fn matches_from(w: &[u8], g: &[u8], budget: &mut u32) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
     let (mut i, mut j) = (0, 0);
     while i < w.len() {
         if w[i] == 1 {
-            // a wildcard: some non-empty text up to a point where the rest matches
-            if depth > 8 {
-                return false;
-            }
+            // a wildcard: some non-empty text without a comma, up to a point where
+            // the rest matches
             let rest = &w[i + 1..];
-            return (j + 1..=g.len()).any(|k| matches_from(rest, &g[k..], depth + 1));
+            let end = g[j..]
+                .iter()
+                .position(|&c| c == b',')
+                .map_or(g.len(), |p| j + p);
+            return (j + 1..=end).any(|k| matches_from(rest, &g[k..], budget));
         }
         if w[i] == b'-' && w.get(i + 1).is_some_and(|c| c.is_ascii_digit()) && j < g.len() {
             // a negative number printed unsigned (16- or 32-bit immediates)
