@@ -3201,6 +3201,9 @@ fn solve_field(
         }
     }
     if let Ok(mut c) = solve_cache().lock() {
+        if c.len() >= 1 << 16 {
+            c.clear();
+        }
         c.insert(
             key,
             found
