@@ -382,6 +382,10 @@ struct Cand<'a> {
     dpp: bool,
     /// The text has `/* Invalid dpp_ctrl value */`: the control is searched.
     invalid_dpp: bool,
+    /// The canonical operand text with only symbolic operands as wildcards: an
+    /// encoding that prints exactly so is preferred to one that matches with its
+    /// numbers as wildcards (the printer's spelling names one encoding).
+    exact: &'a str,
 }
 
 /// Error with the furthest progress wins.
@@ -635,9 +639,6 @@ pub(crate) fn encode(
     out: &mut Vec<u8>,
 ) -> Result<Encoded, AsmError> {
     let _ = pc;
-    if let Some(p) = text.find("::") {
-        return encode_vopd(dec, text, p, syms, out);
-    }
     // `/* ... */` comments (the printer's register-class notes) are blanks to the
     // parser, but part of the text the encoding must print back
     let blanked;
@@ -657,6 +658,9 @@ pub(crate) fn encode(
     } else {
         text
     };
+    if let Some(p) = clean.find("::") {
+        return encode_vopd(dec, clean, text, p, syms, out);
+    }
     let st = lex::split(clean, 0..clean.len());
     encode_statement(dec, clean, text, &st, syms, out)
 }
@@ -889,9 +893,14 @@ fn encode_statement(
             ops: &parsed,
             dpp,
             invalid_dpp: orig.contains("Invalid dpp_ctrl value"),
+            // (a plain statement takes the first encoding that verifies, as llvm-mc
+            // prefers inline constants whatever the spelling)
+            exact: "",
         };
         match try_candidate(dec, text, &cand, &modifiers, &want_ops, symbolic.as_ref()) {
-            Ok((bytes, warn)) => {
+            // (the first encoding family that takes the operands wins, as in llvm-mc,
+            // whether it prints the numbers as written or not)
+            Ok((bytes, warn, _exact)) => {
                 let fixup = symbolic.as_ref().map(|s| make_fixup(s, enc, &bytes));
                 if let Some(w) = warn {
                     if fallback.is_none() {
@@ -2306,7 +2315,7 @@ fn try_candidate(
     modifiers: &[Range<usize>],
     want_ops: &str,
     symbolic: Option<&Symbolic>,
-) -> Result<(Vec<u8>, Option<AsmError>), Fail> {
+) -> Result<(Vec<u8>, Option<AsmError>, bool), Fail> {
     let enc = cand.enc;
     let mut raw: u64 = u64::from(enc.match_bits);
     // opcode key
@@ -2799,12 +2808,13 @@ fn search(
     want_ops: &str,
     symbolic: Option<&Symbolic>,
     rank: u32,
-) -> Result<(Vec<u8>, Option<AsmError>), Fail> {
+) -> Result<(Vec<u8>, Option<AsmError>, bool), Fail> {
     let enc = cand.enc;
     let op = cand.op;
     let total: usize = alts.iter().map(|a| a.len().max(1)).product();
     let limit = total.min(4096);
     let mut first_warn: Option<(Vec<u8>, AsmError)> = None;
+    let mut first_ok: Option<Vec<u8>> = None;
     let mut last_text = String::new();
     for n in 0..limit {
         let mut k = n;
@@ -2867,17 +2877,23 @@ fn search(
         }
         let lit = literal.map(|l| (l, wide));
         let res = match solve {
-            Some(f) => solve_field(dec, cand, f, r, w2, lit, want_ops, text),
+            Some(f) => {
+                solve_field(dec, cand, f, r, w2, lit, want_ops, text).map(|(b, w)| (b, w, true))
+            }
             None => verify(dec, cand, r, w2, lit, want_ops, &mut last_text),
         };
         match res {
-            Some((bytes, None)) => return Ok((bytes, None)),
-            Some((bytes, Some(w))) if first_warn.is_none() => first_warn = Some((bytes, w)),
+            Some((bytes, None, true)) => return Ok((bytes, None, true)),
+            Some((bytes, None, false)) if first_ok.is_none() => first_ok = Some(bytes),
+            Some((bytes, Some(w), _)) if first_warn.is_none() => first_warn = Some((bytes, w)),
             _ => {}
         }
     }
+    if let Some(b) = first_ok {
+        return Ok((b, None, false));
+    }
     if let Some((b, w)) = first_warn {
-        return Ok((b, Some(w)));
+        return Ok((b, Some(w), false));
     }
     let msg = if last_text.is_empty() {
         format!("invalid operands for {}", op.mnemonic)
@@ -3004,7 +3020,7 @@ fn verify(
     literal: Option<(u64, bool)>,
     want_ops: &str,
     last_text: &mut String,
-) -> Option<(Vec<u8>, Option<AsmError>)> {
+) -> Option<(Vec<u8>, Option<AsmError>, bool)> {
     let mut bytes = Vec::with_capacity(16);
     let lits: &[Option<(u64, bool)>] = match literal {
         // a 32-bit literal slot holds 32 bits
@@ -3022,7 +3038,8 @@ fn verify(
         {
             continue;
         }
-        if !printed_matches(dec, &inst, want_ops, last_text) {
+        let m = printed_matches(dec, &inst, want_ops, cand.exact, last_text);
+        if m == 0 {
             continue;
         }
         let warn = dec.check_rules(&inst).err().map(|e| AsmError {
@@ -3031,7 +3048,7 @@ fn verify(
                 "{e} (encoded anyway: the decoder reads these bytes back as this text)"
             ),
         });
-        return Some((bytes, warn));
+        return Some((bytes, warn, m == 2));
     }
     None
 }
@@ -3040,8 +3057,9 @@ fn printed_matches(
     dec: &Decoder,
     inst: &Instruction,
     want_ops: &str,
+    exact: &str,
     last_text: &mut String,
-) -> bool {
+) -> u8 {
     BUFS.with(|b| {
         let mut b = b.borrow_mut();
         let (p, c) = &mut *b;
@@ -3050,6 +3068,9 @@ fn printed_matches(
         let after = p.find(' ').unwrap_or(p.len());
         canon(&p[after..], c);
         let got_ops = c.as_str();
+        if !exact.is_empty() && matches(exact, got_ops) {
+            return 2;
+        }
         let mut ok = matches(want_ops, got_ops);
         if !ok {
             ok = lenient_match(dec, inst, want_ops, got_ops);
@@ -3057,7 +3078,12 @@ fn printed_matches(
         if !ok {
             last_text.clone_from(p);
         }
-        ok
+        // (without an exact text every match counts as exact)
+        match (ok, exact.is_empty()) {
+            (false, _) => 0,
+            (true, true) => 2,
+            (true, false) => 1,
+        }
     })
 }
 
@@ -3184,14 +3210,14 @@ fn solve_field(
     if let Some(c) = cached {
         let v = c?;
         let (r, w) = place(v);
-        return verify(dec, cand, r, w, literal, want_ops, &mut scratch);
+        return verify(dec, cand, r, w, literal, want_ops, &mut scratch).map(|(b, w, _)| (b, w));
     }
     let max = field_max(fd).min(0xffff) as u32;
     let mut found = None;
     let mut warn_hit = None;
     for v in 0..=max {
         let (r, w) = place(v);
-        match verify(dec, cand, r, w, literal, want_ops, &mut scratch) {
+        match verify(dec, cand, r, w, literal, want_ops, &mut scratch).map(|(b, w, _)| (b, w)) {
             Some((b, None)) => {
                 found = Some((v, b));
                 break;
@@ -3223,6 +3249,7 @@ fn solve_field(
 fn encode_vopd(
     dec: &Decoder,
     text: &str,
+    orig: &str,
     sep: usize,
     syms: &mut dyn SymbolLookup,
     out: &mut Vec<u8>,
@@ -3259,8 +3286,30 @@ fn encode_vopd(
             }
         }
     }
+    // numbers are wildcards, as in a plain statement
+    let mut want_text = String::with_capacity(orig.len());
+    let mut last = halves[0].mnemonic.end;
+    for (r, _, v) in parsed.iter().flatten() {
+        if !matches!(v, Val::Int(_) | Val::Float(_) | Val::Lit(..)) || r.start < last {
+            continue;
+        }
+        let tt = text[r.clone()].trim();
+        let num = tt
+            .strip_prefix("-|")
+            .or_else(|| tt.strip_prefix('|'))
+            .and_then(|x| x.strip_suffix('|'))
+            .unwrap_or(tt);
+        if let Some(p) = text[r.clone()].find(num).filter(|_| !num.is_empty()) {
+            want_text.push_str(&orig[last..r.start + p]);
+            want_text.push('\u{1}');
+            last = r.start + p + num.len();
+        }
+    }
+    want_text.push_str(&orig[last..]);
     let mut want_ops = String::new();
-    canon(&text[halves[0].mnemonic.end..], &mut want_ops);
+    canon(&want_text, &mut want_ops);
+    let mut want_exact = String::new();
+    canon(&orig[halves[0].mnemonic.end..], &mut want_exact);
     let find = |st: &Statement, y: bool| -> Vec<(u16, usize, u16)> {
         let m = text[st.mnemonic.clone()].to_ascii_lowercase();
         let mut v = Vec::new();
@@ -3300,6 +3349,7 @@ fn encode_vopd(
     }
     let mut best = Best { err: None };
     let mut fallback = None;
+    let mut wild: Option<Vec<u8>> = None;
     for &(ox, ex, kx) in &xs {
         for &(oy, ey, ky) in &ys {
             let (encx, ency) = (&isa.encodings[ex], &isa.encodings[ey]);
@@ -3315,6 +3365,7 @@ fn encode_vopd(
                 ops: &parsed[0],
                 dpp: false,
                 invalid_dpp: false,
+                exact: &want_exact,
             };
             let cy = Cand {
                 op_index: oy,
@@ -3325,6 +3376,7 @@ fn encode_vopd(
                 ops: &parsed[1],
                 dpp: false,
                 invalid_dpp: false,
+                exact: &want_exact,
             };
             let mut raw = u64::from(encx.match_bits);
             let mut put = |enc: &EncodingDesc, f: Field, v: u32| {
@@ -3340,7 +3392,7 @@ fn encode_vopd(
                 .and_then(|_| operand_alts(dec, text, &cy, None, &mut alts, &mut rank))
                 .and_then(|_| search(dec, text, &cx, raw, &alts, &want_ops, None, rank));
             match r {
-                Ok((bytes, None)) => {
+                Ok((bytes, None, true)) => {
                     let size = bytes.len() as u8;
                     out.extend_from_slice(&bytes);
                     return Ok(Encoded {
@@ -3349,7 +3401,12 @@ fn encode_vopd(
                         warning: None,
                     });
                 }
-                Ok((bytes, Some(w))) => {
+                Ok((bytes, None, false)) => {
+                    if wild.is_none() {
+                        wild = Some(bytes);
+                    }
+                }
+                Ok((bytes, Some(w), _)) => {
                     if fallback.is_none() {
                         fallback = Some((bytes, w));
                     }
@@ -3357,6 +3414,15 @@ fn encode_vopd(
                 Err((rank, e)) => best.note(rank, e),
             }
         }
+    }
+    if let Some(bytes) = wild {
+        let size = bytes.len() as u8;
+        out.extend_from_slice(&bytes);
+        return Ok(Encoded {
+            size,
+            fixup: None,
+            warning: None,
+        });
     }
     if let Some((bytes, w)) = fallback {
         let size = bytes.len() as u8;
@@ -3485,6 +3551,105 @@ mod error_tests {
             assert_eq!(out, bytes, "{text}");
             let f = e.fixup.expect("fixup");
             assert_eq!((f.offset, f.kind), (offset, kind), "{text}");
+        }
+    }
+
+    /// Hand-written forms the printer does not write (numbers in other spellings, no
+    /// suffix, `neg()` of a constant, 64-bit literals); bytes from llvm-mc-22
+    /// -show-encoding.
+    #[test]
+    fn written_forms() {
+        for (p, text, bytes) in [
+            (
+                "gfx1100",
+                "v_mov_b32 v0, 0x3f800000",
+                &[0xf2, 0x02, 0x00, 0x7e][..],
+            ),
+            ("gfx1100", "s_waitcnt 0", &[0x00, 0x00, 0x89, 0xbf][..]),
+            (
+                "gfx1100",
+                "v_add_f16 v0, 0x3c00, v1",
+                &[0xf2, 0x02, 0x00, 0x64][..],
+            ),
+            (
+                "gfx1100",
+                "v_add_f16 v0, 1.5, v1",
+                &[0xff, 0x02, 0x00, 0x64, 0x00, 0x3e, 0x00, 0x00][..],
+            ),
+            (
+                "gfx1100",
+                "v_add_f32 v0, neg(1.0), v1",
+                &[0xf3, 0x02, 0x00, 0x06][..],
+            ),
+            (
+                "gfx1100",
+                "v_add_f32_e64 v0, -|0.5|, v1",
+                &[0x00, 0x01, 0x03, 0xd5, 0xf0, 0x02, 0x02, 0x20][..],
+            ),
+            (
+                "gfx1100",
+                "v_mov_b32 v0, lit(1.0)",
+                &[0xff, 0x02, 0x00, 0x7e, 0x00, 0x00, 0x80, 0x3f][..],
+            ),
+            (
+                "gfx1100",
+                "v_add_f32 v0, s0, 0x12345678",
+                &[
+                    0x00, 0x00, 0x03, 0xd5, 0x00, 0xfe, 0x01, 0x00, 0x78, 0x56, 0x34, 0x12,
+                ][..],
+            ),
+            (
+                "gfx1100",
+                "v_cndmask_b32 v0, 0, 1, vcc_lo",
+                &[0x00, 0x00, 0x01, 0xd5, 0x80, 0x02, 0xa9, 0x01][..],
+            ),
+            (
+                "gfx1100",
+                "v_dual_mov_b32 v1, 0x3f800000 :: v_dual_mov_b32 v2, 2",
+                &[0xf2, 0x00, 0x10, 0xca, 0x82, 0x00, 0x02, 0x01][..],
+            ),
+            (
+                "gfx1100",
+                "v_mov_b32 v0, 0.15915494",
+                &[0xf8, 0x02, 0x00, 0x7e][..],
+            ),
+            (
+                "gfx900",
+                "v_add_f32 v0, v1, v2",
+                &[0x01, 0x05, 0x00, 0x02][..],
+            ),
+            (
+                "gfx900",
+                "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0",
+                &[0x01, 0x18, 0x00, 0xb9][..],
+            ),
+            (
+                "gfx900",
+                "v_add_co_u32 v0, vcc, v1, v2",
+                &[0x01, 0x05, 0x00, 0x32][..],
+            ),
+            (
+                "gfx1250",
+                "v_mov_b64_e32 v[2:3], 0x8000000000000000",
+                &[0xfe, 0x3a, 0x04, 0x7e, 0, 0, 0, 0, 0, 0, 0, 0x80][..],
+            ),
+            (
+                "gfx1250",
+                "v_add_f64 v[0:1], 0x3ff00000, v[2:3]",
+                &[0xf2, 0x04, 0x00, 0x04][..],
+            ),
+            (
+                "gfx1250",
+                "v_add_f64 v[0:1], 1.1, v[2:3]",
+                &[
+                    0xfe, 0x04, 0x00, 0x04, 0x9a, 0x99, 0x99, 0x99, 0x99, 0x99, 0xf1, 0x3f,
+                ][..],
+            ),
+        ] {
+            let asm = Assembler::for_processor(p).expect("processor");
+            let mut out = Vec::new();
+            asm.encode(text, 0, &mut NoSymbols, &mut out).expect(text);
+            assert_eq!(out, bytes, "{p} {text}");
         }
     }
 
