@@ -322,17 +322,25 @@ fn hex(b: &[u8]) -> String {
         .join(" ")
 }
 
-/// `cargo xtask enc-one PROC TEXT`: encode one statement, show hsaco's and llvm-mc's bytes.
+/// `cargo xtask enc-one PROC[+w64] TEXT`: encode one statement, show hsaco's and llvm-mc's bytes.
 pub fn one(args: &[String]) -> Result<()> {
     let (proc, text) = args.split_first().context("enc-one PROC TEXT")?;
     let text = text.join(" ");
-    let asm = Assembler::for_processor(proc).context("unknown processor")?;
+    // `gfx1100+w64`: wave64
+    let (proc, w64) = match proc.strip_suffix("+w64") {
+        Some(p) => (p, true),
+        None => (proc.as_str(), false),
+    };
+    let mut asm = Assembler::for_processor(proc).context("unknown processor")?;
+    if w64 {
+        asm = asm.wave64();
+    }
     let mut buf = Vec::new();
     match asm.encode(&text, 0, &mut AnySymbol, &mut buf) {
         Ok(e) => println!("hsaco {} {:?}", hex(&buf), e),
         Err(e) => println!("hsaco error at {:?}: {}", e.span, e.message),
     }
-    let w = llvm_encodings(proc, false, &[text])?;
+    let w = llvm_encodings(proc, w64, &[text])?;
     println!(
         "llvm  {}",
         w[0].as_ref().map_or("error".to_string(), |b| hex(b))

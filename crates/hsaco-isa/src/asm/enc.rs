@@ -1336,7 +1336,12 @@ fn operand_choices(
         return Err(err(span.clone(), "operand has no field in this encoding"));
     };
     let vop3_opsel = enc.field(Field::Opsel).is_some();
-    if let Val::Reg { count, .. } = *v {
+    if let Val::Reg {
+        count,
+        class: Class::V | Class::A,
+        ..
+    } = *v
+    {
         let exact = matches!(
             enc.form,
             Form::Sop1
