@@ -2202,6 +2202,32 @@ fn modifier_choices(
                 }])
             }
         }
+        ("offset", Some(v)) if enc.form == Form::Smem && has(Field::Soe) => {
+            // gfx9 SMEM: an SGPR offset (soe) plus an immediate one (imm)
+            let n = parse_int(v).ok_or_else(|| err(span.clone(), "invalid offset"))?;
+            let f = enc
+                .field(Field::Offset)
+                .ok_or_else(|| err(span.clone(), "no offset"))?;
+            let max = field_max(f) as i64;
+            if !(-(max + 1) / 2..=max).contains(&n) {
+                return Err(err(span.clone(), "offset out of range"));
+            }
+            Ok(vec![Choice {
+                sets: vec![
+                    Set {
+                        field: Field::Offset,
+                        value: (n & max) as u32,
+                        or: false,
+                    },
+                    Set {
+                        field: Field::Imm,
+                        value: 1,
+                        or: false,
+                    },
+                ],
+                ..Choice::default()
+            }])
+        }
         ("scope", Some(v)) => {
             let x = match v {
                 "SCOPE_CU" => 0,
