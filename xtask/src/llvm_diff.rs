@@ -73,6 +73,15 @@ pub fn run(opts: &Options) -> Result<()> {
         .report("r600/PAL/Mesa fixtures and references (gen.sh --check vs clang-22)");
     failed |= !target_ids()?
         .report("target IDs and e_flags (vs clang-22 / llvm-mc-22 / llvm-readelf-22)");
+    // every instruction statement of the corpus .s files through the encoder
+    let no_limit = Options {
+        corpus: Some(dir.clone()),
+        ..Options::default()
+    };
+    if let Err(e) = crate::enc_diff::run(&no_limit, 0) {
+        println!("encoder (vs llvm-mc-22 -show-encoding): {e}");
+        failed = true;
+    }
     if failed {
         bail!("hsaco differs from LLVM 22");
     }

@@ -8,6 +8,9 @@
 //!                                     compare hsaco with LLVM 22 on the corpus
 //! cargo xtask ld-diff [--corpus DIR] [--limit N]
 //!                                     only its `hsaco ld` vs `ld.lld-22 -shared` step
+//! cargo xtask enc-diff [--corpus DIR] [--limit N] [--show N]
+//!                                     every corpus instruction through the encoder, against llvm-mc-22
+//! cargo xtask enc-one PROC[+w64] TEXT  one statement through the encoder and llvm-mc-22
 //! cargo xtask bench [--corpus DIR] [--libshape-only | --asm | --emu]
 //!                                     time hsaco against the LLVM tool doing the same work
 //!                                     (the corpus, then library-shaped objects; `--asm`:
@@ -26,8 +29,9 @@ mod asm_bench;
 mod bench;
 mod codegen;
 mod corpus;
-mod ld_diff;
 mod emu_bench;
+mod enc_diff;
+mod ld_diff;
 mod libshape;
 mod llvm_diff;
 mod wild;
@@ -69,6 +73,20 @@ fn main() -> Result<()> {
             }
             Ok(())
         }
+        "enc-one" => enc_diff::one(rest),
+        "enc-diff" => {
+            // --show N: print the first N differences of each processor
+            let (show, rest) = match rest.iter().position(|a| a == "--show") {
+                Some(i) => {
+                    let n = rest.get(i + 1).context("--show N")?.parse()?;
+                    let mut r = rest.to_vec();
+                    r.drain(i..i + 2);
+                    (n, r)
+                }
+                None => (0, rest.to_vec()),
+            };
+            enc_diff::run(&Options::parse(&rest)?, show)
+        }
         "bench" => bench::run(&Options::parse(rest)?),
         "wild-corpus" => wild::run(rest),
         "help" | "--help" | "-h" => {
@@ -79,9 +97,10 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | enc-one PROC TEXT | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
+#[derive(Default)]
 pub struct Options {
     pub corpus: Option<PathBuf>,
     pub limit: Option<usize>,

@@ -22,6 +22,9 @@
 
 use crate::Decoder;
 
+mod enc;
+mod lex;
+
 /// The value of an operand expression, as the caller evaluated it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExprValue {
@@ -87,6 +90,9 @@ pub enum FixupKind {
     /// A 32-bit literal constant (at [`Fixup::offset`]), absolute or PC-relative as the
     /// variant says.
     Literal32,
+    /// A 64-bit literal constant (gfx1250 `@rel64` operands of 64-bit SALU/VALU
+    /// instructions, operand code 254) at [`Fixup::offset`], eight bytes.
+    Literal64,
 }
 
 /// A symbolic operand left for the caller.
@@ -139,18 +145,30 @@ impl std::error::Error for AsmError {}
 #[derive(Clone, Copy, Debug)]
 pub struct Assembler {
     dec: Decoder,
+    /// Remember the result of statements without expression operands (per thread).
+    cache: bool,
 }
 
 impl Assembler {
     /// The assembler for a processor name (`gfx906`, `gfx1100`, `gfx9-generic`).
     pub fn for_processor(name: &str) -> Option<Assembler> {
-        Decoder::for_processor(name).map(|dec| Assembler { dec })
+        Decoder::for_processor(name).map(|dec| Assembler { dec, cache: true })
     }
 
     /// This assembler in wave64 mode (gfx10 and later, `+wavefrontsize64`).
     pub fn wave64(self) -> Assembler {
         Assembler {
             dec: self.dec.wave64(),
+            cache: self.cache,
+        }
+    }
+
+    /// This assembler without the statement cache: every statement is encoded from
+    /// scratch (for measuring; results are the same).
+    pub fn uncached(self) -> Assembler {
+        Assembler {
+            cache: false,
+            ..self
         }
     }
 
@@ -161,6 +179,10 @@ impl Assembler {
 
     /// Encode one instruction statement at address `pc`, appending its bytes to `out`.
     /// On error nothing is appended.
+    ///
+    /// A statement without expression operands is a pure function of its text and the
+    /// processor: its result is remembered (per thread, up to 2^20 statements), so a
+    /// repeated statement costs a hash lookup.
     pub fn encode(
         &self,
         text: &str,
@@ -168,11 +190,10 @@ impl Assembler {
         syms: &mut dyn SymbolLookup,
         out: &mut Vec<u8>,
     ) -> Result<Encoded, AsmError> {
-        let _ = (pc, syms, out);
-        let end = text.find(char::is_whitespace).unwrap_or(text.len());
-        Err(AsmError {
-            span: 0..end,
-            message: "instruction encoding is not implemented yet".to_string(),
-        })
+        if self.cache {
+            enc::encode_cached(&self.dec, text, pc, syms, out)
+        } else {
+            enc::encode(&self.dec, text, pc, syms, out)
+        }
     }
 }

@@ -1,4 +1,4 @@
-//! Bodies of this crate's cargo-fuzz target (`fuzz/fuzz_targets/dis.rs`), kept here so
+//! Bodies of this crate's cargo-fuzz targets (`fuzz/fuzz_targets/dis.rs`, `asm.rs`), kept here so
 //! that `cargo test` runs the same code under the seeded mutation driver
 //! ([`hsaco_elf::fuzzing::mutation_smoke`], tests/isa.rs). Each takes arbitrary bytes
 //! and must not panic: undecodable words are errors (the listing prints them as
@@ -53,6 +53,53 @@ fn stream_on(dec: Decoder, data: &[u8]) {
             text.clear();
             crate::print::print(&dec, &i, &mut text);
             let _ = dec.vopd_y(&i);
+        }
+    }
+}
+
+/// A [`crate::asm::SymbolLookup`] for fuzzing: expressions starting with `.L` or
+/// containing `@` are symbols, numbers are constants, anything else is an error.
+struct FuzzSymbols;
+
+impl crate::asm::SymbolLookup for FuzzSymbols {
+    fn expr(&mut self, text: &str) -> Result<crate::asm::ExprValue, String> {
+        if text.starts_with(".L") || text.contains('@') {
+            Ok(crate::asm::ExprValue::Symbolic {
+                symbol: text.to_string(),
+                addend: 0,
+                variant: crate::asm::RelocVariant::None,
+            })
+        } else {
+            text.parse()
+                .map(crate::asm::ExprValue::Const)
+                .map_err(|_| format!("no value for {text}"))
+        }
+    }
+}
+
+/// The fuzz target `asm`: the first byte picks the processor ([`PROCESSORS`], and
+/// wave64 mode with its high bit), the rest is statement text (lossy UTF-8, one
+/// statement per line). Encoding must never panic; a success must append exactly the
+/// bytes it reports, and they must decode.
+pub fn asm(data: &[u8]) {
+    let Some((&pick, text)) = data.split_first() else {
+        return;
+    };
+    let name = PROCESSORS[usize::from(pick & 0x7f) % PROCESSORS.len()];
+    let Some(asm) = crate::asm::Assembler::for_processor(name) else {
+        return;
+    };
+    let asm = if pick & 0x80 != 0 { asm.wave64() } else { asm };
+    let text = String::from_utf8_lossy(text);
+    let mut out = Vec::new();
+    for line in text.lines().take(64) {
+        out.clear();
+        if let Ok(e) = asm.encode(line, 0, &mut FuzzSymbols, &mut out) {
+            assert_eq!(usize::from(e.size), out.len(), "size of {line:?}");
+            assert!(
+                asm.decoder().decode(&out).is_ok(),
+                "{line:?} encoded to undecodable bytes"
+            );
         }
     }
 }

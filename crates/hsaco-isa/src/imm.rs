@@ -36,6 +36,25 @@ const DIGIT_PAIRS: &str = concat!(
     "8081828384858687888990919293949596979899",
 );
 
+/// Append a 64-bit decimal number.
+pub(crate) fn dec64(out: &mut String, v: u64) {
+    if let Ok(v) = u32::try_from(v) {
+        dec(out, v);
+        return;
+    }
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut v = v;
+    while v > 0 {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    for b in &buf[i..] {
+        out.push(char::from(*b));
+    }
+}
+
 /// Append a signed decimal number.
 pub(crate) fn dec_signed(out: &mut String, v: i32) {
     if v < 0 {

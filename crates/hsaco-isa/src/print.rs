@@ -2525,7 +2525,7 @@ fn rdna_scalar(dec: &Decoder, v: u32) -> Operand {
 }
 
 /// The 32-bit pattern of an inline float constant (240 = 0.5 ... 248 = 1/(2*pi)).
-fn inline_float_bits(code: u8) -> u32 {
+pub(crate) fn inline_float_bits(code: u8) -> u32 {
     match code {
         240 => 0x3f000000,
         241 => 0xbf000000,
