@@ -21,6 +21,7 @@ use std::process::ExitCode;
 ///   hsaco read --metadata kernel.co    the metadata as llvm-readelf prints it
 ///   hsaco extract app -o out/          every code object inside a fat binary
 ///   hsaco dis kernel.co                disassemble as llvm-objdump -d does (gfx6-gfx12)
+///   hsaco as k.s --mcpu=gfx90a -o k.o  assemble as llvm-mc -filetype=obj does
 ///   hsaco check app --device mi50 --runtime rocm-6.4
 ///                                      will it load and run there, and if not, why
 #[derive(Parser)]
@@ -37,12 +38,14 @@ enum Command {
     Demo(cmd::demo::Opts),
     Check(cmd::check::Opts),
     Dis(cmd::dis::Opts),
+    #[command(name = "as")]
+    As(cmd::asm::Opts),
 }
 
 fn main() -> ExitCode {
     let command = match cmd::read::plain_metadata_args(std::env::args_os()) {
         Some(opts) => Command::Read(opts),
-        None => Cli::parse().command,
+        None => Cli::parse_from(cmd::asm::llvm_mc_args(std::env::args_os().collect())).command,
     };
     let result = match command {
         Command::Read(o) => cmd::read::run(o),
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Command::Demo(o) => cmd::demo::run(o),
         Command::Check(o) => cmd::check::run(o),
         Command::Dis(o) => cmd::dis::run(o),
+        Command::As(o) => cmd::asm::run(o),
     };
     match result {
         Ok(code) => code,

@@ -19,6 +19,9 @@
 //!   with C++ symbols and on the library fixtures (tests/cli/data/library), and there
 //!   `hsaco read -C --kernel-descriptors` against `llvm-objdump-22 -D -C -j .rodata`.
 //!
+//! - assembler: every corpus `.s` through `hsaco-asm` against `llvm-mc-22
+//!   -filetype=obj` (sections, symbols, relocations; see `asm_diff.rs`).
+//!
 //! Prints counts per check and every mismatch (up to a limit), and fails if any.
 
 use crate::{corpus, Options};
@@ -65,6 +68,9 @@ pub fn run(opts: &Options) -> Result<()> {
     failed |= !checker_on_corpus(&dir)?;
     failed |= !platform_fixtures()?
         .report("r600/PAL/Mesa fixtures and references (gen.sh --check vs clang-22)");
+    failed |= !crate::asm_diff::compare(&dir, opts.limit, false)?.report(
+        "assembler (hsaco-asm with llvm-mc-22's instruction encodings vs llvm-mc-22 -filetype=obj)",
+    );
     failed |= !target_ids()?
         .report("target IDs and e_flags (vs clang-22 / llvm-mc-22 / llvm-readelf-22)");
     if failed {
@@ -75,9 +81,9 @@ pub fn run(opts: &Options) -> Result<()> {
 
 #[derive(Default)]
 pub(crate) struct Tally {
-    compared: usize,
-    skipped: usize,
-    mismatches: Vec<String>,
+    pub(crate) compared: usize,
+    pub(crate) skipped: usize,
+    pub(crate) mismatches: Vec<String>,
 }
 
 impl Tally {

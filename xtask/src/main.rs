@@ -6,6 +6,8 @@
 //! cargo xtask corpus [DIR]            build the LLVM corpus (../shared/corpus) into DIR
 //! cargo xtask llvm-diff [--corpus DIR] [--limit N]
 //!                                     compare hsaco with LLVM 22 on the corpus
+//! cargo xtask asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real]
+//!                                     hsaco-asm vs llvm-mc-22 -filetype=obj on the corpus .s files
 //! cargo xtask bench [--corpus DIR] [--libshape-only]
 //!                                     time hsaco against the LLVM tool doing the same work
 //!                                     (the corpus, then library-shaped objects)
@@ -18,6 +20,7 @@
 //! `clang-offload-bundler-22`) and build the corpus under `target/corpus` when no
 //! `--corpus` is given.
 
+mod asm_diff;
 mod bench;
 mod codegen;
 mod corpus;
@@ -55,6 +58,7 @@ fn main() -> Result<()> {
             libshape::build(&dir, &specs).map(|_| ())
         }
         "llvm-diff" => llvm_diff::run(&Options::parse(rest)?),
+        "asm-diff" => asm_diff::run(rest),
         "bench" => bench::run(&Options::parse(rest)?),
         "wild-corpus" => wild::run(rest),
         "help" | "--help" | "-h" => {
@@ -65,7 +69,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | bench [--corpus DIR] [--libshape-only] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 pub struct Options {
