@@ -1,5 +1,5 @@
 //! Assembler expressions: GNU-as/LLVM precedence, `@` relocation variants, the
-//! AMDGPU functions (`max`, `or`, `alignto`, `totalnumvgprs`, `extrasgprs`,
+//! AMDGPU functions of llvm-mc (`max`, `or`, `alignto`, `totalnumvgprs`, `extrasgprs`,
 //! `occupancy`) and numeric local label references (`1b`, `1f`).
 
 use hsaco_isa::asm::RelocVariant;
@@ -181,14 +181,14 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.ws();
         let start = self.pos;
         let Some(c) = self.peek() else {
-            return self.err(start, "expected expression");
+            return self.err(start, "unknown token in expression");
         };
         if c == b'(' {
             self.pos += 1;
             let e = self.expr()?;
             self.ws();
             if self.peek() != Some(b')') {
-                return self.err(self.pos, "expected ')' in parentheses expression");
+                return self.err(self.pos, "expected ')'");
             }
             self.pos += 1;
             return Ok(e);
@@ -322,7 +322,7 @@ impl<'a, 'c> Parser<'a, 'c> {
 fn is_function(name: &str) -> bool {
     matches!(
         name,
-        "max" | "min" | "or" | "and" | "alignto" | "totalnumvgprs" | "extrasgprs" | "occupancy"
+        "max" | "or" | "alignto" | "totalnumvgprs" | "extrasgprs" | "occupancy"
     )
 }
 
@@ -564,9 +564,8 @@ fn call(name: &str, a: &[i64], (major, gfx90a, xnack): (u32, bool, bool)) -> Res
     };
     Ok(match name {
         "max" => a.iter().copied().max().unwrap_or(0),
-        "min" => a.iter().copied().min().unwrap_or(0),
-        "or" => i64::from(a.iter().any(|&x| x != 0)),
-        "and" => i64::from(a.iter().all(|&x| x != 0)),
+        // bitwise, as llvm-mc evaluates it
+        "or" => a.iter().fold(0, |acc, &x| acc | x),
         "alignto" => {
             want(2)?;
             if a[1] <= 0 {

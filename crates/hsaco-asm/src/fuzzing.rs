@@ -9,9 +9,12 @@ pub fn asm(data: &[u8]) {
         "gfx900", "gfx90a", "gfx1100", "gfx1250", "gfx803", "gfx1030",
     ];
     let cpu = cpus[data.first().map_or(0, |&b| usize::from(b) % cpus.len())];
-    let Some(opts) = Options::for_processor(cpu) else {
+    let Some(mut opts) = Options::for_processor(cpu) else {
         return;
     };
+    opts.max_statements = 20_000;
+    opts.max_section_size = 1 << 20;
+    opts.max_evaluations = 100_000;
     let text = String::from_utf8_lossy(data.get(1..).unwrap_or(&[]));
     let mut enc = crate::NoInstructions;
     let _ = assemble("fuzz.s", &text, &opts, &mut enc, &mut NoIncludes);

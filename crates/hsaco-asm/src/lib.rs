@@ -81,7 +81,7 @@ pub struct NoIncludes;
 
 impl FileLoader for NoIncludes {
     fn load(&mut self, name: &str, _from: &str) -> Result<(String, String), String> {
-        Err(format!("could not find include file '{name}'"))
+        Err(format!("Could not find include file '{name}'"))
     }
 }
 
@@ -102,6 +102,13 @@ pub struct Options {
     pub max_errors: usize,
     /// Collect the `--show-encoding` listing.
     pub listing: bool,
+    /// Stop after this many statements (after macro and `.rept` expansion).
+    pub max_statements: usize,
+    /// The largest section, in bytes.
+    pub max_section_size: u64,
+    /// Stop after this many symbol look-ups while evaluating expressions (guards
+    /// against definitions that grow exponentially).
+    pub max_evaluations: u64,
 }
 
 impl Options {
@@ -116,6 +123,9 @@ impl Options {
             code_object_version: None,
             max_errors: 20,
             listing: false,
+            max_statements: 10_000_000,
+            max_section_size: 1 << 30,
+            max_evaluations: 100_000_000,
         })
     }
 
@@ -170,6 +180,8 @@ pub struct Diagnostic {
     pub source: String,
     /// Width of the underlined range (at least 1).
     pub width: usize,
+    /// Order of the statement in the run (diagnostics are reported in it).
+    seq: usize,
 }
 
 impl std::fmt::Display for Diagnostic {
@@ -317,6 +329,8 @@ struct Section {
     data: Vec<u8>,
     /// `.bss`-like size.
     nobits: u64,
+    /// Order of creation among the symbols (its section symbol's place).
+    order: usize,
 }
 
 /// A symbolic value to fill in at the end.
@@ -340,7 +354,7 @@ enum PendingKind {
 }
 
 #[derive(Clone, Debug, Default)]
-struct Symbol {
+pub(crate) struct Symbol {
     /// (section, offset) for labels.
     label: Option<(usize, u64)>,
     /// `.set`/`=` value.
@@ -415,12 +429,11 @@ struct Asm<'o> {
     metadata: Option<String>,
     addrsig: bool,
     addrsig_names: Vec<String>,
+    evals: u64,
     listing: String,
     target_directive: Option<String>,
     unique: usize,
 }
-
-const MAX_EXPANSION: usize = 1_000_000;
 
 impl<'o> Asm<'o> {
     fn new(opts: &'o Options) -> Self {
@@ -432,6 +445,7 @@ impl<'o> Asm<'o> {
             align: 4,
             data: Vec::new(),
             nobits: 0,
+            order: 0,
         };
         Asm {
             opts,
@@ -441,7 +455,7 @@ impl<'o> Asm<'o> {
             cur: 0,
             prev: 0,
             syms: HashMap::new(),
-            next_order: 0,
+            next_order: 1,
             numeric: HashMap::new(),
             fixups: Vec::new(),
             errors: Vec::new(),
@@ -453,6 +467,7 @@ impl<'o> Asm<'o> {
             metadata: None,
             addrsig: false,
             addrsig_names: Vec::new(),
+            evals: 0,
             listing: String::new(),
             target_directive: None,
             unique: 0,
@@ -490,6 +505,7 @@ impl<'o> Asm<'o> {
             message: m,
             source: text,
             width,
+            seq: stmt,
         };
         if severity == "error" {
             if !self.too_many() {
@@ -525,6 +541,10 @@ impl<'o> Asm<'o> {
     }
 
     fn emit(&mut self, stmt: usize, bytes: &[u8]) {
+        if self.here() + bytes.len() as u64 > self.opts.max_section_size {
+            self.error(stmt, 0..0, "section too large");
+            return;
+        }
         let s = &mut self.sections[self.cur];
         if s.sh_type == hsaco_elf::elf::consts::SHT_NOBITS {
             if bytes.iter().any(|&b| b != 0) {
@@ -539,7 +559,7 @@ impl<'o> Asm<'o> {
     }
 
     fn emit_fill(&mut self, stmt: usize, count: u64, byte: u8) {
-        if count > 1 << 30 {
+        if self.here().saturating_add(count) > self.opts.max_section_size {
             self.error(stmt, 0..0, "fill size too large");
             return;
         }
@@ -587,10 +607,18 @@ impl ParseContext for StmtCtx<'_> {
 
 impl Resolver for Asm<'_> {
     fn symbol(&mut self, name: &str, depth: usize) -> Result<Option<Value>, String> {
+        self.evals += 1;
+        if self.evals > self.opts.max_evaluations {
+            return Err("too many symbol evaluations (exponential definitions?)".to_string());
+        }
         let Some(s) = self.syms.get(name) else {
             return Ok(predefined(self, name).map(Value::Abs));
         };
         if let Some((section, off)) = s.label {
+            if section == usize::MAX {
+                // an LDS symbol: known only to the linker
+                return Ok(None);
+            }
             return Ok(Some(Value::Rel {
                 section,
                 offset: off as i64,
@@ -694,8 +722,8 @@ pub fn assemble(
         };
         *idx += 1;
         expanded += 1;
-        if expanded > MAX_EXPANSION || a.too_many() {
-            if expanded > MAX_EXPANSION {
+        if expanded > a.opts.max_statements || a.too_many() {
+            if expanded > a.opts.max_statements {
                 a.stmts.push((line.loc, line.raw.clone()));
                 let n = a.stmts.len() - 1;
                 a.error(n, 0..0, "too many statements after expansion");
@@ -703,6 +731,7 @@ pub fn assemble(
             break;
         }
         let t = line.text.trim_start();
+        let ind = line.text.len() - t.len();
         let word_end = t
             .find(|c: char| c.is_whitespace() || c == ',')
             .unwrap_or(t.len());
@@ -730,8 +759,8 @@ pub fn assemble(
                     let n = a.stmts.len() - 1;
                     a.error(
                         n,
-                        0..word_end,
-                        format!("Encountered a {word} that doesn't follow an .if or an .elseif"),
+                        ind..ind + word_end,
+                        format!("Encountered a {word} that doesn't follow  an .if or an .elseif"),
                     );
                     continue;
                 };
@@ -754,7 +783,7 @@ pub fn assemble(
                     let n = a.stmts.len() - 1;
                     a.error(
                         n,
-                        0..word_end,
+                        ind..ind + word_end,
                         "Encountered a .endif that doesn't follow an .if or .else",
                     );
                 }
@@ -771,13 +800,23 @@ pub fn assemble(
         match word.as_str() {
             ".macro" => {
                 let (lines, idx) = stack.last_mut().expect("non-empty");
-                let body = take_block(lines, idx, &[".macro"], ".endm", &[".endmacro"]);
-                define_macro(&mut a, n, &t[word_end..], body);
+                match take_block(lines, idx, &[".macro"], ".endm", &[".endmacro"]) {
+                    Some(body) => define_macro(&mut a, n, &t[word_end..], body),
+                    None => a.error(
+                        n,
+                        ind..ind + word_end,
+                        "no matching '.endmacro' in definition",
+                    ),
+                }
                 continue;
             }
             ".rept" | ".irp" | ".irpc" => {
                 let (lines, idx) = stack.last_mut().expect("non-empty");
-                let body = take_block(lines, idx, &[".rept", ".irp", ".irpc"], ".endr", &[]);
+                let Some(body) = take_block(lines, idx, &[".rept", ".irp", ".irpc"], ".endr", &[])
+                else {
+                    a.error(n, ind..ind + word_end, "no matching '.endr' in definition");
+                    continue;
+                };
                 let exp = expand_repeat(&mut a, n, &word, t[word_end..].trim(), &body);
                 if !exp.is_empty() {
                     stack.push((exp, 0));
@@ -805,7 +844,7 @@ pub fn assemble(
                 if !closed {
                     a.error(
                         n,
-                        0..word_end,
+                        ind..ind + word_end,
                         format!("expected directive {end} not found"),
                     );
                 }
@@ -847,7 +886,7 @@ pub fn assemble(
                 }
                 amdhsa_kernel(&mut a, n, t[word_end..].trim(), &line, body);
                 if !closed {
-                    a.error(n, 0..word_end, "expected .end_amdhsa_kernel");
+                    a.error(n, ind..ind + word_end, "expected .end_amdhsa_kernel");
                 }
                 continue;
             }
@@ -857,20 +896,25 @@ pub fn assemble(
             let exp = expand_macro(m, t[word_end..].trim(), line.loc, &mut a.unique);
             match exp {
                 Ok(lines) => stack.push((lines, 0)),
-                Err(m) => a.error(n, 0..word_end, m),
+                Err(m) => a.error(n, ind..ind + word_end, m),
             }
             continue;
         }
         statement(&mut a, n, &line, enc);
     }
-    if !cond.is_empty() && a.errors.is_empty() {
+    if !cond.is_empty() {
         let n = a.stmts.len().saturating_sub(1);
-        a.error(n, 0..0, "unmatched .if at end of file");
+        a.error(n, 0..0, "unmatched .ifs or .elses");
     }
+    // descriptor fields name symbols defined anywhere: check them at the end, also
+    // when there are other errors
+    a.finish_kernels();
     if a.errors.is_empty() {
         object::finish(&mut a)
     } else {
-        Err(Diagnostics(a.errors))
+        let mut errors = a.errors;
+        errors.sort_by_key(|d| d.seq);
+        Err(Diagnostics(errors))
     }
 }
 
@@ -880,7 +924,7 @@ fn take_block(
     open: &[&str],
     close: &str,
     close_alt: &[&str],
-) -> Vec<Line> {
+) -> Option<Vec<Line>> {
     let mut depth = 1;
     let mut body = Vec::new();
     while let Some(l) = lines.get(*idx) {
@@ -896,12 +940,12 @@ fn take_block(
         } else if w == close || close_alt.contains(&w.as_str()) {
             depth -= 1;
             if depth == 0 {
-                break;
+                return Some(body);
             }
         }
         body.push(l.clone());
     }
-    body
+    None
 }
 
 fn split_args(s: &str) -> Vec<String> {
@@ -1040,7 +1084,7 @@ fn expand_repeat(a: &mut Asm<'_>, n: usize, word: &str, arg: &str, body: &[Line]
                 }
                 None => return out,
             };
-            if count.saturating_mul(body.len()) > MAX_EXPANSION {
+            if count.saturating_mul(body.len()) > a.opts.max_statements {
                 a.error(n, 0..0, "too many statements after expansion");
                 return out;
             }
@@ -1396,6 +1440,8 @@ fn switch_section(a: &mut Asm<'_>, name: &str, sh_type: u32, flags: u64, entsize
         a.cur = i;
         return;
     }
+    let order = a.next_order;
+    a.next_order += 1;
     a.sections.push(Section {
         name: name.to_string(),
         sh_type,
@@ -1404,6 +1450,7 @@ fn switch_section(a: &mut Asm<'_>, name: &str, sh_type: u32, flags: u64, entsize
         align: 1,
         data: Vec::new(),
         nobits: 0,
+        order,
     });
     a.cur = a.sections.len() - 1;
 }
@@ -1630,6 +1677,11 @@ fn directive(
         }
         ".p2align" | ".p2alignw" | ".p2alignl" | ".align" | ".balign" | ".balignw" | ".balignl" => {
             let parts = split_args(targs);
+            if parts.len() > 3 {
+                let at = off + args.rfind(',').unwrap_or(0);
+                a.error(n, at..at + 1, "expected newline");
+                return;
+            }
             let Some(v) = parts.first().and_then(|p| abs_expr(a, n, p)) else {
                 if parts.is_empty() {
                     a.error(n, wspan, "expected alignment");
@@ -1662,11 +1714,11 @@ fn directive(
             };
             align_to(a, n, align, fill, size, max);
         }
-        ".byte" | ".short" | ".hword" | ".value" | ".2byte" | ".long" | ".int" | ".4byte"
-        | ".word" | ".quad" | ".8byte" => {
+        ".byte" | ".short" | ".value" | ".2byte" | ".long" | ".int" | ".4byte" | ".word"
+        | ".quad" | ".8byte" => {
             let size: u8 = match word {
                 ".byte" => 1,
-                ".short" | ".hword" | ".value" | ".2byte" => 2,
+                ".short" | ".value" | ".2byte" => 2,
                 ".long" | ".int" | ".4byte" | ".word" => 4,
                 _ => 8,
             };
@@ -1729,7 +1781,7 @@ fn directive(
                 a.error(n, aoff..aoff + targs.len(), "invalid .fill count or size");
                 return;
             }
-            if (count as u64).saturating_mul(size as u64) > 1 << 30 {
+            if (count as u64).saturating_mul(size as u64) > a.opts.max_section_size {
                 a.error(n, aoff..aoff + targs.len(), "fill size too large");
                 return;
             }
@@ -1781,7 +1833,10 @@ fn directive(
                     a.error(
                         n,
                         aoff..aoff + targs.len(),
-                        format!("target id must match options (expected {want})"),
+                        format!(
+                            ".amdgcn_target directive's target id {s} does not match the \
+                             specified target id {want}"
+                        ),
                     );
                 }
                 a.target_directive = Some(s);
@@ -1808,12 +1863,13 @@ fn directive(
             let align = parts.get(2).and_then(|p| abs_expr(a, n, p)).unwrap_or(4);
             let s = a.sym(&name);
             s.st_type = Some(STT_OBJECT);
+            s.bind = Some(s.bind.unwrap_or(STB_GLOBAL));
             s.size = Some(Expr::Num(size));
             // an LDS symbol: SHN_AMDGPU_LDS, value = alignment
             s.label = Some((usize::MAX, align as u64));
         }
         ".end_amdhsa_kernel" | ".end_amdgpu_metadata" | ".endm" | ".endr" | ".endmacro" => {
-            a.error(n, wspan, format!("unmatched {word}"));
+            a.error(n, wspan, format!("unmatched '{word}' directive"));
         }
         ".amdgpu_hsa_kernel" => {
             let (name, _) = parse_name(targs);
@@ -2072,6 +2128,13 @@ impl<'o> Asm<'o> {
             if let Some(s) = self.syms.get_mut(&format!("{}.kd", k.name)) {
                 s.bind = bind;
                 s.visibility = vis;
+            }
+            // llvm-mc makes a kernel's code symbol protected unless it says otherwise
+            // (its descriptor keeps the visibility it had)
+            if let Some(s) = self.syms.get_mut(&k.name) {
+                if s.visibility == 0 {
+                    s.visibility = 3;
+                }
             }
         }
         self.kernels = kernels;

@@ -96,7 +96,6 @@ fn target_of(a: &mut Asm<'_>, v: Value) -> Option<(RelocTarget, i64, RelocVarian
 }
 
 pub(crate) fn finish(a: &mut Asm<'_>) -> Result<Assembled, Diagnostics> {
-    a.finish_kernels();
     let fixups = std::mem::take(&mut a.fixups);
     let mut relocs = Vec::new();
     for f in &fixups {
@@ -246,31 +245,60 @@ pub(crate) fn finish(a: &mut Asm<'_>) -> Result<Assembled, Diagnostics> {
     names.sort();
     let mut ids: HashMap<String, hsaco_elf::elf::write::SymbolId> = HashMap::new();
     let mut section_syms: HashMap<usize, hsaco_elf::elf::write::SymbolId> = HashMap::new();
-    for r in &relocs {
-        if let RelocTarget::Section(s) = r.target {
-            if let std::collections::hash_map::Entry::Vacant(e) = section_syms.entry(s) {
-                e.insert(b.add_symbol(SymbolSpec {
-                    name: String::new(),
-                    value: 0,
-                    size: 0,
-                    st_type: STT_SECTION,
-                    bind: STB_LOCAL,
-                    other: 0,
-                    section: SymbolSection::Section(sec_map[s]),
-                }));
-            }
-        }
-    }
+    let mut used_sections: Vec<usize> = relocs
+        .iter()
+        .filter_map(|r| match r.target {
+            RelocTarget::Section(s) => Some(s),
+            RelocTarget::Symbol(_) => None,
+        })
+        .collect();
+    used_sections.sort();
+    used_sections.dedup();
     for n in std::mem::take(&mut a.addrsig_names) {
         if let Some(s) = a.syms.get_mut(&n) {
             s.addrsig = true;
         }
     }
-    for (_, name) in names {
+    // section symbols take the place of the section's creation among the symbols
+    enum Entry {
+        Section(usize),
+        Symbol(String),
+    }
+    let mut entries: Vec<(usize, Entry)> = names
+        .into_iter()
+        .map(|(o, n)| (o, Entry::Symbol(n)))
+        .chain(
+            used_sections
+                .iter()
+                .map(|&s| (a.sections[s].order, Entry::Section(s))),
+        )
+        .collect();
+    entries.sort_by_key(|e| e.0);
+    for (_, entry) in entries {
+        let name = match entry {
+            Entry::Section(s) => {
+                section_syms.insert(
+                    s,
+                    b.add_symbol(SymbolSpec {
+                        name: String::new(),
+                        value: 0,
+                        size: 0,
+                        st_type: STT_SECTION,
+                        bind: STB_LOCAL,
+                        other: 0,
+                        section: SymbolSection::Section(sec_map[s]),
+                    }),
+                );
+                continue;
+            }
+            Entry::Symbol(n) => n,
+        };
         if (is_temporary(&name) && !a.syms[&name].used_in_reloc) || name.is_empty() {
             continue;
         }
         let s = a.syms[&name].clone();
+        // a variable that is a label plus a constant takes the label's type and size
+        let mut base: Option<crate::Symbol> = None;
         let (section, value) = if let Some((sec, off)) = s.label {
             if sec == usize::MAX {
                 (SymbolSection::Raw(SHN_AMDGPU_LDS), off)
@@ -281,15 +309,25 @@ pub(crate) fn finish(a: &mut Asm<'_>) -> Result<Assembled, Diagnostics> {
             match expr::eval(e, a, 0) {
                 Ok(Value::Abs(v)) => (SymbolSection::Absolute, v as u64),
                 Ok(Value::Rel {
-                    section, offset, ..
-                }) => (SymbolSection::Section(sec_map[section]), offset as u64),
+                    section,
+                    offset,
+                    label,
+                }) => {
+                    base = label.and_then(|l| a.syms.get(&l).cloned());
+                    (SymbolSection::Section(sec_map[section]), offset as u64)
+                }
                 Ok(Value::Sym { .. }) => continue,
                 Err(_) => continue,
             }
         } else {
             (SymbolSection::Undefined, 0)
         };
-        let size = match &s.size {
+        let size_expr = s
+            .size
+            .clone()
+            .or_else(|| base.as_ref().and_then(|b| b.size.clone()));
+        let st_type = s.st_type.or_else(|| base.as_ref().and_then(|b| b.st_type));
+        let size = match &size_expr {
             Some(e) => match expr::eval(e, a, 0) {
                 Ok(Value::Abs(v)) => v as u64,
                 _ => 0,
@@ -305,7 +343,7 @@ pub(crate) fn finish(a: &mut Asm<'_>) -> Result<Assembled, Diagnostics> {
             name: name.clone(),
             value,
             size,
-            st_type: s.st_type.unwrap_or(STT_NOTYPE),
+            st_type: st_type.unwrap_or(STT_NOTYPE),
             bind,
             other: s.visibility,
             section,

@@ -199,7 +199,7 @@ fn every_error_is_reported_with_location_and_caret() {
     assert_eq!(
         text,
         "t.s:2:3: error: invalid instruction\n  bogus v0\n  ^~~~~\n\
-         t.s:3:10: error: expected expression\n.long 1 +\n         ^\n\
+         t.s:3:10: error: unknown token in expression\n.long 1 +\n         ^\n\
          t.s:4:9: error: expected a number\n  s_nop x\n        ^\n"
     );
 }

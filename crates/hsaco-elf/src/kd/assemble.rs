@@ -490,6 +490,11 @@ impl DescriptorFields {
         // COMPUTE_PGM_RSRC3 derived fields
         if t.family == KdFamily::Gfx90a {
             let acc = self.value("accum_offset");
+            if acc > nfv.max(1).div_ceil(4) * 4 {
+                return Err(KdFieldError::Invalid(
+                    "accum_offset exceeds total VGPR allocation".to_string(),
+                ));
+            }
             put(&mut r3, 0, 6, acc / 4 - 1);
         }
         if t.family >= KdFamily::Gfx11 {
