@@ -98,7 +98,7 @@ impl hsaco_asm::FileLoader for Includes {
                 return Ok((c.display().to_string(), t));
             }
         }
-        Err(format!("could not find include file '{name}'"))
+        Err(format!("Could not find include file '{name}'"))
     }
 }
 
