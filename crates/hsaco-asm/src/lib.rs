@@ -247,7 +247,7 @@ struct Loc {
 struct Line {
     loc: Loc,
     text: String,
-    raw: String,
+    raw: std::rc::Rc<str>,
 }
 
 /// Split a file into lines with comments replaced by blanks (columns kept).
@@ -309,7 +309,7 @@ fn split_lines(text: &str, file: usize) -> Vec<Line> {
         out.push(Line {
             loc: Loc { file, line: i + 1 },
             text,
-            raw: raw.to_string(),
+            raw: std::rc::Rc::from(raw),
         });
     }
     if text.ends_with('\n') {
@@ -412,7 +412,7 @@ struct Asm<'o> {
     opts: &'o Options,
     files: Vec<String>,
     /// Every statement seen, for diagnostics: (loc, text).
-    stmts: Vec<(Loc, String)>,
+    stmts: Vec<(Loc, std::rc::Rc<str>)>,
     sections: Vec<Section>,
     cur: usize,
     prev: usize,
@@ -430,6 +430,7 @@ struct Asm<'o> {
     addrsig: bool,
     addrsig_names: Vec<String>,
     evals: u64,
+    scratch: Vec<u8>,
     listing: String,
     target_directive: Option<String>,
     unique: usize,
@@ -468,6 +469,7 @@ impl<'o> Asm<'o> {
             addrsig: false,
             addrsig_names: Vec::new(),
             evals: 0,
+            scratch: Vec::with_capacity(64),
             listing: String::new(),
             target_directive: None,
             unique: 0,
@@ -489,7 +491,7 @@ impl<'o> Asm<'o> {
             .stmts
             .get(stmt)
             .cloned()
-            .unwrap_or((Loc { file: 0, line: 0 }, String::new()));
+            .unwrap_or((Loc { file: 0, line: 0 }, std::rc::Rc::from("")));
         let col = text
             .get(..span.start.min(text.len()))
             .map_or(0, |s| s.chars().count())
@@ -503,7 +505,7 @@ impl<'o> Asm<'o> {
             col,
             severity,
             message: m,
-            source: text,
+            source: text.to_string(),
             width,
             seq: stmt,
         };
@@ -735,10 +737,15 @@ pub fn assemble(
         let word_end = t
             .find(|c: char| c.is_whitespace() || c == ',')
             .unwrap_or(t.len());
-        let word = t[..word_end].to_ascii_lowercase();
+        let word: std::borrow::Cow<str> = if t[..word_end].bytes().any(|b| b.is_ascii_uppercase()) {
+            t[..word_end].to_ascii_lowercase().into()
+        } else {
+            t[..word_end].into()
+        };
+        let word = word.as_ref();
         // conditionals
         let active = cond.iter().all(|c| c.0);
-        match word.as_str() {
+        match word {
             ".if" | ".ifdef" | ".ifndef" | ".ifnotdef" | ".ifeq" | ".ifne" | ".ifgt" | ".ifge"
             | ".iflt" | ".ifle" | ".ifb" | ".ifnb" => {
                 if !active {
@@ -748,7 +755,7 @@ pub fn assemble(
                 a.stmts.push((line.loc, line.raw.clone()));
                 let n = a.stmts.len() - 1;
                 let arg = t[word_end..].trim();
-                let v = eval_condition(&mut a, n, &word, arg, &line);
+                let v = eval_condition(&mut a, n, word, arg, &line);
                 cond.push((v, v));
                 continue;
             }
@@ -797,7 +804,7 @@ pub fn assemble(
         a.stmts.push((line.loc, line.raw.clone()));
         let n = a.stmts.len() - 1;
         // block directives that consume following lines
-        match word.as_str() {
+        match word {
             ".macro" => {
                 let (lines, idx) = stack.last_mut().expect("non-empty");
                 match take_block(lines, idx, &[".macro"], ".endm", &[".endmacro"]) {
@@ -817,7 +824,7 @@ pub fn assemble(
                     a.error(n, ind..ind + word_end, "no matching '.endr' in definition");
                     continue;
                 };
-                let exp = expand_repeat(&mut a, n, &word, t[word_end..].trim(), &body);
+                let exp = expand_repeat(&mut a, n, word, t[word_end..].trim(), &body);
                 if !exp.is_empty() {
                     stack.push((exp, 0));
                 }
@@ -892,7 +899,7 @@ pub fn assemble(
             }
             _ => {}
         }
-        if let Some(m) = a.macros.get(&word) {
+        if let Some(m) = a.macros.get(word) {
             let exp = expand_macro(m, t[word_end..].trim(), line.loc, &mut a.unique);
             match exp {
                 Ok(lines) => stack.push((lines, 0)),
@@ -1063,7 +1070,7 @@ fn expand_macro(m: &Macro, args: &str, loc: Loc, unique: &mut usize) -> Result<V
         .map(|l| Line {
             loc: loc_of(l, loc),
             text: substitute(&l.text, &names, *unique),
-            raw: substitute(&l.raw, &names, *unique),
+            raw: substitute(&l.raw, &names, *unique).into(),
         })
         .collect())
 }
@@ -1108,7 +1115,7 @@ fn expand_repeat(a: &mut Asm<'_>, n: usize, word: &str, arg: &str, body: &[Line]
                     out.push(Line {
                         loc: l.loc,
                         text: substitute(&l.text, &names, 0),
-                        raw: substitute(&l.raw, &names, 0),
+                        raw: substitute(&l.raw, &names, 0).into(),
                     });
                 }
             }
@@ -1277,7 +1284,8 @@ fn statement(a: &mut Asm<'_>, n: usize, line: &Line, enc: &mut dyn InstructionEn
     }
     let pc = a.here();
     let section = a.cur;
-    let mut out = Vec::with_capacity(16);
+    let mut out = std::mem::take(&mut a.scratch);
+    out.clear();
     let mut look = Lookup {
         asm: a,
         dot: (section, pc as i64),
@@ -1341,6 +1349,7 @@ fn statement(a: &mut Asm<'_>, n: usize, line: &Line, enc: &mut dyn InstructionEn
             a.emit(n, &out[..size]);
         }
     }
+    a.scratch = out;
 }
 
 fn assign(
