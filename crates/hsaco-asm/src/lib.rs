@@ -882,16 +882,17 @@ pub fn assemble(
             ".amdhsa_kernel" => {
                 let (lines, idx) = stack.last_mut().expect("non-empty");
                 let mut body = Vec::new();
-                let mut closed = false;
+                let mut end = None;
                 while let Some(l) = lines.get(*idx).cloned() {
                     *idx += 1;
                     if l.text.trim() == ".end_amdhsa_kernel" {
-                        closed = true;
+                        end = Some(l);
                         break;
                     }
                     body.push(l);
                 }
-                amdhsa_kernel(&mut a, n, t[word_end..].trim(), &line, body);
+                let closed = end.is_some();
+                amdhsa_kernel(&mut a, n, t[word_end..].trim(), &line, body, end);
                 if !closed {
                     a.error(n, ind..ind + word_end, "expected .end_amdhsa_kernel");
                 }
@@ -1951,7 +1952,14 @@ fn register_symbols(a: &mut Asm<'_>, e: &Expr) {
     }
 }
 
-fn amdhsa_kernel(a: &mut Asm<'_>, n: usize, name: &str, line: &Line, body: Vec<Line>) {
+fn amdhsa_kernel(
+    a: &mut Asm<'_>,
+    n: usize,
+    name: &str,
+    line: &Line,
+    body: Vec<Line>,
+    end: Option<Line>,
+) {
     let p = a.opts.target.processor;
     let mut kt = KdTarget::new(p);
     kt.xnack = match a.opts.target.xnack() {
@@ -2026,6 +2034,13 @@ fn amdhsa_kernel(a: &mut Asm<'_>, n: usize, name: &str, line: &Line, body: Vec<L
             (m, voff..voff + v.len()),
             col..col + word_end,
         ));
+    }
+    // errors of the whole block are reported at the end of `.end_amdhsa_kernel`, as
+    // llvm-mc does
+    if let Some(e) = end {
+        a.stmts.push((e.loc, e.raw.clone()));
+        let len = e.raw.len();
+        k.at = (a.stmts.len() - 1, len..len + 1);
     }
     // LLVM registers the symbols of the fields it encodes when it emits the
     // descriptor: RSRC3 (accum_offset) first, then RSRC1 (VGPRs, then SGPRs, which
@@ -2124,8 +2139,7 @@ impl<'o> Asm<'o> {
                     }
                 }
                 Err(e) => {
-                    let len = self.stmts.get(k.at.0).map_or(0, |s| s.1.len());
-                    self.error(k.at.0, 0..len, e.to_string());
+                    self.error(k.at.0, k.at.1.clone(), e.to_string());
                 }
             }
             // the descriptor symbol takes the kernel symbol's binding and visibility
