@@ -1962,7 +1962,7 @@ fn amdhsa_kernel(
 ) {
     let p = a.opts.target.processor;
     let mut kt = KdTarget::new(p);
-    kt.xnack = match a.opts.target.xnack() {
+    kt.xnack = match a.effective_target().xnack() {
         Some(FeatureSetting::On | FeatureSetting::Any) => true,
         Some(FeatureSetting::Off) => false,
         // no xnack target feature: the processor's fixed setting
@@ -2161,6 +2161,20 @@ impl<'o> Asm<'o> {
             }
         }
         self.kernels = kernels;
+    }
+
+    /// The target ID as the code object version sees it: v2 and v3 cannot say "any",
+    /// a feature not named is off there.
+    fn effective_target(&self) -> TargetId {
+        let mut t = self.opts.target;
+        if self.cov <= 3 {
+            for f in [TargetFeature::Xnack, TargetFeature::Sramecc] {
+                if t.setting(f) == Some(FeatureSetting::Any) {
+                    let _ = t.set(f, FeatureSetting::Off);
+                }
+            }
+        }
+        t
     }
 
     fn code_object_version(&self) -> CodeObjectVersion {

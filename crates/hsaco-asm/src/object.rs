@@ -176,7 +176,7 @@ pub(crate) fn finish(a: &mut Asm<'_>) -> Result<Assembled, Diagnostics> {
     if !a.errors.is_empty() {
         return Err(Diagnostics(std::mem::take(&mut a.errors)));
     }
-    let e_flags = match a.opts.target.to_e_flags(a.code_object_version()) {
+    let e_flags = match a.effective_target().to_e_flags(a.code_object_version()) {
         Ok(f) => f,
         Err(e) => {
             a.error(0, 0..0, format!("cannot write e_flags: {e}"));
