@@ -429,6 +429,9 @@ struct Asm<'o> {
     metadata: Option<String>,
     addrsig: bool,
     addrsig_names: Vec<String>,
+    /// Code object v2 note records (type, description), in directive order.
+    v2_notes: Vec<(u32, Vec<u8>)>,
+    cov_from_directive: bool,
     evals: u64,
     scratch: Vec<u8>,
     listing: String,
@@ -468,6 +471,8 @@ impl<'o> Asm<'o> {
             metadata: None,
             addrsig: false,
             addrsig_names: Vec::new(),
+            v2_notes: Vec::new(),
+            cov_from_directive: opts.code_object_version.is_some(),
             evals: 0,
             scratch: Vec::with_capacity(64),
             listing: String::new(),
@@ -830,13 +835,30 @@ pub fn assemble(
                 }
                 continue;
             }
-            ".amdgpu_metadata" | ".amdgpu_hsa_metadata" => {
+            ".amdgpu_metadata" | ".amd_amdgpu_hsa_metadata" | ".amd_kernel_code_t" => {
                 let (lines, idx) = stack.last_mut().expect("non-empty");
-                let end = if word == ".amdgpu_metadata" {
-                    ".end_amdgpu_metadata"
-                } else {
-                    ".end_amdgpu_hsa_metadata"
+                let end = match word {
+                    ".amdgpu_metadata" => ".end_amdgpu_metadata",
+                    ".amd_kernel_code_t" => ".end_amd_kernel_code_t",
+                    _ => ".end_amd_amdgpu_hsa_metadata",
                 };
+                if word == ".amd_kernel_code_t" {
+                    let mut body = Vec::new();
+                    let mut closed = false;
+                    while let Some(l) = lines.get(*idx).cloned() {
+                        *idx += 1;
+                        if l.text.trim() == end {
+                            closed = true;
+                            break;
+                        }
+                        body.push(l);
+                    }
+                    if !closed {
+                        a.error(n, ind..ind + word_end, format!("expected {end}"));
+                    }
+                    amd_kernel_code_t(&mut a, n, body);
+                    continue;
+                }
                 let mut yaml = String::new();
                 let mut closed = false;
                 while let Some(l) = lines.get(*idx) {
@@ -855,7 +877,15 @@ pub fn assemble(
                         format!("expected directive {end} not found"),
                     );
                 }
-                a.metadata = Some(yaml);
+                if word == ".amdgpu_metadata" {
+                    a.metadata = Some(yaml);
+                } else {
+                    // code object v2: the YAML text itself is the note
+                    let mut desc = yaml.into_bytes();
+                    desc.push(0);
+                    a.v2_notes
+                        .push((hsaco_elf::elf::consts::NT_AMD_HSA_METADATA, desc));
+                }
                 continue;
             }
             ".include" => {
@@ -1864,6 +1894,7 @@ fn directive(
                     return;
                 }
                 a.cov = v as u8;
+                a.cov_from_directive = true;
             }
         }
         ".amdgpu_lds" => {
@@ -1885,9 +1916,73 @@ fn directive(
             let (name, _) = parse_name(targs);
             a.sym(&name).st_type = Some(10); // STT_AMDGPU_HSA_KERNEL
         }
-        ".hsa_code_object_version" | ".hsa_code_object_isa" => {
-            a.error(n, wspan, "code object v2 directives are not supported yet");
+        ".hsa_code_object_version" => {
+            let parts = split_args(targs);
+            let v: Vec<i64> = parts.iter().filter_map(|p| abs_expr(a, n, p)).collect();
+            if v.len() != 2 {
+                a.error(n, aoff..aoff + targs.len(), "expected major, minor");
+                return;
+            }
+            if !a.cov_from_directive {
+                a.cov = 2;
+            }
+            let mut desc = Vec::new();
+            desc.extend_from_slice(&(v[0] as u32).to_le_bytes());
+            desc.extend_from_slice(&(v[1] as u32).to_le_bytes());
+            a.v2_notes.push((NT_AMD_HSA_CODE_OBJECT_VERSION, desc));
         }
+        ".hsa_code_object_isa" => {
+            let parts = split_args(targs);
+            let pv = a.opts.target.processor.version;
+            let mut ver = [i64::from(pv.0), i64::from(pv.1), i64::from(pv.2)];
+            let (mut vendor, mut arch) = (b"AMD".to_vec(), b"AMDGPU".to_vec());
+            if !parts.is_empty() {
+                if parts.len() != 5 {
+                    a.error(
+                        n,
+                        aoff..aoff + targs.len(),
+                        "expected major, minor, stepping, vendor, arch",
+                    );
+                    return;
+                }
+                for (i, p) in parts[..3].iter().enumerate() {
+                    ver[i] = abs_expr(a, n, p).unwrap_or(0);
+                }
+                match (parse_string(&parts[3]), parse_string(&parts[4])) {
+                    (Some((v, _)), Some((r, _))) => {
+                        vendor = v;
+                        arch = r;
+                    }
+                    _ => {
+                        a.error(
+                            n,
+                            aoff..aoff + targs.len(),
+                            "expected vendor and arch strings",
+                        );
+                        return;
+                    }
+                }
+            }
+            let mut desc = Vec::new();
+            desc.extend_from_slice(&((vendor.len() + 1) as u16).to_le_bytes());
+            desc.extend_from_slice(&((arch.len() + 1) as u16).to_le_bytes());
+            for x in ver {
+                desc.extend_from_slice(&(x as u32).to_le_bytes());
+            }
+            desc.extend_from_slice(&vendor);
+            desc.push(0);
+            desc.extend_from_slice(&arch);
+            desc.push(0);
+            a.v2_notes.push((NT_AMD_HSA_ISA_VERSION, desc));
+        }
+        ".amd_amdgpu_isa" => match parse_string(targs) {
+            Some((mut s, _)) => {
+                s.push(0);
+                a.v2_notes.push((NT_AMD_HSA_ISA_NAME, s));
+            }
+            None => a.error(n, aoff..aoff + targs.len(), "expected string"),
+        },
+
         _ => {
             if word.starts_with(".amdhsa_") {
                 a.error(n, wspan, "directive is only valid inside .amdhsa_kernel");
@@ -1929,6 +2024,84 @@ fn data_value(a: &mut Asm<'_>, n: usize, e: Expr, size: u8, span: std::ops::Rang
             a.emit(n, &vec![0u8; size as usize]);
         }
     }
+}
+
+/// `.amd_kernel_code_t`: the 256-byte code object v2 kernel header at the current
+/// location: llvm-mc's defaults (observed with `-triple=amdgcn-mesa-mesa3d`, which
+/// still assembles the block), then the `key = value` lines.
+fn amd_kernel_code_t(a: &mut Asm<'_>, n: usize, body: Vec<Line>) {
+    use hsaco_elf::kd::{CodeFieldKind, CODE_FIELDS};
+    let p = a.opts.target.processor;
+    let gfx10 = p.version.0 >= 10;
+    let wave32 = gfx10 && a.opts.wave64 != Some(true);
+    let mut b = [0u8; 256];
+    b[0] = 1; // amd_code_version_major
+    b[4] = 2; // amd_code_version_minor
+    b[8] = 1; // amd_machine_kind
+    b[10..12].copy_from_slice(&u16::from(p.version.0).to_le_bytes());
+    b[12..14].copy_from_slice(&u16::from(p.version.1).to_le_bytes());
+    b[14..16].copy_from_slice(&u16::from(p.version.2).to_le_bytes());
+    b[16..24].copy_from_slice(&256u64.to_le_bytes()); // kernel_code_entry_byte_offset
+    b[100..104].copy_from_slice(&[4, 4, 4, if wave32 { 5 } else { 6 }]);
+    b[104..108].copy_from_slice(&(-1i32).to_le_bytes()); // call_convention
+    if gfx10 {
+        // WGP mode, memory ordered, forward progress in RSRC1; llvm-mc stores the
+        // 64-bit resource word sign-extended from RSRC1, which sets every RSRC2 bit
+        b[48..56].copy_from_slice(&i64::from(0xe000_0000u32 as i32).to_le_bytes());
+        if wave32 {
+            b[57] |= 0x04; // enable_wavefront_size32
+        }
+    }
+    for l in body {
+        let t = l.text.trim();
+        if t.is_empty() {
+            continue;
+        }
+        a.stmts.push((l.loc, l.raw.clone()));
+        let m = a.stmts.len() - 1;
+        let col = l.text.find(t).unwrap_or(0);
+        let Some((key, value)) = t.split_once('=') else {
+            a.error(m, col..col + t.len(), "expected key = value");
+            continue;
+        };
+        let key = key.trim();
+        let Some(field) = CODE_FIELDS.iter().find(|f| f.name == key) else {
+            a.error(
+                m,
+                col..col + key.len(),
+                format!("unknown amd_kernel_code_t key '{key}'"),
+            );
+            continue;
+        };
+        let Some(v) = abs_expr(a, m, value) else {
+            continue;
+        };
+        match field.kind {
+            CodeFieldKind::Int { offset, size, .. } => {
+                let at = usize::from(offset);
+                let bytes = v.to_le_bytes();
+                b[at..at + usize::from(size)].copy_from_slice(&bytes[..usize::from(size)]);
+            }
+            CodeFieldKind::Bits { offset, lo, width } => {
+                let at = usize::from(offset);
+                let mut w = [0u8; 8];
+                w.copy_from_slice(&b[at..at + 8]);
+                let mut word = u64::from_le_bytes(w);
+                let mask = if width >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << width) - 1
+                };
+                if (v as u64) & !mask != 0 {
+                    a.error(m, col..col + t.len(), "value out of range");
+                    continue;
+                }
+                word = (word & !(mask << lo)) | ((v as u64 & mask) << lo);
+                b[at..at + 8].copy_from_slice(&word.to_le_bytes());
+            }
+        }
+    }
+    a.emit(n, &b);
 }
 
 /// Give the symbols an expression names their place in the symbol table (LLVM

@@ -202,17 +202,28 @@ pub(crate) fn finish(a: &mut Asm<'_>) -> Result<Assembled, Diagnostics> {
         .collect();
     let mut sec_map = vec![SectionId(0); a.sections.len()];
     let mut pending_note = None;
+    let mut notes: Vec<NoteRecord> = a
+        .v2_notes
+        .iter()
+        .map(|(t, d)| NoteRecord::new(NOTE_OWNER_AMD, *t, d.clone()))
+        .collect();
     if let Some(yaml) = a.metadata.clone() {
         match metadata_msgpack(&yaml) {
             Ok(bytes) => {
-                let note = NoteRecord::new(NOTE_OWNER_AMDGPU, NT_AMDGPU_METADATA, bytes);
-                pending_note = Some(SectionSpec::notes(".note", SHF_ALLOC, &[note]));
+                notes.push(NoteRecord::new(
+                    NOTE_OWNER_AMDGPU,
+                    NT_AMDGPU_METADATA,
+                    bytes,
+                ));
             }
             Err(m) => {
                 a.error(0, 0..0, format!("invalid .amdgpu_metadata: {m}"));
                 return Err(Diagnostics(std::mem::take(&mut a.errors)));
             }
         }
+    }
+    if !notes.is_empty() {
+        pending_note = Some(SectionSpec::notes(".note", SHF_ALLOC, &notes));
     }
     order.extend(addrsig_index);
     for i in order {

@@ -264,3 +264,59 @@ fn redefinition_and_unknown_directive() {
         vec!["symbol 'a' is already defined", "unknown directive"]
     );
 }
+
+// expected: llvm-mc-22 -triple=amdgcn-mesa-mesa3d -mcpu=gfx803 -filetype=obj on the
+// same block (LLVM 22 no longer writes code object v2 for amdhsa; mesa still takes
+// `.amd_kernel_code_t`), first 256 bytes of .text
+const AMD_KERNEL_CODE_GFX803: &str = "0100000002000000010008000000030000010000000000000000000000000000000000000000000000000000000000000100000004000000080000000000000000000000000000001800000000000000000000000a00060000000000000000000000000004040406ffffffff";
+
+#[test]
+fn code_object_v2_directives() {
+    let src = "
+	.hsa_code_object_version 2,1
+	.hsa_code_object_isa 8,0,3,\"AMD\",\"AMDGPU\"
+	.text
+	.amdgpu_hsa_kernel k
+	.globl k
+k:
+	.amd_kernel_code_t
+		enable_sgpr_kernarg_segment_ptr = 1
+		kernarg_segment_byte_size = 24
+		wavefront_sgpr_count = 10
+		workitem_vgpr_count = 6
+		granulated_workitem_vgpr_count = 1
+		user_sgpr_count = 2
+	.end_amd_kernel_code_t
+	s_nop 0
+";
+    let out = asm("gfx803", src).unwrap();
+    let text = section(&out.object, ".text");
+    let mut want = vec![0u8; 256];
+    for (i, b) in want
+        .iter_mut()
+        .enumerate()
+        .take(AMD_KERNEL_CODE_GFX803.len() / 2)
+    {
+        *b = u8::from_str_radix(&AMD_KERNEL_CODE_GFX803[2 * i..2 * i + 2], 16).unwrap();
+    }
+    assert_eq!(&text[..256], &want[..]);
+    assert_eq!(&text[256..], &0xbf80_0000u32.to_le_bytes());
+    let elf = Elf::parse(&out.object).unwrap();
+    assert_eq!(elf.abi_version(), 0); // code object v2
+    let notes: Vec<(u32, Vec<u8>)> = elf
+        .notes()
+        .map(|n| {
+            let n = n.unwrap();
+            (n.n_type, n.desc.to_vec())
+        })
+        .collect();
+    // AMDGPUUsage "Code Object V2 Note Records": version 2.1, ISA 8.0.3 AMD/AMDGPU
+    assert_eq!(notes[0], (1, vec![2, 0, 0, 0, 1, 0, 0, 0]));
+    assert_eq!(notes[1].0, 3);
+    assert_eq!(
+        &notes[1].1[..16],
+        &[4, 0, 7, 0, 8, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0]
+    );
+    let st = elf.symtab().unwrap().unwrap();
+    assert_eq!(st.by_name("k").unwrap().info & 0xf, 10); // STT_AMDGPU_HSA_KERNEL
+}
