@@ -197,13 +197,28 @@ impl<'a, 'c> Parser<'a, 'c> {
             return self.number();
         }
         if c == b'\'' {
-            // character constant
-            let b = self.s.get(start + 1).copied();
-            if let (Some(b), Some(b'\'')) = (b, self.s.get(start + 2)) {
-                self.pos += 3;
-                return Ok(Expr::Num(i64::from(b)));
+            // character constant, with the C escapes
+            let (v, len) = match (self.s.get(start + 1), self.s.get(start + 2)) {
+                (Some(b'\\'), Some(&e)) => (
+                    match e {
+                        b'n' => b'\n',
+                        b't' => b'\t',
+                        b'r' => b'\r',
+                        b'0' => 0,
+                        b'b' => 8,
+                        b'f' => 12,
+                        other => other,
+                    },
+                    3,
+                ),
+                (Some(&b), _) => (b, 2),
+                _ => return self.err(start, "invalid character constant"),
+            };
+            if self.s.get(start + len) != Some(&b'\'') {
+                return self.err(start, "invalid character constant");
             }
-            return self.err(start, "invalid character constant");
+            self.pos = start + len + 1;
+            return Ok(Expr::Num(i64::from(v)));
         }
         if c == b'"' {
             // quoted symbol name

@@ -1514,7 +1514,14 @@ fn default_section_kind(name: &str) -> (u32, u64) {
 
 fn section_directive(a: &mut Asm<'_>, n: usize, args: &str, off: usize) {
     use hsaco_elf::elf::consts::*;
-    let (name, rest) = parse_name(args);
+    // section names may hold any character but ',' and blanks (`.note.GNU-stack`)
+    let (name, rest) = if args.trim_start().starts_with('"') {
+        parse_name(args)
+    } else {
+        let t = args.trim_start();
+        let end = t.find(|c: char| c == ',' || c.is_whitespace()).unwrap_or(t.len());
+        (t[..end].to_string(), &t[end..])
+    };
     if name.is_empty() {
         a.error(n, off..off + 1, "expected identifier in directive");
         return;
