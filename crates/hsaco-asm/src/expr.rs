@@ -586,7 +586,7 @@ fn call(name: &str, a: &[i64], (major, gfx90a, xnack): (u32, bool, bool)) -> Res
             if a[1] <= 0 {
                 return Err("alignto by a non-positive value".to_string());
             }
-            (a[0] + a[1] - 1) / a[1] * a[1]
+            a[0].wrapping_add(a[1] - 1) / a[1] * a[1]
         }
         "totalnumvgprs" => {
             // (num_agpr, num_vgpr): with AGPRs (gfx90a+), the VGPRs rounded up to 4 plus
@@ -596,7 +596,9 @@ fn call(name: &str, a: &[i64], (major, gfx90a, xnack): (u32, bool, bool)) -> Res
             if agpr == 0 {
                 vgpr
             } else if gfx90a {
-                (vgpr + 3) / 4 * 4 + agpr
+                (vgpr.wrapping_add(3) / 4)
+                    .wrapping_mul(4)
+                    .wrapping_add(agpr)
             } else {
                 vgpr.max(agpr)
             }

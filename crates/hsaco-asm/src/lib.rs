@@ -1444,7 +1444,7 @@ fn parse_string(s: &str) -> Option<(Vec<u8>, &str)> {
                         let mut v = 0u32;
                         let mut k = 0;
                         while k < 3 && i < b.len() && (b'0'..=b'7').contains(&b[i]) {
-                            v = v * 8 + u32::from(b[i] - b'0');
+                            v = v.wrapping_mul(8) + u32::from(b[i] - b'0');
                             i += 1;
                             k += 1;
                         }
@@ -1455,7 +1455,8 @@ fn parse_string(s: &str) -> Option<(Vec<u8>, &str)> {
                         i += 1;
                         let mut v = 0u32;
                         while i < b.len() && b[i].is_ascii_hexdigit() {
-                            v = v * 16 + (b[i] as char).to_digit(16).unwrap_or(0);
+                            // the low byte is kept, as the value wraps
+                            v = v.wrapping_mul(16) + (b[i] as char).to_digit(16).unwrap_or(0);
                             i += 1;
                         }
                         out.push(v as u8);
@@ -1519,7 +1520,9 @@ fn section_directive(a: &mut Asm<'_>, n: usize, args: &str, off: usize) {
         parse_name(args)
     } else {
         let t = args.trim_start();
-        let end = t.find(|c: char| c == ',' || c.is_whitespace()).unwrap_or(t.len());
+        let end = t
+            .find(|c: char| c == ',' || c.is_whitespace())
+            .unwrap_or(t.len());
         (t[..end].to_string(), &t[end..])
     };
     if name.is_empty() {

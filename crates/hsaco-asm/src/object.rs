@@ -58,7 +58,7 @@ fn target_of(a: &mut Asm<'_>, v: Value) -> Option<(RelocTarget, i64, RelocVarian
                 a.sym(&l).used_in_reloc = true;
                 return Some((
                     RelocTarget::Symbol(l),
-                    offset - label_off,
+                    offset.wrapping_sub(label_off),
                     RelocVariant::None,
                 ));
             }
@@ -84,7 +84,11 @@ fn target_of(a: &mut Asm<'_>, v: Value) -> Option<(RelocTarget, i64, RelocVarian
                         && sec != usize::MAX
                         && !merge(sec) =>
                 {
-                    Some((RelocTarget::Section(sec), off as i64 + addend, variant))
+                    Some((
+                        RelocTarget::Section(sec),
+                        (off as i64).wrapping_add(addend),
+                        variant,
+                    ))
                 }
                 _ => {
                     a.sym(&name).used_in_reloc = true;
@@ -112,7 +116,7 @@ pub(crate) fn finish(a: &mut Asm<'_>) -> Result<Assembled, Diagnostics> {
                 Value::Rel {
                     section, offset, ..
                 } if section == f.section => {
-                    let delta = offset - (f.offset as i64 + 4);
+                    let delta = offset.wrapping_sub(f.offset as i64 + 4);
                     let words = delta / 4;
                     if delta % 4 != 0 || !(-32768..=32767).contains(&words) {
                         a.error(f.at.0, f.at.1.clone(), "branch target out of range");
@@ -148,7 +152,7 @@ pub(crate) fn finish(a: &mut Asm<'_>) -> Result<Assembled, Diagnostics> {
                     continue;
                 };
                 let r_type = if f.kind == PendingKind::KdEntry {
-                    addend += 16;
+                    addend = addend.wrapping_add(16);
                     R_AMDGPU_REL64
                 } else {
                     match reloc_type(variant, size) {
