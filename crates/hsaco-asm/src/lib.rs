@@ -251,71 +251,110 @@ struct Line {
 }
 
 /// Split a file into lines with comments replaced by blanks (columns kept).
-fn split_lines(text: &str, file: usize) -> Vec<Line> {
-    let mut out = Vec::new();
-    let mut in_block = false;
-    for (i, raw) in text.split('\n').enumerate() {
-        let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        let b = raw.as_bytes();
-        let mut t = Vec::with_capacity(b.len());
-        let mut j = 0;
-        let mut in_str = false;
-        let first = b.iter().position(|c| !c.is_ascii_whitespace());
-        while j < b.len() {
-            let c = b[j];
-            if in_block {
-                if c == b'*' && b.get(j + 1) == Some(&b'/') {
-                    in_block = false;
-                    t.extend_from_slice(b"  ");
-                    j += 2;
-                } else {
-                    t.push(if c == b'\t' { b'\t' } else { b' ' });
-                    j += 1;
-                }
-                continue;
-            }
-            if in_str {
-                t.push(c);
-                if c == b'\\' && j + 1 < b.len() {
-                    t.push(b[j + 1]);
-                    j += 2;
-                    continue;
-                }
-                if c == b'"' {
-                    in_str = false;
-                }
+/// One source line with comments blanked (columns kept); `in_block` carries an open
+/// `/* */` comment to the next line.
+fn clean_line(raw: &str, in_block: &mut bool) -> String {
+    let raw = raw.strip_suffix('\r').unwrap_or(raw);
+    let b = raw.as_bytes();
+    let mut t = Vec::with_capacity(b.len());
+    let mut j = 0;
+    let mut in_str = false;
+    let first = b.iter().position(|c| !c.is_ascii_whitespace());
+    while j < b.len() {
+        let c = b[j];
+        if *in_block {
+            if c == b'*' && b.get(j + 1) == Some(&b'/') {
+                *in_block = false;
+                t.extend_from_slice(b"  ");
+                j += 2;
+            } else {
+                t.push(if c == b'\t' { b'\t' } else { b' ' });
                 j += 1;
+            }
+            continue;
+        }
+        if in_str {
+            t.push(c);
+            if c == b'\\' && j + 1 < b.len() {
+                t.push(b[j + 1]);
+                j += 2;
                 continue;
             }
-            match c {
-                b'"' => {
-                    in_str = true;
-                    t.push(c);
-                }
-                b';' => break,
-                b'#' if Some(j) == first => break,
-                b'/' if b.get(j + 1) == Some(&b'/') => break,
-                b'/' if b.get(j + 1) == Some(&b'*') => {
-                    in_block = true;
-                    t.extend_from_slice(b"  ");
-                    j += 2;
-                    continue;
-                }
-                _ => t.push(c),
+            if c == b'"' {
+                in_str = false;
             }
             j += 1;
+            continue;
         }
-        let text = String::from_utf8_lossy(&t).trim_end().to_string();
-        out.push(Line {
-            loc: Loc { file, line: i + 1 },
-            text,
-            raw: std::rc::Rc::from(raw),
-        });
+        match c {
+            b'"' => {
+                in_str = true;
+                t.push(c);
+            }
+            b';' => break,
+            b'#' if Some(j) == first => break,
+            b'/' if b.get(j + 1) == Some(&b'/') => break,
+            b'/' if b.get(j + 1) == Some(&b'*') => {
+                *in_block = true;
+                t.extend_from_slice(b"  ");
+                j += 2;
+                continue;
+            }
+            _ => t.push(c),
+        }
+        j += 1;
     }
-    if text.ends_with('\n') {
-        out.pop();
+    String::from_utf8_lossy(&t).trim_end().to_string()
+}
+
+/// Where statements come from: a file's text, read line by line as the run goes (the
+/// whole file is never split up front), or lines made by a macro or a repetition.
+enum Frame<'t> {
+    Text {
+        text: std::borrow::Cow<'t, str>,
+        pos: usize,
+        line: usize,
+        file: usize,
+        in_block: bool,
+    },
+    Lines(Vec<Line>, usize),
+}
+
+impl Frame<'_> {
+    fn next(&mut self) -> Option<Line> {
+        match self {
+            Frame::Lines(lines, idx) => {
+                let l = lines.get(*idx).cloned();
+                *idx += 1;
+                l
+            }
+            Frame::Text {
+                text,
+                pos,
+                line,
+                file,
+                in_block,
+            } => {
+                if *pos >= text.len() {
+                    return None;
+                }
+                let rest = &text[*pos..];
+                let end = rest.find('\n').unwrap_or(rest.len());
+                let raw = &rest[..end];
+                *pos += end + 1;
+                *line += 1;
+                let raw = raw.strip_suffix('\r').unwrap_or(raw);
+                Some(Line {
+                    loc: Loc {
+                        file: *file,
+                        line: *line,
+                    },
+                    text: clean_line(raw, in_block),
+                    raw: std::rc::Rc::from(raw),
+                })
+            }
+        }
     }
-    out
 }
 
 /// A section being assembled.
@@ -718,16 +757,20 @@ pub fn assemble(
 ) -> Result<Assembled, Diagnostics> {
     let mut a = Asm::new(opts);
     a.files.push(file.to_string());
-    let lines = split_lines(text, 0);
-    let mut stack: Vec<(Vec<Line>, usize)> = vec![(lines, 0)];
+    let mut stack: Vec<Frame> = vec![Frame::Text {
+        text: std::borrow::Cow::Borrowed(text),
+        pos: 0,
+        line: 0,
+        file: 0,
+        in_block: false,
+    }];
     let mut cond: Vec<(bool, bool)> = Vec::new(); // (active, taken)
     let mut expanded = 0usize;
-    while let Some((lines, idx)) = stack.last_mut() {
-        let Some(line) = lines.get(*idx).cloned() else {
+    while let Some(frame) = stack.last_mut() {
+        let Some(line) = frame.next() else {
             stack.pop();
             continue;
         };
-        *idx += 1;
         expanded += 1;
         if expanded > a.opts.max_statements || a.too_many() {
             if expanded > a.opts.max_statements {
@@ -811,8 +854,8 @@ pub fn assemble(
         // block directives that consume following lines
         match word {
             ".macro" => {
-                let (lines, idx) = stack.last_mut().expect("non-empty");
-                match take_block(lines, idx, &[".macro"], ".endm", &[".endmacro"]) {
+                let frame = stack.last_mut().expect("non-empty");
+                match take_block(frame, &[".macro"], ".endm", &[".endmacro"]) {
                     Some(body) => define_macro(&mut a, n, &t[word_end..], body),
                     None => a.error(
                         n,
@@ -823,20 +866,20 @@ pub fn assemble(
                 continue;
             }
             ".rept" | ".irp" | ".irpc" => {
-                let (lines, idx) = stack.last_mut().expect("non-empty");
-                let Some(body) = take_block(lines, idx, &[".rept", ".irp", ".irpc"], ".endr", &[])
+                let frame = stack.last_mut().expect("non-empty");
+                let Some(body) = take_block(frame, &[".rept", ".irp", ".irpc"], ".endr", &[])
                 else {
                     a.error(n, ind..ind + word_end, "no matching '.endr' in definition");
                     continue;
                 };
                 let exp = expand_repeat(&mut a, n, word, t[word_end..].trim(), &body);
                 if !exp.is_empty() {
-                    stack.push((exp, 0));
+                    stack.push(Frame::Lines(exp, 0));
                 }
                 continue;
             }
             ".amdgpu_metadata" | ".amd_amdgpu_hsa_metadata" | ".amd_kernel_code_t" => {
-                let (lines, idx) = stack.last_mut().expect("non-empty");
+                let frame = stack.last_mut().expect("non-empty");
                 let end = match word {
                     ".amdgpu_metadata" => ".end_amdgpu_metadata",
                     ".amd_kernel_code_t" => ".end_amd_kernel_code_t",
@@ -845,8 +888,7 @@ pub fn assemble(
                 if word == ".amd_kernel_code_t" {
                     let mut body = Vec::new();
                     let mut closed = false;
-                    while let Some(l) = lines.get(*idx).cloned() {
-                        *idx += 1;
+                    while let Some(l) = frame.next() {
                         if l.text.trim() == end {
                             closed = true;
                             break;
@@ -861,8 +903,7 @@ pub fn assemble(
                 }
                 let mut yaml = String::new();
                 let mut closed = false;
-                while let Some(l) = lines.get(*idx) {
-                    *idx += 1;
+                while let Some(l) = frame.next() {
                     if l.raw.trim() == end {
                         closed = true;
                         break;
@@ -900,7 +941,13 @@ pub fn assemble(
                         }
                         a.files.push(path);
                         let id = a.files.len() - 1;
-                        stack.push((split_lines(&text, id), 0));
+                        stack.push(Frame::Text {
+                            text: std::borrow::Cow::Owned(text),
+                            pos: 0,
+                            line: 0,
+                            file: id,
+                            in_block: false,
+                        });
                     }
                     Err(m) => {
                         let off = line.raw.find(arg).unwrap_or(0);
@@ -910,11 +957,10 @@ pub fn assemble(
                 continue;
             }
             ".amdhsa_kernel" => {
-                let (lines, idx) = stack.last_mut().expect("non-empty");
+                let frame = stack.last_mut().expect("non-empty");
                 let mut body = Vec::new();
                 let mut end = None;
-                while let Some(l) = lines.get(*idx).cloned() {
-                    *idx += 1;
+                while let Some(l) = frame.next() {
                     if l.text.trim() == ".end_amdhsa_kernel" {
                         end = Some(l);
                         break;
@@ -933,7 +979,7 @@ pub fn assemble(
         if let Some(m) = a.macros.get(word) {
             let exp = expand_macro(m, t[word_end..].trim(), line.loc, &mut a.unique);
             match exp {
-                Ok(lines) => stack.push((lines, 0)),
+                Ok(lines) => stack.push(Frame::Lines(lines, 0)),
                 Err(m) => a.error(n, ind..ind + word_end, m),
             }
             continue;
@@ -957,16 +1003,14 @@ pub fn assemble(
 }
 
 fn take_block(
-    lines: &[Line],
-    idx: &mut usize,
+    frame: &mut Frame<'_>,
     open: &[&str],
     close: &str,
     close_alt: &[&str],
 ) -> Option<Vec<Line>> {
     let mut depth = 1;
     let mut body = Vec::new();
-    while let Some(l) = lines.get(*idx) {
-        *idx += 1;
+    while let Some(l) = frame.next() {
         let w = l
             .text
             .split_whitespace()
@@ -981,7 +1025,7 @@ fn take_block(
                 return Some(body);
             }
         }
-        body.push(l.clone());
+        body.push(l);
     }
     None
 }
