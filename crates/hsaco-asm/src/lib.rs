@@ -594,7 +594,6 @@ impl<'o> Asm<'o> {
         let s = &mut self.sections[self.cur];
         if s.sh_type == hsaco_elf::elf::consts::SHT_NOBITS {
             if bytes.iter().any(|&b| b != 0) {
-                let _ = stmt;
                 self.error(stmt, 0..0, "cannot have initialized data in a bss section");
                 return;
             }
@@ -977,7 +976,7 @@ pub fn assemble(
             _ => {}
         }
         if let Some(m) = a.macros.get(word) {
-            let exp = expand_macro(m, t[word_end..].trim(), line.loc, &mut a.unique);
+            let exp = expand_macro(m, t[word_end..].trim(), &mut a.unique);
             match exp {
                 Ok(lines) => stack.push(Frame::Lines(lines, 0)),
                 Err(m) => a.error(n, ind..ind + word_end, m),
@@ -1124,7 +1123,7 @@ fn substitute(text: &str, names: &[(String, String)], unique: usize) -> String {
     out
 }
 
-fn expand_macro(m: &Macro, args: &str, loc: Loc, unique: &mut usize) -> Result<Vec<Line>, String> {
+fn expand_macro(m: &Macro, args: &str, unique: &mut usize) -> Result<Vec<Line>, String> {
     let given = split_args(args);
     if given.len() > m.params.len() {
         return Err("too many positional arguments".to_string());
@@ -1143,15 +1142,11 @@ fn expand_macro(m: &Macro, args: &str, loc: Loc, unique: &mut usize) -> Result<V
     Ok(m.body
         .iter()
         .map(|l| Line {
-            loc: loc_of(l, loc),
+            loc: l.loc,
             text: substitute(&l.text, &names, *unique),
             raw: substitute(&l.raw, &names, *unique).into(),
         })
         .collect())
-}
-
-fn loc_of(l: &Line, _outer: Loc) -> Loc {
-    l.loc
 }
 
 fn expand_repeat(a: &mut Asm<'_>, n: usize, word: &str, arg: &str, body: &[Line]) -> Vec<Line> {
@@ -1344,7 +1339,7 @@ fn statement(a: &mut Asm<'_>, n: usize, line: &Line, enc: &mut dyn InstructionEn
         let word_end = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
         let word = rest[..word_end].to_ascii_lowercase();
         let args_off = pos + word_end;
-        directive(a, n, &word, pos, &text[args_off..], args_off, line);
+        directive(a, n, &word, pos, &text[args_off..], args_off);
         return;
     }
     // instruction
@@ -1653,7 +1648,7 @@ fn align_to(
     match fill {
         None if code => {
             // s_nop 0 words in code, as llvm-mc pads
-            let nop = nop_word(a);
+            let nop = S_NOP_0;
             let mut left = pad;
             while !left.is_multiple_of(4) {
                 a.emit_fill(n, 1, 0);
@@ -1682,22 +1677,11 @@ fn align_to(
     }
 }
 
-fn nop_word(a: &Asm<'_>) -> u32 {
-    // s_nop 0 (SOPP opcode 0): 0xbf800000 on every generation
-    let _ = a;
-    0xbf80_0000
-}
+/// `s_nop 0`, the word llvm-mc pads code with: SOPP opcode 0, the same on every
+/// generation (checked on the corpus, gfx8 to gfx12.5).
+const S_NOP_0: u32 = 0xbf80_0000;
 
-#[allow(clippy::too_many_arguments)]
-fn directive(
-    a: &mut Asm<'_>,
-    n: usize,
-    word: &str,
-    wpos: usize,
-    args: &str,
-    off: usize,
-    line: &Line,
-) {
+fn directive(a: &mut Asm<'_>, n: usize, word: &str, wpos: usize, args: &str, off: usize) {
     use hsaco_elf::elf::consts::*;
     let targs = args.trim();
     let aoff = off + (args.len() - args.trim_start().len());
@@ -2041,7 +2025,6 @@ fn directive(
             if word.starts_with(".amdhsa_") {
                 a.error(n, wspan, "directive is only valid inside .amdhsa_kernel");
             } else {
-                let _ = line;
                 a.error(n, wspan, "unknown directive");
             }
         }
@@ -2312,12 +2295,10 @@ fn amdhsa_kernel(
     a.sym(&k.name);
     let s = a.sym(&kd_name);
     s.label = Some(at);
-    s.st_type = Some(STT_OBJECT_);
+    s.st_type = Some(hsaco_elf::elf::consts::STT_OBJECT);
     s.size = Some(Expr::Num(64));
     a.kernels.push(k);
 }
-
-const STT_OBJECT_: u8 = 1;
 
 impl<'o> Asm<'o> {
     /// Encode every kernel descriptor (at the end, when all symbols are known).
