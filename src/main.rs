@@ -22,6 +22,7 @@ use std::process::ExitCode;
 ///   hsaco extract app -o out/          every code object inside a fat binary
 ///   hsaco dis kernel.co                disassemble as llvm-objdump -d does (gfx6-gfx12)
 ///   hsaco ld a.o b.o -o kernel.co      link objects into a code object (as ld.lld -shared)
+///   hsaco as k.s --mcpu=gfx90a -o k.o  assemble as llvm-mc -filetype=obj does
 ///   hsaco check app --device mi50 --runtime rocm-6.4
 ///                                      will it load and run there, and if not, why
 ///   hsaco run kernel.co --kernel K --grid 1024 --block 256 --arg buf:f32:1024=iota ...
@@ -42,12 +43,14 @@ enum Command {
     Dis(cmd::dis::Opts),
     Ld(cmd::ld::Opts),
     Run(cmd::run::Opts),
+    #[command(name = "as")]
+    As(cmd::asm::Opts),
 }
 
 fn main() -> ExitCode {
     let command = match cmd::read::plain_metadata_args(std::env::args_os()) {
         Some(opts) => Command::Read(opts),
-        None => Cli::parse().command,
+        None => Cli::parse_from(cmd::asm::llvm_mc_args(std::env::args_os().collect())).command,
     };
     let result = match command {
         Command::Read(o) => cmd::read::run(o),
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Command::Dis(o) => cmd::dis::run(o),
         Command::Ld(o) => cmd::ld::run(o),
         Command::Run(o) => cmd::run::run(o),
+        Command::As(o) => cmd::asm::run(o),
     };
     match result {
         Ok(code) => code,

@@ -205,3 +205,34 @@ fn v1_dis_lists_what_llvm_objdump_lists() {
         assert_eq!(ours, llvm, "{cpu}");
     }
 }
+
+/// `hsaco as` leaves no output file behind when the source has errors, and writes
+/// a readable object when it has none.
+#[test]
+fn as_writes_nothing_on_error() {
+    let dir = root().join("target/cli-as-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out.o");
+    let _ = std::fs::remove_file(&out);
+    let run = |src: &str| {
+        Command::new(env!("CARGO_BIN_EXE_hsaco"))
+            .args(["as", "--mcpu=gfx1100", src, "-o"])
+            .arg(&out)
+            .current_dir(root())
+            .status()
+            .unwrap()
+    };
+    let st = run("tests/cli/data/asm/errors.s");
+    assert_eq!(st.code(), Some(1));
+    assert!(!out.exists(), "output written despite errors");
+    let st = run("tests/cli/data/asm/data.s");
+    assert!(st.success());
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[..4], b"\x7fELF");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("hsaco-tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}

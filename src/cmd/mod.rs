@@ -1,6 +1,7 @@
 //! One module per subcommand: an `Opts` struct (its doc comment is the `--help`) and
 //! `run`.
 
+pub mod asm;
 pub mod check;
 pub mod demo;
 pub mod dis;

@@ -23,6 +23,8 @@
 //!   `.o` and for all of a directory's together (byte-identical, else the same loadable
 //!   contents), and `llvm-readelf-22 -a` / `llvm-objdump-22 -d` warn about nothing in
 //!   hsaco's output (see `ld_diff`).
+//! - assembler: every corpus `.s` through `hsaco-asm` against `llvm-mc-22
+//!   -filetype=obj` (sections, symbols, relocations; see `asm_diff.rs`).
 //!
 //! Prints counts per check and every mismatch (up to a limit), and fails if any.
 
@@ -71,6 +73,14 @@ pub fn run(opts: &Options) -> Result<()> {
     failed |= !crate::ld_diff::run(&hsaco, &dir, opts.limit)?;
     failed |= !platform_fixtures()?
         .report("r600/PAL/Mesa fixtures and references (gen.sh --check vs clang-22)");
+    // hsaco-isa's instruction encoder; ASM_DIFF_ENCODER=oracle: llvm-mc-22's encodings
+    // (to tell a driver difference from an encoder difference)
+    let real = !std::env::var("ASM_DIFF_ENCODER").is_ok_and(|v| v == "oracle");
+    failed |= !crate::asm_diff::compare(&dir, opts.limit, real)?.report(if real {
+        "assembler (hsaco as vs llvm-mc-22 -filetype=obj)"
+    } else {
+        "assembler (hsaco-asm with llvm-mc-22's instruction encodings vs llvm-mc-22 -filetype=obj)"
+    });
     failed |= !target_ids()?
         .report("target IDs and e_flags (vs clang-22 / llvm-mc-22 / llvm-readelf-22)");
     // every instruction statement of the corpus .s files through the encoder
@@ -90,9 +100,9 @@ pub fn run(opts: &Options) -> Result<()> {
 
 #[derive(Default)]
 pub(crate) struct Tally {
-    compared: usize,
-    skipped: usize,
-    mismatches: Vec<String>,
+    pub(crate) compared: usize,
+    pub(crate) skipped: usize,
+    pub(crate) mismatches: Vec<String>,
 }
 
 impl Tally {

@@ -12,6 +12,9 @@
 //!                                     every corpus instruction through the encoder, against llvm-mc-22
 //! cargo xtask enc-one PROC[+w64] TEXT  one statement through the encoder and llvm-mc-22
 //! cargo xtask bench [--corpus DIR] [--libshape-only | --asm | --emu]
+//! cargo xtask asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real]
+//!                                     hsaco-asm vs llvm-mc-22 -filetype=obj on the corpus .s files
+//! cargo xtask bench [--corpus DIR] [--libshape-only]
 //!                                     time hsaco against the LLVM tool doing the same work
 //!                                     (the corpus, then library-shaped objects; `--asm`:
 //!                                     `as` against llvm-mc-22 on 1M-instruction files;
@@ -26,6 +29,7 @@
 //! `--corpus` is given.
 
 mod asm_bench;
+mod asm_diff;
 mod bench;
 mod codegen;
 mod corpus;
@@ -87,6 +91,7 @@ fn main() -> Result<()> {
             };
             enc_diff::run(&Options::parse(&rest)?, show)
         }
+        "asm-diff" => asm_diff::run(rest),
         "bench" => bench::run(&Options::parse(rest)?),
         "wild-corpus" => wild::run(rest),
         "help" | "--help" | "-h" => {
@@ -97,7 +102,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | enc-one PROC TEXT | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 #[derive(Default)]

@@ -40,6 +40,7 @@
 //! `.amdhsa_next_free_vgpr`/`_sgpr` as the allocated block count times the block size,
 //! since the descriptor only keeps granulated counts.
 
+pub mod assemble;
 mod code_t;
 mod descriptor;
 mod print;

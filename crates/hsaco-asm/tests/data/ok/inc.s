@@ -1,0 +1,5 @@
+; MCPU: gfx900
+	.data
+	.byte 1
+	.include "included.inc"
+	.byte 3

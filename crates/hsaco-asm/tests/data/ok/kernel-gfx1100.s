@@ -1,0 +1,72 @@
+; MCPU: gfx1100 
+	.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
+	.amdhsa_code_object_version 6
+	.text
+	.globl k1100
+	.p2align 8
+	.type k1100,@function
+k1100:
+	.long 0xbf810000
+.Lfunc_end0:
+	.size k1100, .Lfunc_end0-k1100
+	.globl helper
+	.type helper,@function
+helper:
+	.long 0xbf810000
+	.rodata
+	.p2align 6
+	.amdhsa_kernel k1100
+		.amdhsa_group_segment_fixed_size 1024
+		.amdhsa_private_segment_fixed_size 16
+		.amdhsa_kernarg_size 24
+		.amdhsa_next_free_vgpr k1100.num_vgpr
+		.amdhsa_next_free_sgpr 20
+		.amdhsa_user_sgpr_dispatch_ptr 1
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_y 1
+		.amdhsa_system_vgpr_workitem_id 2
+		.amdhsa_float_round_mode_32 1
+		.amdhsa_float_denorm_mode_32 2
+		.amdhsa_exception_fp_ieee_div_zero 1
+		.amdhsa_exception_int_div_zero 1
+		.amdhsa_wavefront_size32 0
+		.amdhsa_shared_vgpr_count 0
+		.amdhsa_inst_pref_size 3
+		.amdhsa_workgroup_processor_mode 0
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 0
+		.amdhsa_enable_private_segment 1
+	.end_amdhsa_kernel
+	.amdhsa_kernel helper
+		.amdhsa_next_free_vgpr 8
+		.amdhsa_next_free_sgpr 1
+
+	.end_amdhsa_kernel
+	.set k1100.num_vgpr, max(3, 17)
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .value_kind:     by_value
+    .group_segment_fixed_size: 1024
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .max_flat_workgroup_size: 256
+    .name:           k1100
+    .private_segment_fixed_size: 16
+    .sgpr_count:     22
+    .symbol:         k1100.kd
+    .vgpr_count:     17
+    .wavefront_size: 64
+amdhsa.target:   amdgcn-amd-amdhsa--gfx1100
+amdhsa.version:
+  - 1
+  - 2
+...
+	.end_amdgpu_metadata
