@@ -19,9 +19,10 @@
 //! k.inst("s_waitcnt", &[imm(0)]).unwrap();
 //! k.inst("global_store_dword", &[v(0), v(1), s(0..=1)]).unwrap();
 //! k.inst("s_endpgm", &[]).unwrap();
-//! let source = k.source();
-//! assert!(source.contains(".amdhsa_next_free_vgpr 2"));
 //! assert!(k.inst("v_mov_b32_e32", &[s(0), v(1)]).is_err()); // an SGPR destination
+//! k.field("user_sgpr_kernarg_segment_ptr", 1).field("user_sgpr_count", 2);
+//! let code_object: Vec<u8> = k.finish().unwrap();
+//! assert_eq!(&code_object[..4], b"\x7fELF");
 //! ```
 
 use hsaco_isa::asm::{AsmError, Assembler, ExprValue, RelocVariant, SymbolLookup};
@@ -144,6 +145,11 @@ pub enum BuildError {
     },
     /// A label was bound twice, or used and never bound.
     Label(String),
+    /// The source the builder wrote did not assemble (`hsaco-asm`'s diagnostics; a
+    /// descriptor field out of range, a field the processor does not have).
+    Assemble(String),
+    /// The object did not link (`hsaco-link`).
+    Link(String),
 }
 
 impl std::fmt::Display for BuildError {
@@ -154,6 +160,8 @@ impl std::fmt::Display for BuildError {
                 write!(f, "instruction {index} '{text}': {error}")
             }
             BuildError::Label(m) => f.write_str(m),
+            BuildError::Assemble(m) => write!(f, "assembling the kernel: {m}"),
+            BuildError::Link(m) => write!(f, "linking the kernel: {m}"),
         }
     }
 }
@@ -527,6 +535,38 @@ impl KernelBuilder {
         );
         o.push_str("...\n\t.end_amdgpu_metadata\n");
         o
+    }
+
+    /// The loadable code object: the [`source`](Self::source) assembled by `hsaco-asm`
+    /// (with the same encoder) and linked by `hsaco-link`, as `hsaco as` and `hsaco
+    /// ld` would.
+    pub fn finish(&self) -> Result<Vec<u8>, BuildError> {
+        self.relocatable().and_then(|object| {
+            hsaco_link::link(
+                &[hsaco_link::Input::new("builder.o", &object)],
+                &hsaco_link::Options::default(),
+            )
+            .map_err(|e| BuildError::Link(e.to_string()))
+        })
+    }
+
+    /// The relocatable object (what `hsaco as` writes for the [`source`](Self::source)).
+    pub fn relocatable(&self) -> Result<Vec<u8>, BuildError> {
+        self.check_labels()?;
+        let mut opts = hsaco_asm::Options::for_processor(&self.processor)
+            .ok_or_else(|| BuildError::UnknownProcessor(self.processor.clone()))?;
+        opts.wave64 = Some(self.wave64);
+        opts.code_object_version = u8::try_from(self.code_object_version).ok();
+        let mut enc = self.asm;
+        hsaco_asm::assemble(
+            "builder.s",
+            &self.source(),
+            &opts,
+            &mut enc,
+            &mut hsaco_asm::NoIncludes,
+        )
+        .map(|a| a.object)
+        .map_err(|d| BuildError::Assemble(d.to_string()))
     }
 
     /// Check that every label used was bound.
