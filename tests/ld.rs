@@ -64,3 +64,70 @@ fn nothing_written_on_error() {
         .collect();
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
 }
+
+/// `hsaco as` then `hsaco ld` on the linker fixtures' assembly sources gives what
+/// llvm-mc-22 then ld.lld-22 -shared gave (the committed `.co`, gen.sh), byte for byte;
+/// `hsaco as --link` gives what `hsaco as` then `hsaco ld` give.
+#[test]
+fn assembled_and_linked_as_llvm_mc_and_ld_lld() {
+    let comment = std::fs::read_to_string(data("lld-comment.txt")).unwrap();
+    let hsaco = env!("CARGO_BIN_EXE_hsaco");
+    for (name, sources) in [
+        ("data", &["data"][..]),
+        ("strs", &["strs"]),
+        ("got", &["got"]),
+        ("weak_undef", &["weak_undef"]),
+        ("relro", &["relro", "relro2"]),
+    ] {
+        let mut objects = Vec::new();
+        for s in sources {
+            let o = scratch(&format!("as-{s}.o"));
+            let st = Command::new(hsaco)
+                .args(["as", "--mcpu=gfx90a"])
+                .arg(data(&format!("{s}.s")))
+                .arg("-o")
+                .arg(&o)
+                .status()
+                .unwrap();
+            assert!(st.success(), "hsaco as {s}.s");
+            objects.push(o);
+        }
+        let out = scratch(&format!("as-{name}.co"));
+        let st = Command::new(hsaco)
+            .arg("ld")
+            .args(&objects)
+            .args(["--linker-comment", comment.trim(), "-o"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(st.success(), "hsaco ld {name}");
+        assert!(
+            std::fs::read(&out).unwrap() == std::fs::read(data(&format!("{name}.co"))).unwrap(),
+            "{name}: hsaco as + hsaco ld differ from llvm-mc-22 + ld.lld-22"
+        );
+        if sources.len() == 1 {
+            let default_ld = scratch(&format!("as-{name}-default.co"));
+            let st = Command::new(hsaco)
+                .arg("ld")
+                .arg(&objects[0])
+                .arg("-o")
+                .arg(&default_ld)
+                .status()
+                .unwrap();
+            assert!(st.success());
+            let one_step = scratch(&format!("as-link-{name}.co"));
+            let st = Command::new(hsaco)
+                .args(["as", "--link", "--mcpu=gfx90a"])
+                .arg(data(&format!("{name}.s")))
+                .arg("-o")
+                .arg(&one_step)
+                .status()
+                .unwrap();
+            assert!(st.success(), "hsaco as --link {name}.s");
+            assert!(
+                std::fs::read(&one_step).unwrap() == std::fs::read(&default_ld).unwrap(),
+                "{name}: as --link differs from as + ld"
+            );
+        }
+    }
+}

@@ -20,6 +20,7 @@ use std::process::ExitCode;
 ///   hsaco as -triple=amdgcn-amd-amdhsa -mcpu=gfx1100 -mattr=+wavefrontsize64 k.s -o k.o
 ///   hsaco as --mcpu=gfx906 --show-encoding k.s       (each instruction and its bytes)
 ///   cat k.s | hsaco as --mcpu=gfx942 - -o -          (stdin to stdout)
+///   hsaco as --link kernel.s --mcpu=gfx90a -o kernel.co   (assemble and link in one step)
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
 pub struct Opts {
@@ -52,6 +53,10 @@ pub struct Opts {
     /// Directories searched by .include.
     #[arg(short = 'I', long = "include-dir")]
     pub include: Vec<PathBuf>,
+    /// Link the object into a loadable code object too (as `hsaco ld` does with one
+    /// input, like `ld.lld -shared`), and write that.
+    #[arg(long)]
+    pub link: bool,
 }
 
 /// llvm-mc's single-dash long options to clap's double-dash ones, for `hsaco as`.
@@ -152,6 +157,15 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                     output::print(&out.listing)?;
                 } else {
                     output::write_file(&opts.output, out.listing.as_bytes())?;
+                }
+            } else if opts.link {
+                let input = hsaco_link::Input::new(&name, &out.object);
+                match hsaco_link::link(&[input], &crate::cmd::ld::link_options()) {
+                    Ok(co) => output::write_file(&opts.output, &co)?,
+                    Err(e) => {
+                        eprintln!("hsaco as --link: error: {e}");
+                        return Ok(ExitCode::from(1));
+                    }
                 }
             } else {
                 output::write_file(&opts.output, &out.object)?;

@@ -33,7 +33,7 @@ pub struct Opts {
     #[arg(short, long)]
     pub output: PathBuf,
     /// The linker's string in .comment (empty for none).
-    #[arg(long, value_name = "TEXT", default_value = concat!("Linker: hsaco ", env!("CARGO_PKG_VERSION")))]
+    #[arg(long, value_name = "TEXT", default_value = LINKER_COMMENT)]
     pub linker_comment: String,
     /// Accepted for ld.lld compatibility (the output is always a shared object).
     #[arg(long, hide = true)]
@@ -64,4 +64,14 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     let bytes = hsaco_link::link(&inputs, &options)?;
     output::write_file(&opts.output, &bytes)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The linker's line in `.comment` by default.
+pub const LINKER_COMMENT: &str = concat!("Linker: hsaco ", env!("CARGO_PKG_VERSION"));
+
+/// The link options of `hsaco ld` without options (also `hsaco as --link`).
+pub fn link_options() -> hsaco_link::Options {
+    hsaco_link::Options {
+        comment: Some(LINKER_COMMENT.to_string()),
+    }
 }
