@@ -256,6 +256,11 @@ struct Line {
 fn clean_line(raw: &str, in_block: &mut bool) -> String {
     let raw = raw.strip_suffix('\r').unwrap_or(raw);
     let b = raw.as_bytes();
+    // most lines (instructions) have no string, no `#`, no `/`: cut at `;` and done
+    if !*in_block && !b.iter().any(|c| matches!(c, b'"' | b'#' | b'/')) {
+        let end = b.iter().position(|&c| c == b';').unwrap_or(b.len());
+        return raw[..end].trim_end().to_string();
+    }
     let mut t = Vec::with_capacity(b.len());
     let mut j = 0;
     let mut in_str = false;

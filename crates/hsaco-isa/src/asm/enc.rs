@@ -565,8 +565,42 @@ thread_local! {
 }
 
 /// Cached results of statements without expressions, per (processor, wave64).
-type StatementCache =
-    HashMap<(&'static str, bool), HashMap<Box<str>, Result<(Vec<u8>, Encoded), AsmError>>>;
+type StatementCache = HashMap<
+    (&'static str, bool),
+    HashMap<Box<str>, Result<(Vec<u8>, Encoded), AsmError>, FastHash>,
+>;
+
+/// A hasher for the statement cache: FNV-1a over 8-byte words (the keys are our own
+/// statement texts, not attacker-chosen table keys a denial of service could target
+/// in a long-lived process; SipHash was a tenth of `hsaco as`'s time).
+#[derive(Clone, Copy, Default)]
+struct FastHash;
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            self.0 = (self.0 ^ w).wrapping_mul(0x0100_0000_01b3).rotate_left(23);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        // (spread the high bits into the low ones hashbrown takes its group from)
+        self.0 ^ (self.0 >> 29)
+    }
+}
 
 thread_local! {
     static STATEMENTS: std::cell::RefCell<StatementCache> = std::cell::RefCell::new(HashMap::new());
