@@ -92,6 +92,8 @@ pub fn run(opts: &Options) -> Result<()> {
         println!("encoder (vs llvm-mc-22 -show-encoding): {e}");
         failed = true;
     }
+    // (no LLVM in it: hsaco's own bytes -> text -> bytes over the corpus code)
+    failed |= !crate::roundtrip::run(&dir, opts.limit, 5)?;
     if failed {
         bail!("hsaco differs from LLVM 22");
     }

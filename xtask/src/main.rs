@@ -10,6 +10,8 @@
 //!                                     only its `hsaco ld` vs `ld.lld-22 -shared` step
 //! cargo xtask enc-diff [--corpus DIR] [--limit N] [--show N]
 //!                                     every corpus instruction through the encoder, against llvm-mc-22
+//! cargo xtask roundtrip [--corpus DIR] [--limit N]
+//!                                     corpus code bytes -> dis text -> as bytes (no LLVM)
 //! cargo xtask enc-one PROC[+w64] TEXT  one statement through the encoder and llvm-mc-22
 //! cargo xtask bench [--corpus DIR] [--libshape-only | --asm | --emu]
 //! cargo xtask asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real]
@@ -38,6 +40,7 @@ mod enc_diff;
 mod ld_diff;
 mod libshape;
 mod llvm_diff;
+mod roundtrip;
 mod wild;
 
 use anyhow::{bail, Context, Result};
@@ -77,6 +80,13 @@ fn main() -> Result<()> {
             }
             Ok(())
         }
+        "roundtrip" => {
+            let opts = Options::parse(rest)?;
+            if !roundtrip::run(&opts.corpus_dir()?, opts.limit, 5)? {
+                bail!("some instructions did not come back identical");
+            }
+            Ok(())
+        }
         "enc-one" => enc_diff::one(rest),
         "enc-diff" => {
             // --show N: print the first N differences of each processor
@@ -102,7 +112,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 #[derive(Default)]
