@@ -177,7 +177,7 @@ fn corpus_lines(corpus_dir: &Path, proc: &str) -> Result<Vec<String>> {
             if name != proc && !name.starts_with(&format!("{proc}_")) {
                 continue;
             }
-            walk(&t, &mut files)?;
+            files.extend(corpus::assembly_files(&t)?);
         }
     }
     files.sort();
@@ -207,16 +207,4 @@ fn corpus_lines(corpus_dir: &Path, proc: &str) -> Result<Vec<String>> {
         }
     }
     Ok(lines)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    for e in std::fs::read_dir(dir)? {
-        let p = e?.path();
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else if p.extension().is_some_and(|x| x == "s") {
-            out.push(p);
-        }
-    }
-    Ok(())
 }

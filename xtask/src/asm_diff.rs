@@ -41,15 +41,7 @@ fn parse_show_encoding(text: &str) -> Vec<OracleInst> {
             let mnemonic = stmt.split_whitespace().next().unwrap_or("").to_string();
             let list = &line[i + "; encoding: [".len()..];
             let list = &list[..list.find(']').unwrap_or(list.len())];
-            let bytes = list
-                .split(',')
-                .map(|b| {
-                    let b = b.trim();
-                    b.strip_prefix("0x")
-                        .and_then(|h| u8::from_str_radix(h, 16).ok())
-                        .unwrap_or(0)
-                })
-                .collect();
+            let bytes = crate::corpus::encoding_bytes(list);
             out.push(OracleInst {
                 mnemonic,
                 bytes,

@@ -68,6 +68,38 @@ pub fn objects(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Every `.s` below `dir`, sorted.
+pub fn assembly_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+        for e in std::fs::read_dir(dir)? {
+            let p = e?.path();
+            if p.is_dir() {
+                walk(&p, out)?;
+            } else if p.extension().is_some_and(|x| x == "s") {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out).with_context(|| format!("reading {}", dir.display()))?;
+    out.sort();
+    Ok(out)
+}
+
+/// The bytes of llvm-mc's `--show-encoding` list: the text between `[` and `]` of
+/// `; encoding: [0x01,0x02,...]`.
+pub fn encoding_bytes(list: &str) -> Vec<u8> {
+    list.split(',')
+        .map(|b| {
+            let b = b.trim();
+            b.strip_prefix("0x")
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();

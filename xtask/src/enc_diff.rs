@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use hsaco_isa::asm::{Assembler, ExprValue, RelocVariant, SymbolLookup};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// Every expression is a symbol (the variant and addend parsed from `sym@var+N`).
@@ -46,18 +46,6 @@ impl SymbolLookup for AnySymbol {
             variant,
         })
     }
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    for e in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-        let p = e?.path();
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else if p.extension().is_some_and(|x| x == "s") {
-            out.push(p);
-        }
-    }
-    Ok(())
 }
 
 /// Instruction statements of an assembly file and its processor (and wave64).
@@ -143,17 +131,7 @@ fn llvm_encodings(proc: &str, wave64: bool, lines: &[String]) -> Result<Vec<Opti
         let p = l.find("encoding: [")?;
         let inner = &l[p + 11..];
         let inner = &inner[..inner.find(']')?];
-        Some(
-            inner
-                .split(',')
-                .map(|b| {
-                    let b = b.trim();
-                    b.strip_prefix("0x")
-                        .and_then(|h| u8::from_str_radix(h, 16).ok())
-                        .unwrap_or(0)
-                })
-                .collect::<Vec<u8>>(),
-        )
+        Some(crate::corpus::encoding_bytes(inner))
     });
     let mut res = Vec::with_capacity(lines.len());
     for i in 0..lines.len() {
@@ -174,9 +152,7 @@ fn llvm_encodings(proc: &str, wave64: bool, lines: &[String]) -> Result<Vec<Opti
 
 pub fn run(opts: &Options, show: usize) -> Result<()> {
     let corpus = opts.corpus_dir()?;
-    let mut files = Vec::new();
-    walk(&corpus, &mut files)?;
-    files.sort();
+    let files = crate::corpus::assembly_files(&corpus)?;
     // (processor, wave64) -> unique statements
     let mut groups: BTreeMap<(String, bool), BTreeSet<String>> = BTreeMap::new();
     let mut total_lines = 0usize;
