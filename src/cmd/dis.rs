@@ -31,6 +31,7 @@ use std::process::ExitCode;
 ///   hsaco dis --kd kernel.co                  (kernel descriptors after the code)
 ///   hsaco dis --symbolize-operands kernel.co  (branch targets as labels L0, L1, ...)
 ///   hsaco dis --mattr=+wavefrontsize64 k.co   (gfx10+ code built for wave64)
+///   hsaco dis --reassemble k.co | hsaco as --mcpu=gfx90a - -o k.o   (the same code bytes)
 ///   echo 'C0020002 0000002C BF810000' | hsaco dis --raw --mcpu=gfx906 -
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
@@ -71,6 +72,12 @@ pub struct Opts {
     /// llvm-objdump -C (and the `<name.kd>:` lines of --kd).
     #[arg(long, short = 'C')]
     pub demangle: bool,
+    /// Write assembler source instead of the listing: each code section with its
+    /// instructions as text that `hsaco as --mcpu=PROCESSOR` assembles back to the same
+    /// bytes (every word kept: words that do not decode, or whose text would assemble
+    /// differently, as `.long` with the text in a comment); symbols as comments.
+    #[arg(long, conflicts_with_all = ["kd", "symbolize_operands"])]
+    pub reassemble: bool,
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
@@ -81,6 +88,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         demangle: opts
             .demangle
             .then_some(crate::names::demangle as fn(&str) -> Option<String>),
+        source: opts.reassemble,
     };
     let wave64 = wave64_from_mattr(opts.mattr.as_deref())?;
     let forced = match &opts.mcpu {
@@ -99,6 +107,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         // (a code object's listing needs only some of its sections: input::read_code_parts)
         let parts = (!opts.raw
             && !opts.kd
+            && !opts.reassemble
             && path.as_os_str() != "-"
             && std::env::var_os("HSACO_NO_FAST_PATH").is_none())
         .then(|| input::read_code_parts(path, |flags| can_list_from_parts(forced, flags)))
@@ -358,6 +367,7 @@ mod tests {
                         threads: 1,
                         symbolize_operands,
                         demangle: None,
+                        source: false,
                     };
                     let list = |data: &[u8]| {
                         let mut out = Vec::new();

@@ -94,6 +94,7 @@ pub fn run(opts: &Options) -> Result<()> {
     }
     // (no LLVM in it: hsaco's own bytes -> text -> bytes over the corpus code)
     failed |= !crate::roundtrip::run(&dir, opts.limit, 5)?;
+    failed |= !crate::roundtrip::cli(&hsaco, &dir, opts.limit)?;
     if failed {
         bail!("hsaco differs from LLVM 22");
     }

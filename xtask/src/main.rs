@@ -82,7 +82,10 @@ fn main() -> Result<()> {
         }
         "roundtrip" => {
             let opts = Options::parse(rest)?;
-            if !roundtrip::run(&opts.corpus_dir()?, opts.limit, 5)? {
+            let dir = opts.corpus_dir()?;
+            let library = roundtrip::run(&dir, opts.limit, 5)?;
+            let cli = roundtrip::cli(&hsaco_binary()?, &dir, opts.limit)?;
+            if !(library && cli) {
                 bail!("some instructions did not come back identical");
             }
             Ok(())

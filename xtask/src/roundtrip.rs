@@ -5,12 +5,14 @@
 //! ones. Words the decoder does not know stay data (`.long`), as a re-assembly listing
 //! writes them, and are counted apart. Needs the corpus, not LLVM.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use hsaco_elf::elf::Elf;
 use hsaco_isa::asm::{Assembler, NoSymbols};
 use hsaco_isa::Instructions;
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
+use std::process::{Command, Stdio};
 
 /// SHF_EXECINSTR.
 const SHF_EXECINSTR: u64 = 0x4;
@@ -121,4 +123,94 @@ pub fn run(dir: &Path, limit: Option<usize>, show: usize) -> Result<bool> {
         "  all: {same}/{total} identical; {lit64} known gap (a 64-bit literal printed without lit64(..) comes back as a 32-bit one)"
     );
     Ok(ok)
+}
+
+/// The same through the command line, for every corpus code object: `hsaco dis
+/// --reassemble OBJ | hsaco as --mcpu=P - -o OUT.o`, then each executable section of
+/// OUT.o against the object's section of the same name, byte for byte. Returns whether
+/// all were identical.
+pub fn cli(hsaco: &Path, dir: &Path, limit: Option<usize>) -> Result<bool> {
+    let mut objects: Vec<_> = crate::corpus::objects(dir)?
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "co"))
+        .collect();
+    if let Some(n) = limit {
+        objects.truncate(n);
+    }
+    let tmp = crate::root().join("target/roundtrip");
+    std::fs::create_dir_all(&tmp)?;
+    let out_o = tmp.join("out.o");
+    let (mut same, mut differ, mut skipped) = (0usize, Vec::new(), 0usize);
+    for path in &objects {
+        let data = std::fs::read(path)?;
+        let Some(proc) = Elf::parse(&data)
+            .ok()
+            .and_then(|e| hsaco_isa::listing::processor_from_e_flags(e.e_flags()))
+        else {
+            skipped += 1;
+            continue;
+        };
+        let source = Command::new(hsaco)
+            .args(["dis", "--reassemble"])
+            .arg(path)
+            .output()
+            .context("hsaco dis --reassemble")?;
+        if !source.status.success() {
+            differ.push(format!("{}: dis --reassemble failed", path.display()));
+            continue;
+        }
+        let _ = std::fs::remove_file(&out_o);
+        let mut child = Command::new(hsaco)
+            .args(["as", &format!("--mcpu={proc}"), "-", "-o"])
+            .arg(&out_o)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .context("hsaco as")?;
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin.write_all(&source.stdout)?;
+        }
+        let done = child.wait_with_output()?;
+        if !done.status.success() {
+            let err = String::from_utf8_lossy(&done.stderr);
+            differ.push(format!(
+                "{}: hsaco as failed: {}",
+                path.display(),
+                err.lines().find(|l| l.contains("error")).unwrap_or("")
+            ));
+            continue;
+        }
+        let back = std::fs::read(&out_o)?;
+        let (Ok(orig), Ok(back)) = (Elf::parse(&data), Elf::parse(&back)) else {
+            differ.push(format!("{}: unreadable", path.display()));
+            continue;
+        };
+        let mut ok = true;
+        for s in orig.sections().flatten() {
+            if s.flags & SHF_EXECINSTR == 0 {
+                continue;
+            }
+            let name = s.name_str();
+            let theirs = back
+                .sections()
+                .flatten()
+                .find(|b| b.name_str() == name)
+                .and_then(|b| b.data().ok());
+            if theirs != s.data().ok() {
+                ok = false;
+                differ.push(format!("{}: section {name} differs", path.display()));
+            }
+        }
+        same += usize::from(ok);
+    }
+    println!(
+        "round trip through the CLI (hsaco dis --reassemble | hsaco as, code sections byte for byte): {} objects, {same} identical, {} different, {skipped} skipped (processor unknown)",
+        objects.len(),
+        differ.len()
+    );
+    for d in differ.iter().take(10) {
+        println!("  {d}");
+    }
+    Ok(differ.is_empty())
 }

@@ -155,6 +155,11 @@ impl Assembler {
         Decoder::for_processor(name).map(|dec| Assembler { dec, cache: true })
     }
 
+    /// The assembler for what `dec` decodes (its processor and wave mode).
+    pub fn for_decoder(dec: Decoder) -> Assembler {
+        Assembler { dec, cache: true }
+    }
+
     /// This assembler in wave64 mode (gfx10 and later, `+wavefrontsize64`).
     pub fn wave64(self) -> Assembler {
         Assembler {

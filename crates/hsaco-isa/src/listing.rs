@@ -56,6 +56,10 @@ pub struct Options {
     /// Which of several symbols at one address is shown is decided on the names
     /// as they are in the symbol table.
     pub demangle: Option<fn(&str) -> Option<String>>,
+    /// Write assembler source instead of llvm-objdump's listing: each executable
+    /// section as `.section`/`.p2align` and its instructions as text that `hsaco as`
+    /// assembles back to the same bytes (see [`write_source`]).
+    pub source: bool,
 }
 
 impl Default for Options {
@@ -65,6 +69,7 @@ impl Default for Options {
             threads: 0,
             symbolize_operands: false,
             demangle: None,
+            source: false,
         }
     }
 }
@@ -139,7 +144,16 @@ pub fn write_elf(
     decoder: Decoder,
     options: &Options,
 ) -> Result<(), ListingError> {
-    writeln!(out, "\n{name}:\tfile format elf64-amdgpu")?;
+    if options.source {
+        writeln!(
+            out,
+            "; {name}: {}, re-assembly listing (hsaco as --mcpu={} gives the same code bytes)",
+            decoder.processor(),
+            decoder.processor()
+        )?;
+    } else {
+        writeln!(out, "\n{name}:\tfile format elf64-amdgpu")?;
+    }
     let mut first_error: Option<hsaco_elf::Error> = None;
     let symtab = elf
         .symtab()
@@ -193,7 +207,9 @@ pub fn write_elf(
             }
         };
         let sname = section.name_str();
-        writeln!(out, "\nDisassembly of section {sname}:")?;
+        if !options.source {
+            writeln!(out, "\nDisassembly of section {sname}:")?;
+        }
         let base = if relocatable { section.addr } else { 0 };
         let mut labels: Vec<Label<'_>> = names
             .iter()
@@ -204,6 +220,19 @@ pub fn write_elf(
                 kind: n.2,
             })
             .collect();
+        if options.source {
+            labels.sort_by_key(|l| l.address);
+            write_source(
+                out,
+                decoder,
+                &sname,
+                section.addralign,
+                bytes,
+                section.addr,
+                &labels,
+            )?;
+            continue;
+        }
         write_section(
             out,
             decoder,
@@ -219,6 +248,85 @@ pub fn write_elf(
         Some(e) => Err(e.into()),
         None => Ok(()),
     }
+}
+
+/// Write one code section as assembler source that `hsaco as` turns back into the same
+/// bytes: `.section NAME,"ax",@progbits`, its alignment, the symbols of `labels`
+/// (sorted by address) as comment lines, and every instruction as the text the printer
+/// writes. Each instruction's text is assembled again here; when that does not give
+/// its bytes (gfx1250 64-bit literals whose value a 32-bit literal also holds: the text
+/// is the same as llvm-objdump's, which does not say `lit64`), and for words that do
+/// not decode, the words are written as `.long` with the text as a comment. Every word
+/// of the section is kept.
+pub fn write_source(
+    out: &mut dyn Write,
+    decoder: Decoder,
+    section: &str,
+    align: u64,
+    bytes: &[u8],
+    address: u64,
+    labels: &[Label<'_>],
+) -> io::Result<()> {
+    let asm = crate::asm::Assembler::for_decoder(decoder);
+    writeln!(out, "\t.section\t{section},\"ax\",@progbits")?;
+    if align > 1 && align.is_power_of_two() {
+        writeln!(out, "\t.p2align\t{}", align.trailing_zeros())?;
+    }
+    let mut text = String::new();
+    let mut again = Vec::with_capacity(16);
+    let mut next_label = 0;
+    let mut at = 0usize;
+    let words = |out: &mut dyn Write, b: &[u8]| -> io::Result<()> {
+        let w: Vec<String> = b
+            .chunks(4)
+            .map(|c| {
+                let mut x = [0u8; 4];
+                x[..c.len()].copy_from_slice(c);
+                format!("{:#010x}", u32::from_le_bytes(x))
+            })
+            .collect();
+        write!(out, "\t.long\t{}", w.join(", "))
+    };
+    while at < bytes.len() {
+        let pc = address + at as u64;
+        while let Some(l) = labels.get(next_label).filter(|l| l.address <= pc) {
+            if l.address == pc {
+                writeln!(out, "; {}:", l.name)?;
+            }
+            next_label += 1;
+        }
+        let rest = &bytes[at..];
+        match decoder.decode(rest) {
+            Ok(inst) => {
+                let size = usize::from(inst.size).min(rest.len());
+                text.clear();
+                crate::print::print(&decoder, &inst, &mut text);
+                again.clear();
+                let same = asm
+                    .encode(&text, pc, &mut crate::asm::NoSymbols, &mut again)
+                    .is_ok()
+                    && again == rest[..size];
+                if same {
+                    writeln!(out, "\t{text}")?;
+                } else {
+                    words(out, &rest[..size])?;
+                    writeln!(out, "\t; {text}")?;
+                }
+                at += size;
+            }
+            Err(crate::DecodeError::Invalid) if rest.len() >= 4 => {
+                words(out, &rest[..4])?;
+                writeln!(out)?;
+                at += 4;
+            }
+            Err(_) => {
+                let b: Vec<String> = rest.iter().map(|b| format!("{b:#04x}")).collect();
+                writeln!(out, "\t.byte\t{}", b.join(", "))?;
+                at = bytes.len();
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Write the listing of one code section at `address` whose symbols are `labels` (in
@@ -1097,6 +1205,7 @@ mod tests {
                 threads,
                 symbolize_operands,
                 demangle: None,
+                source: false,
             };
             let mut labels = labels.clone();
             write_section(
@@ -1217,5 +1326,48 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 3000);
+    }
+
+    /// The re-assembly listing: instructions as text when that text assembles back to
+    /// their bytes, else their words with the text as a comment (bytes: llvm-mc-22
+    /// -show-encoding of `s_endpgm` (gfx90a) and of `s_add_nc_u64 s[0:1], s[0:1],
+    /// lit64(0xfffffffffffffe14)` (gfx1250), whose text without `lit64` is a 32-bit
+    /// literal).
+    #[test]
+    fn source_listing_keeps_every_word() {
+        let dec = Decoder::for_processor("gfx90a").unwrap();
+        let labels = [Label {
+            address: 0x100,
+            name: "k",
+            kind: 2,
+        }];
+        let mut out = Vec::new();
+        write_source(
+            &mut out,
+            dec,
+            ".text",
+            256,
+            &[0x00, 0x00, 0x81, 0xbf],
+            0x100,
+            &labels,
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\t.section\t.text,\"ax\",@progbits\n\t.p2align\t8\n; k:\n\ts_endpgm\n"
+        );
+        let dec = Decoder::for_processor("gfx1250").unwrap();
+        let bytes = [
+            0x00, 0xfe, 0x80, 0xa9, 0x14, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        ];
+        let mut out = Vec::new();
+        write_source(&mut out, dec, ".text", 1, &bytes, 0, &[]).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(
+                "\t.long\t0xa980fe00, 0xfffffe14, 0xffffffff\t; s_add_nc_u64 s[0:1], s[0:1], "
+            ),
+            "{text}"
+        );
     }
 }
