@@ -299,14 +299,7 @@ pub fn write_source(
         match decoder.decode(rest) {
             Ok(inst) => {
                 let size = usize::from(inst.size).min(rest.len());
-                text.clear();
-                crate::print::print(&decoder, &inst, &mut text);
-                again.clear();
-                let same = asm
-                    .encode(&text, pc, &mut crate::asm::NoSymbols, &mut again)
-                    .is_ok()
-                    && again == rest[..size];
-                if same {
+                if source_text(&asm, &inst, &rest[..size], pc, &mut text, &mut again) {
                     writeln!(out, "\t{text}")?;
                 } else {
                     words(out, &rest[..size])?;
@@ -327,6 +320,45 @@ pub fn write_source(
         }
     }
     Ok(())
+}
+
+/// The text of `inst` (whose bytes are `bytes`, at `pc`) that `asm` assembles back to
+/// `bytes`, in `text`: the printer's, or for a gfx1250 64-bit literal whose value a
+/// 32-bit literal also holds, the same with the literal written `lit64(..)` (the
+/// printer writes what llvm-objdump writes, which does not say it). False when neither
+/// comes back (`text` then holds the printer's text). `scratch` is a reused buffer.
+pub fn source_text(
+    asm: &crate::asm::Assembler,
+    inst: &crate::Instruction,
+    bytes: &[u8],
+    pc: u64,
+    text: &mut String,
+    scratch: &mut Vec<u8>,
+) -> bool {
+    let dec = asm.decoder();
+    text.clear();
+    crate::print::print(dec, inst, text);
+    let mut comes_back = |t: &str| {
+        scratch.clear();
+        asm.encode(t, pc, &mut crate::asm::NoSymbols, scratch)
+            .is_ok()
+            && scratch == bytes
+    };
+    if comes_back(text) {
+        return true;
+    }
+    if inst.operands.contains(&crate::Operand::Literal64) {
+        let value = (inst.raw & 0xffff_ffff_0000_0000) | u64::from(inst.literal);
+        let plain = format!("{value:#x}");
+        if let Some(at) = text.rfind(&plain) {
+            let wide = format!("{}lit64({plain}){}", &text[..at], &text[at + plain.len()..]);
+            if comes_back(&wide) {
+                *text = wide;
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Write the listing of one code section at `address` whose symbols are `labels` (in
@@ -1328,11 +1360,10 @@ mod tests {
         assert_eq!(checked, 3000);
     }
 
-    /// The re-assembly listing: instructions as text when that text assembles back to
-    /// their bytes, else their words with the text as a comment (bytes: llvm-mc-22
-    /// -show-encoding of `s_endpgm` (gfx90a) and of `s_add_nc_u64 s[0:1], s[0:1],
-    /// lit64(0xfffffffffffffe14)` (gfx1250), whose text without `lit64` is a 32-bit
-    /// literal).
+    /// The re-assembly listing: instructions as text that assembles back to their
+    /// bytes (bytes: llvm-mc-22 -show-encoding of `s_endpgm` (gfx90a) and of
+    /// `s_add_nc_u64 s[0:1], s[0:1], lit64(0xfffffffffffffe14)` (gfx1250), whose text
+    /// without `lit64`, as llvm-objdump-22 prints it, is a 32-bit literal).
     #[test]
     fn source_listing_keeps_every_word() {
         let dec = Decoder::for_processor("gfx90a").unwrap();
@@ -1364,9 +1395,7 @@ mod tests {
         write_source(&mut out, dec, ".text", 1, &bytes, 0, &[]).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(
-            text.contains(
-                "\t.long\t0xa980fe00, 0xfffffe14, 0xffffffff\t; s_add_nc_u64 s[0:1], s[0:1], "
-            ),
+            text.ends_with("\ts_add_nc_u64 s[0:1], s[0:1], lit64(0xfffffffffffffe14)\n"),
             "{text}"
         );
     }

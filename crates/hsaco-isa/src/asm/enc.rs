@@ -69,6 +69,9 @@ enum Val {
     Float(f64),
     /// `lit(...)`: a forced literal.
     Lit(i64, bool),
+    /// `lit64(...)`: a forced 64-bit literal (gfx1250 operand code 254), even where
+    /// the value also fits a 32-bit one.
+    Lit64(i64),
     Off,
     /// `attrN.c` of an interpolation (attribute, channel).
     Attr(u32, u32),
@@ -232,6 +235,12 @@ fn parse_operand(s: &str) -> (Mods, Val) {
         } else {
             break;
         }
+    }
+    if let Some(r) = s.strip_prefix("lit64(").and_then(|r| r.strip_suffix(')')) {
+        return match parse_int(r.trim()) {
+            Some(v) => (m, Val::Lit64(v)),
+            None => (m, Val::Other),
+        };
     }
     if let Some(r) = s.strip_prefix("lit(").and_then(|r| r.strip_suffix(')')) {
         let r = r.trim();
@@ -838,7 +847,10 @@ fn encode_statement(
         // the text as it should print: symbolic operands as a wildcard
         let mut last = 0;
         for (slot, (r, _, v)) in parsed.iter_mut().enumerate() {
-            if matches!(v, Val::Int(_) | Val::Float(_) | Val::Lit(..)) {
+            if matches!(
+                v,
+                Val::Int(_) | Val::Float(_) | Val::Lit(..) | Val::Lit64(_)
+            ) {
                 // a number: its bits are the encoder's own conversion (an inline
                 // constant or a literal of the operand's type), printed in the
                 // printer's spelling; the rest of the statement is compared
@@ -1256,6 +1268,15 @@ fn source_choices(
             if let Some(bits) = literal_bits(v, ty) {
                 let mut c = Choice::set(field, 255);
                 c.literal = Some(bits);
+                out.push(c);
+            }
+        }
+        Val::Lit64(n) => {
+            // only the 64-bit literal (code 254) of a 64-bit operand
+            if ty.bits() == 64 {
+                let mut c = Choice::set(field, 254);
+                c.literal = Some(n as u64);
+                c.wide = true;
                 out.push(c);
             }
         }
@@ -3355,7 +3376,11 @@ fn encode_vopd(
     let mut want_text = String::with_capacity(orig.len());
     let mut last = halves[0].mnemonic.end;
     for (r, _, v) in parsed.iter().flatten() {
-        if !matches!(v, Val::Int(_) | Val::Float(_) | Val::Lit(..)) || r.start < last {
+        if !matches!(
+            v,
+            Val::Int(_) | Val::Float(_) | Val::Lit(..) | Val::Lit64(_)
+        ) || r.start < last
+        {
             continue;
         }
         let tt = text[r.clone()].trim();
