@@ -127,6 +127,14 @@ impl ArgKind {
         align: 4,
         type_name: "float",
     };
+
+    /// Size and alignment in the kernarg segment, in bytes.
+    fn size_align(&self) -> (u32, u32) {
+        match self {
+            ArgKind::GlobalPtr => (8, 8),
+            ArgKind::ByValue { size, align, .. } => (*size, (*align).max(1)),
+        }
+    }
 }
 
 /// Why the builder refused something.
@@ -243,17 +251,12 @@ impl KernelBuilder {
 
     /// Declare the next explicit argument; returns its offset in the kernarg segment.
     pub fn arg(&mut self, name: &str, kind: ArgKind) -> u32 {
-        let (size, align) = match &kind {
-            ArgKind::GlobalPtr => (8, 8),
-            ArgKind::ByValue { size, align, .. } => (*size, (*align).max(1)),
-        };
-        let offset = self.explicit_end().next_multiple_of(align);
+        let offset = self.explicit_end().next_multiple_of(kind.size_align().1);
         self.args.push(Arg {
             name: name.to_string(),
             kind,
             offset,
         });
-        let _ = size;
         offset
     }
 
@@ -418,13 +421,7 @@ impl KernelBuilder {
     fn explicit_end(&self) -> u32 {
         self.args
             .last()
-            .map(|a| {
-                a.offset
-                    + match a.kind {
-                        ArgKind::GlobalPtr => 8,
-                        ArgKind::ByValue { size, .. } => size,
-                    }
-            })
+            .map(|a| a.offset + a.kind.size_align().0)
             .unwrap_or(0)
     }
 
@@ -499,12 +496,8 @@ impl KernelBuilder {
                 }
             }
         }
-        let field = |n: &str| {
-            self.descriptor_fields()
-                .into_iter()
-                .find(|(k, _)| k == n)
-                .map(|(_, v)| v)
-        };
+        // (segment sizes are only ever set by the caller, never worked out)
+        let field = |n: &str| self.fields.iter().find(|(k, _)| k == n).map(|(_, v)| *v);
         let _ = writeln!(
             o,
             "    .group_segment_fixed_size: {}",
