@@ -257,6 +257,19 @@ fn normalize(mut lines: Vec<String>) -> Vec<String> {
 }
 
 pub fn compare(dir: &Path, limit: Option<usize>, real: bool) -> Result<Tally> {
+    compare_with(dir, limit, real, "llvm-mc-22", false)
+}
+
+/// [`compare`] against `llvm_mc` (an older llvm-mc for code object versions LLVM 22 no
+/// longer writes); with `pass_version`, both assemblers are told the code object
+/// version of the file's `cov<N>` directory (the `.s` of a v3 object does not say it).
+pub fn compare_with(
+    dir: &Path,
+    limit: Option<usize>,
+    real: bool,
+    llvm_mc: &str,
+    pass_version: bool,
+) -> Result<Tally> {
     let mut tally = Tally::default();
     let mut files = sources(dir)?;
     if let Some(n) = limit {
@@ -277,7 +290,10 @@ pub fn compare(dir: &Path, limit: Option<usize>, real: bool) -> Result<Tally> {
         if !mattr.is_empty() {
             args.push(format!("-mattr={mattr}"));
         }
-        let st = Command::new("llvm-mc-22")
+        if pass_version {
+            args.push(format!("--amdhsa-code-object-version={cov}"));
+        }
+        let st = Command::new(llvm_mc)
             .args(&args)
             .args(["-filetype=obj", "-o"])
             .arg(&llvm_obj)
@@ -291,7 +307,9 @@ pub fn compare(dir: &Path, limit: Option<usize>, real: bool) -> Result<Tally> {
         let text = std::fs::read_to_string(f)?;
         let mut opts = hsaco_asm::Options::for_processor(&cpu).context("processor")?;
         opts.apply_mattr(&mattr).map_err(anyhow::Error::msg)?;
-        let _ = cov;
+        if pass_version {
+            opts.code_object_version = Some(cov);
+        }
         let name = f.display().to_string();
         let result = if real {
             let mut enc = hsaco_isa::asm::Assembler::for_processor(&cpu).context("processor")?;
@@ -300,7 +318,7 @@ pub fn compare(dir: &Path, limit: Option<usize>, real: bool) -> Result<Tally> {
             }
             hsaco_asm::assemble(&name, &text, &opts, &mut enc, &mut hsaco_asm::NoIncludes)
         } else {
-            let se = Command::new("llvm-mc-22")
+            let se = Command::new(llvm_mc)
                 .args(&args)
                 .arg("-show-encoding")
                 .arg(f)

@@ -131,3 +131,19 @@ pub fn have_tool(tool: &str) -> bool {
         .map(|o| o.status.success())
         .unwrap_or(false)
 }
+
+/// The kernel sources of the corpus (`NN_name.cl` in `src`), sorted.
+pub fn cl_kernels(src: &Path) -> Result<Vec<PathBuf>> {
+    let mut kernels: Vec<PathBuf> = std::fs::read_dir(src)
+        .with_context(|| src.display().to_string())?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "cl")
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(|ch: char| ch.is_ascii_digit()))
+        })
+        .collect();
+    kernels.sort();
+    Ok(kernels)
+}

@@ -15,6 +15,7 @@
 //! cargo xtask enc-one PROC[+w64] TEXT  one statement through the encoder and llvm-mc-22
 //! cargo xtask bench [--corpus DIR] [--libshape-only | --asm | --emu]
 //! cargo xtask asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real]
+//! cargo xtask old-asm-diff [--out DIR] [--compilers 14,16]  # code object v2/v3 vs llvm-mc-14/-16
 //!                                     hsaco-asm vs llvm-mc-22 -filetype=obj on the corpus .s files
 //! cargo xtask bench [--corpus DIR] [--libshape-only]
 //!                                     time hsaco against the LLVM tool doing the same work
@@ -40,6 +41,7 @@ mod enc_diff;
 mod ld_diff;
 mod libshape;
 mod llvm_diff;
+mod old_asm;
 mod roundtrip;
 mod wild;
 
@@ -105,6 +107,7 @@ fn main() -> Result<()> {
             enc_diff::run(&Options::parse(&rest)?, show)
         }
         "asm-diff" => asm_diff::run(rest),
+        "old-asm-diff" => old_asm::run(rest),
         "bench" => bench::run(&Options::parse(rest)?),
         "wild-corpus" => wild::run(rest),
         "help" | "--help" | "-h" => {

@@ -288,16 +288,7 @@ fn build(c: u32, out: &Path, jobs: usize) -> Result<()> {
         std::fs::remove_dir_all(out)?;
     }
     std::fs::create_dir_all(out)?;
-    let mut kernels: Vec<PathBuf> = std::fs::read_dir(&src)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "cl")
-                && p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with(|ch: char| ch.is_ascii_digit()))
-        })
-        .collect();
-    kernels.sort();
+    let kernels = corpus::cl_kernels(&src)?;
     let mut work = Vec::new();
     for config in &configs {
         for t in TARGETS {

@@ -475,6 +475,9 @@ struct Asm<'o> {
     addrsig_names: Vec<String>,
     /// Code object v2 note records (type, description), in directive order.
     v2_notes: Vec<(u32, Vec<u8>)>,
+    /// The index the first section created after the first code object v2 note has
+    /// (where LLVM's `.note` section goes; None: after every section).
+    v2_note_position: Option<usize>,
     cov_from_directive: bool,
     evals: u64,
     scratch: Vec<u8>,
@@ -516,6 +519,7 @@ impl<'o> Asm<'o> {
             addrsig: false,
             addrsig_names: Vec::new(),
             v2_notes: Vec::new(),
+            v2_note_position: None,
             cov_from_directive: opts.code_object_version.is_some(),
             evals: 0,
             scratch: Vec::with_capacity(64),
@@ -619,6 +623,14 @@ impl<'o> Asm<'o> {
         } else {
             s.data.resize(s.data.len() + count as usize, byte);
         }
+    }
+
+    /// Add a code object v2 note (the `.note` section starts where the first one is).
+    fn v2_note(&mut self, note_type: u32, desc: Vec<u8>) {
+        if self.v2_notes.is_empty() {
+            self.v2_note_position = Some(self.sections.len());
+        }
+        self.v2_notes.push((note_type, desc));
     }
 
     fn target_info(&self) -> (u32, bool, bool) {
@@ -925,11 +937,15 @@ pub fn assemble(
                 if word == ".amdgpu_metadata" {
                     a.metadata = Some(yaml);
                 } else {
-                    // code object v2: the YAML text itself is the note
-                    let mut desc = yaml.into_bytes();
-                    desc.push(0);
-                    a.v2_notes
-                        .push((hsaco_elf::elf::consts::NT_AMD_HSA_METADATA, desc));
+                    // code object v2: the YAML text itself is the note, ending in
+                    // one newline and no NUL (llvm-mc-13 to -16 write clang's YAML
+                    // so; they re-print the document, which for the YAML LLVM prints
+                    // is the same text)
+                    let end = yaml.trim_end_matches(['\n', '\r', ' ', '\t']).len();
+                    yaml.truncate(end);
+                    yaml.push('\n');
+                    let desc = yaml.into_bytes();
+                    a.v2_note(hsaco_elf::elf::consts::NT_AMD_HSA_METADATA, desc);
                 }
                 continue;
             }
@@ -1974,7 +1990,7 @@ fn directive(a: &mut Asm<'_>, n: usize, word: &str, wpos: usize, args: &str, off
             let mut desc = Vec::new();
             desc.extend_from_slice(&(v[0] as u32).to_le_bytes());
             desc.extend_from_slice(&(v[1] as u32).to_le_bytes());
-            a.v2_notes.push((NT_AMD_HSA_CODE_OBJECT_VERSION, desc));
+            a.v2_note(NT_AMD_HSA_CODE_OBJECT_VERSION, desc);
         }
         ".hsa_code_object_isa" => {
             let parts = split_args(targs);
@@ -2018,12 +2034,12 @@ fn directive(a: &mut Asm<'_>, n: usize, word: &str, wpos: usize, args: &str, off
             desc.push(0);
             desc.extend_from_slice(&arch);
             desc.push(0);
-            a.v2_notes.push((NT_AMD_HSA_ISA_VERSION, desc));
+            a.v2_note(NT_AMD_HSA_ISA_VERSION, desc);
         }
         ".amd_amdgpu_isa" => match parse_string(targs) {
-            Some((mut s, _)) => {
-                s.push(0);
-                a.v2_notes.push((NT_AMD_HSA_ISA_NAME, s));
+            // (the string without a NUL, as llvm-mc-13 to -16 write it)
+            Some((s, _)) => {
+                a.v2_note(NT_AMD_HSA_ISA_NAME, s);
             }
             None => a.error(n, aoff..aoff + targs.len(), "expected string"),
         },
@@ -2379,13 +2395,16 @@ impl<'o> Asm<'o> {
     }
 
     /// The target ID as the code object version sees it: v2 and v3 cannot say "any",
-    /// a feature not named is off there.
+    /// and a feature the processor supports but the target does not name is on there
+    /// (llvm-mc-13 to -16 at v3: `-mcpu=gfx906` gives e_flags with the XNACK and
+    /// SRAMECC bits, `.amdgcn_target "...gfx906+xnack+sram-ecc"` style, and accepts
+    /// `.amdhsa_reserve_xnack_mask 1`; `-mattr=-xnack` clears the bit).
     fn effective_target(&self) -> TargetId {
         let mut t = self.opts.target;
         if self.cov <= 3 {
             for f in [TargetFeature::Xnack, TargetFeature::Sramecc] {
                 if t.setting(f) == Some(FeatureSetting::Any) {
-                    let _ = t.set(f, FeatureSetting::Off);
+                    let _ = t.set(f, FeatureSetting::On);
                 }
             }
         }

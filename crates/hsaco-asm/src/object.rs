@@ -226,12 +226,20 @@ pub(crate) fn finish(a: &mut Asm<'_>) -> Result<Assembled, Diagnostics> {
             }
         }
     }
+    // The code object v2 directives write their notes at once, so LLVM's `.note`
+    // section sits where the first of them appeared (after `.text`); the v3+
+    // metadata note is written at the end.
+    let note_before = if a.v2_notes.is_empty() {
+        addrsig_index
+    } else {
+        a.v2_note_position
+    };
     if !notes.is_empty() {
         pending_note = Some(SectionSpec::notes(".note", SHF_ALLOC, &notes));
     }
     order.extend(addrsig_index);
     for i in order {
-        if Some(i) == addrsig_index {
+        if Some(i) == note_before {
             if let Some(n) = pending_note.take() {
                 b.add_section(n);
             }

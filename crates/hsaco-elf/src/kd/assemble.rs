@@ -133,8 +133,6 @@ enum Avail {
     Gfx6To11,
     /// GFX10-GFX12 without GFX12.5.
     Gfx10To12,
-    /// Code object v5 and later.
-    Cov5,
 }
 
 struct FieldSpec {
@@ -172,7 +170,9 @@ const FIELDS: &[FieldSpec] = &[
     f("user_sgpr_flat_scratch_init", Kcp(5, 1), NoArchFlat),
     f("user_sgpr_private_segment_size", Kcp(6, 1), All),
     f("wavefront_size32", Kcp(10, 1), Gfx10Plus),
-    f("uses_dynamic_stack", Kcp(11, 1), Cov5),
+    // (a v5 field in AMDGPUUsage, but llvm-mc-15/-16 take it at v3 and v4, where
+    // clang-15 and -16 write it, and llvm-mc-22 at v4: all set the bit)
+    f("uses_dynamic_stack", Kcp(11, 1), All),
     f(
         "user_sgpr_kernarg_preload_length",
         Preload(0, 7),
@@ -251,7 +251,6 @@ fn available(avail: Avail, o: &KdOptions) -> Result<(), &'static str> {
         Gfx125 => fam == KdFamily::Gfx125,
         Gfx6To11 => fam <= KdFamily::Gfx11,
         Gfx10To12 => t.is_gfx10_plus() && fam != KdFamily::Gfx125,
-        Cov5 => o.code_object_version >= 5,
     };
     if ok {
         return Ok(());
@@ -273,7 +272,6 @@ fn available(avail: Avail, o: &KdOptions) -> Result<(), &'static str> {
         Gfx12Plus => "directive requires gfx12+",
         Gfx125 => "directive requires gfx1250+",
         Gfx6To11 => "directive unsupported on gfx12+",
-        Cov5 => "directive requires code object version 5 or later",
         _ => "directive is not supported on this target",
     })
 }
