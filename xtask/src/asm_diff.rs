@@ -278,6 +278,9 @@ pub fn compare_with(
     let tmp = std::env::temp_dir().join(format!("hsaco-asm-diff-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
     let llvm_obj = tmp.join("llvm.o");
+    // whole files equal byte for byte (layout, string table order, padding too)
+    let mut same_bytes = 0usize;
+    let mut first_other: Option<String> = None;
     for f in &files {
         let Some((cpu, mattr, cov)) = target_of(f) else {
             tally.skipped += 1;
@@ -343,6 +346,11 @@ pub fn compare_with(
                 continue;
             }
         };
+        if ours == llvm {
+            same_bytes += 1;
+        } else if first_other.is_none() {
+            first_other = Some(name.clone());
+        }
         let a = normalize(describe(&ours)?);
         let b = normalize(describe(&llvm)?);
         if let Some(d) = std::env::var_os("ASM_DIFF_DUMP") {
@@ -376,6 +384,11 @@ pub fn compare_with(
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
+    println!(
+        "  byte-identical to {llvm_mc}'s object: {same_bytes} of {} files{}",
+        tally.compared,
+        first_other.map_or(String::new(), |f| format!(" (first other: {f})"))
+    );
     Ok(tally)
 }
 

@@ -417,7 +417,7 @@ pub(crate) fn finish(a: &mut Asm<'_>) -> Result<Assembled, Diagnostics> {
         }
     }
     b.always_symtab = true;
-    match b.write() {
+    match b.write_llvm_object() {
         Ok(object) => Ok(Assembled {
             object,
             listing: std::mem::take(&mut a.listing),
