@@ -668,6 +668,50 @@ impl Builder {
         })
     }
 
+    /// `.symtab`'s bytes (the null symbol, then the symbols in `sym_indices` order)
+    /// and the index of its first non-local symbol; `shndx` gives a user section's
+    /// header index, `name` a name's string table offset.
+    fn encode_symtab(
+        &self,
+        sym_indices: &[u32],
+        shndx: impl Fn(SectionId) -> Option<u16>,
+        mut name: impl FnMut(&[u8]) -> u32,
+    ) -> Result<(Vec<u8>, u32)> {
+        let mut symtab = Vec::new();
+        encode_symbol64(&mut symtab, 0, 0, 0, 0, 0, 0);
+        let mut first_global = 1u32;
+        let mut order: Vec<usize> = (0..self.symbols.len()).collect();
+        order.sort_by_key(|&i| sym_indices[i]);
+        for i in order {
+            let s = &self.symbols[i];
+            if s.bind == STB_LOCAL {
+                first_global = sym_indices[i] + 1;
+            }
+            let index = match s.section {
+                SymbolSection::Undefined => SHN_UNDEF,
+                SymbolSection::Absolute => SHN_ABS,
+                SymbolSection::Common => SHN_COMMON,
+                SymbolSection::Raw(raw) => raw,
+                SymbolSection::Section(id) => shndx(id).ok_or_else(|| {
+                    Error::new(
+                        0,
+                        format!("symbol {} in section id {} out of range", s.name, id.0),
+                    )
+                })?,
+            };
+            encode_symbol64(
+                &mut symtab,
+                name(s.name.as_bytes()),
+                st_info(s.bind, s.st_type),
+                s.other,
+                index,
+                s.value,
+                s.size,
+            );
+        }
+        Ok((symtab, first_global))
+    }
+
     /// Lays out and writes the file.
     pub fn write(&self) -> Result<Vec<u8>> {
         let layout = self.layout()?;
@@ -707,44 +751,15 @@ impl Builder {
 
         let mut shstrtab = StringTable::new();
         let mut strtab = StringTable::new();
-        let mut symtab = Vec::new();
-        let mut first_global = 1u32;
-        if want_symtab {
-            encode_symbol64(&mut symtab, 0, 0, 0, 0, 0, 0);
-            let mut order: Vec<usize> = (0..self.symbols.len()).collect();
-            order.sort_by_key(|&i| sym_indices[i]);
-            for i in order {
-                let s = &self.symbols[i];
-                if s.bind == STB_LOCAL {
-                    first_global = sym_indices[i] + 1;
-                }
-                let shndx = match s.section {
-                    SymbolSection::Undefined => SHN_UNDEF,
-                    SymbolSection::Absolute => SHN_ABS,
-                    SymbolSection::Common => SHN_COMMON,
-                    SymbolSection::Raw(raw) => raw,
-                    SymbolSection::Section(id) => {
-                        if id.0 >= n_user {
-                            return Err(Error::new(
-                                0,
-                                format!("symbol {} in section id {} out of range", s.name, id.0),
-                            ));
-                        }
-                        id.header_index() as u16
-                    }
-                };
-                let name = strtab.add(s.name.as_bytes());
-                encode_symbol64(
-                    &mut symtab,
-                    name,
-                    st_info(s.bind, s.st_type),
-                    s.other,
-                    shndx,
-                    s.value,
-                    s.size,
-                );
-            }
-        }
+        let (symtab, first_global) = if want_symtab {
+            self.encode_symtab(
+                &sym_indices,
+                |id| Some(id.header_index() as u16).filter(|_| id.0 < n_user),
+                |name| strtab.add(name),
+            )?
+        } else {
+            (Vec::new(), 1)
+        };
         let mut relas: Vec<Vec<u8>> = Vec::new();
         for target in &rela_targets {
             let mut data = Vec::new();
@@ -1278,33 +1293,11 @@ impl Builder {
         let (strtab, name_at) = tail_merged(&names);
         let name_of = |n: &[u8]| -> u32 { name_at.get(n).copied().unwrap_or(0) };
 
-        let mut symtab = Vec::new();
-        encode_symbol64(&mut symtab, 0, 0, 0, 0, 0, 0);
-        let mut first_global = 1u32;
-        let mut order: Vec<usize> = (0..self.symbols.len()).collect();
-        order.sort_by_key(|&i| sym_indices[i]);
-        for i in order {
-            let s = &self.symbols[i];
-            if s.bind == STB_LOCAL {
-                first_global = sym_indices[i] + 1;
-            }
-            let shndx = match s.section {
-                SymbolSection::Undefined => SHN_UNDEF,
-                SymbolSection::Absolute => SHN_ABS,
-                SymbolSection::Common => SHN_COMMON,
-                SymbolSection::Raw(raw) => raw,
-                SymbolSection::Section(id) => section_index(id)? as u16,
-            };
-            encode_symbol64(
-                &mut symtab,
-                name_of(s.name.as_bytes()),
-                st_info(s.bind, s.st_type),
-                s.other,
-                shndx,
-                s.value,
-                s.size,
-            );
-        }
+        let (symtab, first_global) = self.encode_symtab(
+            &sym_indices,
+            |id| header_of.get(id.0).map(|&h| h as u16),
+            |name| name_of(name),
+        )?;
 
         let mut out = vec![0u8; layout.end as usize];
         for (i, s) in self.sections.iter().enumerate() {
