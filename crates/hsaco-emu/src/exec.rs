@@ -943,7 +943,9 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             if a == 0 || a == u32::MAX {
                 u32::MAX
             } else {
-                x.leading_zeros() - 1
+                // the count of leading bits equal to the sign bit (the manual's
+                // loop from bit 31 down, which includes the sign bit itself)
+                x.leading_zeros()
             }
         }),
         Op::VReadfirstlaneB32 => {
