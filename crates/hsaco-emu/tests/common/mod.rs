@@ -467,3 +467,116 @@ pub fn tri32(
         check(p, alts[0], got, |i| f(a[i], b[i], c[i]), a.len())
     });
 }
+
+/// One scalar case: the values of `s20..` and of SCC before the instruction.
+#[derive(Clone, Debug)]
+pub struct SCase {
+    pub s: Vec<u32>,
+    pub scc: bool,
+}
+
+/// Run scalar instructions once per case (each case's inputs moved into `s20..` as
+/// literals and SCC set from `scc`), returning per case `s30..s30+n` and SCC after the
+/// instructions. The results are moved to lane `case` of VGPRs with
+/// `v_writelane_b32` (one wave holds a wave's worth of cases).
+pub fn salu(proc: &str, cases: &[SCase], text: &[&str], n: usize) -> Vec<(Vec<u32>, bool)> {
+    assert!(n <= 3);
+    let lanes = lanes(proc) as usize;
+    let mut res = Vec::new();
+    for chunk in cases.chunks(lanes) {
+        let out = run(proc, &[], &[1, 1, 1, 1], |k| {
+            for (i, c) in chunk.iter().enumerate() {
+                for (j, x) in c.s.iter().enumerate() {
+                    k.i(&format!("s_mov_b32 s{}, {x:#x}", 20 + j));
+                }
+                k.i(&format!("s_mov_b32 s46, {}", u32::from(c.scc)));
+                k.i("s_cmp_eq_u32 s46, 1");
+                for t in text {
+                    k.i(t);
+                }
+                k.i("s_cselect_b32 s46, 1, 0");
+                for m in 0..n {
+                    k.i(&format!(
+                        "v_writelane_b32 v{}, s{}, {i}",
+                        24 + 4 * m,
+                        30 + m
+                    ));
+                }
+                k.i(&format!("v_writelane_b32 v36, s46, {i}"));
+            }
+        });
+        for i in 0..chunk.len() {
+            res.push(((0..n).map(|m| out[m][i]).collect(), out[3][i] == 1));
+        }
+    }
+    res
+}
+
+/// Cases of every pair of `vals` in `s20`, `s21` (SCC in alternating).
+pub fn spairs(vals: &[u32]) -> Vec<SCase> {
+    let mut v = Vec::new();
+    for x in vals {
+        for y in vals {
+            v.push(SCase {
+                s: vec![*x, *y],
+                scc: v.len() % 2 == 1,
+            });
+        }
+    }
+    v
+}
+
+/// A scalar operation over `cases` on each of `procs` that has it (gfx9 must):
+/// `f(inputs, scc_in)` gives the expected outputs and SCC (`None`: SCC unchanged).
+pub fn sop(
+    procs: &[&'static str],
+    alts: &[&str],
+    cases: &[SCase],
+    n: usize,
+    f: impl Fn(&[u32], bool) -> (Vec<u32>, Option<bool>),
+) {
+    for p in procs {
+        let Some(text) = spelling(p, alts) else {
+            assert!(generation(p) != Gen::Gfx9, "{p} takes none of {alts:?}");
+            continue;
+        };
+        let got = salu(p, cases, &[&text], n);
+        for (c, (outs, scc)) in cases.iter().zip(got) {
+            let (want, wscc) = f(&c.s, c.scc);
+            assert_eq!(outs, want, "{p} `{text}` inputs {:x?} scc {}", c.s, c.scc);
+            assert_eq!(
+                scc,
+                wscc.unwrap_or(c.scc),
+                "{p} `{text}` SCC, inputs {:x?}",
+                c.s
+            );
+        }
+    }
+}
+
+/// [`sop`] for a sequence of instructions (every processor of `procs` must take them).
+pub fn sop_seq(
+    procs: &[&'static str],
+    texts: &[&str],
+    cases: &[SCase],
+    n: usize,
+    f: impl Fn(&[u32], bool) -> (Vec<u32>, Option<bool>),
+) {
+    for p in procs {
+        let got = salu(p, cases, texts, n);
+        for (c, (outs, scc)) in cases.iter().zip(got) {
+            let (want, wscc) = f(&c.s, c.scc);
+            assert_eq!(
+                outs, want,
+                "{p} `{texts:?}` inputs {:x?} scc {}",
+                c.s, c.scc
+            );
+            assert_eq!(
+                scc,
+                wscc.unwrap_or(c.scc),
+                "{p} `{texts:?}` SCC, inputs {:x?}",
+                c.s
+            );
+        }
+    }
+}
