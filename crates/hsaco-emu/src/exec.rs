@@ -1275,12 +1275,21 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             }
             w.scatter(i.dst, &r, ex);
         }
-        Op::VMadmkF32 | Op::VMadakF32 => {
-            // madmk: D = S0 * K + S1 (printed src0, K, src1); madak: D = S0 * S1 + K
+        Op::VFmamkF32 | Op::VFmaakF32 => {
+            // fmamk: D = S0 * K + S1 (printed src0, K, src1); fmaak: D = S0 * S1 + K
             v3!(w, i, |a, b, c| fout32(
                 i,
                 flush32(f(a), ftz).mul_add(flush32(f(b), ftz), flush32(f(c), ftz)),
                 ftz
+            ))
+        }
+        Op::VMadmkF32 | Op::VMadakF32 => {
+            // the mad forms: a rounded product, then a rounded sum, denormals flushed
+            // as for v_mad_f32
+            v3!(w, i, |a, b, c| fout32(
+                i,
+                flush32(flush32(f(a), true) * flush32(f(b), true), true) + flush32(f(c), true),
+                true
             ))
         }
         Op::VMinF32 => v2!(w, i, |a, b| fout32(

@@ -195,7 +195,10 @@ pub fn run_full(
     k.b.field("user_sgpr_kernarg_segment_ptr", 1)
         .field("user_sgpr_count", 2)
         .field("next_free_vgpr", 64)
-        .field("next_free_sgpr", 48);
+        .field("next_free_sgpr", 48)
+        // keep f32 denormals (the `.amdhsa_kernel` default, 0, flushes them); a test
+        // that wants flushing sets the field in `descriptor`
+        .field("float_denorm_mode_32", 3);
     if gen == Gen::Gfx8 {
         // gfx8 flat accesses need no setup beyond the address (no scratch use)
     }
