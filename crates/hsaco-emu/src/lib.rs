@@ -33,6 +33,7 @@
 
 pub mod dispatch;
 pub mod exec;
+pub mod fuzzing;
 pub mod kernel;
 pub mod memory;
 pub mod ops;
@@ -516,6 +517,19 @@ pub fn run_code(
     mem: &mut Memory,
     lds: &mut [u8],
 ) -> Result<Stop, (u64, Fault)> {
+    run_code_budget(processor, code, w, mem, lds, 1_000_000)
+}
+
+/// [`run_code`] with a budget of `budget` wave-instructions (the fuzz entry keeps it
+/// small so that random loops end quickly).
+pub fn run_code_budget(
+    processor: &str,
+    code: &[u8],
+    w: &mut Wave,
+    mem: &mut Memory,
+    lds: &mut [u8],
+    budget: u64,
+) -> Result<Stop, (u64, Fault)> {
     let mut dec = Decoder::for_processor(processor).ok_or((0, Fault::Invalid))?;
     if w.lanes == 64
         && hsaco_target::Processor::by_name(processor)
@@ -538,7 +552,7 @@ pub fn run_code(
         mem,
         lds,
         apertures,
-        budget: 1_000_000,
+        budget,
         clock: 0,
         ftz32: false,
         trace: None,
