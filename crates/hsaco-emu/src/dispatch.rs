@@ -623,6 +623,7 @@ mod tests {
             image: vec![0; 0x200],
             load_base: layout::CODE,
             code_ranges: vec![(layout::CODE + 0x100, layout::CODE + 0x200)],
+            functions: Vec::new(),
             printf: vec![],
         }
     }

@@ -76,6 +76,9 @@ pub struct ExecError {
     pub pc: u64,
     /// Offset of the instruction from the kernel's entry.
     pub entry_offset: i64,
+    /// The function and offset of the instruction (`in_lds+0xc`; the kernel and the
+    /// offset from its entry where no function symbol covers it).
+    pub place: String,
     /// The instruction as llvm-objdump prints it.
     pub text: String,
     /// Work-group.
@@ -102,7 +105,7 @@ impl fmt::Display for EmuError {
                 let ExecError {
                     kernel,
                     pc,
-                    entry_offset,
+                    place,
                     text,
                     group,
                     wave,
@@ -110,7 +113,7 @@ impl fmt::Display for EmuError {
                     ..
                 } = &**x;
                 let place = format!(
-                    "in kernel {kernel} at pc {pc:#x} ({kernel}+{entry_offset:#x}), \
+                    "in kernel {kernel} at pc {pc:#x} ({place}), \
                      work-group ({},{},{}) wave {wave}: `{text}`",
                     group[0], group[1], group[2]
                 );
@@ -385,6 +388,7 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                                         kernel: k.name.clone(),
                                         pc: addr,
                                         entry_offset: addr as i64 - k.entry as i64,
+                                        place: k.place(addr),
                                         text,
                                         group: g,
                                         wave: wi as u32,
