@@ -314,7 +314,7 @@ ops! {
     VMadF16 = ["v_mad_f16"],
     VCvtF32F16 = ["v_cvt_f32_f16"],
     VCvtF16F32 = ["v_cvt_f16_f32"],
-    VCvtPkrtzF16F32 = ["v_cvt_pkrtz_f16_f32"],
+    VCvtPkrtzF16F32 = ["v_cvt_pkrtz_f16_f32", "v_cvt_pk_rtz_f16_f32"],
     VPackB32F16 = ["v_pack_b32_f16"],
     VAddU16 = ["v_add_u16", "v_add_nc_u16"],
     VSubU16 = ["v_sub_u16", "v_sub_nc_u16"],
