@@ -231,8 +231,14 @@ pub fn run_full(
         _ => "dwordx4",
     };
     let addr = |k: &mut Kern, width: u32, sreg: usize| -> String {
-        let sh = width.trailing_zeros() + 2;
-        k.i(&format!("v_lshlrev_b32 v2, {sh}, v1"));
+        if width.is_power_of_two() {
+            k.i(&format!(
+                "v_lshlrev_b32 v2, {}, v1",
+                width.trailing_zeros() + 2
+            ));
+        } else {
+            k.i(&format!("v_mul_u32_u24 v2, {}, v1", width * 4));
+        }
         match k.gen {
             Gen::Gfx8 => {
                 k.i(&format!("v_add_u32 v4, vcc, s{sreg}, v2"));
