@@ -56,10 +56,10 @@ fn words(d: &[u8]) {
     // region so that memory instructions can hit as well as miss
     let seed: Vec<u8> = (0..32).map(|i| byte(d, 9 + i)).collect();
     for (r, x) in w.s.iter_mut().enumerate().take(104) {
-        *x = u32::from(seed[r % 32]) * 0x0101_0101 ^ r as u32;
+        *x = (u32::from(seed[r % 32]) * 0x0101_0101) ^ r as u32;
     }
     for (i, x) in w.v.iter_mut().enumerate().take(16 * LANES) {
-        *x = u32::from(seed[(i / LANES) % 32]) << (i % 24) ^ (i % LANES) as u32;
+        *x = (u32::from(seed[(i / LANES) % 32]) << (i % 24)) ^ (i % LANES) as u32;
     }
     let base = crate::memory::layout::GLOBAL;
     w.s[0] = base as u32;

@@ -2,6 +2,10 @@
 //! mutated instruction words for every processor the entry knows and mutated code
 //! objects (descriptor, metadata, code) with mutated dispatch shapes never panic.
 
+// lanes and cases are indexed by number: lane l of one array goes with lane l of
+// another, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
+
 use hsaco_build::KernelBuilder;
 
 fn data(name: &str) -> Vec<u8> {

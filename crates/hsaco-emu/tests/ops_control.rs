@@ -3,6 +3,10 @@
 //! counters, MODE through s_setreg/s_getreg/s_denorm_mode/s_round_mode, and the
 //! instructions that only wait (s_nop, s_waitcnt, ...), from the manuals.
 
+// lanes and cases are indexed by number: lane l of one array goes with lane l of
+// another, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 use hsaco_build::Operand;

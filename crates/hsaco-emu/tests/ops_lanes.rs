@@ -2,6 +2,10 @@
 //! readlane/readfirstlane/writelane, mbcnt, the gfx940 64-bit moves and shift-adds,
 //! and the scalar operations that work on EXEC (saveexec), from the manuals.
 
+// lanes and cases are indexed by number: lane l of one array goes with lane l of
+// another, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 

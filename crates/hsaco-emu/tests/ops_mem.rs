@@ -4,6 +4,10 @@
 //! stores through a V#, from the manuals' descriptions. Extra buffers' pointers are
 //! in `s[36+2j : 37+2j]`.
 
+// lanes and cases are indexed by number: lane l of one array goes with lane l of
+// another, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 
@@ -23,7 +27,7 @@ fn scalar_loads() {
     let buf = pattern(256);
     for p in ["gfx900", "gfx90a", "gfx1100", "gfx803"] {
         let gen = generation(p);
-        let out = run_full(p, &[], &[1], &[buf.clone()], &[], |k| {
+        let out = run_full(p, &[], &[1], std::slice::from_ref(&buf), &[], |k| {
             let l = |w: &str| spell(gen, &format!("s_load_{w}"));
             k.i(&format!("{} s20, s[36:37], 0x4", l("dword")));
             k.i(&format!("{} s[22:23], s[36:37], 0x8", l("dwordx2")));
@@ -79,7 +83,8 @@ fn scalar_loads() {
 fn global_loads_of_every_width() {
     let buf = pattern(64 * 16 + 16);
     // each lane reads at lane * 16 (+ 0..)
-    let cases: [(&str, usize, fn(&[u8], usize) -> u32); 5] = [
+    type Ld = fn(&[u8], usize) -> u32;
+    let cases: [(&str, usize, Ld); 5] = [
         ("global_load_ubyte", 1, |b, o| u32::from(b[o + 1])),
         ("global_load_sbyte", 1, |b, o| b[o + 1] as i8 as i32 as u32),
         ("global_load_ushort", 2, |b, o| {
@@ -92,7 +97,7 @@ fn global_loads_of_every_width() {
     ];
     for p in GFX9 {
         for (mn, _, f) in cases {
-            let out = run_full(p, &[], &[1], &[buf.clone()], &[], |k| {
+            let out = run_full(p, &[], &[1], std::slice::from_ref(&buf), &[], |k| {
                 k.i("v_lshlrev_b32 v40, 4, v0");
                 // unaligned by one byte for the wider ones? the manuals require natural
                 // alignment for dword; keep the dword load aligned
@@ -111,19 +116,26 @@ fn global_loads_of_every_width() {
             }
         }
         // x2/x3/x4 and the d16 halves (which keep the other half of the register)
-        let out = run_full(p, &[], &[4, 1, 1, 1], &[buf.clone()], &[], |k| {
-            k.i("v_lshlrev_b32 v40, 4, v0");
-            k.i("global_load_dwordx2 v[24:25], v40, s[36:37]");
-            k.i("global_load_dwordx3 v[26:28], v40, s[36:37] offset:4");
-            k.wait();
-            k.i("v_mov_b32 v28, 0x11112222");
-            k.i("v_mov_b32 v32, 0x33334444");
-            k.i("v_mov_b32 v36, 0x55556666");
-            k.wait();
-            k.i("global_load_short_d16 v28, v40, s[36:37] offset:2");
-            k.i("global_load_short_d16_hi v32, v40, s[36:37] offset:2");
-            k.i("global_load_sbyte_d16_hi v36, v40, s[36:37] offset:1");
-        })
+        let out = run_full(
+            p,
+            &[],
+            &[4, 1, 1, 1],
+            std::slice::from_ref(&buf),
+            &[],
+            |k| {
+                k.i("v_lshlrev_b32 v40, 4, v0");
+                k.i("global_load_dwordx2 v[24:25], v40, s[36:37]");
+                k.i("global_load_dwordx3 v[26:28], v40, s[36:37] offset:4");
+                k.wait();
+                k.i("v_mov_b32 v28, 0x11112222");
+                k.i("v_mov_b32 v32, 0x33334444");
+                k.i("v_mov_b32 v36, 0x55556666");
+                k.wait();
+                k.i("global_load_short_d16 v28, v40, s[36:37] offset:2");
+                k.i("global_load_short_d16_hi v32, v40, s[36:37] offset:2");
+                k.i("global_load_sbyte_d16_hi v36, v40, s[36:37] offset:1");
+            },
+        )
         .unwrap();
         let g0 = dwords(&out[0]);
         let (g1, g2, g3) = (dwords(&out[1]), dwords(&out[2]), dwords(&out[3]));
@@ -155,7 +167,7 @@ fn global_and_flat_stores() {
         let lanes = lanes(p) as usize;
         let gen = generation(p);
         let a: Vec<u32> = (0..lanes as u32)
-            .map(|l| 0x8070_6050 ^ l * 0x0101_0101)
+            .map(|l| 0x8070_6050 ^ (l * 0x0101_0101))
             .collect();
         let out = run_full(p, &[in32(&a)], &[], &[vec![0; 64 * 32]], &[], |k| {
             k.i("v_lshlrev_b32 v40, 5, v0");
@@ -509,7 +521,7 @@ fn lds_atomics_and_permutes() {
                 k.i(&format!("{op} v40, v12"));
                 k.i(&format!("{ld} v24, v40"));
                 k.i(&format!("{st} v40, v8 offset:512"));
-                k.i(&format!("ds_add_rtn_u32 v28, v40, v12 offset:512"));
+                k.i("ds_add_rtn_u32 v28, v40, v12 offset:512");
                 k.wait();
             })
             .unwrap();
@@ -568,7 +580,7 @@ fn lds_atomics_and_permutes() {
 fn lds_pair_reads_and_writes() {
     for p in ["gfx900", "gfx90a", "gfx803"] {
         let a: Vec<u64> = (0..64u64)
-            .map(|l| 0x0123_4567_89ab_cdef ^ l * 0x1_0000_0001)
+            .map(|l| 0x0123_4567_89ab_cdef ^ (l * 0x1_0000_0001))
             .collect();
         let out = run_full(p, &[in64(&a)], &[2, 2, 4], &[], &LDS, |k| {
             k.i("s_mov_b32 m0, -1");
@@ -576,12 +588,13 @@ fn lds_pair_reads_and_writes() {
             k.i("v_not_b32 v10, v8");
             k.i("v_not_b32 v11, v9");
             // write2_b64: offsets in 8-byte units; st64: 512-byte units
+            k.i("ds_write_b64 v40, v[10:11] offset:4096");
             k.i("ds_write2_b64 v40, v[8:9], v[10:11] offset1:128");
             k.i("ds_write2st64_b64 v40, v[10:11], v[8:9] offset0:4 offset1:6");
             k.i("ds_write2st64_b32 v40, v8, v9 offset0:24 offset1:26");
             k.wait();
             k.i("ds_read_b64 v[24:25], v40");
-            k.i("ds_read_b64 v[28:29], v40 offset:1024");
+            k.i("ds_read_b64 v[28:29], v40 offset:4096");
             k.i("ds_read2_b64 v[32:35], v40 offset1:128");
             k.i("ds_read2st64_b64 v[44:47], v40 offset0:4 offset1:6");
             k.i("ds_read2st64_b32 v[42:43], v40 offset0:24 offset1:26");
@@ -593,7 +606,7 @@ fn lds_pair_reads_and_writes() {
             let (x, y) = (a[l], !a[l]);
             let q = |v: &[u32], i: usize| u64::from(v[i]) | u64::from(v[i + 1]) << 32;
             assert_eq!(q(&o[0], 2 * l), x, "{p} write2_b64 first lane {l}");
-            assert_eq!(q(&o[1], 2 * l), y, "{p} write2_b64 offset1:128 lane {l}");
+            assert_eq!(q(&o[1], 2 * l), y, "{p} write_b64 offset:4096 lane {l}");
             assert_eq!(
                 (q(&o[2], 4 * l), q(&o[2], 4 * l + 2)),
                 (x, y),
@@ -645,14 +658,21 @@ fn vsharp(k: &mut Kern, records: u32) {
 fn buffer_loads_and_stores() {
     let buf = pattern(64 * 16);
     for p in GFX9 {
-        let out = run_full(p, &[], &[1, 1, 1, 1], &[buf.clone()], &[], |k| {
-            vsharp(k, 64 * 16);
-            k.i("v_lshlrev_b32 v40, 4, v0");
-            k.i("buffer_load_dword v24, v40, s[40:43], 0 offen offset:4");
-            k.i("buffer_load_ubyte v28, v40, s[40:43], 0 offen offset:1");
-            k.i("buffer_load_sbyte v32, v40, s[40:43], 0 offen offset:1");
-            k.i("buffer_load_sshort v36, v40, s[40:43], 0 offen offset:2");
-        })
+        let out = run_full(
+            p,
+            &[],
+            &[1, 1, 1, 1],
+            std::slice::from_ref(&buf),
+            &[],
+            |k| {
+                vsharp(k, 64 * 16);
+                k.i("v_lshlrev_b32 v40, 4, v0");
+                k.i("buffer_load_dword v24, v40, s[40:43], 0 offen offset:4");
+                k.i("buffer_load_ubyte v28, v40, s[40:43], 0 offen offset:1");
+                k.i("buffer_load_sbyte v32, v40, s[40:43], 0 offen offset:1");
+                k.i("buffer_load_sshort v36, v40, s[40:43], 0 offen offset:2");
+            },
+        )
         .unwrap();
         let o: Vec<Vec<u32>> = out.iter().map(|b| dwords(b)).collect();
         for l in 0..64 {
@@ -674,7 +694,7 @@ fn buffer_loads_and_stores() {
                 "{p} buffer_load_sshort lane {l}"
             );
         }
-        let out = run_full(p, &[], &[4, 1], &[buf.clone()], &[], |k| {
+        let out = run_full(p, &[], &[4, 1], std::slice::from_ref(&buf), &[], |k| {
             vsharp(k, 64 * 16);
             k.i("v_lshlrev_b32 v40, 4, v0");
             k.i("buffer_load_dwordx4 v[24:27], v40, s[40:43], 0 offen");

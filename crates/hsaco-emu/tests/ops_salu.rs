@@ -2,6 +2,10 @@
 //! manuals' descriptions: results and SCC over edge values, the expected values
 //! computed here.
 
+// lanes and cases are indexed by number: lane l of one array goes with lane l of
+// another, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 
@@ -153,10 +157,15 @@ fn arithmetic_and_carries() {
         b2(|a, b| (a.max(b), Some(a > b))),
     );
     // (S0 << n) + S1, SCC = the sum is 2^32 or more (the shift done in 64 bits)
-    for n in 1..=4u32 {
+    for (n, mn) in [
+        (1u32, "s_lshl1_add_u32"),
+        (2, "s_lshl2_add_u32"),
+        (3, "s_lshl3_add_u32"),
+        (4, "s_lshl4_add_u32"),
+    ] {
         sop(
             &P,
-            &[&t(&format!("s_lshl{n}_add_u32"))],
+            &[&t(mn)],
             &c,
             1,
             b2(move |a, b| {
@@ -171,7 +180,8 @@ fn arithmetic_and_carries() {
 fn logic_and_shifts() {
     let c = spairs(&EDGE32);
     let t = |m: &str| text2(m);
-    let ops: [(&str, fn(u32, u32) -> u32); 10] = [
+    type Op1 = fn(u32, u32) -> u32;
+    let ops: [(&str, Op1); 10] = [
         ("s_and_b32", |a, b| a & b),
         ("s_or_b32", |a, b| a | b),
         ("s_xor_b32", |a, b| a ^ b),
@@ -261,7 +271,8 @@ fn split(x: u64) -> Vec<u32> {
 #[test]
 fn sixty_four_bit() {
     let c = cases64();
-    let ops: [(&str, fn(u64, u64) -> u64); 8] = [
+    type Op2 = fn(u64, u64) -> u64;
+    let ops: [(&str, Op2); 8] = [
         ("s_and_b64", |a, b| a & b),
         ("s_or_b64", |a, b| a | b),
         ("s_xor_b64", |a, b| a ^ b),
@@ -281,7 +292,8 @@ fn sixty_four_bit() {
         });
     }
     // shifts of 64 bits: count S1[5:0]
-    let sh: [(&str, fn(u64, u32) -> u64); 3] = [
+    type Op3 = fn(u64, u32) -> u64;
+    let sh: [(&str, Op3); 3] = [
         ("s_lshl_b64", |a, n| a << (n & 63)),
         ("s_lshr_b64", |a, n| a >> (n & 63)),
         ("s_ashr_i64", |a, n| ((a as i64) >> (n & 63)) as u64),
@@ -476,29 +488,22 @@ fn sopk() {
         );
         // compares: the immediate sign-extended for _i32, zero-extended for _u32
         let kz = ku & 0xffff;
-        let conds: [(&str, fn(std::cmp::Ordering) -> bool); 6] = [
-            ("eq", |o| o.is_eq()),
-            ("lg", |o| o.is_ne()),
-            ("gt", |o| o.is_gt()),
-            ("ge", |o| o.is_ge()),
-            ("lt", |o| o.is_lt()),
-            ("le", |o| o.is_le()),
+        type C = fn(std::cmp::Ordering) -> bool;
+        let conds: [(&str, &str, C); 6] = [
+            ("s_cmpk_eq_i32", "s_cmpk_eq_u32", |o| o.is_eq()),
+            ("s_cmpk_lg_i32", "s_cmpk_lg_u32", |o| o.is_ne()),
+            ("s_cmpk_gt_i32", "s_cmpk_gt_u32", |o| o.is_gt()),
+            ("s_cmpk_ge_i32", "s_cmpk_ge_u32", |o| o.is_ge()),
+            ("s_cmpk_lt_i32", "s_cmpk_lt_u32", |o| o.is_lt()),
+            ("s_cmpk_le_i32", "s_cmpk_le_u32", |o| o.is_le()),
         ];
-        for (cn, f) in conds {
-            sop(
-                &P,
-                &[&format!("s_cmpk_{cn}_i32 s20, {k}")],
-                &c,
-                0,
-                move |s, _| (vec![], Some(f((s[0] as i32).cmp(&k)))),
-            );
-            sop(
-                &P,
-                &[&format!("s_cmpk_{cn}_u32 s20, {kz:#x}")],
-                &c,
-                0,
-                move |s, _| (vec![], Some(f(s[0].cmp(&kz)))),
-            );
+        for (mi, mu, f) in conds {
+            sop(&P, &[&format!("{mi} s20, {k}")], &c, 0, move |s, _| {
+                (vec![], Some(f((s[0] as i32).cmp(&k))))
+            });
+            sop(&P, &[&format!("{mu} s20, {kz:#x}")], &c, 0, move |s, _| {
+                (vec![], Some(f(s[0].cmp(&kz))))
+            });
         }
     }
 }
@@ -506,29 +511,22 @@ fn sopk() {
 #[test]
 fn compares() {
     let c = spairs(&EDGE32);
-    let conds: [(&str, fn(std::cmp::Ordering) -> bool); 6] = [
-        ("eq", |o| o.is_eq()),
-        ("lg", |o| o.is_ne()),
-        ("gt", |o| o.is_gt()),
-        ("ge", |o| o.is_ge()),
-        ("lt", |o| o.is_lt()),
-        ("le", |o| o.is_le()),
+    type C = fn(std::cmp::Ordering) -> bool;
+    let conds: [(&str, &str, C); 6] = [
+        ("s_cmp_eq_i32", "s_cmp_eq_u32", |o| o.is_eq()),
+        ("s_cmp_lg_i32", "s_cmp_lg_u32", |o| o.is_ne()),
+        ("s_cmp_gt_i32", "s_cmp_gt_u32", |o| o.is_gt()),
+        ("s_cmp_ge_i32", "s_cmp_ge_u32", |o| o.is_ge()),
+        ("s_cmp_lt_i32", "s_cmp_lt_u32", |o| o.is_lt()),
+        ("s_cmp_le_i32", "s_cmp_le_u32", |o| o.is_le()),
     ];
-    for (cn, f) in conds {
-        sop(
-            &P,
-            &[&format!("s_cmp_{cn}_i32 s20, s21")],
-            &c,
-            0,
-            move |s, _| (vec![], Some(f((s[0] as i32).cmp(&(s[1] as i32))))),
-        );
-        sop(
-            &P,
-            &[&format!("s_cmp_{cn}_u32 s20, s21")],
-            &c,
-            0,
-            move |s, _| (vec![], Some(f(s[0].cmp(&s[1])))),
-        );
+    for (mi, mu, f) in conds {
+        sop(&P, &[&format!("{mi} s20, s21")], &c, 0, move |s, _| {
+            (vec![], Some(f((s[0] as i32).cmp(&(s[1] as i32)))))
+        });
+        sop(&P, &[&format!("{mu} s20, s21")], &c, 0, move |s, _| {
+            (vec![], Some(f(s[0].cmp(&s[1]))))
+        });
     }
     // SCC = S0[S1[4:0]] == 0 / == 1
     sop(&P, &["s_bitcmp0_b32 s20, s21"], &c, 0, |s, _| {

@@ -5,6 +5,10 @@
 //! "Left"), so the scalar 16-bit tests run on gfx9 and gfx8; the packed ones on gfx9
 //! and gfx1100.
 
+// lanes and cases are indexed by number: lane l of one array goes with lane l of
+// another, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 
@@ -424,7 +428,8 @@ fn pk_pairs() -> (Vec<u32>, Vec<u32>) {
 fn packed_f16_and_u16() {
     let (a, b) = pk_pairs();
     let halves = |x: u32| [x as u16, (x >> 16) as u16];
-    let fops: [(&str, fn(f64, f64) -> f64); 4] = [
+    type Op1 = fn(f64, f64) -> f64;
+    let fops: [(&str, Op1); 4] = [
         ("v_pk_add_f16 v24, v8, v12", |a, b| a + b),
         ("v_pk_mul_f16 v24, v8, v12", |a, b| a * b),
         ("v_pk_max_f16 v24, v8, v12", max_num),
@@ -444,7 +449,8 @@ fn packed_f16_and_u16() {
             }
         });
     }
-    let iops: [(&str, fn(u16, u16) -> u16); 3] = [
+    type Op2 = fn(u16, u16) -> u16;
+    let iops: [(&str, Op2); 3] = [
         ("v_pk_add_u16 v24, v8, v12", u16::wrapping_add),
         ("v_pk_sub_u16 v24, v8, v12", u16::wrapping_sub),
         ("v_pk_mul_lo_u16 v24, v8, v12", u16::wrapping_mul),

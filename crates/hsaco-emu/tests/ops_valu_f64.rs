@@ -2,6 +2,10 @@
 //! computed here with Rust's f64 (denormals are kept: FLOAT_DENORM_MODE_16_64 = 3, the
 //! `.amdhsa_kernel` default), special values by bit pattern, 1 ulp for rcp/rsq.
 
+// lanes and cases are indexed by number: lane l of one array goes with lane l of
+// another, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 
@@ -433,7 +437,8 @@ fn reciprocal_and_roots() {
             (g as i128 - db(w) as i128).abs() <= 1
         }
     };
-    let cases: [(&str, fn(f64) -> f64); 3] = [
+    type Op1 = fn(f64) -> f64;
+    let cases: [(&str, Op1); 3] = [
         ("v_rcp_f64 v[24:25], v[8:9]", |x| 1.0 / x),
         ("v_rsq_f64 v[24:25], v[8:9]", |x| 1.0 / x.sqrt()),
         ("v_sqrt_f64 v[24:25], v[8:9]", f64::sqrt),

@@ -2,6 +2,10 @@
 //! descriptions (Vega "AMD Instinct MI25/Vega ISA", CDNA2, RDNA3 guides): each over
 //! every pair (or triple) of edge values, the expected value computed here.
 
+// lanes and cases are indexed by number: lane l of one array goes with lane l of
+// another, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 
@@ -74,7 +78,8 @@ fn sixty_four_bit_shifts_take_six_bits() {
         }
     }
     let n = a.len();
-    let cases: [(&[&str], fn(u32, u64) -> u64); 3] = [
+    type Shift = fn(u32, u64) -> u64;
+    let cases: [(&[&str], Shift); 3] = [
         (&["v_lshlrev_b64 v[24:25], v8, v[12:13]"], |c, x| {
             x << (c & 63)
         }),
@@ -131,7 +136,7 @@ fn adds_and_subs_wrap() {
 fn with_carry(alts: &[&str], carry_in: bool, f: impl Fn(u32, u32, u32) -> (u32, bool)) {
     let (a, b) = pairs(&EDGE32[6..14]);
     // the carry-in per lane: lane i has bit (i % 3 == 0)
-    let cin = |i: usize| carry_in && i % 3 == 0;
+    let cin = |i: usize| carry_in && i.is_multiple_of(3);
     for p in GFX9.iter().chain(["gfx803"].iter()) {
         let Some(text) = spelling(p, alts) else {
             assert!(generation(p) != Gen::Gfx9, "{p}: {alts:?}");
@@ -270,7 +275,8 @@ fn wide_multiply_adds() {
         }
     }
     let n = a.len();
-    let cases: [(&[&str], fn(u32, u32, u64) -> u64); 2] = [
+    type Mad = fn(u32, u32, u64) -> u64;
+    let cases: [(&[&str], Mad); 2] = [
         (
             &[
                 "v_mad_u64_u32 v[24:25], s[20:21], v8, v12, v[16:17]",

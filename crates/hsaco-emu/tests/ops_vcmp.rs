@@ -5,6 +5,10 @@
 //! for NaN). The mask goes to VCC (read back with v_cndmask); the X forms write EXEC
 //! as well (read back as the lanes a following move writes).
 
+// lanes and cases are indexed by number: lane l of one array goes with lane l of
+// another, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 use std::cmp::Ordering;

@@ -9,6 +9,10 @@
 //! from `amd_queue_t` and runs. Fixtures and the command that made them:
 //! tests/data/seed001_hidden_in_callee.{cl,sh}.
 
+// lanes and cases are indexed by number: lane l of one array goes with lane l of
+// another, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
+
 use hsaco_emu::{run, ArgValue, Dispatch, Elem, EmuError, RunOptions};
 
 fn fixture(v: u32) -> Vec<u8> {

@@ -5,6 +5,10 @@
 //! own. Kernels that stop (a fault, an operation not implemented yet) must stop on two
 //! threads as well.
 
+// lanes and cases are indexed by number: lane l of one array goes with lane l of
+// another, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
+
 use hsaco_emu::{kernel_names, load, run_kernel, ArgValue, Dispatch, Elem, RunOptions};
 
 fn args_for(k: &hsaco_emu::kernel::Kernel) -> Vec<ArgValue> {

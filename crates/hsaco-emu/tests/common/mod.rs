@@ -10,6 +10,8 @@
 //! when the body starts and set back to all ones after it.
 
 #![allow(dead_code)]
+// lanes and cases are indexed by number, as in the emulator itself
+#![allow(clippy::needless_range_loop)]
 
 use hsaco_build::KernelBuilder;
 use hsaco_emu::{ArgValue, Dispatch, Elem, EmuError, RunOptions};
