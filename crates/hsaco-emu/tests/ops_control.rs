@@ -280,3 +280,49 @@ fn waits_and_nops_change_nothing() {
     });
     check("gfx1100", "waits", &out[0], |i| i as u32, 32);
 }
+
+#[test]
+fn barrier_waits_for_every_wave_of_the_group() {
+    // two waves: each lane writes its value to LDS, s_barrier, then reads the value
+    // of the same lane of the other wave. Wave 0 can only see wave 1's value if the
+    // barrier held it until wave 1 had written.
+    for p in ALL {
+        let lanes = lanes(p);
+        let block = 2 * lanes;
+        let a: Vec<u32> = (0..block).map(|i| 0x5000 + i * 3).collect();
+        let g11 = generation(p) == Gen::Gfx11;
+        let out = run_group(
+            p,
+            2,
+            &[in32(&a)],
+            &[1],
+            &[],
+            &[("group_segment_fixed_size", 4096)],
+            |k| {
+                k.i("s_mov_b32 m0, -1");
+                k.i("v_lshlrev_b32 v40, 2, v0");
+                k.i(if g11 {
+                    "ds_store_b32 v40, v8"
+                } else {
+                    "ds_write_b32 v40, v8"
+                });
+                k.wait();
+                k.i("s_barrier");
+                // the other wave's lane: (v0 + lanes) % block
+                k.i(&format!("v_xor_b32 v41, {}, v0", lanes));
+                k.i("v_lshlrev_b32 v41, 2, v41");
+                k.i(if g11 {
+                    "ds_load_b32 v24, v41"
+                } else {
+                    "ds_read_b32 v24, v41"
+                });
+                k.wait();
+            },
+        )
+        .unwrap();
+        let got = dwords(&out[0]);
+        for i in 0..block as usize {
+            assert_eq!(got[i], a[i ^ lanes as usize], "{p} lane {i}");
+        }
+    }
+}

@@ -158,16 +158,30 @@ pub fn run_full(
     descriptor: &[(&str, i64)],
     body: impl FnOnce(&mut Kern),
 ) -> Result<Vec<Vec<u8>>, EmuError> {
+    run_group(proc, 1, ins, outs, extra, descriptor, body)
+}
+
+/// [`run_full`] with work-groups of `waves` waves (`v0` the work-item ID in the group).
+pub fn run_group(
+    proc: &str,
+    waves: u32,
+    ins: &[In],
+    outs: &[u32],
+    extra: &[Vec<u8>],
+    descriptor: &[(&str, i64)],
+    body: impl FnOnce(&mut Kern),
+) -> Result<Vec<Vec<u8>>, EmuError> {
     assert!(ins.len() <= 4 && outs.len() <= 4 && extra.len() <= 4);
     let gen = generation(proc);
     let lanes = lanes(proc);
+    let block = lanes * waves;
     let items = ins
         .iter()
         .map(|i| i.data.len() as u32 / i.width)
         .max()
         .unwrap_or(lanes)
         .max(1)
-        .next_multiple_of(lanes);
+        .next_multiple_of(block);
     let b = KernelBuilder::new(proc, "t").unwrap_or_else(|e| panic!("{proc}: {e}"));
     let mut k = Kern {
         b,
@@ -212,7 +226,7 @@ pub fn run_full(
         k.i(&format!("{ld2} s[{sreg}:{}], s[0:1], {off:#x}", sreg + 1));
     }
     // v1 = global item index; v2 = v1 * 4 (byte offset of a dword)
-    k.i(&format!("s_mul_i32 s3, s2, {lanes}"));
+    k.i(&format!("s_mul_i32 s3, s2, {block}"));
     if gen == Gen::Gfx11 {
         k.i("v_add_nc_u32 v1, s3, v0");
     } else if gen == Gen::Gfx8 {
@@ -309,7 +323,7 @@ pub fn run_full(
     }
     let disp = Dispatch {
         grid: [items, 1, 1],
-        block: [lanes, 1, 1],
+        block: [block, 1, 1],
         dynamic_lds: 0,
         args,
     };
