@@ -762,3 +762,28 @@ fn buffer_loads_and_stores() {
         }
     }
 }
+
+#[test]
+fn buffer_accesses_out_of_range() {
+    // the manuals' range check of a raw buffer (stride 0): a load whose offset is at
+    // or past NUM_RECORDS returns 0 and a store there is dropped, without a fault
+    let buf = pattern(256);
+    for p in GFX9 {
+        let out = run_full(p, &[], &[1], std::slice::from_ref(&buf), &[], |k| {
+            // 64 bytes of records: lanes 0-15 in range, the rest out
+            vsharp(k, 64);
+            k.i("v_lshlrev_b32 v40, 2, v0");
+            k.i("buffer_load_dword v24, v40, s[40:43], 0 offen");
+            k.i("v_mov_b32 v42, 0x77777777");
+            k.i("buffer_store_dword v42, v40, s[40:43], 0 offen offset:128");
+        })
+        .unwrap();
+        let got = dwords(&out[0]);
+        for l in 0..64 {
+            let w = if l < 16 { le32(&buf, 4 * l) } else { 0 };
+            assert_eq!(got[l], w, "{p} buffer_load_dword out of range lane {l}");
+        }
+        // every store was at 128 or more: out of range, dropped
+        assert_eq!(out[1], buf, "{p} out-of-range stores are dropped");
+    }
+}
