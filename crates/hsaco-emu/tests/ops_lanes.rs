@@ -182,3 +182,30 @@ fn saveexec() {
         }
     }
 }
+
+#[test]
+fn gfx11_dual_issue() {
+    // VOPD: the two halves are the plain operations, reading their sources before
+    // either writes
+    let a: Vec<u32> = (0..32).map(|l| (l as f32 * 0.5 - 3.0).to_bits()).collect();
+    let b: Vec<u32> = (0..32).map(|l| (l as f32 + 0.25).to_bits()).collect();
+    let c: Vec<u32> = (0..32).map(|l| 0x1000 + l).collect();
+    let out = run("gfx1100", &[in32(&a), in32(&b), in32(&c)], &[2, 2], |k| {
+        k.i("v_mov_b32 v41, v16");
+        k.i("v_dual_mul_f32 v24, v8, v12 :: v_dual_mov_b32 v25, v41");
+        // each half reads v8 before the other writes it
+        k.i("v_mov_b32 v28, v8");
+        k.i("v_dual_add_f32 v28, v12, v28 :: v_dual_mov_b32 v29, v28");
+    });
+    for l in 0..32 {
+        let (x, y) = (f32::from_bits(a[l]), f32::from_bits(b[l]));
+        assert_eq!(out[0][2 * l], (x * y).to_bits(), "v_dual_mul_f32 lane {l}");
+        assert_eq!(out[0][2 * l + 1], c[l], "v_dual_mov_b32 lane {l}");
+        assert_eq!(out[1][2 * l], (y + x).to_bits(), "v_dual_add_f32 lane {l}");
+        assert_eq!(
+            out[1][2 * l + 1],
+            a[l],
+            "v_dual_mov_b32 read v28 before the add wrote it, lane {l}"
+        );
+    }
+}
