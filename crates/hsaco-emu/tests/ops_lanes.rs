@@ -185,17 +185,16 @@ fn saveexec() {
 
 #[test]
 fn gfx11_dual_issue() {
-    // VOPD: the two halves are the plain operations, reading their sources before
-    // either writes
+    // VOPD: the two halves are the plain operations (the manual requires them to be
+    // independent: Y may not read X's destination, so no order between them shows)
     let a: Vec<u32> = (0..32).map(|l| (l as f32 * 0.5 - 3.0).to_bits()).collect();
     let b: Vec<u32> = (0..32).map(|l| (l as f32 + 0.25).to_bits()).collect();
     let c: Vec<u32> = (0..32).map(|l| 0x1000 + l).collect();
     let out = run("gfx1100", &[in32(&a), in32(&b), in32(&c)], &[2, 2], |k| {
         k.i("v_mov_b32 v41, v16");
         k.i("v_dual_mul_f32 v24, v8, v12 :: v_dual_mov_b32 v25, v41");
-        // each half reads v8 before the other writes it
         k.i("v_mov_b32 v28, v8");
-        k.i("v_dual_add_f32 v28, v12, v28 :: v_dual_mov_b32 v29, v28");
+        k.i("v_dual_add_f32 v28, v12, v28 :: v_dual_mov_b32 v29, v41");
     });
     for l in 0..32 {
         let (x, y) = (f32::from_bits(a[l]), f32::from_bits(b[l]));
