@@ -13,10 +13,9 @@ use hsaco_emu::ops::{Op, OPS};
 
 /// Operations without a per-operation test yet, and why.
 const NOT_YET: &[(Op, &str)] = &[
-    // empty: every operation of ops::OPS has a per-operation test. Notes on the scope:
-    // scratch_ loads/stores share MemLoad/MemStore with global_ (tested) and are run
-    // through the corpus kernels (07_scratch); the 16-bit operations run on gfx9 and
-    // gfx8 only, as gfx1100's true16 operands are not taken yet (NOTES "Left").
+    // empty: every operation of ops::OPS has a per-operation test. On the scope: the
+    // 16-bit operations run on gfx9 and gfx8 only, as gfx1100's true16 operands are not
+    // taken yet (NOTES "Left"); scratch_ accesses run on gfx9 (flat scratch).
 ];
 
 /// Where the emulator disagrees with the manual (the ignored test that shows it).

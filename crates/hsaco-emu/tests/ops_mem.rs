@@ -787,3 +787,100 @@ fn buffer_accesses_out_of_range() {
         assert_eq!(out[1], buf, "{p} out-of-range stores are dropped");
     }
 }
+
+/// A kernel with flat scratch (gfx9): the kernarg pointer in s[0:1], the flat scratch
+/// init in s[2:3], the work-group ID in s4, the scratch wave offset in s5 (AMDGPUUsage's
+/// user and system SGPR order); `body` runs after FLAT_SCRATCH is set up with v0 the
+/// work-item ID, and stores its results through the `out` pointer loaded into s[6:7].
+fn scratch_kernel(p: &str, body: impl FnOnce(&mut hsaco_build::KernelBuilder)) -> Vec<u32> {
+    let mut k = hsaco_build::KernelBuilder::new(p, "t").unwrap();
+    let out = k.arg("out", hsaco_build::ArgKind::GlobalPtr);
+    k.field("user_sgpr_kernarg_segment_ptr", 1)
+        .field("user_sgpr_flat_scratch_init", 1)
+        .field("user_sgpr_count", 4)
+        .field("system_sgpr_private_segment_wavefront_offset", 1)
+        .field("private_segment_fixed_size", 64)
+        .field("next_free_vgpr", 64)
+        .field("next_free_sgpr", 48)
+        .field("reserve_flat_scratch", 1);
+    for t in [
+        "s_add_u32 flat_scratch_lo, s2, s5".to_string(),
+        "s_addc_u32 flat_scratch_hi, s3, 0".to_string(),
+        format!("s_load_dwordx2 s[6:7], s[0:1], {out}"),
+        "s_waitcnt 0".to_string(),
+    ] {
+        k.inst(&t, &[]).unwrap_or_else(|e| panic!("{p}: {e}"));
+    }
+    body(&mut k);
+    k.inst("s_endpgm", &[]).unwrap();
+    let co = k.finish().unwrap_or_else(|e| panic!("{p}: {e}"));
+    let disp = hsaco_emu::Dispatch {
+        grid: [64, 1, 1],
+        block: [64, 1, 1],
+        dynamic_lds: 0,
+        args: vec![hsaco_emu::ArgValue::Buffer {
+            elem: hsaco_emu::Elem::U32,
+            data: vec![0; 64 * 32],
+        }],
+    };
+    let r = hsaco_emu::run(&co, "t", &disp, &hsaco_emu::RunOptions::default())
+        .unwrap_or_else(|e| panic!("{p}: {e}"));
+    dwords(&r.buffers[0].data)
+}
+
+#[test]
+fn scratch_loads_and_stores_are_private_to_each_lane() {
+    // every lane stores its own values at the same private offsets and reads them back:
+    // lanes never see each other's bytes; widths and extensions as for global_
+    for p in GFX9 {
+        let got = scratch_kernel(p, |k| {
+            for t in [
+                "v_mul_u32_u24 v8, 0x01030507, v0",
+                "v_xor_b32 v8, 0x80808080, v8",
+                "v_not_b32 v9, v8",
+                "v_mov_b32 v10, 4",
+                "v_mov_b32 v11, 0",
+                "scratch_store_dword v11, v8, off offset:16",
+                "scratch_store_dwordx2 v10, v[8:9], off offset:20",
+                "scratch_store_byte v11, v8, off offset:3",
+                "scratch_store_short v11, v8, off offset:6",
+                "s_waitcnt 0",
+                "scratch_load_dword v20, v11, off offset:16",
+                "scratch_load_dwordx2 v[22:23], v11, off offset:24",
+                "scratch_load_sbyte v21, v11, off offset:3",
+                "scratch_load_ushort v24, v11, off offset:6",
+                "v_mov_b32 v25, 0x7777",
+                "s_waitcnt 0",
+                "scratch_load_short_d16_hi v25, v11, off offset:6",
+                "s_waitcnt 0",
+                "v_mov_b32 v26, 0",
+                "v_mov_b32 v27, 0",
+                "v_lshlrev_b32 v30, 5, v0",
+                "global_store_dwordx4 v30, v[20:23], s[6:7]",
+                "global_store_dwordx4 v30, v[24:27], s[6:7] offset:16",
+            ] {
+                k.inst(t, &[]).unwrap_or_else(|e| panic!("{p}: {t}: {e}"));
+            }
+        });
+        for l in 0..64u32 {
+            // v_mul_u32_u24: the 24 low bits of the constant times the lane
+            let x = (0x0103_0507u32 & 0xff_ffff) * l ^ 0x8080_8080;
+            let h = x & 0xffff;
+            let w = [
+                x,
+                x as u8 as i8 as i32 as u32,
+                x,
+                !x,
+                h,
+                h << 16 | 0x7777,
+                0,
+                0,
+            ];
+            assert_eq!(
+                &got[8 * l as usize..8 * l as usize + 8],
+                &w,
+                "{p} scratch lane {l}"
+            );
+        }
+    }
+}
