@@ -864,7 +864,7 @@ fn scratch_loads_and_stores_are_private_to_each_lane() {
         });
         for l in 0..64u32 {
             // v_mul_u32_u24: the 24 low bits of the constant times the lane
-            let x = (0x0103_0507u32 & 0xff_ffff) * l ^ 0x8080_8080;
+            let x = ((0x0103_0507u32 & 0xff_ffff) * l) ^ 0x8080_8080;
             let h = x & 0xffff;
             let w = [
                 x,
@@ -872,7 +872,7 @@ fn scratch_loads_and_stores_are_private_to_each_lane() {
                 x,
                 !x,
                 h,
-                h << 16 | 0x7777,
+                (h << 16) | 0x7777,
                 0,
                 0,
             ];
