@@ -18,6 +18,33 @@ fn pattern(n: usize) -> Vec<u8> {
         .collect()
 }
 
+/// A gfx9 global memory mnemonic as gfx11 spells it.
+fn gfx11_mem(gen: Gen, gfx9: &str) -> String {
+    if gen != Gen::Gfx11 {
+        return gfx9.to_string();
+    }
+    let (pre, tail) = gfx9.split_at(gfx9.find("_load_").or(gfx9.find("_store_")).unwrap());
+    let (kind, w) = tail[1..].split_once('_').unwrap();
+    let w11 = match w {
+        "ubyte" => "u8",
+        "sbyte" => "i8",
+        "ushort" => "u16",
+        "sshort" => "i16",
+        "byte" => "b8",
+        "short" => "b16",
+        "dword" => "b32",
+        "dwordx2" => "b64",
+        "dwordx3" => "b96",
+        "dwordx4" => "b128",
+        "short_d16" => "d16_b16",
+        "short_d16_hi" => "d16_hi_b16",
+        "sbyte_d16_hi" => "d16_hi_i8",
+        "ubyte_d16_hi" => "d16_hi_u8",
+        other => other,
+    };
+    format!("{pre}_{kind}_{w11}")
+}
+
 fn le32(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
 }
@@ -95,18 +122,20 @@ fn global_loads_of_every_width() {
         }),
         ("global_load_dword", 4, |b, o| le32(b, o + 1)),
     ];
-    for p in GFX9 {
+    for p in ["gfx900", "gfx90a", "gfx1100"] {
+        let lanes = lanes(p) as usize;
+        let g = |mn: &str| gfx11_mem(generation(p), mn);
         for (mn, _, f) in cases {
             let out = run_full(p, &[], &[1], std::slice::from_ref(&buf), &[], |k| {
                 k.i("v_lshlrev_b32 v40, 4, v0");
                 // unaligned by one byte for the wider ones? the manuals require natural
                 // alignment for dword; keep the dword load aligned
                 let off = if mn == "global_load_dword" { 4 } else { 1 };
-                k.i(&format!("{mn} v24, v40, s[36:37] offset:{off}"));
+                k.i(&format!("{} v24, v40, s[36:37] offset:{off}", g(mn)));
             })
             .unwrap();
             let got = dwords(&out[0]);
-            for l in 0..64 {
+            for l in 0..lanes {
                 let w = if mn == "global_load_dword" {
                     le32(&buf, l * 16 + 4)
                 } else {
@@ -124,22 +153,37 @@ fn global_loads_of_every_width() {
             &[],
             |k| {
                 k.i("v_lshlrev_b32 v40, 4, v0");
-                k.i("global_load_dwordx2 v[24:25], v40, s[36:37]");
-                k.i("global_load_dwordx3 v[26:28], v40, s[36:37] offset:4");
+                k.i(&format!(
+                    "{} v[24:25], v40, s[36:37]",
+                    g("global_load_dwordx2")
+                ));
+                k.i(&format!(
+                    "{} v[26:28], v40, s[36:37] offset:4",
+                    g("global_load_dwordx3")
+                ));
                 k.wait();
                 k.i("v_mov_b32 v28, 0x11112222");
                 k.i("v_mov_b32 v32, 0x33334444");
                 k.i("v_mov_b32 v36, 0x55556666");
                 k.wait();
-                k.i("global_load_short_d16 v28, v40, s[36:37] offset:2");
-                k.i("global_load_short_d16_hi v32, v40, s[36:37] offset:2");
-                k.i("global_load_sbyte_d16_hi v36, v40, s[36:37] offset:1");
+                k.i(&format!(
+                    "{} v28, v40, s[36:37] offset:2",
+                    g("global_load_short_d16")
+                ));
+                k.i(&format!(
+                    "{} v32, v40, s[36:37] offset:2",
+                    g("global_load_short_d16_hi")
+                ));
+                k.i(&format!(
+                    "{} v36, v40, s[36:37] offset:1",
+                    g("global_load_sbyte_d16_hi")
+                ));
             },
         )
         .unwrap();
         let g0 = dwords(&out[0]);
         let (g1, g2, g3) = (dwords(&out[1]), dwords(&out[2]), dwords(&out[3]));
-        for l in 0..64 {
+        for l in 0..lanes {
             let o = l * 16;
             assert_eq!(
                 &g0[4 * l..4 * l + 2],
@@ -157,7 +201,6 @@ fn global_loads_of_every_width() {
             let sb = (buf[o + 1] as i8 as i16 as u16 as u32) << 16;
             assert_eq!(g3[l], sb | 0x6666, "{p} sbyte_d16_hi lane {l}");
         }
-        let _ = g0;
     }
 }
 
@@ -260,7 +303,23 @@ fn global_atomics_return_the_old_value() {
         ("inc", |a, b| if a >= b { 0 } else { a + 1 }),
     ];
     let bytes = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
-    for p in GFX9 {
+    for p in ["gfx900", "gfx90a", "gfx1100"] {
+        let g11 = generation(p) == Gen::Gfx11;
+        // gfx11 names the type: add_u32, min_i32, and_b32, cmpswap_b32, add_u64
+        let name = |op: &str| -> String {
+            if !g11 {
+                return op.to_string();
+            }
+            match op {
+                "smin" => "min_i32".into(),
+                "umin" => "min_u32".into(),
+                "smax" => "max_i32".into(),
+                "umax" => "max_u32".into(),
+                "and" | "or" | "xor" | "swap" | "cmpswap" => format!("{op}_b32"),
+                "add_x2" => "add_u64".into(),
+                _ => format!("{op}_u32"),
+            }
+        };
         for (op, f) in ops.iter().chain(
             [(
                 "dec",
@@ -269,8 +328,11 @@ fn global_atomics_return_the_old_value() {
             .iter(),
         ) {
             let out = run_full(p, &[in32(&src)], &[1], &[bytes(&old)], &[], |k| {
-                k.i("v_lshlrev_b32 v40, 2, v0");
-                k.i(&format!("global_atomic_{op} v24, v40, v8, s[36:37] glc"));
+                k.i("v_lshlrev_b32 v40, 2, v1");
+                k.i(&format!(
+                    "global_atomic_{} v24, v40, v8, s[36:37] glc",
+                    name(op)
+                ));
             })
             .unwrap();
             let ret = dwords(&out[0]);
@@ -291,10 +353,13 @@ fn global_atomics_return_the_old_value() {
             &[bytes(&old)],
             &[],
             |k| {
-                k.i("v_lshlrev_b32 v40, 2, v0");
+                k.i("v_lshlrev_b32 v40, 2, v1");
                 k.i("v_mov_b32 v42, v8");
                 k.i("v_mov_b32 v43, v12");
-                k.i("global_atomic_cmpswap v24, v40, v[42:43], s[36:37] glc");
+                k.i(&format!(
+                    "global_atomic_{} v24, v40, v[42:43], s[36:37] glc",
+                    name("cmpswap")
+                ));
             },
         )
         .unwrap();
@@ -312,8 +377,11 @@ fn global_atomics_return_the_old_value() {
         let src64: Vec<u64> = (0..64u64).map(|l| l * 3 + 1).collect();
         let b64: Vec<u8> = old64.iter().flat_map(|x| x.to_le_bytes()).collect();
         let out = run_full(p, &[in64(&src64)], &[2], &[b64], &[], |k| {
-            k.i("v_lshlrev_b32 v40, 3, v0");
-            k.i("global_atomic_add_x2 v[24:25], v40, v[8:9], s[36:37] glc");
+            k.i("v_lshlrev_b32 v40, 3, v1");
+            k.i(&format!(
+                "global_atomic_{} v[24:25], v40, v[8:9], s[36:37] glc",
+                name("add_x2")
+            ));
         })
         .unwrap();
         let (ret, mem) = (qwords(&out[0]), qwords(&out[1]));
@@ -657,7 +725,7 @@ fn vsharp(k: &mut Kern, records: u32) {
 #[test]
 fn buffer_loads_and_stores() {
     let buf = pattern(64 * 16);
-    for p in GFX9 {
+    for p in ["gfx900", "gfx90a", "gfx803"] {
         let out = run_full(
             p,
             &[],
@@ -768,7 +836,7 @@ fn buffer_accesses_out_of_range() {
     // the manuals' range check of a raw buffer (stride 0): a load whose offset is at
     // or past NUM_RECORDS returns 0 and a store there is dropped, without a fault
     let buf = pattern(256);
-    for p in GFX9 {
+    for p in ["gfx900", "gfx90a", "gfx803"] {
         let out = run_full(p, &[], &[1], std::slice::from_ref(&buf), &[], |k| {
             // 64 bytes of records: lanes 0-15 in range, the rest out
             vsharp(k, 64);
