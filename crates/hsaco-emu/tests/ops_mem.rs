@@ -952,3 +952,43 @@ fn scratch_loads_and_stores_are_private_to_each_lane() {
         }
     }
 }
+
+#[test]
+fn inactive_lanes_do_not_access_memory() {
+    // lanes EXEC leaves out neither load nor store: with EXEC = 0 an address far past
+    // the buffer does not fault, and a partial EXEC stores only the enabled lanes
+    for p in ["gfx900", "gfx90a", "gfx1100"] {
+        let lanes = lanes(p) as usize;
+        let gen = generation(p);
+        let exec: u64 = 0x8000_0001_0f0f_00f1 & if lanes == 32 { 0xffff_ffff } else { u64::MAX };
+        let out = run_full(p, &[], &[1], &[vec![0xee; 64 * 4]], &[], |k| {
+            k.i("v_lshlrev_b32 v40, 2, v0");
+            k.i("v_mov_b32 v41, 0x40000000");
+            k.exec(0);
+            k.i(&format!(
+                "{} v24, v41, s[36:37]",
+                gfx11_mem(gen, "global_load_dword")
+            ));
+            k.i(&format!(
+                "{} v41, v0, s[36:37]",
+                gfx11_mem(gen, "global_store_dword")
+            ));
+            k.exec(exec);
+            k.i(&format!(
+                "{} v40, v0, s[36:37]",
+                gfx11_mem(gen, "global_store_dword")
+            ));
+        })
+        .unwrap();
+        let (v24, mem) = (dwords(&out[0]), dwords(&out[1]));
+        for l in 0..lanes {
+            assert_eq!(v24[l], SENTINEL, "{p} the EXEC = 0 load wrote lane {l}");
+            let w = if exec >> l & 1 == 1 {
+                l as u32
+            } else {
+                0xeeee_eeee
+            };
+            assert_eq!(mem[l], w, "{p} store with a partial EXEC, lane {l}");
+        }
+    }
+}
