@@ -111,3 +111,21 @@ fn fuzz_smoke() {
         hsaco_emu::fuzzing::emu(s);
     }
 }
+
+/// Found by the smoke run (400,000 inputs): a descriptor's LDS size plus a dynamic LDS
+/// size past 4 GiB overflowed instead of giving the "needs more LDS" error.
+#[test]
+fn oversized_lds_is_an_error() {
+    let mut k = KernelBuilder::new("gfx90a", "t").unwrap();
+    k.field("group_segment_fixed_size", 1024);
+    k.inst("s_endpgm", &[]).unwrap();
+    let co = k.finish().unwrap();
+    let disp = hsaco_emu::Dispatch {
+        grid: [64, 1, 1],
+        block: [64, 1, 1],
+        dynamic_lds: u32::MAX,
+        args: vec![],
+    };
+    let e = hsaco_emu::run(&co, "t", &disp, &hsaco_emu::RunOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("bytes of LDS"), "{e}");
+}
