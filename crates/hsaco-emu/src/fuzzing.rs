@@ -7,11 +7,14 @@
 //!   gfx803, gfx942, gfx1030) and the wave size; bytes 2-9 are EXEC; bytes 10-41 seed
 //!   the registers; the rest are instruction words, run on one wave (an `s_endpgm` is
 //!   appended) with a small budget over a memory with one mapped region.
-//! * odd: a **code object** and a dispatch. Bytes 1-8 are the dispatch shape (block
-//!   and grid per dimension, dynamic LDS bytes, taken as given so that zero and
+//! * 1 (mod 4): a **code object** and a dispatch. Bytes 1-8 are the dispatch shape
+//!   (block and grid per dimension, dynamic LDS bytes, taken as given so that zero and
 //!   oversized shapes are tried), the rest is the code object (its descriptor, metadata
 //!   and code as mutated): its first kernel runs with made-up arguments from the
 //!   metadata and a small budget.
+//! * 3 (mod 4): the same with a **kernel descriptor** of its own: bytes 9-72 replace
+//!   the loaded kernel's descriptor (every field as given: user SGPR enables, wave
+//!   size, segment sizes, float modes), the code object follows.
 
 use crate::dispatch::{ArgValue, Dispatch, Elem};
 use crate::exec::{Wave, LANES};
@@ -25,10 +28,10 @@ pub fn emu(data: &[u8]) {
     let Some((&form, rest)) = data.split_first() else {
         return;
     };
-    if form & 1 == 0 {
-        words(rest);
-    } else {
-        code_object(rest);
+    match form & 3 {
+        0 | 2 => words(rest),
+        1 => code_object(rest, false),
+        _ => code_object(rest, true),
     }
 }
 
@@ -77,18 +80,28 @@ fn words(d: &[u8]) {
 /// `s_endpgm` (the same word on every generation run here).
 const ENDPGM: [u8; 4] = [0x00, 0x00, 0x81, 0xbf];
 
-fn code_object(d: &[u8]) {
+fn code_object(d: &[u8], own_descriptor: bool) {
     let shape: Vec<u32> = (0..8).map(|i| u32::from(byte(d, i))).collect();
-    let co = d.get(8..).unwrap_or(&[]);
+    let skip = if own_descriptor { 8 + 64 } else { 8 };
+    let co = d.get(skip..).unwrap_or(&[]);
     let Ok(names) = crate::kernel_names(co) else {
         return;
     };
     let Some(name) = names.first() else {
         return;
     };
-    let Ok(k) = crate::load(co, name) else {
+    let Ok(mut k) = crate::load(co, name) else {
         return;
     };
+    if own_descriptor {
+        match d
+            .get(8..72)
+            .and_then(|b| hsaco_elf::kd::KernelDescriptor::parse(b).ok())
+        {
+            Some(kd) => k.descriptor = kd,
+            None => return,
+        }
+    }
     let mut args = Vec::new();
     for a in k.explicit_args() {
         match a.value_kind.as_deref() {

@@ -70,7 +70,7 @@ fn fuzz_smoke() {
         "v_cmp_gt_i32 vcc, v1, v2",
         "s_branch -2",
     ];
-    let seeds = vec![
+    let mut seeds = vec![
         word_seed(0, u64::MAX, "gfx900", &gfx9),
         word_seed(1, 0x0000_ffff_0f0f_0001, "gfx90a", &gfx9),
         word_seed(2, 0xffff_ffff, "gfx1100", &gfx11),
@@ -98,6 +98,30 @@ fn fuzz_smoke() {
         ]
         .concat(),
     ];
+    // descriptor seeds: the fixture's own descriptor bytes (and a variant with every
+    // enable bit set) in front of the code object
+    for (file, shape) in [
+        ("01_vadd_gfx90a_cov5.co", [3u8, 64, 1, 1, 2, 3, 0, 0, 0]),
+        ("07_scratch_gfx900_cov4.co", [3, 16, 2, 1, 2, 1, 1, 1, 4]),
+        (
+            "02_reduce_lds_gfx1100_cov5.co",
+            [3, 32, 1, 1, 3, 0, 1, 0, 1],
+        ),
+    ] {
+        let co = data(file);
+        let obj = hsaco_elf::CodeObject::parse(&co).unwrap();
+        let kernels = obj.kernels().unwrap();
+        let Ok(hsaco_elf::DescriptorBytes::V3 { bytes, .. }) = &kernels[0].descriptor else {
+            panic!("{file}: no v3+ descriptor");
+        };
+        let kd = bytes[..64].to_vec();
+        seeds.push([&shape[..], &kd, &co].concat());
+        let mut all = kd.clone();
+        for b in &mut all[48..60] {
+            *b = 0xff;
+        }
+        seeds.push([&shape[..], &all, &co].concat());
+    }
     let refs: Vec<&[u8]> = seeds.iter().map(|s| s.as_slice()).collect();
     let iterations = std::env::var("HSACO_FUZZ_ITERATIONS")
         .ok()
