@@ -280,10 +280,12 @@ pub fn place(k: &Kernel, disp: &Dispatch, mem: &mut Memory) -> Result<Placed, Em
                     *d = *s;
                 }
                 let want = u32::from_le_bytes(b);
-                let align = meta.pointee_align.unwrap_or(4).max(1) as u32;
-                let at = lds_bytes.div_ceil(align) * align;
+                // saturating: a made-up alignment or size must give the "needs more
+                // LDS" error below, not an overflow (found by the fuzz smoke run)
+                let align = meta.pointee_align.unwrap_or(4).clamp(1, 1 << 16) as u32;
+                let at = lds_bytes.div_ceil(align).saturating_mul(align);
                 put(&mut kernarg, off, &at.to_le_bytes());
-                lds_bytes = at + want;
+                lds_bytes = at.saturating_add(want);
             }
             (k2, _) => {
                 return Err(EmuError::Args(format!(
@@ -296,7 +298,7 @@ pub fn place(k: &Kernel, disp: &Dispatch, mem: &mut Memory) -> Result<Placed, Em
             }
         }
     }
-    lds_bytes += disp.dynamic_lds;
+    lds_bytes = lds_bytes.saturating_add(disp.dynamic_lds);
     if lds_bytes > k.device.lds_size {
         return Err(EmuError::Args(format!(
             "the work-group needs {lds_bytes} bytes of LDS, the device has {}",
@@ -623,6 +625,7 @@ mod tests {
             image: vec![0; 0x200],
             load_base: layout::CODE,
             code_ranges: vec![(layout::CODE + 0x100, layout::CODE + 0x200)],
+            functions: Vec::new(),
             printf: vec![],
         }
     }

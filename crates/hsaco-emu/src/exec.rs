@@ -943,7 +943,9 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             if a == 0 || a == u32::MAX {
                 u32::MAX
             } else {
-                x.leading_zeros() - 1
+                // the count of leading bits equal to the sign bit (the manual's
+                // loop from bit 31 down, which includes the sign bit itself)
+                x.leading_zeros()
             }
         }),
         Op::VReadfirstlaneB32 => {
@@ -1273,12 +1275,21 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             }
             w.scatter(i.dst, &r, ex);
         }
-        Op::VMadmkF32 | Op::VMadakF32 => {
-            // madmk: D = S0 * K + S1 (printed src0, K, src1); madak: D = S0 * S1 + K
+        Op::VFmamkF32 | Op::VFmaakF32 => {
+            // fmamk: D = S0 * K + S1 (printed src0, K, src1); fmaak: D = S0 * S1 + K
             v3!(w, i, |a, b, c| fout32(
                 i,
                 flush32(f(a), ftz).mul_add(flush32(f(b), ftz), flush32(f(c), ftz)),
                 ftz
+            ))
+        }
+        Op::VMadmkF32 | Op::VMadakF32 => {
+            // the mad forms: a rounded product, then a rounded sum, denormals flushed
+            // as for v_mad_f32
+            v3!(w, i, |a, b, c| fout32(
+                i,
+                flush32(flush32(f(a), true) * flush32(f(b), true), true) + flush32(f(c), true),
+                true
             ))
         }
         Op::VMinF32 => v2!(w, i, |a, b| fout32(

@@ -76,6 +76,25 @@ pub struct Kernel {
     pub code_ranges: Vec<(u64, u64)>,
     /// The `amdhsa.printf` strings of the code object.
     pub printf: Vec<String>,
+    /// The function symbols (`STT_FUNC` with a size): name, load address, size; a
+    /// fault names the function it happened in.
+    pub functions: Vec<(String, u64, u64)>,
+}
+
+impl Kernel {
+    /// `function+offset` of a load address (`in_lds+0xc`), or the offset from the
+    /// kernel's entry when no function symbol covers it.
+    pub fn place(&self, addr: u64) -> String {
+        match self
+            .functions
+            .iter()
+            .find(|(_, a, n)| addr >= *a && addr - *a < *n)
+        {
+            Some((name, a, _)) => format!("{name}+{:#x}", addr - a),
+            None if addr >= self.entry => format!("{}+{:#x}", self.name, addr - self.entry),
+            None => format!("{}-{:#x}", self.name, self.entry - addr),
+        }
+    }
 }
 
 impl Kernel {
@@ -230,6 +249,17 @@ pub fn load(data: &[u8], name: &str) -> Result<Kernel, EmuError> {
     }
     let base = crate::memory::layout::CODE;
     let entry = base.wrapping_add(entry_vaddr);
+    let mut functions = Vec::new();
+    if let Ok(Some(st)) = co.elf.symtab() {
+        for i in 0..st.len() {
+            if let Ok(sym) = st.get(i) {
+                if sym.info & 0xf == hsaco_elf::elf::consts::STT_FUNC && sym.size > 0 {
+                    let at = base.wrapping_add(sym.value);
+                    functions.push((sym.name_str().into_owned(), at, sym.size));
+                }
+            }
+        }
+    }
     if entry_vaddr >= size || entry_vaddr % 4 != 0 {
         return Err(EmuError::Load(format!(
             "kernel entry {entry_vaddr:#x} is outside the image"
@@ -250,5 +280,6 @@ pub fn load(data: &[u8], name: &str) -> Result<Kernel, EmuError> {
             .map(|(a, b)| (base + a, base + b))
             .collect(),
         printf: md.printf.clone().unwrap_or_default(),
+        functions,
     })
 }

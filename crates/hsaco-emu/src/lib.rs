@@ -33,6 +33,7 @@
 
 pub mod dispatch;
 pub mod exec;
+pub mod fuzzing;
 pub mod kernel;
 pub mod memory;
 pub mod ops;
@@ -75,6 +76,9 @@ pub struct ExecError {
     pub pc: u64,
     /// Offset of the instruction from the kernel's entry.
     pub entry_offset: i64,
+    /// The function and offset of the instruction (`in_lds+0xc`; the kernel and the
+    /// offset from its entry where no function symbol covers it).
+    pub place: String,
     /// The instruction as llvm-objdump prints it.
     pub text: String,
     /// Work-group.
@@ -101,7 +105,7 @@ impl fmt::Display for EmuError {
                 let ExecError {
                     kernel,
                     pc,
-                    entry_offset,
+                    place,
                     text,
                     group,
                     wave,
@@ -109,7 +113,7 @@ impl fmt::Display for EmuError {
                     ..
                 } = &**x;
                 let place = format!(
-                    "in kernel {kernel} at pc {pc:#x} ({kernel}+{entry_offset:#x}), \
+                    "in kernel {kernel} at pc {pc:#x} ({place}), \
                      work-group ({},{},{}) wave {wave}: `{text}`",
                     group[0], group[1], group[2]
                 );
@@ -384,6 +388,7 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                                         kernel: k.name.clone(),
                                         pc: addr,
                                         entry_offset: addr as i64 - k.entry as i64,
+                                        place: k.place(addr),
                                         text,
                                         group: g,
                                         wave: wi as u32,
@@ -516,6 +521,19 @@ pub fn run_code(
     mem: &mut Memory,
     lds: &mut [u8],
 ) -> Result<Stop, (u64, Fault)> {
+    run_code_budget(processor, code, w, mem, lds, 1_000_000)
+}
+
+/// [`run_code`] with a budget of `budget` wave-instructions (the fuzz entry keeps it
+/// small so that random loops end quickly).
+pub fn run_code_budget(
+    processor: &str,
+    code: &[u8],
+    w: &mut Wave,
+    mem: &mut Memory,
+    lds: &mut [u8],
+    budget: u64,
+) -> Result<Stop, (u64, Fault)> {
     let mut dec = Decoder::for_processor(processor).ok_or((0, Fault::Invalid))?;
     if w.lanes == 64
         && hsaco_target::Processor::by_name(processor)
@@ -538,7 +556,7 @@ pub fn run_code(
         mem,
         lds,
         apertures,
-        budget: 1_000_000,
+        budget,
         clock: 0,
         ftz32: false,
         trace: None,

@@ -694,7 +694,13 @@ fn translate_one(
                 d.mods |= m::CMPX;
             }
         }
-        // VOPC: the first operand (vcc / sdst) is the mask destination
+    }
+    if matches!(d.op, Op::VCmp | Op::VCmpClassF32 | Op::VCmpClassF64) {
+        if desc.mnemonic.starts_with("v_cmpx_class") {
+            d.mods |= m::CMPX;
+        }
+        // VOPC: the first operand (vcc / sdst) is the mask destination (class tests
+        // too: without this their mask was never written)
         if d.dst != Dst::None && d.sdst == Dst::None {
             d.sdst = d.dst;
             d.dst = Dst::None;
