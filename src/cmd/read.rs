@@ -84,7 +84,17 @@ pub struct Opts {
     /// Print the DWARF line tables (.debug_line) as llvm-dwarfdump --debug-line does.
     #[arg(long)]
     pub debug_line: bool,
-    /// Print every DWARF section hsaco reads (--debug-info --debug-line).
+    /// Print the DWARF location lists (.debug_loclists) as llvm-dwarfdump does.
+    #[arg(long)]
+    pub debug_loclists: bool,
+    /// Print the DWARF call frame information (.debug_frame) as llvm-dwarfdump does.
+    #[arg(long)]
+    pub debug_frame: bool,
+    /// Print the DWARF address ranges (.debug_aranges) as llvm-dwarfdump does.
+    #[arg(long)]
+    pub debug_aranges: bool,
+    /// Print every DWARF section above (info, loclists, frame, aranges, line), in
+    /// llvm-dwarfdump's order.
     #[arg(long)]
     pub debug: bool,
     /// With the --debug* options: name registers by the AMDGPU spec's DWARF
@@ -125,6 +135,9 @@ pub fn plain_metadata_args(args: impl Iterator<Item = std::ffi::OsString>) -> Op
         demangle: false,
         debug_info: false,
         debug_line: false,
+        debug_loclists: false,
+        debug_frame: false,
+        debug_aranges: false,
         debug: false,
         spec_register_names: false,
     })
@@ -162,7 +175,13 @@ fn found_in<'a>(
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
-    if opts.debug || opts.debug_info || opts.debug_line {
+    if opts.debug
+        || opts.debug_info
+        || opts.debug_line
+        || opts.debug_loclists
+        || opts.debug_frame
+        || opts.debug_aranges
+    {
         return dwarf::run(&opts);
     }
     if let Some(done) = fast::run(&opts) {

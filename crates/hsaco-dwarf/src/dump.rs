@@ -23,6 +23,23 @@ pub enum Section {
     Info,
     /// `.debug_line`
     Line,
+    /// `.debug_loclists`
+    Loclists,
+    /// `.debug_frame` (and the `.eh_frame` heading llvm-dwarfdump prints with it)
+    Frame,
+    /// `.debug_aranges`
+    Aranges,
+}
+
+impl Section {
+    /// Every section, in the order llvm-dwarfdump prints them.
+    pub const ALL: [Section; 5] = [
+        Section::Info,
+        Section::Loclists,
+        Section::Frame,
+        Section::Aranges,
+        Section::Line,
+    ];
 }
 
 /// Appends the text of `section` (its `.debug_xxx contents:` heading and body) to
@@ -43,11 +60,27 @@ pub fn dump(
             out.push_str(".debug_line contents:\n");
             debug_line(obj, out, &mut errors);
         }
+        Section::Loclists => {
+            out.push_str(".debug_loclists contents:\n");
+            crate::sections::debug_loclists(obj, opts, out, &mut errors);
+        }
+        Section::Frame => {
+            out.push_str(".debug_frame contents:\n\n");
+            crate::sections::debug_frame(obj, out, &mut errors);
+            out.push_str("\n.eh_frame contents:\n\n");
+            if obj.has(".eh_frame") {
+                errors.push(Error::new(".eh_frame", 0, "not decoded yet"));
+            }
+        }
+        Section::Aranges => {
+            out.push_str(".debug_aranges contents:\n");
+            crate::sections::debug_aranges(obj, out, &mut errors);
+        }
     }
     errors
 }
 
-fn gerr(section: &'static str, offset: u64, e: gimli::Error) -> Error {
+pub(crate) fn gerr(section: &'static str, offset: u64, e: gimli::Error) -> Error {
     Error::new(section, offset, e.to_string())
 }
 

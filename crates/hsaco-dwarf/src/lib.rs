@@ -10,6 +10,7 @@ pub mod dump;
 mod expr;
 pub mod load;
 pub mod names;
+mod sections;
 
 pub use dump::{DumpOptions, Section};
 pub use load::DwarfObject;

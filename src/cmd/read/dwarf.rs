@@ -12,14 +12,19 @@ use std::process::ExitCode;
 
 /// The sections the options ask for, in llvm-dwarfdump's order.
 fn sections(opts: &Opts) -> Vec<Section> {
-    let mut v = Vec::new();
-    if opts.debug || opts.debug_info {
-        v.push(Section::Info);
-    }
-    if opts.debug || opts.debug_line {
-        v.push(Section::Line);
-    }
-    v
+    Section::ALL
+        .into_iter()
+        .filter(|s| {
+            opts.debug
+                || match s {
+                    Section::Info => opts.debug_info,
+                    Section::Loclists => opts.debug_loclists,
+                    Section::Frame => opts.debug_frame,
+                    Section::Aranges => opts.debug_aranges,
+                    Section::Line => opts.debug_line,
+                }
+        })
+        .collect()
 }
 
 pub fn run(opts: &Opts) -> Result<ExitCode> {
