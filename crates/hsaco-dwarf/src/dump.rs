@@ -233,7 +233,8 @@ fn attr_name(out: &mut String, at: c::DwAt) {
 }
 
 /// The path of each file of the unit's line table, as llvm-dwarfdump names it in
-/// `DW_AT_decl_file`: the directory joined to the name unless the name is absolute.
+/// `DW_AT_decl_file`: the directory joined to the name unless the name is absolute,
+/// and the compilation directory before a path still relative.
 fn file_paths(
     dwarf: &gimli::Dwarf<Slice<'_>>,
     unit: &gimli::Unit<Slice<'_>>,
@@ -255,11 +256,17 @@ fn file_paths(
             if name.starts_with('/') {
                 return Some(name);
             }
-            let dir = h.directory(f.directory_index()).and_then(s);
-            Some(match dir {
-                Some(d) if !d.is_empty() => format!("{d}/{name}"),
-                _ => name,
-            })
+            let join = |d: Option<String>, n: String| match d {
+                Some(d) if !d.is_empty() => format!("{d}/{n}"),
+                _ => n,
+            };
+            let path = join(h.directory(f.directory_index()).and_then(s), name);
+            // a path still relative is taken from the compilation directory
+            // (directory 0 in DWARF 5)
+            if path.starts_with('/') || f.directory_index() == 0 || h.version() < 5 {
+                return Some(path);
+            }
+            Some(join(h.directory(0).and_then(s), path))
         })
         .collect()
 }

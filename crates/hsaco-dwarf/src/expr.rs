@@ -1,8 +1,11 @@
 //! DWARF expressions printed as llvm-dwarfdump prints them: `DW_OP_fbreg +0,
 //! DW_OP_lit5, DW_OP_swap, DW_OP_xderef`. Operands are read with gimli's reader;
 //! the `DW_OP_LLVM_user` vendor operations are decoded with [`crate::names`]. Bytes
-//! that do not decode end the text with `<decoding error>` and their hex, as
-//! llvm-dwarfdump does.
+//! that do not decode (an unknown opcode) end the text with `<decoding error>` and
+//! their hex, as llvm-dwarfdump does. An operand cut short by the end of the
+//! expression reads as 0 and consumes nothing, as llvm-dwarfdump-22 reads it
+//! (`DW_OP_addr` with 6 bytes left prints `DW_OP_addr 0x0`, then decodes the next
+//! byte as an opcode; tests/data/llvm_ops.o).
 
 use crate::names::{llvm_operation, LlvmOperand, RegisterNames, DW_OP_LLVM_USER};
 use gimli::{constants as c, Reader};
@@ -61,6 +64,18 @@ fn reg_offset(out: &mut String, n: u64, off: i64, cx: ExprContext) {
     }
 }
 
+/// Reads with `f`, or gives 0 and leaves `r` as it was when `f` fails.
+fn lenient<T: Default>(r: &mut R<'_>, f: impl FnOnce(&mut R<'_>) -> gimli::Result<T>) -> T {
+    let mut probe = *r;
+    match f(&mut probe) {
+        Ok(v) => {
+            *r = probe;
+            v
+        }
+        Err(_) => T::default(),
+    }
+}
+
 fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
     let op = r.read_u8()?;
     if op == DW_OP_LLVM_USER {
@@ -70,31 +85,29 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         };
         out.push_str("DW_OP_LLVM_user ");
         out.push_str(o.name);
-        let mut i = 0;
-        while i < o.operands.len() {
-            match o.operands[i] {
+        let uleb = |r: &mut R<'_>| -> gimli::Result<u64> { Ok(lenient(r, |r| r.read_uleb128())) };
+        let mut named = false;
+        for operand in o.operands {
+            match operand {
                 LlvmOperand::Uleb => {
-                    let v = r.read_uleb128()?;
+                    let v = uleb(r)?;
                     let _ = write!(out, " {v:#x}");
                 }
                 LlvmOperand::Register => {
-                    let n = r.read_uleb128()?;
-                    if o.operands.get(i + 1) == Some(&LlvmOperand::Sleb) {
-                        let off = r.read_sleb128()?;
-                        out.push(' ');
-                        reg_offset(out, n, off, cx);
-                        i += 1;
+                    let n = uleb(r)?;
+                    out.push(' ');
+                    named = cx.regs.name(n).is_some();
+                    reg(out, n, cx);
+                }
+                LlvmOperand::Displacement => {
+                    let v = uleb(r)?;
+                    if named {
+                        let _ = write!(out, "+{v}");
                     } else {
-                        out.push(' ');
-                        reg(out, n, cx);
+                        let _ = write!(out, " {v:#x}");
                     }
                 }
-                LlvmOperand::Sleb => {
-                    let v = r.read_sleb128()?;
-                    let _ = write!(out, " {v:+}");
-                }
             }
-            i += 1;
         }
         return Ok(());
     }
@@ -104,21 +117,23 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
     out.push_str(name);
     match op {
         0x03 => {
-            let a = r.read_address(cx.address_size)?;
+            let a = lenient(r, |r| r.read_address(cx.address_size));
             let _ = write!(out, " {a:#x}");
         }
-        0x08 => hex(out, r.read_u8()? as u64),
-        0x09 => signed(out, r.read_i8()? as i64),
-        0x0a => hex(out, r.read_u16()? as u64),
-        0x0b => signed(out, r.read_i16()? as i64),
-        0x0c => hex(out, r.read_u32()? as u64),
-        0x0d => signed(out, r.read_i32()? as i64),
-        0x0e => hex(out, r.read_u64()?),
-        0x0f => signed(out, r.read_i64()?),
-        0x10 | 0x23 | 0x93 | 0xa1 | 0xa2 | 0xa8 | 0xa9 => hex(out, r.read_uleb128()?),
-        0x11 | 0x91 => signed(out, r.read_sleb128()?),
-        0x15 | 0x94 | 0x95 => hex(out, r.read_u8()? as u64),
-        0x28 | 0x2f => signed(out, r.read_i16()? as i64),
+        0x08 => hex(out, lenient(r, |r| r.read_u8()) as u64),
+        0x09 => signed(out, lenient(r, |r| r.read_i8()) as i64),
+        0x0a => hex(out, lenient(r, |r| r.read_u16()) as u64),
+        0x0b => signed(out, lenient(r, |r| r.read_i16()) as i64),
+        0x0c => hex(out, lenient(r, |r| r.read_u32()) as u64),
+        0x0d => signed(out, lenient(r, |r| r.read_i32()) as i64),
+        0x0e => hex(out, lenient(r, |r| r.read_u64())),
+        0x0f => signed(out, lenient(r, |r| r.read_i64())),
+        0x10 | 0x23 | 0x93 | 0xa1 | 0xa2 | 0xa8 | 0xa9 => {
+            hex(out, lenient(r, |r| r.read_uleb128()))
+        }
+        0x11 | 0x91 => signed(out, lenient(r, |r| r.read_sleb128())),
+        0x15 | 0x94 | 0x95 => hex(out, lenient(r, |r| r.read_u8()) as u64),
+        0x28 | 0x2f => signed(out, lenient(r, |r| r.read_i16()) as i64),
         0x50..=0x6f => {
             let n = (op - 0x50) as u64;
             if let Some(name) = cx.regs.name(n) {
@@ -127,7 +142,7 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         }
         0x70..=0x8f => {
             let n = (op - 0x70) as u64;
-            let off = r.read_sleb128()?;
+            let off = lenient(r, |r| r.read_sleb128());
             match cx.regs.name(n) {
                 Some(name) => {
                     let _ = write!(out, " {name}{off:+}");
@@ -138,25 +153,25 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
             }
         }
         0x90 => {
-            let n = r.read_uleb128()?;
+            let n = lenient(r, |r| r.read_uleb128());
             out.push(' ');
             reg(out, n, cx);
         }
         0x92 => {
-            let n = r.read_uleb128()?;
-            let off = r.read_sleb128()?;
+            let n = lenient(r, |r| r.read_uleb128());
+            let off = lenient(r, |r| r.read_sleb128());
             out.push(' ');
             reg_offset(out, n, off, cx);
         }
-        0x98 => hex(out, r.read_u16()? as u64),
-        0x99 => hex(out, r.read_u32()? as u64),
-        0x9a => hex(out, r.read_offset(cx.format)? as u64),
+        0x98 => hex(out, lenient(r, |r| r.read_u16()) as u64),
+        0x99 => hex(out, lenient(r, |r| r.read_u32()) as u64),
+        0x9a => hex(out, lenient(r, |r| r.read_offset(cx.format)) as u64),
         0x9d => {
-            hex(out, r.read_uleb128()?);
-            hex(out, r.read_uleb128()?);
+            hex(out, lenient(r, |r| r.read_uleb128()));
+            hex(out, lenient(r, |r| r.read_uleb128()));
         }
         0x9e => {
-            let len = r.read_uleb128()?;
+            let len = lenient(r, |r| r.read_uleb128());
             let block = r.split(len as usize)?;
             let _ = write!(out, " {len:#x}");
             for b in block.slice() {
@@ -164,19 +179,19 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
             }
         }
         0xa0 => {
-            hex(out, r.read_offset(cx.format)? as u64);
-            signed(out, r.read_sleb128()?);
+            hex(out, lenient(r, |r| r.read_offset(cx.format)) as u64);
+            signed(out, lenient(r, |r| r.read_sleb128()));
         }
         0xa3 => {
-            let len = r.read_uleb128()?;
+            let len = lenient(r, |r| r.read_uleb128());
             let block = r.split(len as usize)?;
             out.push('(');
             write_expression(out, block.slice(), cx);
             out.push(')');
         }
         0xa4 => {
-            hex(out, r.read_uleb128()?);
-            let len = r.read_u8()?;
+            hex(out, lenient(r, |r| r.read_uleb128()));
+            let len = lenient(r, |r| r.read_u8());
             let block = r.split(len as usize)?;
             let _ = write!(out, " {len:#x}");
             for b in block.slice() {
@@ -185,13 +200,13 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         }
         0xa5 | 0xa6 | 0xa7 => {
             if op == 0xa5 {
-                let n = r.read_uleb128()?;
+                let n = lenient(r, |r| r.read_uleb128());
                 out.push(' ');
                 reg(out, n, cx);
             } else {
-                hex(out, r.read_u8()? as u64);
+                hex(out, lenient(r, |r| r.read_u8()) as u64);
             }
-            hex(out, r.read_uleb128()?);
+            hex(out, lenient(r, |r| r.read_uleb128()));
         }
         _ => {}
     }

@@ -8,6 +8,7 @@
 
 pub mod dump;
 mod expr;
+pub mod fuzzing;
 pub mod load;
 pub mod names;
 mod sections;

@@ -145,8 +145,9 @@ pub enum LlvmOperand {
     Uleb,
     /// ULEB128 register number, printed as a register name.
     Register,
-    /// SLEB128 displacement, printed signed after a register name.
-    Sleb,
+    /// ULEB128 byte displacement after a register (`DW_OP_LLVM_aspace_bregx`):
+    /// printed `VGPR5+8` after a named register, `0x606 0x8` after a number.
+    Displacement,
 }
 
 /// A `DW_OP_LLVM_*` operation of the spec: its name, its `DW_OP_LLVM_user`
@@ -211,7 +212,7 @@ pub const LLVM_OPERATIONS: &[LlvmOperation] = &[
     LlvmOperation {
         name: "DW_OP_LLVM_aspace_bregx",
         sub_opcode: 9,
-        operands: &[Register, Sleb],
+        operands: &[Register, Displacement],
     },
     LlvmOperation {
         name: "DW_OP_LLVM_piece_end",
