@@ -80,6 +80,89 @@ pub fn dump(
     errors
 }
 
+/// One entry of `.debug_info` for a structured (JSON) view: the same names and
+/// value text as the printed form, in section order, with the nesting depth.
+#[derive(Clone, Debug)]
+pub struct DieRecord {
+    /// Offset in `.debug_info`.
+    pub offset: u64,
+    /// Nesting depth (0: the unit's root DIE).
+    pub depth: usize,
+    /// `DW_TAG_...`; `None` for the null entry that ends a list of children.
+    pub tag: Option<String>,
+    /// (attribute name, value as printed between the parentheses)
+    pub attributes: Vec<(String, String)>,
+}
+
+/// A unit of `.debug_info` for a structured view: its header line's fields and its
+/// entries.
+#[derive(Clone, Debug)]
+pub struct UnitRecord {
+    /// Offset of the unit header.
+    pub offset: u64,
+    /// DWARF version.
+    pub version: u16,
+    /// `DW_UT_compile` ...
+    pub unit_type: &'static str,
+    /// Address size in bytes.
+    pub address_size: u8,
+    /// The entries, in order.
+    pub dies: Vec<DieRecord>,
+}
+
+/// The units of `.debug_info` as records (see [`DieRecord`]), and what could not be
+/// read.
+pub fn debug_info_records(obj: &DwarfObject, opts: DumpOptions) -> (Vec<UnitRecord>, Vec<Error>) {
+    let dwarf = obj.gimli();
+    let mut units = Vec::new();
+    let mut errors = Vec::new();
+    let mut headers = dwarf.units();
+    loop {
+        let header = match headers.next() {
+            Ok(Some(h)) => h,
+            Ok(None) => break,
+            Err(e) => {
+                errors.push(gerr(".debug_info", 0, e));
+                break;
+            }
+        };
+        let off = header
+            .offset()
+            .as_debug_info_offset()
+            .map_or(0, |o| o.0 as u64);
+        let mut rec = UnitRecord {
+            offset: off,
+            version: header.version(),
+            unit_type: unit_type_name(header.type_()),
+            address_size: header.address_size(),
+            dies: Vec::new(),
+        };
+        match dwarf.unit(header) {
+            Ok(unit) => {
+                let mut sink = String::new();
+                if let Err(e) = print_unit(&dwarf, &unit, off, opts, &mut sink, Some(&mut rec.dies))
+                {
+                    errors.push(e);
+                }
+            }
+            Err(e) => errors.push(gerr(".debug_info", off, e)),
+        }
+        units.push(rec);
+    }
+    (units, errors)
+}
+
+fn unit_type_name(t: gimli::UnitType<usize>) -> &'static str {
+    match t {
+        gimli::UnitType::Compilation => "DW_UT_compile",
+        gimli::UnitType::Partial => "DW_UT_partial",
+        gimli::UnitType::Type { .. } => "DW_UT_type",
+        gimli::UnitType::Skeleton(_) => "DW_UT_skeleton",
+        gimli::UnitType::SplitCompilation(_) => "DW_UT_split_compile",
+        gimli::UnitType::SplitType { .. } => "DW_UT_split_type",
+    }
+}
+
 pub(crate) fn gerr(section: &'static str, offset: u64, e: gimli::Error) -> Error {
     Error::new(section, offset, e.to_string())
 }
@@ -102,14 +185,7 @@ fn debug_info(obj: &DwarfObject, opts: DumpOptions, out: &mut String, errors: &m
             .map_or(0, |o| o.0 as u64);
         let len = header.unit_length() as u64;
         let next = off + header.length_including_self() as u64;
-        let ut = match header.type_() {
-            gimli::UnitType::Compilation => "DW_UT_compile",
-            gimli::UnitType::Partial => "DW_UT_partial",
-            gimli::UnitType::Type { .. } => "DW_UT_type",
-            gimli::UnitType::Skeleton(_) => "DW_UT_skeleton",
-            gimli::UnitType::SplitCompilation(_) => "DW_UT_split_compile",
-            gimli::UnitType::SplitType { .. } => "DW_UT_split_type",
-        };
+        let ut = unit_type_name(header.type_());
         let fmt = match header.format() {
             gimli::Format::Dwarf32 => "DWARF32",
             gimli::Format::Dwarf64 => "DWARF64",
@@ -140,8 +216,8 @@ fn debug_info(obj: &DwarfObject, opts: DumpOptions, out: &mut String, errors: &m
                 continue;
             }
         };
-        if let Err(e) = print_unit(&dwarf, &unit, off, opts, out) {
-            errors.push(gerr(".debug_info", off, e));
+        if let Err(e) = print_unit(&dwarf, &unit, off, opts, out, None) {
+            errors.push(e);
         }
     }
 }
@@ -155,13 +231,59 @@ struct UnitPrinter<'a, 'd> {
     names: HashMap<u64, Option<String>>,
 }
 
+/// At most this many levels of DIE nesting are printed (each level indents by two
+/// columns: deeper, a few bytes of input would make gigabytes of text).
+const MAX_DEPTH: usize = 1024;
+
 fn print_unit(
     dwarf: &gimli::Dwarf<Slice<'_>>,
     unit: &gimli::Unit<Slice<'_>>,
     unit_off: u64,
     opts: DumpOptions,
     out: &mut String,
-) -> gimli::Result<()> {
+    mut records: Option<&mut Vec<DieRecord>>,
+) -> Result<(), Error> {
+    let mut at = unit_off;
+    print_unit_at(
+        dwarf,
+        unit,
+        unit_off,
+        opts,
+        out,
+        records.as_deref_mut(),
+        &mut at,
+    )
+    .map_err(|e| match e {
+        Nesting => Error::new(
+            ".debug_info",
+            at,
+            format!("DIEs nested deeper than {MAX_DEPTH} levels"),
+        ),
+        Gimli(e) => gerr(".debug_info", at, e),
+    })
+}
+
+enum UnitError {
+    Nesting,
+    Gimli(gimli::Error),
+}
+use UnitError::*;
+
+impl From<gimli::Error> for UnitError {
+    fn from(e: gimli::Error) -> Self {
+        Gimli(e)
+    }
+}
+
+fn print_unit_at(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    unit_off: u64,
+    opts: DumpOptions,
+    out: &mut String,
+    mut records: Option<&mut Vec<DieRecord>>,
+    at: &mut u64,
+) -> Result<(), UnitError> {
     let mut p = UnitPrinter {
         dwarf,
         unit,
@@ -175,34 +297,40 @@ fn print_unit(
         names: HashMap::new(),
     };
     let mut raw = unit.entries_raw(None)?;
-    let mut low_pc: Option<u64> = None;
+    let mut scratch = String::new();
     while !raw.is_empty() {
         let offset = raw
             .next_offset()
             .to_debug_info_offset(&unit.header)
             .map_or(0, |o| o.0 as u64);
+        *at = offset;
         let depth = raw.next_depth().max(0) as usize;
+        if depth > MAX_DEPTH {
+            return Err(Nesting);
+        }
         let abbrev = raw.read_abbreviation()?;
         let indent = 2 * depth;
         let Some(abbrev) = abbrev else {
+            if let Some(r) = records.as_deref_mut() {
+                r.push(DieRecord {
+                    offset,
+                    depth,
+                    tag: None,
+                    attributes: Vec::new(),
+                });
+                continue;
+            }
             let _ = writeln!(out, "0x{offset:08x}: {:indent$}NULL", "");
             if !raw.is_empty() {
                 out.push('\n');
             }
             continue;
         };
-        let _ = write!(out, "0x{offset:08x}: {:indent$}", "");
-        match abbrev.tag().static_string() {
-            Some(s) => out.push_str(s),
-            None => {
-                let _ = write!(out, "DW_TAG_unknown_{:x}", abbrev.tag().0);
-            }
-        }
-        out.push('\n');
         let mut attrs = Vec::with_capacity(abbrev.attributes().len());
         for spec in abbrev.attributes() {
             attrs.push(raw.read_attribute(*spec)?);
         }
+        let mut low_pc: Option<u64> = None;
         for a in &attrs {
             if a.name() == c::DW_AT_low_pc {
                 if let Ok(Some(v)) = p.dwarf.attr_address(p.unit, a.raw_value()) {
@@ -210,6 +338,29 @@ fn print_unit(
                 }
             }
         }
+        if let Some(r) = records.as_deref_mut() {
+            let mut attributes = Vec::with_capacity(attrs.len());
+            for a in &attrs {
+                scratch.clear();
+                attr_name(&mut scratch, a.name());
+                let name = scratch.clone();
+                scratch.clear();
+                p.value(&mut scratch, a, low_pc, 0);
+                attributes.push((name, scratch.clone()));
+            }
+            let mut tag = String::new();
+            tag_name(&mut tag, abbrev.tag());
+            r.push(DieRecord {
+                offset,
+                depth,
+                tag: Some(tag),
+                attributes,
+            });
+            continue;
+        }
+        let _ = write!(out, "0x{offset:08x}: {:indent$}", "");
+        tag_name(out, abbrev.tag());
+        out.push('\n');
         for a in &attrs {
             let _ = write!(out, "{:w$}", "", w = 12 + indent + 2);
             attr_name(out, a.name());
@@ -220,6 +371,15 @@ fn print_unit(
         out.push('\n');
     }
     Ok(())
+}
+
+fn tag_name(out: &mut String, tag: c::DwTag) {
+    match tag.static_string() {
+        Some(s) => out.push_str(s),
+        None => {
+            let _ = write!(out, "DW_TAG_unknown_{:x}", tag.0);
+        }
+    }
 }
 
 fn attr_name(out: &mut String, at: c::DwAt) {
@@ -839,4 +999,124 @@ fn debug_line(obj: &DwarfObject, out: &mut String, errors: &mut Vec<Error>) {
         }
         offset = next as usize;
     }
+}
+
+/// One row of a line table, for a structured (JSON) view.
+#[derive(Clone, Debug)]
+pub struct LineRow {
+    /// Address.
+    pub address: u64,
+    /// Source line (0: none).
+    pub line: u64,
+    /// Column (0: left edge).
+    pub column: u64,
+    /// File index.
+    pub file: u64,
+    /// `is_stmt`, `prologue_end`, `end_sequence` ... as printed.
+    pub flags: Vec<&'static str>,
+}
+
+/// A line table of `.debug_line`, for a structured (JSON) view.
+#[derive(Clone, Debug)]
+pub struct LineTableRecord {
+    /// Offset in `.debug_line`.
+    pub offset: u64,
+    /// DWARF version.
+    pub version: u16,
+    /// `include_directories`, as printed.
+    pub include_directories: Vec<String>,
+    /// `file_names`: (name, directory index).
+    pub file_names: Vec<(String, u64)>,
+    /// The rows of the line number program.
+    pub rows: Vec<LineRow>,
+}
+
+/// The line tables of the units of `.debug_info`, and what could not be read.
+pub fn debug_line_records(obj: &DwarfObject) -> (Vec<LineTableRecord>, Vec<Error>) {
+    let dwarf = obj.gimli();
+    let mut tables = Vec::new();
+    let mut errors = Vec::new();
+    let mut units = dwarf.units();
+    loop {
+        let header = match units.next() {
+            Ok(Some(h)) => h,
+            Ok(None) => break,
+            Err(e) => {
+                errors.push(gerr(".debug_info", 0, e));
+                break;
+            }
+        };
+        let off = header
+            .offset()
+            .as_debug_info_offset()
+            .map_or(0, |o| o.0 as u64);
+        let unit = match dwarf.unit(header) {
+            Ok(u) => u,
+            Err(e) => {
+                errors.push(gerr(".debug_info", off, e));
+                continue;
+            }
+        };
+        let Some(program) = unit.line_program.clone() else {
+            continue;
+        };
+        let h = program.header();
+        let lstr = |v: AttributeValue<Slice<'_>>| -> String {
+            dwarf
+                .attr_string(&unit, v)
+                .map(|s| String::from_utf8_lossy(s.slice()).into_owned())
+                .unwrap_or_default()
+        };
+        let mut rec = LineTableRecord {
+            offset: h.offset().0 as u64,
+            version: h.version(),
+            include_directories: h
+                .include_directories()
+                .iter()
+                .map(|d| lstr(d.clone()))
+                .collect(),
+            file_names: h
+                .file_names()
+                .iter()
+                .map(|f| (lstr(f.path_name()), f.directory_index()))
+                .collect(),
+            rows: Vec::new(),
+        };
+        let mut rows = program.rows();
+        loop {
+            match rows.next_row() {
+                Ok(Some((_, row))) => {
+                    let mut flags = Vec::new();
+                    for (on, name) in [
+                        (row.is_stmt(), "is_stmt"),
+                        (row.basic_block(), "basic_block"),
+                        (row.prologue_end(), "prologue_end"),
+                        (row.epilogue_begin(), "epilogue_begin"),
+                        (row.end_sequence(), "end_sequence"),
+                    ] {
+                        if on {
+                            flags.push(name);
+                        }
+                    }
+                    rec.rows.push(LineRow {
+                        address: row.address(),
+                        line: row.line().map_or(0, |l| l.get()),
+                        column: match row.column() {
+                            gimli::ColumnType::LeftEdge => 0,
+                            gimli::ColumnType::Column(c) => c.get(),
+                        },
+                        file: row.file_index(),
+                        flags,
+                    });
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    errors.push(gerr(".debug_line", rec.offset, e));
+                    break;
+                }
+            }
+        }
+        tables.push(rec);
+    }
+    (tables, errors)
 }
