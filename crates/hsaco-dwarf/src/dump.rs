@@ -241,19 +241,10 @@ fn print_unit(
     unit_off: u64,
     opts: DumpOptions,
     out: &mut String,
-    mut records: Option<&mut Vec<DieRecord>>,
+    records: Option<&mut Vec<DieRecord>>,
 ) -> Result<(), Error> {
     let mut at = unit_off;
-    print_unit_at(
-        dwarf,
-        unit,
-        unit_off,
-        opts,
-        out,
-        records.as_deref_mut(),
-        &mut at,
-    )
-    .map_err(|e| match e {
+    print_unit_at(dwarf, unit, unit_off, opts, out, records, &mut at).map_err(|e| match e {
         Nesting => Error::new(
             ".debug_info",
             at,
@@ -924,7 +915,7 @@ fn debug_line(obj: &DwarfObject, out: &mut String, errors: &mut Vec<Error>) {
             }
         };
         for (i, d) in h.include_directories().iter().enumerate() {
-            let _ = writeln!(out, "include_directories[{i:3}] = \"{}\"", lstr(d.clone()));
+            let _ = writeln!(out, "include_directories[{i:3}] = \"{}\"", lstr(*d));
         }
         let base = if h.version() >= 5 { 0 } else { 1 };
         for (i, f) in h.file_names().iter().enumerate() {
@@ -1070,11 +1061,7 @@ pub fn debug_line_records(obj: &DwarfObject) -> (Vec<LineTableRecord>, Vec<Error
         let mut rec = LineTableRecord {
             offset: h.offset().0 as u64,
             version: h.version(),
-            include_directories: h
-                .include_directories()
-                .iter()
-                .map(|d| lstr(d.clone()))
-                .collect(),
+            include_directories: h.include_directories().iter().map(|d| lstr(*d)).collect(),
             file_names: h
                 .file_names()
                 .iter()

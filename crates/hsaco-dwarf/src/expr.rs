@@ -198,7 +198,7 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
                 let _ = write!(out, " 0x{b:02x}");
             }
         }
-        0xa5 | 0xa6 | 0xa7 => {
+        0xa5..=0xa7 => {
             if op == 0xa5 {
                 let n = lenient(r, |r| r.read_uleb128());
                 out.push(' ');

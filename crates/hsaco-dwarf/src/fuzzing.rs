@@ -45,7 +45,8 @@ fn dump_all(obj: &DwarfObject) {
     for s in Section::ALL {
         let _ = crate::dump::dump(obj, s, DumpOptions::default(), &mut out);
     }
-    for regs in [crate::names::RegisterNames::Spec] {
-        let _ = crate::dump::dump(obj, Section::Info, DumpOptions { regs }, &mut out);
-    }
+    let regs = crate::names::RegisterNames::Spec;
+    let _ = crate::dump::dump(obj, Section::Info, DumpOptions { regs }, &mut out);
+    let _ = crate::dump::debug_info_records(obj, DumpOptions::default());
+    let _ = crate::dump::debug_line_records(obj);
 }
