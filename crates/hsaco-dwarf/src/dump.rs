@@ -66,7 +66,7 @@ pub fn dump(
         }
         Section::Frame => {
             out.push_str(".debug_frame contents:\n\n");
-            crate::sections::debug_frame(obj, out, &mut errors);
+            crate::sections::debug_frame(obj, opts, out, &mut errors);
             out.push_str("\n.eh_frame contents:\n\n");
             if obj.has(".eh_frame") {
                 errors.push(Error::new(".eh_frame", 0, "not decoded yet"));

@@ -6,6 +6,7 @@
 //! Bad DWARF never panics: each unit, list or line table that does not read gives an
 //! [`Error`] naming the section and offset, and the rest of the file is still read.
 
+mod cfa;
 pub mod dump;
 mod expr;
 pub mod fuzzing;

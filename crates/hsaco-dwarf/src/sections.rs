@@ -1,6 +1,7 @@
 //! `.debug_loclists`, `.debug_frame` and `.debug_aranges` as llvm-dwarfdump-22
 //! prints them, read with gimli.
 
+use crate::cfa::{cfa_instructions, cie_instructions_start, write_rows, Cfa, UnwindState};
 use crate::dump::{gerr, DumpOptions};
 use crate::expr::{write_expression, ExprContext};
 use crate::load::DwarfObject;
@@ -222,7 +223,12 @@ pub fn debug_loclists(
 }
 
 /// The CIEs and FDEs in section order.
-pub fn debug_frame(obj: &DwarfObject, out: &mut String, errors: &mut Vec<Error>) {
+pub fn debug_frame(
+    obj: &DwarfObject,
+    opts: DumpOptions,
+    out: &mut String,
+    errors: &mut Vec<Error>,
+) {
     let sec = obj.section(".debug_frame");
     let mut frame = gimli::DebugFrame::new(sec, gimli::LittleEndian);
     frame.set_address_size(8);
@@ -244,7 +250,9 @@ pub fn debug_frame(obj: &DwarfObject, out: &mut String, errors: &mut Vec<Error>)
                 let _ = writeln!(out, "  Format:                DWARF32");
                 let _ = writeln!(out, "  Version:               {}", cie.version());
                 let aug = cie_augmentation(sec, off);
+                let aug = aug.as_str();
                 let _ = writeln!(out, "  Augmentation:          \"{aug}\"");
+                let aug = aug.to_string();
                 if cie.version() >= 4 {
                     let _ = writeln!(out, "  Address size:          {}", cie.address_size());
                     let _ = writeln!(out, "  Segment desc size:     0");
@@ -265,8 +273,29 @@ pub fn debug_frame(obj: &DwarfObject, out: &mut String, errors: &mut Vec<Error>)
                     cie.return_address_register().0
                 );
                 out.push('\n');
-                instructions(out, cie.instructions(&frame, &bases), errors, off);
-                out.push_str("\n\n");
+                let cx = Cfa {
+                    code_align: cie.code_alignment_factor(),
+                    data_align: cie.data_alignment_factor(),
+                    address_size: cie.address_size(),
+                    regs: opts.regs,
+                };
+                let end = off + 4 + cie.entry_len();
+                match cie_instructions_start(sec, off, &aug, cie.version()) {
+                    Some(start) if start <= end && end <= sec.len() => {
+                        let mut state = UnwindState::default();
+                        let rows = cfa_instructions(out, &sec[start..end], 0, cx, &mut state, None);
+                        out.push('\n');
+                        if let Some(rows) = rows.filter(|_| state.cfa_set) {
+                            write_rows(out, &rows, cx);
+                        }
+                    }
+                    _ => errors.push(Error::new(
+                        ".debug_frame",
+                        off as u64,
+                        "CIE instructions out of bounds",
+                    )),
+                }
+                out.push('\n');
             }
             gimli::CieOrFde::Fde(partial) => {
                 let off = partial_offset(sec, &partial);
@@ -281,15 +310,63 @@ pub fn debug_frame(obj: &DwarfObject, out: &mut String, errors: &mut Vec<Error>)
                             fde.initial_address().wrapping_add(fde.len())
                         );
                         let _ = writeln!(out, "  Format:       DWARF32");
-                        instructions(out, fde.instructions(&frame, &bases), errors, off);
-                        out.push_str("\n\n");
+                        let cie = fde.cie();
+                        let cx = Cfa {
+                            code_align: cie.code_alignment_factor(),
+                            data_align: cie.data_alignment_factor(),
+                            address_size: cie.address_size(),
+                            regs: opts.regs,
+                        };
+                        // the CIE's initial rules, then the FDE's instructions
+                        let mut state = UnwindState::default();
+                        let cie_off = cie.offset();
+                        let cie_aug = cie_augmentation(sec, cie_off);
+                        let cie_end = cie_off + 4 + cie.entry_len();
+                        let mut scratch = String::new();
+                        if let Some(start) =
+                            cie_instructions_start(sec, cie_off, &cie_aug, cie.version())
+                        {
+                            if start <= cie_end && cie_end <= sec.len() {
+                                let _ = cfa_instructions(
+                                    &mut scratch,
+                                    &sec[start..cie_end],
+                                    0,
+                                    cx,
+                                    &mut state,
+                                    None,
+                                );
+                            }
+                        }
+                        state.initial = state.regs.clone();
+                        let start = off + 8 + 2 * cie.address_size() as usize;
+                        let end = off + 4 + fde.entry_len();
+                        if cie_aug.is_empty() && start <= end && end <= sec.len() {
+                            let rows = cfa_instructions(
+                                out,
+                                &sec[start..end],
+                                fde.initial_address(),
+                                cx,
+                                &mut state,
+                                Some(fde.initial_address().wrapping_add(fde.len())),
+                            );
+                            out.push('\n');
+                            if let Some(rows) = rows {
+                                write_rows(out, &rows, cx);
+                            }
+                        } else {
+                            errors.push(Error::new(
+                                ".debug_frame",
+                                off as u64,
+                                "FDE instructions not decoded",
+                            ));
+                        }
+                        out.push('\n');
                     }
                     Err(e) => errors.push(gerr(".debug_frame", off as u64, e)),
                 }
             }
         }
     }
-    let _ = frame;
 }
 
 fn partial_offset<R: Reader<Offset = usize>>(
@@ -305,32 +382,6 @@ fn cie_augmentation(sec: &[u8], off: usize) -> String {
     let s = sec.get(off + 9..).unwrap_or(&[]);
     let end = s.iter().position(|&b| b == 0).unwrap_or(0);
     String::from_utf8_lossy(&s[..end]).into_owned()
-}
-
-fn instructions<R: Reader>(
-    out: &mut String,
-    mut it: gimli::CallFrameInstructionIter<'_, R>,
-    errors: &mut Vec<Error>,
-    off: usize,
-) {
-    loop {
-        match it.next() {
-            Ok(Some(i)) => {
-                use gimli::CallFrameInstruction as I;
-                match i {
-                    I::Nop => out.push_str("  DW_CFA_nop:\n"),
-                    other => {
-                        let _ = writeln!(out, "  {other:?}");
-                    }
-                }
-            }
-            Ok(None) => break,
-            Err(e) => {
-                errors.push(gerr(".debug_frame", off as u64, e));
-                break;
-            }
-        }
-    }
 }
 
 /// The address range tables.

@@ -9,6 +9,7 @@
 #                          register number (regs.py writes the assembly)
 #   llvm_attrs.o           DW_AT 0x3e00-0x3e1f and DW_CC 0xc0-0xd0 (llvm_attrs.py)
 #   llvm_ops.o             DW_OP_LLVM_user with every sub-opcode 0..23 (llvm_ops.py)
+#   cfi.o, cfi-bad-rows.o  .debug_frame with CFA instructions (cfi.s, cfi-bad-rows.s)
 #   <name>.dwarfdump       llvm-dwarfdump-22 --debug-info --debug-loclists
 #                          --debug-frame --debug-aranges --debug-line <name>
 set -eu
@@ -29,7 +30,12 @@ python3 llvm_attrs.py > llvm_attrs.s
 llvm-mc-22 -triple amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj llvm_attrs.s -o llvm_attrs.o
 python3 llvm_ops.py > llvm_ops.s
 llvm-mc-22 -triple amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj llvm_ops.s -o llvm_ops.o
+# call frame instructions (clang-22 emits none for AMDGPU): llvm-mc .cfi_* directives;
+# cfi-bad-rows.s sets a CFA offset before any CFA register (no unwind rows printed)
+for f in cfi cfi-bad-rows; do
+  llvm-mc-22 -triple amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj $f.s -o $f.o
+done
 for f in *.o *.co; do
   (cd "$HERE" && llvm-dwarfdump-22 --debug-info --debug-loclists --debug-frame \
-     --debug-aranges --debug-line "$f" > "$f.dwarfdump")
+     --debug-aranges --debug-line "$f" > "$f.dwarfdump" || true)  # stderr: cfi-bad-rows.o
 done
