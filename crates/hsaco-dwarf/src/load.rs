@@ -39,7 +39,7 @@ impl DwarfObject {
     /// an error; a section or relocation that does not read is recorded in
     /// [`Self::errors`] and skipped.
     pub fn from_elf(data: &[u8]) -> Result<Self, Error> {
-        let elf = Elf::parse(data).map_err(|e| Error::new("ELF", 0, e.to_string()))?;
+        let elf = Elf::parse(data).map_err(|e| elf_error(e, ""))?;
         let mut obj = DwarfObject::default();
         let mut index_of = Vec::new();
         for s in elf.sections().flatten() {
@@ -51,7 +51,7 @@ impl DwarfObject {
                     index_of.push((s.index, obj.sections.len()));
                     obj.sections.push((name, d.to_vec()));
                 }
-                Err(e) => obj.errors.push(Error::new(name, 0, e.to_string())),
+                Err(e) => obj.errors.push(elf_error(e, name)),
             }
         }
         if elf.header().e_type.0 == hsaco_elf::elf::consts::ET_REL {
@@ -59,7 +59,7 @@ impl DwarfObject {
                 let table = match table {
                     Ok(t) => t,
                     Err(e) => {
-                        obj.errors.push(Error::new("ELF", 0, e.to_string()));
+                        obj.errors.push(elf_error(e, "relocations"));
                         break;
                     }
                 };
@@ -73,8 +73,7 @@ impl DwarfObject {
                 let symtab = match symtab {
                     Ok(t) => t,
                     Err(e) => {
-                        obj.errors
-                            .push(Error::new(obj.sections[slot].0, 0, e.to_string()));
+                        obj.errors.push(elf_error(e, obj.sections[slot].0));
                         continue;
                     }
                 };
@@ -83,7 +82,7 @@ impl DwarfObject {
                     let s = match symtab.get(r.symbol as usize) {
                         Ok(sym) => sym.value,
                         Err(e) => {
-                            obj.errors.push(Error::new(name, r.offset, e.to_string()));
+                            obj.errors.push(elf_error(e, name));
                             continue;
                         }
                     };
@@ -149,6 +148,17 @@ impl DwarfObject {
 
 /// The reader type of the sections.
 pub type Slice<'a> = gimli::EndianSlice<'a, gimli::LittleEndian>;
+
+/// An ELF reading error: the section is `ELF` and the offset one in the file;
+/// `what` (a section name) goes before the message.
+fn elf_error(e: hsaco_elf::Error, what: &str) -> Error {
+    let message = if what.is_empty() {
+        e.message.into_owned()
+    } else {
+        format!("{what}: {}", e.message)
+    };
+    Error::new("ELF", e.offset, message)
+}
 
 fn put(bytes: &mut [u8], at: usize, v: &[u8]) -> bool {
     match bytes.get_mut(at..at.saturating_add(v.len())) {
