@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod dwarf;
 mod fast;
 mod files;
 mod platform;
@@ -75,6 +76,32 @@ pub struct Opts {
     /// symbols, relocations, the `<name.kd>:` lines. JSON keeps the symbols' names.
     #[arg(long, short = 'C')]
     pub demangle: bool,
+    /// Print the DWARF .debug_info section exactly as llvm-dwarfdump --debug-info
+    /// prints it (AMDGPU register names, DW_OP_LLVM_* operations and DW_AT_LLVM_*
+    /// attributes decoded); with --json, a "debug_info" tree.
+    #[arg(long)]
+    pub debug_info: bool,
+    /// Print the DWARF line tables (.debug_line) as llvm-dwarfdump --debug-line does.
+    #[arg(long)]
+    pub debug_line: bool,
+    /// Print the DWARF location lists (.debug_loclists) as llvm-dwarfdump does.
+    #[arg(long)]
+    pub debug_loclists: bool,
+    /// Print the DWARF call frame information (.debug_frame) as llvm-dwarfdump does.
+    #[arg(long)]
+    pub debug_frame: bool,
+    /// Print the DWARF address ranges (.debug_aranges) as llvm-dwarfdump does.
+    #[arg(long)]
+    pub debug_aranges: bool,
+    /// Print every DWARF section above (info, loclists, frame, aranges, line), in
+    /// llvm-dwarfdump's order.
+    #[arg(long)]
+    pub debug: bool,
+    /// With the --debug* options: name registers by the AMDGPU spec's DWARF
+    /// register mapping (wavefront 32 registers as VGPR0_W32 ...; PC_64, EXEC_MASK_64)
+    /// instead of as llvm-dwarfdump names them.
+    #[arg(long)]
+    pub spec_register_names: bool,
 }
 
 /// `hsaco read --metadata FILE...` and nothing else (the form of the benchmark and
@@ -106,6 +133,13 @@ pub fn plain_metadata_args(args: impl Iterator<Item = std::ffi::OsString>) -> Op
         json: false,
         verbose: false,
         demangle: false,
+        debug_info: false,
+        debug_line: false,
+        debug_loclists: false,
+        debug_frame: false,
+        debug_aranges: false,
+        debug: false,
+        spec_register_names: false,
     })
 }
 
@@ -141,6 +175,15 @@ fn found_in<'a>(
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
+    if opts.debug
+        || opts.debug_info
+        || opts.debug_line
+        || opts.debug_loclists
+        || opts.debug_frame
+        || opts.debug_aranges
+    {
+        return dwarf::run(&opts);
+    }
     if let Some(done) = fast::run(&opts) {
         return done;
     }

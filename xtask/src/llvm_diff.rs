@@ -26,6 +26,10 @@
 //! - assembler: every corpus `.s` through `hsaco-asm` against `llvm-mc-22
 //!   -filetype=obj` (sections, symbols, relocations; see `asm_diff.rs`).
 //!
+//! - DWARF: `hsaco read --debug-info/--debug-loclists/--debug-frame/--debug-aranges/
+//!   --debug-line` against `llvm-dwarfdump-22` on the `-g` corpus (`target/dwarf-corpus`,
+//!   built when missing; see `dwarf_diff.rs`), when llvm-dwarfdump-22 is installed.
+//!
 //! Prints counts per check and every mismatch (up to a limit), and fails if any.
 
 use crate::{corpus, Options};
@@ -95,6 +99,14 @@ pub fn run(opts: &Options) -> Result<()> {
     // (no LLVM in it: hsaco's own bytes -> text -> bytes over the corpus code)
     failed |= !crate::roundtrip::run(&dir, opts.limit, 5)?;
     failed |= !crate::roundtrip::cli(&hsaco, &dir, opts.limit)?;
+    if corpus::have_tool("llvm-dwarfdump-22") {
+        let dwarf_dir = crate::dwarf_corpus_dir(&Options::default())?;
+        failed |= !crate::dwarf_diff::diff(&hsaco, &dwarf_dir)?;
+    } else {
+        println!(
+            "NOTICE: SKIPPED the DWARF comparison: llvm-dwarfdump-22 not found (install llvm-22)"
+        );
+    }
     if failed {
         bail!("hsaco differs from LLVM 22");
     }

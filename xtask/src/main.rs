@@ -23,6 +23,10 @@
 //!                                     `as` against llvm-mc-22 on 1M-instruction files;
 //!                                     `--emu`: the emulator's wave-instructions per second)
 //! cargo xtask libshape [DIR]          build the library-shaped objects bench times (target/libshape)
+//! cargo xtask dwarf-corpus [DIR]      build the -g corpus (every cl kernel x processor x -O0/-O2,
+//!                                     .o and .co) into DIR (target/dwarf-corpus)
+//! cargo xtask dwarf-diff [--corpus DIR]
+//!                                     hsaco read --debug-* vs llvm-dwarfdump-22 on the -g corpus
 //! cargo xtask wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare]
 //!                                     build the corpus with older clangs too; check and compare it
 //! ```
@@ -36,6 +40,7 @@ mod asm_diff;
 mod bench;
 mod codegen;
 mod corpus;
+mod dwarf_diff;
 mod emu_bench;
 mod enc_diff;
 mod ld_diff;
@@ -75,6 +80,21 @@ fn main() -> Result<()> {
             libshape::build(&dir, &specs).map(|_| ())
         }
         "llvm-diff" => llvm_diff::run(&Options::parse(rest)?),
+        "dwarf-corpus" => {
+            let dir = rest
+                .first()
+                .map(PathBuf::from)
+                .unwrap_or_else(|| root().join("target/dwarf-corpus"));
+            dwarf_diff::build(&dir).map(|_| ())
+        }
+        "dwarf-diff" => {
+            let opts = Options::parse(rest)?;
+            let dir = dwarf_corpus_dir(&opts)?;
+            if !dwarf_diff::diff(&hsaco_binary()?, &dir)? {
+                bail!("hsaco read --debug-* differs from llvm-dwarfdump-22");
+            }
+            Ok(())
+        }
         "ld-diff" => {
             let opts = Options::parse(rest)?;
             if !ld_diff::run(&hsaco_binary()?, &opts.corpus_dir()?, opts.limit)? {
@@ -118,7 +138,21 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR] | dwarf-corpus [DIR] | dwarf-diff [--corpus DIR]>";
+
+/// The `-g` corpus: `--corpus DIR`, or `target/dwarf-corpus` (built when missing).
+pub fn dwarf_corpus_dir(opts: &Options) -> Result<PathBuf> {
+    match &opts.corpus {
+        Some(d) => Ok(d.clone()),
+        None => {
+            let d = root().join("target/dwarf-corpus");
+            if dwarf_diff::objects(&d).map_or(true, |v| v.is_empty()) {
+                dwarf_diff::build(&d)?;
+            }
+            Ok(d)
+        }
+    }
+}
 
 /// Options shared by the tasks that run over the corpus.
 #[derive(Default)]

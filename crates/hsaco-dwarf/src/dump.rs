@@ -1,0 +1,1109 @@
+//! The text of `.debug_info` and `.debug_line` as `llvm-dwarfdump-22 --debug-info`
+//! (`--debug-line`) prints it, read with gimli.
+
+use crate::expr::{write_expression, ExprContext};
+use crate::load::{DwarfObject, Slice};
+use crate::names::{self, RegisterNames};
+use crate::Error;
+use gimli::{constants as c, AttributeValue, UnitOffset};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// What to print.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DumpOptions {
+    /// How registers are named.
+    pub regs: RegisterNames,
+}
+
+/// A section `dump` can print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// `.debug_info`
+    Info,
+    /// `.debug_line`
+    Line,
+    /// `.debug_loclists`
+    Loclists,
+    /// `.debug_frame` (and the `.eh_frame` heading llvm-dwarfdump prints with it)
+    Frame,
+    /// `.debug_aranges`
+    Aranges,
+}
+
+impl Section {
+    /// Every section, in the order llvm-dwarfdump prints them.
+    pub const ALL: [Section; 5] = [
+        Section::Info,
+        Section::Loclists,
+        Section::Frame,
+        Section::Aranges,
+        Section::Line,
+    ];
+}
+
+/// Appends the text of `section` (its `.debug_xxx contents:` heading and body) to
+/// `out`; returns what could not be read (the rest was printed).
+pub fn dump(
+    obj: &DwarfObject,
+    section: Section,
+    opts: DumpOptions,
+    out: &mut String,
+) -> Vec<Error> {
+    let mut errors = Vec::new();
+    match section {
+        Section::Info => {
+            out.push_str(".debug_info contents:\n");
+            debug_info(obj, opts, out, &mut errors);
+        }
+        Section::Line => {
+            out.push_str(".debug_line contents:\n");
+            debug_line(obj, out, &mut errors);
+        }
+        Section::Loclists => {
+            out.push_str(".debug_loclists contents:\n");
+            crate::sections::debug_loclists(obj, opts, out, &mut errors);
+        }
+        Section::Frame => {
+            out.push_str(".debug_frame contents:\n\n");
+            crate::sections::debug_frame(obj, opts, out, &mut errors);
+            out.push_str("\n.eh_frame contents:\n\n");
+            if obj.has(".eh_frame") {
+                errors.push(Error::new(".eh_frame", 0, "not decoded yet"));
+            }
+        }
+        Section::Aranges => {
+            out.push_str(".debug_aranges contents:\n");
+            crate::sections::debug_aranges(obj, out, &mut errors);
+        }
+    }
+    errors
+}
+
+/// One entry of `.debug_info` for a structured (JSON) view: the same names and
+/// value text as the printed form, in section order, with the nesting depth.
+#[derive(Clone, Debug)]
+pub struct DieRecord {
+    /// Offset in `.debug_info`.
+    pub offset: u64,
+    /// Nesting depth (0: the unit's root DIE).
+    pub depth: usize,
+    /// `DW_TAG_...`; `None` for the null entry that ends a list of children.
+    pub tag: Option<String>,
+    /// (attribute name, value as printed between the parentheses)
+    pub attributes: Vec<(String, String)>,
+}
+
+/// A unit of `.debug_info` for a structured view: its header line's fields and its
+/// entries.
+#[derive(Clone, Debug)]
+pub struct UnitRecord {
+    /// Offset of the unit header.
+    pub offset: u64,
+    /// DWARF version.
+    pub version: u16,
+    /// `DW_UT_compile` ...
+    pub unit_type: &'static str,
+    /// Address size in bytes.
+    pub address_size: u8,
+    /// The entries, in order.
+    pub dies: Vec<DieRecord>,
+}
+
+/// The units of `.debug_info` as records (see [`DieRecord`]), and what could not be
+/// read.
+pub fn debug_info_records(obj: &DwarfObject, opts: DumpOptions) -> (Vec<UnitRecord>, Vec<Error>) {
+    let dwarf = obj.gimli();
+    let mut units = Vec::new();
+    let mut errors = Vec::new();
+    let mut headers = dwarf.units();
+    loop {
+        let header = match headers.next() {
+            Ok(Some(h)) => h,
+            Ok(None) => break,
+            Err(e) => {
+                errors.push(gerr(".debug_info", 0, e));
+                break;
+            }
+        };
+        let off = header
+            .offset()
+            .as_debug_info_offset()
+            .map_or(0, |o| o.0 as u64);
+        let mut rec = UnitRecord {
+            offset: off,
+            version: header.version(),
+            unit_type: unit_type_name(header.type_()),
+            address_size: header.address_size(),
+            dies: Vec::new(),
+        };
+        match dwarf.unit(header) {
+            Ok(unit) => {
+                let mut sink = String::new();
+                if let Err(e) = print_unit(&dwarf, &unit, off, opts, &mut sink, Some(&mut rec.dies))
+                {
+                    errors.push(e);
+                }
+            }
+            Err(e) => errors.push(gerr(".debug_info", off, e)),
+        }
+        units.push(rec);
+    }
+    (units, errors)
+}
+
+fn unit_type_name(t: gimli::UnitType<usize>) -> &'static str {
+    match t {
+        gimli::UnitType::Compilation => "DW_UT_compile",
+        gimli::UnitType::Partial => "DW_UT_partial",
+        gimli::UnitType::Type { .. } => "DW_UT_type",
+        gimli::UnitType::Skeleton(_) => "DW_UT_skeleton",
+        gimli::UnitType::SplitCompilation(_) => "DW_UT_split_compile",
+        gimli::UnitType::SplitType { .. } => "DW_UT_split_type",
+    }
+}
+
+pub(crate) fn gerr(section: &'static str, offset: u64, e: gimli::Error) -> Error {
+    Error::new(section, offset, e.to_string())
+}
+
+fn debug_info(obj: &DwarfObject, opts: DumpOptions, out: &mut String, errors: &mut Vec<Error>) {
+    let dwarf = obj.gimli();
+    let mut headers = dwarf.units();
+    loop {
+        let header = match headers.next() {
+            Ok(Some(h)) => h,
+            Ok(None) => break,
+            Err(e) => {
+                errors.push(gerr(".debug_info", 0, e));
+                break;
+            }
+        };
+        let off = header
+            .offset()
+            .as_debug_info_offset()
+            .map_or(0, |o| o.0 as u64);
+        let len = header.unit_length() as u64;
+        let next = off + header.length_including_self() as u64;
+        let ut = unit_type_name(header.type_());
+        let fmt = match header.format() {
+            gimli::Format::Dwarf32 => "DWARF32",
+            gimli::Format::Dwarf64 => "DWARF64",
+        };
+        let ow = if header.format() == gimli::Format::Dwarf64 {
+            16
+        } else {
+            8
+        };
+        let _ = write!(
+            out,
+            "0x{off:08x}: Compile Unit: length = 0x{len:0ow$x}, format = {fmt}, version = 0x{:04x}",
+            header.version()
+        );
+        if header.version() >= 5 {
+            let _ = write!(out, ", unit_type = {ut}");
+        }
+        let _ = writeln!(
+            out,
+            ", abbr_offset = 0x{:04x}, addr_size = 0x{:02x} (next unit at 0x{next:08x})\n",
+            header.debug_abbrev_offset().0,
+            header.address_size()
+        );
+        let unit = match dwarf.unit(header) {
+            Ok(u) => u,
+            Err(e) => {
+                errors.push(gerr(".debug_info", off, e));
+                continue;
+            }
+        };
+        if let Err(e) = print_unit(&dwarf, &unit, off, opts, out, None) {
+            errors.push(e);
+        }
+    }
+}
+
+struct UnitPrinter<'a, 'd> {
+    dwarf: &'a gimli::Dwarf<Slice<'d>>,
+    unit: &'a gimli::Unit<Slice<'d>>,
+    unit_off: u64,
+    files: Vec<Option<String>>,
+    cx: ExprContext,
+    names: HashMap<u64, Option<String>>,
+}
+
+/// At most this many levels of DIE nesting are printed (each level indents by two
+/// columns: deeper, a few bytes of input would make gigabytes of text).
+const MAX_DEPTH: usize = 1024;
+
+fn print_unit(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    unit_off: u64,
+    opts: DumpOptions,
+    out: &mut String,
+    records: Option<&mut Vec<DieRecord>>,
+) -> Result<(), Error> {
+    let mut at = unit_off;
+    print_unit_at(dwarf, unit, unit_off, opts, out, records, &mut at).map_err(|e| match e {
+        Nesting => Error::new(
+            ".debug_info",
+            at,
+            format!("DIEs nested deeper than {MAX_DEPTH} levels"),
+        ),
+        Gimli(e) => gerr(".debug_info", at, e),
+    })
+}
+
+enum UnitError {
+    Nesting,
+    Gimli(gimli::Error),
+}
+use UnitError::*;
+
+impl From<gimli::Error> for UnitError {
+    fn from(e: gimli::Error) -> Self {
+        Gimli(e)
+    }
+}
+
+fn print_unit_at(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    unit_off: u64,
+    opts: DumpOptions,
+    out: &mut String,
+    mut records: Option<&mut Vec<DieRecord>>,
+    at: &mut u64,
+) -> Result<(), UnitError> {
+    let mut p = UnitPrinter {
+        dwarf,
+        unit,
+        unit_off,
+        files: file_paths(dwarf, unit),
+        cx: ExprContext {
+            address_size: unit.encoding().address_size,
+            format: unit.encoding().format,
+            regs: opts.regs,
+        },
+        names: HashMap::new(),
+    };
+    let mut raw = unit.entries_raw(None)?;
+    let mut scratch = String::new();
+    while !raw.is_empty() {
+        let offset = raw
+            .next_offset()
+            .to_debug_info_offset(&unit.header)
+            .map_or(0, |o| o.0 as u64);
+        *at = offset;
+        let depth = raw.next_depth().max(0) as usize;
+        if depth > MAX_DEPTH {
+            return Err(Nesting);
+        }
+        let abbrev = raw.read_abbreviation()?;
+        let indent = 2 * depth;
+        let Some(abbrev) = abbrev else {
+            if let Some(r) = records.as_deref_mut() {
+                r.push(DieRecord {
+                    offset,
+                    depth,
+                    tag: None,
+                    attributes: Vec::new(),
+                });
+                continue;
+            }
+            let _ = writeln!(out, "0x{offset:08x}: {:indent$}NULL", "");
+            if !raw.is_empty() {
+                out.push('\n');
+            }
+            continue;
+        };
+        let mut attrs = Vec::with_capacity(abbrev.attributes().len());
+        for spec in abbrev.attributes() {
+            attrs.push(raw.read_attribute(*spec)?);
+        }
+        let mut low_pc: Option<u64> = None;
+        for a in &attrs {
+            if a.name() == c::DW_AT_low_pc {
+                if let Ok(Some(v)) = p.dwarf.attr_address(p.unit, a.raw_value()) {
+                    low_pc = Some(v);
+                }
+            }
+        }
+        if let Some(r) = records.as_deref_mut() {
+            let mut attributes = Vec::with_capacity(attrs.len());
+            for a in &attrs {
+                scratch.clear();
+                attr_name(&mut scratch, a.name());
+                let name = scratch.clone();
+                scratch.clear();
+                p.value(&mut scratch, a, low_pc, 0);
+                attributes.push((name, scratch.clone()));
+            }
+            let mut tag = String::new();
+            tag_name(&mut tag, abbrev.tag());
+            r.push(DieRecord {
+                offset,
+                depth,
+                tag: Some(tag),
+                attributes,
+            });
+            continue;
+        }
+        let _ = write!(out, "0x{offset:08x}: {:indent$}", "");
+        tag_name(out, abbrev.tag());
+        out.push('\n');
+        for a in &attrs {
+            let _ = write!(out, "{:w$}", "", w = 12 + indent + 2);
+            attr_name(out, a.name());
+            out.push_str("\t(");
+            p.value(out, a, low_pc, 12 + indent + 2);
+            out.push_str(")\n");
+        }
+        out.push('\n');
+    }
+    Ok(())
+}
+
+fn tag_name(out: &mut String, tag: c::DwTag) {
+    match tag.static_string() {
+        Some(s) => out.push_str(s),
+        None => {
+            let _ = write!(out, "DW_TAG_unknown_{:x}", tag.0);
+        }
+    }
+}
+
+fn attr_name(out: &mut String, at: c::DwAt) {
+    if let Some(n) = names::llvm_attribute(at.0) {
+        out.push_str(n);
+    } else if let Some(s) = at.static_string() {
+        out.push_str(s);
+    } else {
+        let _ = write!(out, "DW_AT_unknown_{:x}", at.0);
+    }
+}
+
+/// The path of each file of the unit's line table, as llvm-dwarfdump names it in
+/// `DW_AT_decl_file`: the directory joined to the name unless the name is absolute,
+/// and the compilation directory before a path still relative.
+fn file_paths(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+) -> Vec<Option<String>> {
+    let Some(lp) = &unit.line_program else {
+        return Vec::new();
+    };
+    let h = lp.header();
+    let s = |v: AttributeValue<Slice<'_>>| -> Option<String> {
+        dwarf
+            .attr_string(unit, v)
+            .ok()
+            .map(|r| String::from_utf8_lossy(r.slice()).into_owned())
+    };
+    h.file_names()
+        .iter()
+        .map(|f| {
+            let name = s(f.path_name())?;
+            if name.starts_with('/') {
+                return Some(name);
+            }
+            let join = |d: Option<String>, n: String| match d {
+                Some(d) if !d.is_empty() => format!("{d}/{n}"),
+                _ => n,
+            };
+            let path = join(h.directory(f.directory_index()).and_then(s), name);
+            // a path still relative is taken from the compilation directory
+            // (directory 0 in DWARF 5)
+            if path.starts_with('/') || f.directory_index() == 0 || h.version() < 5 {
+                return Some(path);
+            }
+            Some(join(h.directory(0).and_then(s), path))
+        })
+        .collect()
+}
+
+impl<'d> UnitPrinter<'_, 'd> {
+    fn string(&self, v: AttributeValue<Slice<'d>>) -> Option<String> {
+        self.dwarf
+            .attr_string(self.unit, v)
+            .ok()
+            .map(|r| String::from_utf8_lossy(r.slice()).into_owned())
+    }
+
+    fn value(
+        &mut self,
+        out: &mut String,
+        a: &gimli::Attribute<Slice<'d>>,
+        low_pc: Option<u64>,
+        indent: usize,
+    ) {
+        use AttributeValue as V;
+        let name = a.name();
+        let v = a.raw_value();
+        // enumerations by attribute
+        let enum_name: Option<String> = match (name, &v) {
+            (c::DW_AT_language, _) => v.udata_value().map(|x| {
+                c::DwLang(x as u16)
+                    .static_string()
+                    .map_or_else(|| format!("DW_LANG_unknown_{x:x}"), str::to_string)
+            }),
+            (c::DW_AT_encoding, _) => v.udata_value().map(|x| {
+                c::DwAte(x as u8)
+                    .static_string()
+                    .map_or_else(|| format!("DW_ATE_unknown_{x:x}"), str::to_string)
+            }),
+            (c::DW_AT_calling_convention, _) => v.udata_value().map(|x| {
+                names::llvm_calling_convention(x as u8)
+                    .or_else(|| c::DwCc(x as u8).static_string())
+                    .map_or_else(|| format!("DW_CC_unknown_{x:x}"), str::to_string)
+            }),
+            (c::DW_AT_inline, _) => v.udata_value().map(|x| {
+                c::DwInl(x as u8)
+                    .static_string()
+                    .map_or_else(|| format!("DW_INL_unknown_{x:x}"), str::to_string)
+            }),
+            (c::DW_AT_accessibility, _) => v
+                .udata_value()
+                .and_then(|x| c::DwAccess(x as u8).static_string().map(str::to_string)),
+            (c::DW_AT_virtuality, _) => v
+                .udata_value()
+                .and_then(|x| c::DwVirtuality(x as u8).static_string().map(str::to_string)),
+            (c::DW_AT_visibility, _) => v
+                .udata_value()
+                .and_then(|x| c::DwVis(x as u8).static_string().map(str::to_string)),
+            (c::DW_AT_identifier_case, _) => v
+                .udata_value()
+                .and_then(|x| c::DwId(x as u8).static_string().map(str::to_string)),
+            (c::DW_AT_defaulted, _) => v
+                .udata_value()
+                .and_then(|x| c::DwDefaulted(x as u8).static_string().map(str::to_string)),
+            _ => None,
+        };
+        if let Some(e) = enum_name {
+            out.push_str(&e);
+            return;
+        }
+        match name {
+            c::DW_AT_decl_file | c::DW_AT_call_file => {
+                if let Some(i) = v.udata_value() {
+                    match self.files.get(i as usize).cloned().flatten() {
+                        Some(p) => {
+                            let _ = write!(out, "\"{p}\"");
+                        }
+                        None => {
+                            let _ = write!(out, "0x{i:02x}");
+                        }
+                    }
+                    return;
+                }
+            }
+            c::DW_AT_decl_line
+            | c::DW_AT_call_line
+            | c::DW_AT_decl_column
+            | c::DW_AT_call_column => {
+                if let Some(i) = v.udata_value() {
+                    let _ = write!(out, "{i}");
+                    return;
+                }
+            }
+            c::DW_AT_high_pc => {
+                if let (Some(lo), Some(d)) = (low_pc, v.udata_value()) {
+                    if !matches!(v, V::Addr(_)) {
+                        let _ = write!(out, "0x{:016x}", lo.wrapping_add(d));
+                        return;
+                    }
+                }
+            }
+            _ => {}
+        }
+        match v {
+            V::Addr(x) => {
+                let _ = write!(out, "0x{x:016x}");
+            }
+            V::DebugAddrIndex(i) => match self.dwarf.address(self.unit, i) {
+                Ok(x) => {
+                    let _ = write!(out, "0x{x:016x}");
+                }
+                Err(_) => {
+                    let _ = write!(out, "indexed ({:08x}) address = <unresolved>", i.0);
+                }
+            },
+            V::Data1(x) => {
+                let _ = write!(out, "0x{x:02x}");
+            }
+            V::Data2(x) => {
+                let _ = write!(out, "0x{x:04x}");
+            }
+            V::Data4(x) => {
+                let _ = write!(out, "0x{x:08x}");
+            }
+            V::Data8(x) => {
+                let _ = write!(out, "0x{x:016x}");
+            }
+            V::Udata(x) => {
+                let _ = write!(out, "{x}");
+            }
+            V::Sdata(x) => {
+                let _ = write!(out, "{x}");
+            }
+            V::Flag(f) => out.push_str(if f { "true" } else { "false" }),
+            V::String(_)
+            | V::DebugStrRef(_)
+            | V::DebugStrOffsetsIndex(_)
+            | V::DebugLineStrRef(_) => match self.string(v) {
+                Some(s) => {
+                    out.push('"');
+                    escape(out, &s);
+                    out.push('"');
+                }
+                None => out.push_str("<invalid string>"),
+            },
+            V::Exprloc(e) => write_expression(out, e.0.slice(), self.cx),
+            V::Block(b) => {
+                let bytes = b.slice();
+                out.push('<');
+                let _ = write!(out, "0x{:02x}>", bytes.len());
+                for x in bytes {
+                    let _ = write!(out, " {x:02x}");
+                }
+            }
+            V::UnitRef(r) => {
+                let abs = self.unit_off + r.0 as u64;
+                let _ = write!(out, "0x{abs:08x}");
+                let n = if name == c::DW_AT_type {
+                    self.type_name(r, 0)
+                } else {
+                    self.die_name(r)
+                };
+                if let Some(n) = n {
+                    let _ = write!(out, " \"{n}\"");
+                }
+            }
+            V::DebugInfoRef(r) => {
+                let _ = write!(out, "0x{:08x}", r.0);
+            }
+            V::SecOffset(x) => {
+                let _ = write!(out, "0x{x:08x}");
+            }
+            V::DebugLineRef(x) => {
+                let _ = write!(out, "0x{:08x}", x.0);
+            }
+            V::DebugAddrBase(x) => {
+                let _ = write!(out, "0x{:08x}", x.0);
+            }
+            V::DebugStrOffsetsBase(x) => {
+                let _ = write!(out, "0x{:08x}", x.0);
+            }
+            V::DebugLocListsBase(x) => {
+                let _ = write!(out, "0x{:08x}", x.0);
+            }
+            V::DebugRngListsBase(x) => {
+                let _ = write!(out, "0x{:08x}", x.0);
+            }
+            V::DebugLocListsIndex(i) => {
+                let _ = write!(out, "indexed (0x{:x}) loclist = ", i.0);
+                match self.dwarf.locations_offset(self.unit, i) {
+                    Ok(o) => self.loclist(out, o, indent),
+                    Err(_) => out.push_str("<unresolved>"),
+                }
+            }
+            V::LocationListsRef(o) => {
+                self.loclist(out, o, indent);
+            }
+            V::DebugRngListsIndex(i) => {
+                let _ = write!(out, "indexed (0x{:x}) rangelist = ", i.0);
+                match self.dwarf.ranges_offset(self.unit, i) {
+                    Ok(o) => self.rangelist(out, o, indent),
+                    Err(_) => out.push_str("<unresolved>"),
+                }
+            }
+            V::RangeListsRef(o) => {
+                let o = self.dwarf.ranges_offset_from_raw(self.unit, o);
+                self.rangelist(out, o, indent);
+            }
+            other => {
+                let _ = write!(out, "{other:?}");
+            }
+        }
+    }
+
+    fn loclist(&self, out: &mut String, o: gimli::LocationListsOffset, indent: usize) {
+        let _ = write!(out, "0x{:08x}: ", o.0);
+        let Ok(mut it) = self.dwarf.locations(self.unit, o) else {
+            out.push_str("<error>");
+            return;
+        };
+        loop {
+            match it.next() {
+                Ok(Some(e)) => {
+                    let _ = write!(
+                        out,
+                        "\n{:w$}[0x{:016x}, 0x{:016x}): ",
+                        "",
+                        e.range.begin,
+                        e.range.end,
+                        w = indent + 3
+                    );
+                    write_expression(out, e.data.0.slice(), self.cx);
+                }
+                Ok(None) => break,
+                Err(_) => {
+                    out.push_str("<error>");
+                    break;
+                }
+            }
+        }
+    }
+
+    fn rangelist(&self, out: &mut String, o: gimli::RangeListsOffset, indent: usize) {
+        let _ = write!(out, "0x{:08x}", o.0);
+        let Ok(mut it) = self.dwarf.ranges(self.unit, o) else {
+            out.push_str("<error>");
+            return;
+        };
+        loop {
+            match it.next() {
+                Ok(Some(r)) => {
+                    let _ = write!(
+                        out,
+                        "\n{:w$}[0x{:016x}, 0x{:016x})",
+                        "",
+                        r.begin,
+                        r.end,
+                        w = indent + 3
+                    );
+                }
+                Ok(None) => break,
+                Err(_) => {
+                    out.push_str("<error>");
+                    break;
+                }
+            }
+        }
+    }
+
+    fn entry_attr(&self, off: UnitOffset, at: c::DwAt) -> Option<AttributeValue<Slice<'d>>> {
+        let e = self.unit.entry(off).ok()?;
+        e.attr_value(at).ok().flatten()
+    }
+
+    /// A DIE's name for a reference: its linkage name, else DW_AT_name, else the
+    /// name of what it specifies or abstracts.
+    fn die_name(&mut self, off: UnitOffset) -> Option<String> {
+        self.die_name_depth(off, 0)
+    }
+
+    fn die_name_depth(&mut self, off: UnitOffset, depth: u32) -> Option<String> {
+        if depth > 16 {
+            return None;
+        }
+        let e = self.unit.entry(off).ok()?;
+        for at in [
+            c::DW_AT_linkage_name,
+            c::DW_AT_MIPS_linkage_name,
+            c::DW_AT_name,
+        ] {
+            if let Ok(Some(v)) = e.attr_value(at) {
+                return self.string(v);
+            }
+        }
+        for at in [c::DW_AT_specification, c::DW_AT_abstract_origin] {
+            if let Ok(Some(AttributeValue::UnitRef(r))) = e.attr_value(at) {
+                return self.die_name_depth(r, depth + 1);
+            }
+        }
+        None
+    }
+
+    /// The name of the type at `off`, as llvm-dwarfdump prints it after a
+    /// `DW_AT_type` reference (cached per offset).
+    fn type_name(&mut self, off: UnitOffset, depth: u32) -> Option<String> {
+        if let Some(n) = self.names.get(&(off.0 as u64)) {
+            return n.clone();
+        }
+        let n = self.type_name_uncached(off, depth);
+        self.names.insert(off.0 as u64, n.clone());
+        n
+    }
+
+    fn inner_type(&mut self, off: UnitOffset, depth: u32) -> (Option<UnitOffset>, Option<String>) {
+        match self.entry_attr(off, c::DW_AT_type) {
+            Some(AttributeValue::UnitRef(r)) => (Some(r), self.type_name(r, depth + 1)),
+            _ => (None, None),
+        }
+    }
+
+    fn type_name_uncached(&mut self, off: UnitOffset, depth: u32) -> Option<String> {
+        if depth > 32 {
+            return None;
+        }
+        let tag = self.unit.entry(off).ok()?.tag();
+        let own = self
+            .entry_attr(off, c::DW_AT_name)
+            .and_then(|v| self.string(v));
+        Some(match tag {
+            c::DW_TAG_pointer_type | c::DW_TAG_reference_type | c::DW_TAG_rvalue_reference_type => {
+                let sym = match tag {
+                    c::DW_TAG_pointer_type => "*",
+                    c::DW_TAG_reference_type => "&",
+                    _ => "&&",
+                };
+                let (_, inner) = self.inner_type(off, depth);
+                let inner = inner.unwrap_or_else(|| "void".to_string());
+                if inner.ends_with('*') || inner.ends_with('&') {
+                    format!("{inner}{sym}")
+                } else {
+                    format!("{inner} {sym}")
+                }
+            }
+            c::DW_TAG_const_type | c::DW_TAG_volatile_type => {
+                let q = if tag == c::DW_TAG_const_type {
+                    "const"
+                } else {
+                    "volatile"
+                };
+                let (r, inner) = self.inner_type(off, depth);
+                let inner = inner.unwrap_or_else(|| "void".to_string());
+                let inner_is_ptr = r
+                    .and_then(|r| self.unit.entry(r).ok())
+                    .is_some_and(|e| e.tag() == c::DW_TAG_pointer_type);
+                if inner_is_ptr {
+                    format!("{inner} {q}")
+                } else {
+                    format!("{q} {inner}")
+                }
+            }
+            c::DW_TAG_array_type => {
+                let (_, inner) = self.inner_type(off, depth);
+                let mut s = inner.unwrap_or_else(|| "void".to_string());
+                // subranges
+                if let Ok(mut tree) = self.unit.entries_tree(Some(off)) {
+                    if let Ok(root) = tree.root() {
+                        let mut children = root.children();
+                        while let Ok(Some(child)) = children.next() {
+                            let e = child.entry();
+                            if e.tag() != c::DW_TAG_subrange_type {
+                                continue;
+                            }
+                            let count = e
+                                .attr_value(c::DW_AT_count)
+                                .ok()
+                                .flatten()
+                                .and_then(|v| v.udata_value())
+                                .or_else(|| {
+                                    e.attr_value(c::DW_AT_upper_bound)
+                                        .ok()
+                                        .flatten()
+                                        .and_then(|v| v.udata_value())
+                                        .map(|u| u + 1)
+                                });
+                            match count {
+                                Some(n) => {
+                                    let _ = write!(s, "[{n}]");
+                                }
+                                None => s.push_str("[]"),
+                            }
+                        }
+                    }
+                }
+                s
+            }
+            // a named type by its name; anything else (an anonymous structure, a
+            // restrict or atomic qualifier) by its tag: `structure `, `restrict `
+            _ => match own {
+                Some(n) => n,
+                None => {
+                    let t = tag.static_string()?;
+                    let t = t.strip_prefix("DW_TAG_").unwrap_or(t);
+                    format!("{} ", t.strip_suffix("_type").unwrap_or(t))
+                }
+            },
+        })
+    }
+}
+
+fn escape(out: &mut String, s: &str) {
+    for ch in s.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+fn debug_line(obj: &DwarfObject, out: &mut String, errors: &mut Vec<Error>) {
+    let dwarf = obj.gimli();
+    let sec = obj.section(".debug_line");
+    let mut offset = 0usize;
+    // the units' line tables, in section order, each once: walk the section itself
+    while offset < sec.len() {
+        let _ = writeln!(out, "debug_line[0x{offset:08x}]");
+        let program = dwarf
+            .debug_line
+            .program(gimli::DebugLineOffset(offset), 8, None, None);
+        let program = match program {
+            Ok(p) => p,
+            Err(e) => {
+                errors.push(gerr(".debug_line", offset as u64, e));
+                break;
+            }
+        };
+        let h = program.header().clone();
+        let total = h.unit_length() as u64;
+        let fmt64 = h.format() == gimli::Format::Dwarf64;
+        let ow = if fmt64 { 16 } else { 8 };
+        let _ = writeln!(out, "Line table prologue:");
+        let _ = writeln!(out, "    total_length: 0x{total:0ow$x}");
+        let _ = writeln!(
+            out,
+            "          format: {}",
+            if fmt64 { "DWARF64" } else { "DWARF32" }
+        );
+        let _ = writeln!(out, "         version: {}", h.version());
+        if h.version() >= 5 {
+            let _ = writeln!(out, "    address_size: {}", h.address_size());
+            let _ = writeln!(out, " seg_select_size: 0");
+        }
+        let _ = writeln!(out, " prologue_length: 0x{:0ow$x}", h.header_length());
+        let _ = writeln!(out, " min_inst_length: {}", h.minimum_instruction_length());
+        if h.version() >= 4 {
+            let _ = writeln!(
+                out,
+                "max_ops_per_inst: {}",
+                h.maximum_operations_per_instruction()
+            );
+        }
+        let _ = writeln!(out, " default_is_stmt: {}", u8::from(h.default_is_stmt()));
+        let _ = writeln!(out, "       line_base: {}", h.line_base());
+        let _ = writeln!(out, "      line_range: {}", h.line_range());
+        let _ = writeln!(out, "     opcode_base: {}", h.opcode_base());
+        for (i, len) in h.standard_opcode_lengths().slice().iter().enumerate() {
+            let op = c::DwLns(i as u8 + 1);
+            match op.static_string() {
+                Some(n) => {
+                    let _ = writeln!(out, "standard_opcode_lengths[{n}] = {len}");
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "standard_opcode_lengths[DW_LNS_unknown_{:x}] = {len}",
+                        i + 1
+                    );
+                }
+            }
+        }
+        let lstr = |v: AttributeValue<Slice<'_>>| -> String {
+            match v {
+                AttributeValue::String(s) => String::from_utf8_lossy(s.slice()).into_owned(),
+                AttributeValue::DebugLineStrRef(o) => dwarf
+                    .debug_line_str
+                    .get_str(o)
+                    .map(|s| String::from_utf8_lossy(s.slice()).into_owned())
+                    .unwrap_or_default(),
+                AttributeValue::DebugStrRef(o) => dwarf
+                    .debug_str
+                    .get_str(o)
+                    .map(|s| String::from_utf8_lossy(s.slice()).into_owned())
+                    .unwrap_or_default(),
+                _ => String::new(),
+            }
+        };
+        for (i, d) in h.include_directories().iter().enumerate() {
+            let _ = writeln!(out, "include_directories[{i:3}] = \"{}\"", lstr(*d));
+        }
+        let base = if h.version() >= 5 { 0 } else { 1 };
+        for (i, f) in h.file_names().iter().enumerate() {
+            let _ = writeln!(out, "file_names[{:3}]:", i + base);
+            let _ = writeln!(out, "           name: \"{}\"", lstr(f.path_name()));
+            let _ = writeln!(out, "      dir_index: {}", f.directory_index());
+            if h.file_has_md5() {
+                let md5: String = f.md5().iter().map(|b| format!("{b:02x}")).collect();
+                let _ = writeln!(out, "   md5_checksum: {md5}");
+            }
+            if h.version() < 5 {
+                let _ = writeln!(out, "       mod_time: 0x{:08x}", f.timestamp());
+                let _ = writeln!(out, "         length: 0x{:08x}", f.size());
+            }
+        }
+        out.push('\n');
+        let mut rows = program.rows();
+        let mut header_printed = false;
+        loop {
+            match rows.next_row() {
+                Ok(Some((_, row))) => {
+                    if !header_printed {
+                        out.push_str("Address            Line   Column File   ISA Discriminator OpIndex Flags\n");
+                        out.push_str("------------------ ------ ------ ------ --- ------------- ------- -------------\n");
+                        header_printed = true;
+                    }
+                    let col = match row.column() {
+                        gimli::ColumnType::LeftEdge => 0,
+                        gimli::ColumnType::Column(c) => c.get(),
+                    };
+                    let _ = write!(
+                        out,
+                        "0x{:016x} {:6} {:6} {:6} {:3} {:13} {:7} ",
+                        row.address(),
+                        row.line().map_or(0, |l| l.get()),
+                        col,
+                        row.file_index(),
+                        row.isa(),
+                        row.discriminator(),
+                        0
+                    );
+                    if row.is_stmt() {
+                        out.push_str(" is_stmt");
+                    }
+                    if row.basic_block() {
+                        out.push_str(" basic_block");
+                    }
+                    if row.prologue_end() {
+                        out.push_str(" prologue_end");
+                    }
+                    if row.epilogue_begin() {
+                        out.push_str(" epilogue_begin");
+                    }
+                    if row.end_sequence() {
+                        out.push_str(" end_sequence");
+                    }
+                    out.push('\n');
+                    if row.end_sequence() {
+                        out.push('\n');
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    errors.push(gerr(".debug_line", offset as u64, e));
+                    break;
+                }
+            }
+        }
+        let next = offset as u64 + total + if fmt64 { 12 } else { 4 };
+        if next <= offset as u64 {
+            break;
+        }
+        offset = next as usize;
+    }
+}
+
+/// One row of a line table, for a structured (JSON) view.
+#[derive(Clone, Debug)]
+pub struct LineRow {
+    /// Address.
+    pub address: u64,
+    /// Source line (0: none).
+    pub line: u64,
+    /// Column (0: left edge).
+    pub column: u64,
+    /// File index.
+    pub file: u64,
+    /// `is_stmt`, `prologue_end`, `end_sequence` ... as printed.
+    pub flags: Vec<&'static str>,
+}
+
+/// A line table of `.debug_line`, for a structured (JSON) view.
+#[derive(Clone, Debug)]
+pub struct LineTableRecord {
+    /// Offset in `.debug_line`.
+    pub offset: u64,
+    /// DWARF version.
+    pub version: u16,
+    /// `include_directories`, as printed.
+    pub include_directories: Vec<String>,
+    /// `file_names`: (name, directory index).
+    pub file_names: Vec<(String, u64)>,
+    /// The rows of the line number program.
+    pub rows: Vec<LineRow>,
+}
+
+/// The line tables of the units of `.debug_info`, and what could not be read.
+pub fn debug_line_records(obj: &DwarfObject) -> (Vec<LineTableRecord>, Vec<Error>) {
+    let dwarf = obj.gimli();
+    let mut tables = Vec::new();
+    let mut errors = Vec::new();
+    let mut units = dwarf.units();
+    loop {
+        let header = match units.next() {
+            Ok(Some(h)) => h,
+            Ok(None) => break,
+            Err(e) => {
+                errors.push(gerr(".debug_info", 0, e));
+                break;
+            }
+        };
+        let off = header
+            .offset()
+            .as_debug_info_offset()
+            .map_or(0, |o| o.0 as u64);
+        let unit = match dwarf.unit(header) {
+            Ok(u) => u,
+            Err(e) => {
+                errors.push(gerr(".debug_info", off, e));
+                continue;
+            }
+        };
+        let Some(program) = unit.line_program.clone() else {
+            continue;
+        };
+        let h = program.header();
+        let lstr = |v: AttributeValue<Slice<'_>>| -> String {
+            dwarf
+                .attr_string(&unit, v)
+                .map(|s| String::from_utf8_lossy(s.slice()).into_owned())
+                .unwrap_or_default()
+        };
+        let mut rec = LineTableRecord {
+            offset: h.offset().0 as u64,
+            version: h.version(),
+            include_directories: h.include_directories().iter().map(|d| lstr(*d)).collect(),
+            file_names: h
+                .file_names()
+                .iter()
+                .map(|f| (lstr(f.path_name()), f.directory_index()))
+                .collect(),
+            rows: Vec::new(),
+        };
+        let mut rows = program.rows();
+        loop {
+            match rows.next_row() {
+                Ok(Some((_, row))) => {
+                    let mut flags = Vec::new();
+                    for (on, name) in [
+                        (row.is_stmt(), "is_stmt"),
+                        (row.basic_block(), "basic_block"),
+                        (row.prologue_end(), "prologue_end"),
+                        (row.epilogue_begin(), "epilogue_begin"),
+                        (row.end_sequence(), "end_sequence"),
+                    ] {
+                        if on {
+                            flags.push(name);
+                        }
+                    }
+                    rec.rows.push(LineRow {
+                        address: row.address(),
+                        line: row.line().map_or(0, |l| l.get()),
+                        column: match row.column() {
+                            gimli::ColumnType::LeftEdge => 0,
+                            gimli::ColumnType::Column(c) => c.get(),
+                        },
+                        file: row.file_index(),
+                        flags,
+                    });
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    errors.push(gerr(".debug_line", rec.offset, e));
+                    break;
+                }
+            }
+        }
+        tables.push(rec);
+    }
+    (tables, errors)
+}

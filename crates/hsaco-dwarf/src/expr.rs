@@ -1,0 +1,222 @@
+//! DWARF expressions printed as llvm-dwarfdump prints them: `DW_OP_fbreg +0,
+//! DW_OP_lit5, DW_OP_swap, DW_OP_xderef`. Operands are read with gimli's reader;
+//! the `DW_OP_LLVM_user` vendor operations are decoded with [`crate::names`]. Bytes
+//! that do not decode (an unknown opcode) end the text with `<decoding error>` and
+//! their hex, as llvm-dwarfdump does. An operand cut short by the end of the
+//! expression reads as 0 and consumes nothing, as llvm-dwarfdump-22 reads it
+//! (`DW_OP_addr` with 6 bytes left prints `DW_OP_addr 0x0`, then decodes the next
+//! byte as an opcode; tests/data/llvm_ops.o).
+
+use crate::names::{llvm_operation, LlvmOperand, RegisterNames, DW_OP_LLVM_USER};
+use gimli::{constants as c, Reader};
+use std::fmt::Write;
+
+type R<'a> = gimli::EndianSlice<'a, gimli::LittleEndian>;
+
+/// Unit parameters an expression needs.
+#[derive(Clone, Copy)]
+pub struct ExprContext {
+    pub address_size: u8,
+    pub format: gimli::Format,
+    pub regs: RegisterNames,
+}
+
+/// Appends the text of expression `bytes` to `out`.
+pub fn write_expression(out: &mut String, bytes: &[u8], cx: ExprContext) {
+    let mut r = R::new(bytes, gimli::LittleEndian);
+    let mut first = true;
+    while !r.is_empty() {
+        let before = r;
+        if !first {
+            out.push_str(", ");
+        }
+        first = false;
+        let start = out.len();
+        if one(out, &mut r, cx).is_err() {
+            out.truncate(start);
+            out.push_str("<decoding error>");
+            for b in before.slice() {
+                let _ = write!(out, " {b:02x}");
+            }
+            return;
+        }
+    }
+}
+
+fn reg(out: &mut String, n: u64, cx: ExprContext) {
+    match cx.regs.name(n) {
+        Some(name) => out.push_str(&name),
+        None => {
+            let _ = write!(out, "{n:#x}");
+        }
+    }
+}
+
+/// Register then signed offset: `VGPR5+0` when named, `0x606 +0` when not.
+fn reg_offset(out: &mut String, n: u64, off: i64, cx: ExprContext) {
+    match cx.regs.name(n) {
+        Some(name) => {
+            let _ = write!(out, "{name}{off:+}");
+        }
+        None => {
+            let _ = write!(out, "{n:#x} {off:+}");
+        }
+    }
+}
+
+/// Reads with `f`, or gives 0 and leaves `r` as it was when `f` fails.
+fn lenient<T: Default>(r: &mut R<'_>, f: impl FnOnce(&mut R<'_>) -> gimli::Result<T>) -> T {
+    let mut probe = *r;
+    match f(&mut probe) {
+        Ok(v) => {
+            *r = probe;
+            v
+        }
+        Err(_) => T::default(),
+    }
+}
+
+fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
+    let op = r.read_u8()?;
+    if op == DW_OP_LLVM_USER {
+        let sub = r.read_uleb128()?;
+        let Some(o) = llvm_operation(sub) else {
+            return Err(gimli::Error::InvalidExpression(c::DwOp(op)));
+        };
+        out.push_str("DW_OP_LLVM_user ");
+        out.push_str(o.name);
+        let uleb = |r: &mut R<'_>| -> gimli::Result<u64> { Ok(lenient(r, |r| r.read_uleb128())) };
+        let mut named = false;
+        for operand in o.operands {
+            match operand {
+                LlvmOperand::Uleb => {
+                    let v = uleb(r)?;
+                    let _ = write!(out, " {v:#x}");
+                }
+                LlvmOperand::Register => {
+                    let n = uleb(r)?;
+                    out.push(' ');
+                    named = cx.regs.name(n).is_some();
+                    reg(out, n, cx);
+                }
+                LlvmOperand::Displacement => {
+                    let v = uleb(r)?;
+                    if named {
+                        let _ = write!(out, "+{v}");
+                    } else {
+                        let _ = write!(out, " {v:#x}");
+                    }
+                }
+            }
+        }
+        return Ok(());
+    }
+    let name = c::DwOp(op)
+        .static_string()
+        .ok_or(gimli::Error::InvalidExpression(c::DwOp(op)))?;
+    out.push_str(name);
+    match op {
+        0x03 => {
+            let a = lenient(r, |r| r.read_address(cx.address_size));
+            let _ = write!(out, " {a:#x}");
+        }
+        0x08 => hex(out, lenient(r, |r| r.read_u8()) as u64),
+        0x09 => signed(out, lenient(r, |r| r.read_i8()) as i64),
+        0x0a => hex(out, lenient(r, |r| r.read_u16()) as u64),
+        0x0b => signed(out, lenient(r, |r| r.read_i16()) as i64),
+        0x0c => hex(out, lenient(r, |r| r.read_u32()) as u64),
+        0x0d => signed(out, lenient(r, |r| r.read_i32()) as i64),
+        0x0e => hex(out, lenient(r, |r| r.read_u64())),
+        0x0f => signed(out, lenient(r, |r| r.read_i64())),
+        0x10 | 0x23 | 0x93 | 0xa1 | 0xa2 | 0xa8 | 0xa9 => {
+            hex(out, lenient(r, |r| r.read_uleb128()))
+        }
+        0x11 | 0x91 => signed(out, lenient(r, |r| r.read_sleb128())),
+        0x15 | 0x94 | 0x95 => hex(out, lenient(r, |r| r.read_u8()) as u64),
+        0x28 | 0x2f => signed(out, lenient(r, |r| r.read_i16()) as i64),
+        0x50..=0x6f => {
+            let n = (op - 0x50) as u64;
+            if let Some(name) = cx.regs.name(n) {
+                let _ = write!(out, " {name}");
+            }
+        }
+        0x70..=0x8f => {
+            let n = (op - 0x70) as u64;
+            let off = lenient(r, |r| r.read_sleb128());
+            match cx.regs.name(n) {
+                Some(name) => {
+                    let _ = write!(out, " {name}{off:+}");
+                }
+                None => {
+                    let _ = write!(out, " {off:+}");
+                }
+            }
+        }
+        0x90 => {
+            let n = lenient(r, |r| r.read_uleb128());
+            out.push(' ');
+            reg(out, n, cx);
+        }
+        0x92 => {
+            let n = lenient(r, |r| r.read_uleb128());
+            let off = lenient(r, |r| r.read_sleb128());
+            out.push(' ');
+            reg_offset(out, n, off, cx);
+        }
+        0x98 => hex(out, lenient(r, |r| r.read_u16()) as u64),
+        0x99 => hex(out, lenient(r, |r| r.read_u32()) as u64),
+        0x9a => hex(out, lenient(r, |r| r.read_offset(cx.format)) as u64),
+        0x9d => {
+            hex(out, lenient(r, |r| r.read_uleb128()));
+            hex(out, lenient(r, |r| r.read_uleb128()));
+        }
+        0x9e => {
+            let len = lenient(r, |r| r.read_uleb128());
+            let block = r.split(len as usize)?;
+            let _ = write!(out, " {len:#x}");
+            for b in block.slice() {
+                let _ = write!(out, " 0x{b:02x}");
+            }
+        }
+        0xa0 => {
+            hex(out, lenient(r, |r| r.read_offset(cx.format)) as u64);
+            signed(out, lenient(r, |r| r.read_sleb128()));
+        }
+        0xa3 => {
+            let len = lenient(r, |r| r.read_uleb128());
+            let block = r.split(len as usize)?;
+            out.push('(');
+            write_expression(out, block.slice(), cx);
+            out.push(')');
+        }
+        0xa4 => {
+            hex(out, lenient(r, |r| r.read_uleb128()));
+            let len = lenient(r, |r| r.read_u8());
+            let block = r.split(len as usize)?;
+            let _ = write!(out, " {len:#x}");
+            for b in block.slice() {
+                let _ = write!(out, " 0x{b:02x}");
+            }
+        }
+        0xa5..=0xa7 => {
+            if op == 0xa5 {
+                let n = lenient(r, |r| r.read_uleb128());
+                out.push(' ');
+                reg(out, n, cx);
+            } else {
+                hex(out, lenient(r, |r| r.read_u8()) as u64);
+            }
+            hex(out, lenient(r, |r| r.read_uleb128()));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn hex(out: &mut String, v: u64) {
+    let _ = write!(out, " {v:#x}");
+}
+
+fn signed(out: &mut String, v: i64) {
+    let _ = write!(out, " {v:+}");
+}

@@ -1,0 +1,171 @@
+//! The DWARF sections of a code object, relocated: in a relocatable object
+//! (`ET_REL`) the `.rela.debug_*` records are applied (`R_AMDGPU_ABS32`,
+//! `R_AMDGPU_ABS64`: symbol value plus addend), as a debugger or llvm-dwarfdump sees
+//! the addresses.
+
+use crate::Error;
+use hsaco_elf::elf::consts::{R_AMDGPU_ABS32, R_AMDGPU_ABS64};
+use hsaco_elf::elf::Elf;
+
+/// The debug sections one dump may read.
+pub const SECTION_NAMES: &[&str] = &[
+    ".debug_abbrev",
+    ".debug_addr",
+    ".debug_aranges",
+    ".debug_frame",
+    ".debug_info",
+    ".debug_line",
+    ".debug_line_str",
+    ".debug_loclists",
+    ".debug_rnglists",
+    ".debug_str",
+    ".debug_str_offsets",
+    ".debug_loc",
+    ".debug_ranges",
+    ".debug_types",
+];
+
+/// A code object's DWARF sections (relocated copies), and what went wrong reading
+/// them.
+#[derive(Default)]
+pub struct DwarfObject {
+    sections: Vec<(&'static str, Vec<u8>)>,
+    /// Relocations or sections that could not be read (the rest was).
+    pub errors: Vec<Error>,
+}
+
+impl DwarfObject {
+    /// The debug sections of the ELF file `data`. An ELF that does not parse gives
+    /// an error; a section or relocation that does not read is recorded in
+    /// [`Self::errors`] and skipped.
+    pub fn from_elf(data: &[u8]) -> Result<Self, Error> {
+        let elf = Elf::parse(data).map_err(|e| elf_error(e, ""))?;
+        let mut obj = DwarfObject::default();
+        let mut index_of = Vec::new();
+        for s in elf.sections().flatten() {
+            let Some(name) = SECTION_NAMES.iter().find(|n| n.as_bytes() == s.name) else {
+                continue;
+            };
+            match s.data() {
+                Ok(d) => {
+                    index_of.push((s.index, obj.sections.len()));
+                    obj.sections.push((name, d.to_vec()));
+                }
+                Err(e) => obj.errors.push(elf_error(e, name)),
+            }
+        }
+        if elf.header().e_type.0 == hsaco_elf::elf::consts::ET_REL {
+            for table in elf.relocation_tables() {
+                let table = match table {
+                    Ok(t) => t,
+                    Err(e) => {
+                        obj.errors.push(elf_error(e, "relocations"));
+                        break;
+                    }
+                };
+                let target = table.target_section_index();
+                let Some(&(_, slot)) = index_of.iter().find(|(i, _)| *i == target) else {
+                    continue;
+                };
+                let symtab = elf
+                    .section(table.symbol_table_index())
+                    .and_then(|s| elf.symbol_table(&s));
+                let symtab = match symtab {
+                    Ok(t) => t,
+                    Err(e) => {
+                        obj.errors.push(elf_error(e, obj.sections[slot].0));
+                        continue;
+                    }
+                };
+                let (name, bytes) = &mut obj.sections[slot];
+                for r in table.iter() {
+                    let s = match symtab.get(r.symbol as usize) {
+                        Ok(sym) => sym.value,
+                        Err(e) => {
+                            obj.errors.push(elf_error(e, name));
+                            continue;
+                        }
+                    };
+                    let value = s.wrapping_add(r.addend as u64);
+                    let at = r.offset as usize;
+                    let ok = match r.r_type.0 {
+                        R_AMDGPU_ABS32 => put(bytes, at, &(value as u32).to_le_bytes()),
+                        R_AMDGPU_ABS64 => put(bytes, at, &value.to_le_bytes()),
+                        other => {
+                            obj.errors.push(Error::new(
+                                name,
+                                r.offset,
+                                format!("relocation type {other} not applied"),
+                            ));
+                            true
+                        }
+                    };
+                    if !ok {
+                        obj.errors.push(Error::new(
+                            name,
+                            r.offset,
+                            "relocation past the end of the section",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(obj)
+    }
+
+    /// The bytes of section `name` (empty when absent).
+    pub fn section(&self, name: &str) -> &[u8] {
+        self.sections
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(&[][..], |(_, d)| &d[..])
+    }
+
+    /// Whether the object has section `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.sections.iter().any(|(n, _)| *n == name)
+    }
+
+    /// An object made of the given sections (for tests and fixtures).
+    pub fn from_sections(sections: Vec<(&'static str, Vec<u8>)>) -> Self {
+        DwarfObject {
+            sections,
+            errors: Vec::new(),
+        }
+    }
+
+    /// The sections as gimli reads them.
+    pub fn gimli(&self) -> gimli::Dwarf<Slice<'_>> {
+        let get = |id: gimli::SectionId| -> Result<Slice<'_>, ()> {
+            Ok(gimli::EndianSlice::new(
+                self.section(id.name()),
+                gimli::LittleEndian,
+            ))
+        };
+        gimli::Dwarf::load(get).unwrap_or_default()
+    }
+}
+
+/// The reader type of the sections.
+pub type Slice<'a> = gimli::EndianSlice<'a, gimli::LittleEndian>;
+
+/// An ELF reading error: the section is `ELF` and the offset one in the file;
+/// `what` (a section name) goes before the message.
+fn elf_error(e: hsaco_elf::Error, what: &str) -> Error {
+    let message = if what.is_empty() {
+        e.message.into_owned()
+    } else {
+        format!("{what}: {}", e.message)
+    };
+    Error::new("ELF", e.offset, message)
+}
+
+fn put(bytes: &mut [u8], at: usize, v: &[u8]) -> bool {
+    match bytes.get_mut(at..at.saturating_add(v.len())) {
+        Some(dst) => {
+            dst.copy_from_slice(v);
+            true
+        }
+        None => false,
+    }
+}

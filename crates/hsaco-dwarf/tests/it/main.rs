@@ -1,0 +1,6 @@
+//! hsaco-dwarf against llvm-dwarfdump-22's text (committed goldens, tests/data/gen.sh),
+//! fixtures written with gimli::write, and the seeded fuzz smoke run.
+
+mod golden;
+mod llvm_ext;
+mod smoke;

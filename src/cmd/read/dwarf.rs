@@ -1,0 +1,222 @@
+//! `hsaco read --debug-info / --debug-line / --debug`: the DWARF sections of each
+//! code object, printed as llvm-dwarfdump-22 prints them (hsaco-dwarf holds the
+//! format logic).
+
+use super::{found_in, Opts};
+use crate::{input, output};
+use anyhow::Result;
+use hsaco_dwarf::dump::{DieRecord, LineTableRecord, UnitRecord};
+use hsaco_dwarf::names::RegisterNames;
+use hsaco_dwarf::{DumpOptions, DwarfObject, Section};
+use serde_json::{json, Map, Value};
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+/// The sections the options ask for, in llvm-dwarfdump's order.
+fn sections(opts: &Opts) -> Vec<Section> {
+    Section::ALL
+        .into_iter()
+        .filter(|s| {
+            opts.debug
+                || match s {
+                    Section::Info => opts.debug_info,
+                    Section::Loclists => opts.debug_loclists,
+                    Section::Frame => opts.debug_frame,
+                    Section::Aranges => opts.debug_aranges,
+                    Section::Line => opts.debug_line,
+                }
+        })
+        .collect()
+}
+
+pub fn run(opts: &Opts) -> Result<ExitCode> {
+    let dump_opts = DumpOptions {
+        regs: if opts.spec_register_names {
+            RegisterNames::Spec
+        } else {
+            RegisterNames::Llvm
+        },
+    };
+    let wanted = sections(opts);
+    let mut status = 0u8;
+    let mut text = String::new();
+    let mut files_json = Vec::new();
+    for f in &opts.files {
+        let name = f.display().to_string();
+        let data = input::read_input(f);
+        let found = match found_in(&name, &data) {
+            Ok(found) => found,
+            Err(e) => {
+                eprintln!("error: {e}");
+                files_json.push(json!({ "path": name, "error": e }));
+                status = 2;
+                continue;
+            }
+        };
+        let mut objects_json = Vec::new();
+        for obj in found {
+            let dwarf = match DwarfObject::from_elf(&obj.embedded.bytes) {
+                Ok(d) => d,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", obj.label);
+                    objects_json.push(json!({ "label": obj.label, "error": e.to_string() }));
+                    status = 2;
+                    continue;
+                }
+            };
+            if opts.json {
+                let (v, errors) = object_json(&dwarf, &wanted, dump_opts);
+                let mut v = v;
+                v.insert("label".into(), json!(obj.label));
+                let all: Vec<String> = dwarf
+                    .errors
+                    .iter()
+                    .chain(&errors)
+                    .map(|e| e.to_string())
+                    .collect();
+                for e in &all {
+                    eprintln!("error: {}: {e}", obj.label);
+                    status = status.max(1);
+                }
+                v.insert("errors".into(), json!(all));
+                objects_json.push(Value::Object(v));
+                continue;
+            }
+            let _ = write!(text, "{}:\tfile format elf64-amdgpu\n\n", obj.label);
+            let mut errors = dwarf.errors.clone();
+            for (i, s) in wanted.iter().enumerate() {
+                if i > 0 {
+                    text.push('\n');
+                }
+                errors.extend(hsaco_dwarf::dump::dump(&dwarf, *s, dump_opts, &mut text));
+            }
+            for e in &errors {
+                eprintln!("error: {}: {e}", obj.label);
+                status = status.max(1);
+            }
+        }
+        files_json.push(json!({ "path": name, "objects": objects_json }));
+    }
+    if opts.json {
+        text = serde_json::to_string_pretty(&json!({
+            "schema": "hsaco-read-dwarf/1",
+            "files": files_json,
+        }))?;
+        text.push('\n');
+    }
+    output::print(&text)?;
+    Ok(ExitCode::from(status))
+}
+
+/// The JSON of one object: `debug_info` as a tree of units and DIEs, `debug_line` as
+/// tables of rows, the other sections as the text llvm-dwarfdump prints.
+fn object_json(
+    dwarf: &DwarfObject,
+    wanted: &[Section],
+    opts: DumpOptions,
+) -> (Map<String, Value>, Vec<hsaco_dwarf::Error>) {
+    let mut m = Map::new();
+    let mut errors = Vec::new();
+    for s in wanted {
+        match s {
+            Section::Info => {
+                let (units, e) = hsaco_dwarf::dump::debug_info_records(dwarf, opts);
+                errors.extend(e);
+                m.insert(
+                    "debug_info".into(),
+                    Value::Array(units.iter().map(unit_json).collect()),
+                );
+            }
+            Section::Line => {
+                let (tables, e) = hsaco_dwarf::dump::debug_line_records(dwarf);
+                errors.extend(e);
+                m.insert(
+                    "debug_line".into(),
+                    Value::Array(tables.iter().map(line_json).collect()),
+                );
+            }
+            other => {
+                let mut t = String::new();
+                errors.extend(hsaco_dwarf::dump::dump(dwarf, *other, opts, &mut t));
+                let key = match other {
+                    Section::Loclists => "debug_loclists_text",
+                    Section::Frame => "debug_frame_text",
+                    _ => "debug_aranges_text",
+                };
+                m.insert(key.into(), json!(t));
+            }
+        }
+    }
+    (m, errors)
+}
+
+fn unit_json(u: &UnitRecord) -> Value {
+    json!({
+        "offset": u.offset,
+        "version": u.version,
+        "unit_type": u.unit_type,
+        "address_size": u.address_size,
+        "dies": dies_json(&u.dies),
+    })
+}
+
+/// The flat list of entries (with depths, null entries closing children) as a tree.
+fn dies_json(dies: &[DieRecord]) -> Value {
+    // a stack of (depth, children so far); an entry at depth d goes to the list
+    // of the nearest open entry above it
+    let mut stack: Vec<(usize, Vec<Value>)> = vec![(0, Vec::new())];
+    let mut pending: Vec<Map<String, Value>> = Vec::new();
+    for d in dies {
+        // close the entries whose children are done
+        while stack.len() > 1 && stack.last().is_some_and(|(depth, _)| *depth > d.depth) {
+            close(&mut stack, &mut pending);
+        }
+        let Some(tag) = &d.tag else {
+            continue;
+        };
+        let mut m = Map::new();
+        m.insert("offset".into(), json!(d.offset));
+        m.insert("tag".into(), json!(tag));
+        let attrs: Vec<Value> = d
+            .attributes
+            .iter()
+            .map(|(n, v)| json!({ "name": n, "value": v }))
+            .collect();
+        m.insert("attributes".into(), Value::Array(attrs));
+        pending.push(m);
+        stack.push((d.depth + 1, Vec::new()));
+    }
+    while stack.len() > 1 {
+        close(&mut stack, &mut pending);
+    }
+    Value::Array(stack.pop().map(|(_, v)| v).unwrap_or_default())
+}
+
+fn close(stack: &mut Vec<(usize, Vec<Value>)>, pending: &mut Vec<Map<String, Value>>) {
+    let (_, children) = stack.pop().unwrap_or_default();
+    let Some(mut m) = pending.pop() else {
+        return;
+    };
+    if !children.is_empty() {
+        m.insert("children".into(), Value::Array(children));
+    }
+    if let Some((_, parent)) = stack.last_mut() {
+        parent.push(Value::Object(m));
+    }
+}
+
+fn line_json(t: &LineTableRecord) -> Value {
+    json!({
+        "offset": t.offset,
+        "version": t.version,
+        "include_directories": t.include_directories,
+        "file_names": t.file_names.iter().map(|(n, d)| json!({ "name": n, "dir_index": d })).collect::<Vec<_>>(),
+        "rows": t.rows.iter().map(|r| json!({
+            "address": r.address,
+            "line": r.line,
+            "column": r.column,
+            "file": r.file,
+            "flags": r.flags,
+        })).collect::<Vec<_>>(),
+    })
+}
