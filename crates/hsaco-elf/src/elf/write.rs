@@ -1224,10 +1224,11 @@ fn tail_merged(names: &[&[u8]]) -> (Vec<u8>, std::collections::HashMap<Vec<u8>, 
 
 impl Builder {
     /// Writes an `ET_REL` file laid out as llvm-mc and clang write one: section headers
-    /// null, `.strtab` (one table for section and symbol names, sorted by their bytes from the end and sharing tails), the
-    /// user sections in order each followed by its `.rela` table, `.symtab` last; in
-    /// the file the user sections' contents, then `.symtab`, the `.rela` tables,
-    /// `SHT_LLVM_ADDRSIG` contents, `.strtab` and the section headers.
+    /// null, `.strtab` (one table for section and symbol names, sorted by their bytes
+    /// from the end and sharing tails), the user sections in order each followed by
+    /// its `.rela` table, `.symtab` last; in the file the user sections' contents, then
+    /// `.symtab`, the `.rela` tables, `SHT_LLVM_ADDRSIG` contents, `.strtab` and the
+    /// section headers.
     pub fn write_llvm_object(&self) -> Result<Vec<u8>> {
         let layout = self.layout()?;
         let n_user = self.sections.len();
