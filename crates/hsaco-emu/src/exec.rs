@@ -77,6 +77,12 @@ pub struct Wave {
     pub scratch_offset: u64,
     /// The MODE register (round modes 3:0, denormal modes 7:4, DX10 clamp 8, IEEE 9).
     pub mode: u32,
+    /// FLAT_SCRATCH on gfx10+, where it is no SGPR (s102/s103 are ordinary registers):
+    /// set at dispatch when architected, else by `s_setreg` of `HW_REG_FLAT_SCR_LO/HI`.
+    /// On gfx9 and earlier FLAT_SCRATCH is `s[102:103]` and this is unused.
+    pub flat_scratch: u64,
+    /// FLAT_SCRATCH is `s[102:103]` (gfx9 and earlier) rather than `flat_scratch`.
+    pub flat_scratch_in_sgprs: bool,
 }
 
 impl Wave {
@@ -96,6 +102,8 @@ impl Wave {
             scratch_offset: 0,
             // denormals kept, IEEE mode: what LLVM's default descriptor asks for
             mode: 0xf0 | 1 << 9,
+            flat_scratch: 0,
+            flat_scratch_in_sgprs: true,
         }
     }
 
@@ -2565,7 +2573,11 @@ fn classify(w: &Wave, cx: &Ctx<'_>, i: &DInst, addr: u64, lane: usize) -> Space 
 /// stride = the wave size), from the wave's FLAT_SCRATCH base.
 #[inline]
 fn scratch_addr(w: &Wave, off: u32, lane: usize) -> u64 {
-    let base = u64::from(w.s[102]) | u64::from(w.s[103]) << 32;
+    let base = if w.flat_scratch_in_sgprs {
+        u64::from(w.s[102]) | u64::from(w.s[103]) << 32
+    } else {
+        w.flat_scratch
+    };
     let off = u64::from(off);
     base + (off / 4) * 4 * u64::from(w.lanes) + lane as u64 * 4 + off % 4
 }

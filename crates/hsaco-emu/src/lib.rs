@@ -295,10 +295,19 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                         w.mode = mode;
                         let sg = dispatch::initial_sgprs(k, &placed, g, wi, nwaves, &kernarg_bytes);
                         w.s[..sg.len()].copy_from_slice(&sg);
+                        w.flat_scratch_in_sgprs =
+                            k.device.generation < hsaco_target::Generation::Gfx10;
+                        w.flat_scratch = 0;
                         if architected {
+                            // the wave's own slot (AMDGPUUsage "Flat Scratch": with
+                            // architected flat scratch the hardware sets FLAT_SCRATCH)
                             let fs = memory::layout::SCRATCH + w.scratch_offset;
-                            w.s[102] = fs as u32;
-                            w.s[103] = (fs >> 32) as u32;
+                            if w.flat_scratch_in_sgprs {
+                                w.s[102] = fs as u32;
+                                w.s[103] = (fs >> 32) as u32;
+                            } else {
+                                w.flat_scratch = fs;
+                            }
                         }
                         let mut live = 0u64;
                         for l in 0..wave_size {

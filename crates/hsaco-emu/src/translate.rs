@@ -641,8 +641,24 @@ fn translate_one(
                 "gfx9" | "gfx8" | "gfx7" => 0x7f,
                 _ => 124,
             };
-            if seg != 0 && saddr != 0x7f && saddr != null {
+            let has_saddr = saddr != 0x7f && saddr != null;
+            if seg != 0 && has_saddr {
                 d.mods |= m::SADDR;
+            }
+            // scratch_: the VGPR offset is there when the SVE bit says so (gfx940, gfx11+),
+            // else only without an SGPR offset (the VADDR field is then ignored)
+            if seg == 1 {
+                let vaddr = match dec.field(inst, Field::Sve) {
+                    Some(sve) => sve != 0,
+                    // gfx940's SVE is bit 13 (gfx9's LDS bit)
+                    None if matches!(dec.processor(), "gfx942" | "gfx950") => {
+                        field(Field::Lds) != 0
+                    }
+                    None => !has_saddr,
+                };
+                if !vaddr {
+                    d.src[0] = Src::None;
+                }
             }
             if field(Field::Glc) != 0 && desc.flags & flags::GLC_RTN != 0 {
                 d.mods |= m::RTN;
