@@ -981,6 +981,35 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
                 w.v[usize::from(r) * LANES + lane] = v;
             }
         }
+        Op::VPermlane16B32 | Op::VPermlanex16B32 => {
+            // each lane reads lane `sel` of its row of 16 (permlanex16: of the other row
+            // of its 32-lane half); sel = 4 bits per lane of {S2, S1}. A disabled source
+            // lane gives 0 with bound_ctrl (op_sel[1]) or leaves D alone, unless FI
+            // (op_sel[0]) fetches it anyway.
+            let sel = u64::from(w.sread(i.src[1])) | u64::from(w.sread(i.src[2])) << 32;
+            let fi = i.mods >> m::OPSEL & 1 != 0;
+            let bound = i.mods >> (m::OPSEL + 1) & 1 != 0;
+            let mut a = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            let mut r = [0u32; LANES];
+            if let Dst::V(row) = i.dst {
+                w.gather(Src::V(row), &mut r);
+            }
+            for l in 0..w.lanes as usize {
+                let row = if i.op == Op::VPermlanex16B32 {
+                    (l & !15) ^ 16
+                } else {
+                    l & !15
+                };
+                let from = row + (sel >> ((l & 15) * 4) & 15) as usize;
+                if fi || ex >> from & 1 != 0 {
+                    r[l] = a[from];
+                } else if bound {
+                    r[l] = 0;
+                }
+            }
+            w.scatter(i.dst, &r, ex);
+        }
         Op::VCndmaskB32 => {
             let mask = w.read_mask(i.src[2]);
             let mut a = [0u32; LANES];
@@ -1639,6 +1668,14 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         Op::VMinF16 => h2(w, i, |a, b| f2h(fmin64(h2f(a), h2f(b)))),
         Op::VFmaF16 => h3(w, i, |a, b, c| f2h(h2f(a).mul_add(h2f(b), h2f(c)))),
         Op::VMadF16 => h3(w, i, |a, b, c| f2h(h2f(f2h(h2f(a) * h2f(b))) + h2f(c))),
+        // D = S0 * S1 + D: translation makes the destination (its half) source 2
+        Op::VFmacF16 => h3(w, i, |a, b, c| f2h(h2f(a).mul_add(h2f(b), h2f(c)))),
+        Op::VMacF16 => h3(w, i, |a, b, c| f2h(h2f(f2h(h2f(a) * h2f(b))) + h2f(c))),
+        Op::VMovB16 => h2(w, i, |a, _| a),
+        Op::VNotB16 => h2(w, i, |a, _| !a),
+        Op::VAndB16 => h2(w, i, |a, b| a & b),
+        Op::VOrB16 => h2(w, i, |a, b| a | b),
+        Op::VXorB16 => h2(w, i, |a, b| a ^ b),
         Op::VAddU16 => h2(w, i, |a, b| a.wrapping_add(b)),
         Op::VSubU16 => h2(w, i, |a, b| a.wrapping_sub(b)),
         Op::VSubrevU16 => h2(w, i, |a, b| b.wrapping_sub(a)),
@@ -2005,10 +2042,17 @@ fn step_sdwa_dpp(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Sto
         return Ok(r);
     }
     // DPP: src0 read from another lane
+    let dpp8 = i.imm2 & crate::translate::dpp::DPP8 != 0;
     let ctrl = i.imm2 & 0x1ff;
-    let row_mask = (i.imm2 >> 9) & 0xf;
-    let bank_mask = (i.imm2 >> 13) & 0xf;
-    let bound_ctrl = (i.imm2 >> 17) & 1 != 0;
+    let (row_mask, bank_mask) = if dpp8 {
+        (0xf, 0xf)
+    } else {
+        ((i.imm2 >> 9) & 0xf, (i.imm2 >> 13) & 0xf)
+    };
+    // DPP8 has no bound_ctrl: a disabled source lane reads as 0
+    let bound_ctrl = dpp8 || (i.imm2 >> 17) & 1 != 0;
+    // fetch inactive (gfx10+): a disabled source lane is read anyway
+    let fi = (i.imm2 >> if dpp8 { 24 } else { 18 }) & 1 != 0;
     let mut a = [0u32; LANES];
     w.gather(i.src[0], &mut a);
     let mut p = [0u32; LANES];
@@ -2017,8 +2061,13 @@ fn step_sdwa_dpp(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Sto
         if row_mask >> (l / 16) & 1 == 0 || bank_mask >> ((l >> 2) & 3) & 1 == 0 {
             continue;
         }
-        match dpp_source(ctrl, l, n) {
-            Some(src) if ex >> src & 1 != 0 => {
+        let from = if dpp8 {
+            Some((l & !7) + (i.imm2 >> (3 * (l & 7)) & 7) as usize)
+        } else {
+            dpp_source(ctrl, l, n)
+        };
+        match from {
+            Some(src) if fi || ex >> src & 1 != 0 => {
                 p[l] = a[src];
                 write |= 1 << l;
             }
@@ -2073,6 +2122,9 @@ fn dpp_source(ctrl: u32, l: usize, n: usize) -> Option<usize> {
         0x141 => Some((l & !7) + 7 - (l & 7)),
         0x142 => (l >= 16).then(|| row - 1),
         0x143 => (l >= 32).then_some(31),
+        // gfx10+: row_share (lane k of the row), row_xmask (lane rl ^ k)
+        0x150..=0x15f => Some(row + (ctrl & 15) as usize),
+        0x160..=0x16f => Some(row + (rl ^ (ctrl & 15) as usize)),
         _ => None,
     }
 }
@@ -2291,11 +2343,21 @@ fn f2h_rtz(x: f32) -> u16 {
     }
 }
 
-/// A 16-bit result: to the low half (high half zeroed) or, with op_sel[3], to the high
-/// half (low half kept).
+/// A 16-bit result: to the low half (high half zeroed; kept when the destination is a
+/// true16 half, gfx11+ `v0.l`) or, with op_sel[3] (`v0.h`), to the high half (low half
+/// kept).
 #[inline]
 fn h_write(w: &mut Wave, i: &DInst, r: &[u32; LANES], ex: u64) {
-    if i.mods >> (m::OPSEL + 3) & 1 != 0 {
+    if i.mods & m::T16 != 0 && i.mods >> (m::OPSEL + 3) & 1 == 0 {
+        if let Dst::V(row) = i.dst {
+            let b = usize::from(row) * LANES;
+            for l in 0..LANES {
+                if ex >> l & 1 != 0 {
+                    w.v[b + l] = (w.v[b + l] & 0xffff_0000) | (r[l] & 0xffff);
+                }
+            }
+        }
+    } else if i.mods >> (m::OPSEL + 3) & 1 != 0 {
         if let Dst::V(row) = i.dst {
             let b = usize::from(row) * LANES;
             for l in 0..LANES {
@@ -2902,6 +2964,11 @@ fn mem_atomic(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
                 u64::from((f32::from_bits(old as u32) + f32::from_bits(x as u32)).to_bits())
             }
             "add_f64" => (f64::from_bits(old) + f64::from_bits(x)).to_bits(),
+            // IEEE maxNum/minNum (a NaN operand gives the other one), -0 < +0
+            "max_f32" => u64::from(fmax32(f(old as u32), f(x as u32)).to_bits()),
+            "min_f32" => u64::from(fmin32(f(old as u32), f(x as u32)).to_bits()),
+            "max_f64" => fmax64(d(old), d(x)).to_bits(),
+            "min_f64" => fmin64(d(old), d(x)).to_bits(),
             _ => return Err(Fault::Unimplemented),
         } & mask;
         cell.copy_from_slice(&new.to_le_bytes()[..n]);
@@ -3021,5 +3088,5 @@ fn buffer(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
 /// The atomic operations by [`DInst::sub`] (the mnemonic's tail, `_x2` removed).
 pub const ATOMIC_OPS: &[&str] = &[
     "add", "sub", "smin", "smax", "umin", "umax", "and", "or", "xor", "swap", "cmpswap", "inc",
-    "dec", "add_f32", "add_f64",
+    "dec", "add_f32", "add_f64", "max_f32", "min_f32", "max_f64", "min_f64",
 ];

@@ -172,6 +172,8 @@ ops! {
     VReadfirstlaneB32 = ["v_readfirstlane_b32"],
     VReadlaneB32 = ["v_readlane_b32"],
     VWritelaneB32 = ["v_writelane_b32"],
+    VPermlane16B32 = ["v_permlane16_b32"],
+    VPermlanex16B32 = ["v_permlanex16_b32"],
     VCndmaskB32 = ["v_cndmask_b32"],
     VAddU32 = ["v_add_u32", "v_add_nc_u32"],
     VSubU32 = ["v_sub_u32", "v_sub_nc_u32"],
@@ -309,6 +311,13 @@ ops! {
     VMaxF16 = ["v_max_f16"],
     VMinF16 = ["v_min_f16"],
     VFmaF16 = ["v_fma_f16"],
+    VFmacF16 = ["v_fmac_f16"],
+    VMacF16 = ["v_mac_f16"],
+    VMovB16 = ["v_mov_b16"],
+    VNotB16 = ["v_not_b16"],
+    VAndB16 = ["v_and_b16"],
+    VOrB16 = ["v_or_b16"],
+    VXorB16 = ["v_xor_b16"],
     VMadF16 = ["v_mad_f16"],
     VCvtF32F16 = ["v_cvt_f32_f16"],
     VCvtF16F32 = ["v_cvt_f16_f32"],
@@ -567,9 +576,34 @@ pub fn atomic(tail: &str) -> Option<(&'static str, u32)> {
         None => (tail, false),
     };
     let (t, bytes) = if let Some(x) = t.strip_suffix("_f32") {
-        (if x == "add" { "add_f32" } else { return None }, 4)
+        (
+            match x {
+                "add" => "add_f32",
+                "max" => "max_f32",
+                "min" => "min_f32",
+                _ => return None,
+            },
+            4,
+        )
     } else if let Some(x) = t.strip_suffix("_f64") {
-        (if x == "add" { "add_f64" } else { return None }, 8)
+        (
+            match x {
+                "add" => "add_f64",
+                "max" => "max_f64",
+                "min" => "min_f64",
+                _ => return None,
+            },
+            8,
+        )
+    } else if matches!(t, "fmax" | "fmin") {
+        // gfx10 spells the float min/max `fmin`/`fmax` (`_x2`: f64)
+        let f = &t[1..];
+        match (f, wide) {
+            ("max", false) => ("max_f32", 4),
+            ("min", false) => ("min_f32", 4),
+            ("max", true) => ("max_f64", 8),
+            _ => ("min_f64", 8),
+        }
     } else if let Some(x) = ["_u32", "_i32", "_b32"]
         .iter()
         .find_map(|s| t.strip_suffix(s))
