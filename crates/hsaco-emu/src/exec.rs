@@ -552,8 +552,10 @@ pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
         if let Some(t) = &mut cx.trace {
             t.push(pc);
         }
-        let r = if i.mods & (m::SDWA | m::DPP | m::VOPD) == 0 {
+        let r = if i.mods & (m::SDWA | m::DPP | m::VOPD | m::SALU) == 0 {
             step(w, cx, i)
+        } else if i.mods & m::SALU != 0 {
+            step_salu(w, cx, i)
         } else if i.mods & m::VOPD != 0 {
             // dual issue: the halves do not depend on each other, so one after the other
             let mut x = *i;
@@ -747,6 +749,15 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             let (r, c) = a.overflowing_sub(b);
             (r, Some(c))
         }),
+        // gfx12 64-bit adds without a carry: SCC unchanged
+        Op::SAddNcU64 => {
+            let r = w.sread64(i.src[0]).wrapping_add(w.sread64(i.src[1]));
+            w.swrite64(i.dst, r);
+        }
+        Op::SSubNcU64 => {
+            let r = w.sread64(i.src[0]).wrapping_sub(w.sread64(i.src[1]));
+            w.swrite64(i.dst, r);
+        }
         Op::SAddcU32 => {
             let cin = u64::from(w.scc);
             s2!(|a, b| {
@@ -1997,6 +2008,24 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         Op::BufLoad | Op::BufStore => buffer(w, cx, i)?,
     }
     Ok(None)
+}
+
+/// A gfx12 SALU float operation: the VALU operation's semantics on lane 0 of a
+/// temporary row (EXEC = lane 0 meanwhile), copied to the scalar destination.
+fn step_salu(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault> {
+    let mut j = *i;
+    j.mods &= !m::SALU;
+    let tmp = TMP_ROW + 3;
+    j.dst = Dst::V(tmp);
+    let (e0, e1) = (w.s[126], w.s[127]);
+    w.s[126] = 1;
+    w.s[127] = 0;
+    let r = step(w, cx, &j);
+    w.s[126] = e0;
+    w.s[127] = e1;
+    let v = w.v[usize::from(tmp) * LANES];
+    w.swrite(i.dst, v);
+    r
 }
 
 /// An SDWA or DPP instruction: its selected sources go to temporary rows, the plain

@@ -295,6 +295,12 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                         w.mode = mode;
                         let sg = dispatch::initial_sgprs(k, &placed, g, wi, nwaves, &kernarg_bytes);
                         w.s[..sg.len()].copy_from_slice(&sg);
+                        if k.device.generation >= hsaco_target::Generation::Gfx12 {
+                            // architected SGPRs (observed in clang-22's gfx12 code):
+                            // work-group ID X in ttmp9, Y and Z in ttmp7's halves
+                            w.s[108 + 9] = gx;
+                            w.s[108 + 7] = (gy & 0xffff) | gz << 16;
+                        }
                         w.flat_scratch_in_sgprs =
                             k.device.generation < hsaco_target::Generation::Gfx10;
                         w.flat_scratch = 0;

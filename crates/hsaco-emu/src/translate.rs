@@ -102,6 +102,9 @@ pub mod m {
     /// The destination is a true16 half (gfx11+ `v0.l`/`v0.h`): a 16-bit result keeps
     /// the other half (op_sel[3] says which half is written).
     pub const T16: u64 = 1 << 35;
+    /// A SALU float operation (gfx12 `s_add_f32`): the VALU operation on one value,
+    /// scalar destination.
+    pub const SALU: u64 = 1 << 36;
     /// SDWA form: selections in `imm2` (src0_sel 2:0, src0_sext 3, src1_sel 6:4,
     /// src1_sext 7, dst_sel 10:8, dst_unused 12:11).
     pub const SDWA: u64 = 1 << 29;
@@ -408,8 +411,8 @@ fn translate_one(
     // SDWA and DPP forms select bytes/words and lanes: not executed yet, and running
     // them as the plain operation would be a silent wrong answer
     let gfx9 = matches!(dec.isa().generation, "gfx8" | "gfx9");
-    if enc.form == Form::Sdwa && !gfx9 {
-        // gfx10's SDWA (other fields) is not done yet
+    if enc.form == Form::Sdwa && !gfx9 && dec.isa().generation != "gfx10" {
+        // SDWA is gfx8-gfx10 (gfx10's has gfx9's fields)
         d.op = Op::Unimplemented;
         return d;
     }
@@ -420,7 +423,8 @@ fn translate_one(
     // operands the description lists
     let rtn = desc.flags & flags::GLC_RTN != 0
         && matches!(enc.form, Form::Flat | Form::Mubuf)
-        && field(Field::Glc) != 0
+        // gfx12: TH_ATOMIC_RETURN (th bit 0) instead of glc
+        && (field(Field::Glc) != 0 || field(Field::Th) & 1 != 0)
         && !load;
     let shift = usize::from(rtn);
     if rtn {
@@ -515,6 +519,22 @@ fn translate_one(
             d.src[nsrc] = src_of(o, od.ty, inst.literal, apertures);
             nsrc += 1;
         }
+    }
+    if matches!(enc.form, Form::Sop1 | Form::Sop2) && desc.mnemonic.starts_with("s_") {
+        let valu = ops::OPS
+            .iter()
+            .find(|(o, _)| *o == d.op)
+            .is_some_and(|(_, names)| names[0].starts_with("v_"));
+        if valu {
+            d.mods |= m::SALU;
+            d.mods &= !m::FLOAT;
+        }
+    }
+    // gfx12's barrier: only the work-group barrier (-1) is implemented
+    if desc.mnemonic == "s_barrier_signal"
+        && !matches!(inst.operands.first(), Some(Operand::Int(-1)))
+    {
+        d.op = Op::Unimplemented;
     }
     // v_fmac_f16/v_mac_f16: D = S0 * S1 + D, the accumulator is the destination (its
     // half, for a true16 `v0.h`)
@@ -694,7 +714,9 @@ fn translate_one(
                     d.src[0] = Src::None;
                 }
             }
-            if field(Field::Glc) != 0 && desc.flags & flags::GLC_RTN != 0 {
+            if (field(Field::Glc) != 0 || field(Field::Th) & 1 != 0)
+                && desc.flags & flags::GLC_RTN != 0
+            {
                 d.mods |= m::RTN;
             }
             mem_width(desc.mnemonic, &mut d);

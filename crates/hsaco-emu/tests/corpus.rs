@@ -12,7 +12,9 @@ fn data(name: &str) -> Vec<u8> {
 
 /// Every target at code object v4 and v5 (tests/data/build.sh): gfx942 with
 /// architected flat scratch, gfx1100 in wave32 with true16 operands, gfx803 with flat
-/// apertures from the queue at v4 and from the hidden block at v5.
+/// apertures from the queue at v4 and from the hidden block at v5; gfx1030 (wave32,
+/// SDWA) and gfx1200 (wave32, work-group IDs in ttmp7/ttmp9, split barriers, SALU
+/// floats).
 const CONFIGS: &[&str] = &[
     "gfx900_cov4",
     "gfx900_cov5",
@@ -26,6 +28,10 @@ const CONFIGS: &[&str] = &[
     "gfx1100_cov5",
     "gfx803_cov4",
     "gfx803_cov5",
+    "gfx1030_cov4",
+    "gfx1030_cov5",
+    "gfx1200_cov4",
+    "gfx1200_cov5",
 ];
 
 /// The wave size the kernels of `cfg` are built for (clang's default: wave32 on gfx10+).

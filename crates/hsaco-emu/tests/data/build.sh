@@ -13,7 +13,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # every non-image corpus kernel (16_matrix's MFMA/WMMA and 19_libm's device libraries
 # are not run yet) for each target at code object v4 and v5
-for target in gfx900 gfx906 gfx90a gfx942 gfx1100 gfx803; do
+for target in gfx900 gfx906 gfx90a gfx942 gfx1100 gfx803 gfx1030 gfx1200; do
   for cov in 4 5; do
     for k in 01_vadd 02_reduce_lds 03_atomics 04_fp64 05_half 06_calls 07_scratch 08_dyn_lds 09_matmul_tiled 10_histogram 11_scan 12_intops 13_control_flow 14_vectors 15_wave_intrinsics 17_printf; do
       clang-22 -target amdgcn-amd-amdhsa -mcpu=$target -mcode-object-version=$cov \
