@@ -100,7 +100,7 @@ pub mod m {
     /// VOPD: `imm2` is the index of the Y half in `Program::vopd_y`.
     pub const VOPD: u64 = 1 << 34;
     /// The destination is a true16 half (gfx11+ `v0.l`/`v0.h`): a 16-bit result keeps
-    /// the other half (op_sel[3] says which half is written).
+    /// the other half (`op_sel[3]` says which half is written).
     pub const T16: u64 = 1 << 35;
     /// A SALU float operation (gfx12 `s_add_f32`): the VALU operation on one value,
     /// scalar destination.
