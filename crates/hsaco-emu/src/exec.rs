@@ -1833,6 +1833,9 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             let (id, off, size) = hwreg(i.imm as u32);
             let v = match id {
                 1 => w.mode,
+                // gfx10+: HW_REG_FLAT_SCR_LO/HI (ids 20/21 there; gfx940's 20 is another)
+                20 if !w.flat_scratch_in_sgprs => w.flat_scratch as u32,
+                21 if !w.flat_scratch_in_sgprs => (w.flat_scratch >> 32) as u32,
                 _ => return Err(Fault::Unimplemented),
             };
             let mask = if size >= 32 {
@@ -1846,15 +1849,26 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             let (id, off, size) = hwreg(i.imm as u32);
             // s_setreg_b32: the SGPR; s_setreg_imm32_b32: the literal (both in src[0])
             let v = w.sread(i.src[0]);
-            if id != 1 {
-                return Err(Fault::Unimplemented);
-            }
             let mask = if size >= 32 {
                 u32::MAX
             } else {
                 ((1u32 << size) - 1) << off
             };
-            w.mode = (w.mode & !mask) | ((v << off) & mask);
+            let field = |old: u32| (old & !mask) | ((v << off) & mask);
+            match id {
+                1 => w.mode = field(w.mode),
+                // gfx10+ FLAT_SCRATCH, which the prolog sets without architected flat
+                // scratch (gfx10 with flat scratch enabled)
+                20 if !w.flat_scratch_in_sgprs => {
+                    let lo = field(w.flat_scratch as u32);
+                    w.flat_scratch = (w.flat_scratch & !0xffff_ffff) | u64::from(lo);
+                }
+                21 if !w.flat_scratch_in_sgprs => {
+                    let hi = field((w.flat_scratch >> 32) as u32);
+                    w.flat_scratch = (w.flat_scratch & 0xffff_ffff) | u64::from(hi) << 32;
+                }
+                _ => return Err(Fault::Unimplemented),
+            }
         }
         Op::SDenormMode => {
             let v = i.imm as u32 & 0xf;

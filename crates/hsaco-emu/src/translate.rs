@@ -700,7 +700,7 @@ fn translate_one(
                 d.mods |= m::SADDR;
             }
             // scratch_: the VGPR offset is there when the SVE bit says so (gfx940, gfx11+),
-            // else only without an SGPR offset (the VADDR field is then ignored)
+            // else only when saddr is the "no SGPR" code (gfx9 0x7f, gfx10 null)
             if seg == 1 {
                 let vaddr = match dec.field(inst, Field::Sve) {
                     Some(sve) => sve != 0,
@@ -708,7 +708,9 @@ fn translate_one(
                     None if matches!(dec.processor(), "gfx942" | "gfx950") => {
                         field(Field::Lds) != 0
                     }
-                    None => !has_saddr,
+                    // gfx9: VADDR unless an SGPR; gfx10: VADDR only with saddr = null
+                    // (0x7f there is the ST mode: neither register)
+                    None => saddr == null,
                 };
                 if !vaddr {
                     d.src[0] = Src::None;

@@ -1423,3 +1423,36 @@ fn two_threads_same_results() {
     assert_eq!(out.stats.threads, 1);
     assert_eq!(as_i32(&out.buffers[1].data)[1], 400);
 }
+
+#[test]
+fn gfx10_absolute_flat_scratch() {
+    // tests/data/flat_scratch.cl: the prolog sets FLAT_SCRATCH with s_setreg
+    for cfg in ["gfx1030_cov4", "gfx1030_cov5"] {
+        let co = data(&format!("flat_scratch_{cfg}.co"));
+        for &(grid, block) in &[(64u32, 32u32), (50, 16), (1, 1)] {
+            let mut r = Rng(u64::from(grid) * 7 + u64::from(block));
+            let mut o: Vec<i32> = (0..64).map(|_| (r.next() % 2001) as i32 - 1000).collect();
+            o.extend(std::iter::repeat_n(0, grid as usize));
+            let n = -7i32;
+            let out = go(
+                &co,
+                "private_flat",
+                grid,
+                block,
+                vec![i32s(&o), i32s_scalar(n)],
+            );
+            let mut want = o.clone();
+            for i in 0..grid as usize {
+                let a: Vec<i32> = (0..64)
+                    .map(|k| o[(i + k) % 64].wrapping_mul(n).wrapping_add(k as i32))
+                    .collect();
+                want[64 + i] = a[(o[i] as u32).wrapping_add(i as u32) as usize & 63];
+            }
+            assert_eq!(as_i32(&out[0]), want, "{cfg} {grid}/{block}");
+        }
+    }
+}
+
+fn i32s_scalar(x: i32) -> ArgValue {
+    ArgValue::Scalar(x.to_le_bytes().to_vec())
+}

@@ -23,3 +23,11 @@ for target in gfx900 gfx906 gfx90a gfx942 gfx1100 gfx803 gfx1030 gfx1200; do
     done
   done
 done
+# gfx10's absolute flat scratch (FLAT_SCRATCH written by the prolog with s_setreg):
+# clang uses it on gfx10 only with the enable-flat-scratch feature
+for cov in 4 5; do
+  clang-22 -target amdgcn-amd-amdhsa -mcpu=gfx1030 -mcode-object-version=$cov \
+    -O2 -x cl -cl-std=CL2.0 -nogpulib -Xclang -target-feature -Xclang +enable-flat-scratch \
+    -c "$HERE/flat_scratch.cl" -o "$TMP/flat_scratch.o" 2>/dev/null
+  ld.lld-22 -shared --no-undefined -s "$TMP/flat_scratch.o" -o "$HERE/flat_scratch_gfx1030_cov$cov.co"
+done
