@@ -418,6 +418,7 @@ fn translate_one(
     }
     let field = |f: Field| dec.field(inst, f).unwrap_or(0);
     let mut nsrc = 0;
+    let mut ndst = 0;
     let load = desc.flags & flags::LOAD != 0;
     // an atomic with glc returns the old value: the decoder puts vdst first, before the
     // operands the description lists
@@ -486,11 +487,23 @@ fn translate_one(
                 Operand::Ttmp { first, .. } => Dst::S(108 + first),
                 _ => Dst::None,
             };
-            if d.dst == Dst::None {
+            // a scalar destination of `null` is discarded (by its field: the wave64
+            // decoder gives a lane-mask `null` as another register code)
+            let dst = match (role_field, dec.isa().generation) {
+                (Some(f @ (Field::Sdst | Field::Sdst8)), "gfx10") if field(f) == 125 => Dst::None,
+                (Some(f @ (Field::Sdst | Field::Sdst8)), g)
+                    if g != "gfx10" && !gfx9 && field(f) == 124 =>
+                {
+                    Dst::None
+                }
+                _ => dst,
+            };
+            if ndst == 0 {
                 d.dst = dst;
             } else {
                 d.sdst = dst;
             }
+            ndst += 1;
             continue;
         }
         if matches!(od.role, Role::Field(Field::Simm16)) {
@@ -535,6 +548,13 @@ fn translate_one(
         && !matches!(inst.operands.first(), Some(Operand::Int(-1)))
     {
         d.op = Op::Unimplemented;
+    }
+    // v_readlane/v_readfirstlane write one SGPR; the wave64 gfx10+ decoder gives their
+    // destination as a lane mask (an aligned pair), so take the register from the field
+    if matches!(d.op, Op::VReadlaneB32 | Op::VReadfirstlaneB32) {
+        if let (Dst::S(_), Some(r)) = (d.dst, dec.field(inst, Field::Vdst)) {
+            d.dst = Dst::S(r as u8);
+        }
     }
     // v_fmac_f16/v_mac_f16: D = S0 * S1 + D, the accumulator is the destination (its
     // half, for a true16 `v0.h`)

@@ -14,7 +14,7 @@ fn data(name: &str) -> Vec<u8> {
 /// architected flat scratch, gfx1100 in wave32 with true16 operands, gfx803 with flat
 /// apertures from the queue at v4 and from the hidden block at v5; gfx1030 (wave32,
 /// SDWA) and gfx1200 (wave32, work-group IDs in ttmp7/ttmp9, split barriers, SALU
-/// floats).
+/// floats); gfx1100 built for wave64 (`w64`).
 const CONFIGS: &[&str] = &[
     "gfx900_cov4",
     "gfx900_cov5",
@@ -32,11 +32,13 @@ const CONFIGS: &[&str] = &[
     "gfx1030_cov5",
     "gfx1200_cov4",
     "gfx1200_cov5",
+    "gfx1100w64_cov4",
+    "gfx1100w64_cov5",
 ];
 
 /// The wave size the kernels of `cfg` are built for (clang's default: wave32 on gfx10+).
 fn wave_size(cfg: &str) -> usize {
-    if cfg.starts_with("gfx1") {
+    if cfg.starts_with("gfx1") && !cfg.contains("w64") {
         32
     } else {
         64

@@ -31,3 +31,12 @@ for cov in 4 5; do
     -c "$HERE/flat_scratch.cl" -o "$TMP/flat_scratch.o" 2>/dev/null
   ld.lld-22 -shared --no-undefined -s "$TMP/flat_scratch.o" -o "$HERE/flat_scratch_gfx1030_cov$cov.co"
 done
+# gfx1100 in wave64 (-mwavefrontsize64): lane masks are SGPR pairs on an RDNA target
+for cov in 4 5; do
+  for k in 01_vadd 02_reduce_lds 03_atomics 04_fp64 05_half 06_calls 07_scratch 08_dyn_lds 09_matmul_tiled 10_histogram 11_scan 12_intops 13_control_flow 14_vectors 15_wave_intrinsics 17_printf; do
+    clang-22 -target amdgcn-amd-amdhsa -mcpu=gfx1100 -mwavefrontsize64 -mcode-object-version=$cov \
+      -O2 -x cl -cl-std=CL2.0 -DCORPUS_COV=$cov -I"$SRC" -nogpulib \
+      -c "$SRC/$k.cl" -o "$TMP/$k.o" 2>/dev/null
+    ld.lld-22 -shared --no-undefined -s "$TMP/$k.o" -o "$HERE/${k}_gfx1100w64_cov$cov.co"
+  done
+done
