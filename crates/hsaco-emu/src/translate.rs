@@ -489,13 +489,13 @@ fn translate_one(
             };
             // a scalar destination of `null` is discarded (by its field: the wave64
             // decoder gives a lane-mask `null` as another register code)
-            let dst = match (role_field, dec.isa().generation) {
-                (Some(f @ (Field::Sdst | Field::Sdst8)), "gfx10") if field(f) == 125 => Dst::None,
-                (Some(f @ (Field::Sdst | Field::Sdst8)), g)
-                    if g != "gfx10" && !gfx9 && field(f) == 124 =>
-                {
-                    Dst::None
-                }
+            let null = match dec.isa().generation {
+                "gfx6" | "gfx7" | "gfx8" | "gfx9" => None,
+                "gfx10" => Some(125),
+                _ => Some(124),
+            };
+            let dst = match role_field {
+                Some(f @ (Field::Sdst | Field::Sdst8)) if Some(field(f)) == null => Dst::None,
                 _ => dst,
             };
             if ndst == 0 {
