@@ -77,6 +77,12 @@ pub struct Wave {
     pub scratch_offset: u64,
     /// The MODE register (round modes 3:0, denormal modes 7:4, DX10 clamp 8, IEEE 9).
     pub mode: u32,
+    /// FLAT_SCRATCH on gfx10+, where it is no SGPR (s102/s103 are ordinary registers):
+    /// set at dispatch when architected, else by `s_setreg` of `HW_REG_FLAT_SCR_LO/HI`.
+    /// On gfx9 and earlier FLAT_SCRATCH is `s[102:103]` and this is unused.
+    pub flat_scratch: u64,
+    /// FLAT_SCRATCH is `s[102:103]` (gfx9 and earlier) rather than `flat_scratch`.
+    pub flat_scratch_in_sgprs: bool,
 }
 
 impl Wave {
@@ -96,6 +102,8 @@ impl Wave {
             scratch_offset: 0,
             // denormals kept, IEEE mode: what LLVM's default descriptor asks for
             mode: 0xf0 | 1 << 9,
+            flat_scratch: 0,
+            flat_scratch_in_sgprs: true,
         }
     }
 
@@ -544,8 +552,10 @@ pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
         if let Some(t) = &mut cx.trace {
             t.push(pc);
         }
-        let r = if i.mods & (m::SDWA | m::DPP | m::VOPD) == 0 {
+        let r = if i.mods & (m::SDWA | m::DPP | m::VOPD | m::SALU) == 0 {
             step(w, cx, i)
+        } else if i.mods & m::SALU != 0 {
+            step_salu(w, cx, i)
         } else if i.mods & m::VOPD != 0 {
             // dual issue: the halves do not depend on each other, so one after the other
             let mut x = *i;
@@ -739,6 +749,15 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             let (r, c) = a.overflowing_sub(b);
             (r, Some(c))
         }),
+        // gfx12 64-bit adds without a carry: SCC unchanged
+        Op::SAddNcU64 => {
+            let r = w.sread64(i.src[0]).wrapping_add(w.sread64(i.src[1]));
+            w.swrite64(i.dst, r);
+        }
+        Op::SSubNcU64 => {
+            let r = w.sread64(i.src[0]).wrapping_sub(w.sread64(i.src[1]));
+            w.swrite64(i.dst, r);
+        }
         Op::SAddcU32 => {
             let cin = u64::from(w.scc);
             s2!(|a, b| {
@@ -974,6 +993,35 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             if let Dst::V(r) = i.dst {
                 w.v[usize::from(r) * LANES + lane] = v;
             }
+        }
+        Op::VPermlane16B32 | Op::VPermlanex16B32 => {
+            // each lane reads lane `sel` of its row of 16 (permlanex16: of the other row
+            // of its 32-lane half); sel = 4 bits per lane of {S2, S1}. A disabled source
+            // lane gives 0 with bound_ctrl (op_sel[1]) or leaves D alone, unless FI
+            // (op_sel[0]) fetches it anyway.
+            let sel = u64::from(w.sread(i.src[1])) | u64::from(w.sread(i.src[2])) << 32;
+            let fi = i.mods >> m::OPSEL & 1 != 0;
+            let bound = i.mods >> (m::OPSEL + 1) & 1 != 0;
+            let mut a = [0u32; LANES];
+            w.gather(i.src[0], &mut a);
+            let mut r = [0u32; LANES];
+            if let Dst::V(row) = i.dst {
+                w.gather(Src::V(row), &mut r);
+            }
+            for l in 0..w.lanes as usize {
+                let row = if i.op == Op::VPermlanex16B32 {
+                    (l & !15) ^ 16
+                } else {
+                    l & !15
+                };
+                let from = row + (sel >> ((l & 15) * 4) & 15) as usize;
+                if fi || ex >> from & 1 != 0 {
+                    r[l] = a[from];
+                } else if bound {
+                    r[l] = 0;
+                }
+            }
+            w.scatter(i.dst, &r, ex);
         }
         Op::VCndmaskB32 => {
             let mask = w.read_mask(i.src[2]);
@@ -1642,6 +1690,14 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         Op::VMinF16 => h2(w, i, |a, b| f2h(fmin64(h2f(a), h2f(b)))),
         Op::VFmaF16 => h3(w, i, |a, b, c| f2h(h2f(a).mul_add(h2f(b), h2f(c)))),
         Op::VMadF16 => h3(w, i, |a, b, c| f2h(h2f(f2h(h2f(a) * h2f(b))) + h2f(c))),
+        // D = S0 * S1 + D: translation makes the destination (its half) source 2
+        Op::VFmacF16 => h3(w, i, |a, b, c| f2h(h2f(a).mul_add(h2f(b), h2f(c)))),
+        Op::VMacF16 => h3(w, i, |a, b, c| f2h(h2f(f2h(h2f(a) * h2f(b))) + h2f(c))),
+        Op::VMovB16 => h2(w, i, |a, _| a),
+        Op::VNotB16 => h2(w, i, |a, _| !a),
+        Op::VAndB16 => h2(w, i, |a, b| a & b),
+        Op::VOrB16 => h2(w, i, |a, b| a | b),
+        Op::VXorB16 => h2(w, i, |a, b| a ^ b),
         Op::VAddU16 => h2(w, i, |a, b| a.wrapping_add(b)),
         Op::VSubU16 => h2(w, i, |a, b| a.wrapping_sub(b)),
         Op::VSubrevU16 => h2(w, i, |a, b| b.wrapping_sub(a)),
@@ -1788,6 +1844,9 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             let (id, off, size) = hwreg(i.imm as u32);
             let v = match id {
                 1 => w.mode,
+                // gfx10+: HW_REG_FLAT_SCR_LO/HI (ids 20/21 there; gfx940's 20 is another)
+                20 if !w.flat_scratch_in_sgprs => w.flat_scratch as u32,
+                21 if !w.flat_scratch_in_sgprs => (w.flat_scratch >> 32) as u32,
                 _ => return Err(Fault::Unimplemented),
             };
             let mask = if size >= 32 {
@@ -1801,15 +1860,26 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             let (id, off, size) = hwreg(i.imm as u32);
             // s_setreg_b32: the SGPR; s_setreg_imm32_b32: the literal (both in src[0])
             let v = w.sread(i.src[0]);
-            if id != 1 {
-                return Err(Fault::Unimplemented);
-            }
             let mask = if size >= 32 {
                 u32::MAX
             } else {
                 ((1u32 << size) - 1) << off
             };
-            w.mode = (w.mode & !mask) | ((v << off) & mask);
+            let field = |old: u32| (old & !mask) | ((v << off) & mask);
+            match id {
+                1 => w.mode = field(w.mode),
+                // gfx10+ FLAT_SCRATCH, which the prolog sets without architected flat
+                // scratch (gfx10 with flat scratch enabled)
+                20 if !w.flat_scratch_in_sgprs => {
+                    let lo = field(w.flat_scratch as u32);
+                    w.flat_scratch = (w.flat_scratch & !0xffff_ffff) | u64::from(lo);
+                }
+                21 if !w.flat_scratch_in_sgprs => {
+                    let hi = field((w.flat_scratch >> 32) as u32);
+                    w.flat_scratch = (w.flat_scratch & 0xffff_ffff) | u64::from(hi) << 32;
+                }
+                _ => return Err(Fault::Unimplemented),
+            }
         }
         Op::SDenormMode => {
             let v = i.imm as u32 & 0xf;
@@ -1965,6 +2035,24 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
     Ok(None)
 }
 
+/// A gfx12 SALU float operation: the VALU operation's semantics on lane 0 of a
+/// temporary row (EXEC = lane 0 meanwhile), copied to the scalar destination.
+fn step_salu(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault> {
+    let mut j = *i;
+    j.mods &= !m::SALU;
+    let tmp = TMP_ROW + 3;
+    j.dst = Dst::V(tmp);
+    let (e0, e1) = (w.s[126], w.s[127]);
+    w.s[126] = 1;
+    w.s[127] = 0;
+    let r = step(w, cx, &j);
+    w.s[126] = e0;
+    w.s[127] = e1;
+    let v = w.v[usize::from(tmp) * LANES];
+    w.swrite(i.dst, v);
+    r
+}
+
 /// An SDWA or DPP instruction: its selected sources go to temporary rows, the plain
 /// operation runs on them, and the result is merged into the destination.
 fn step_sdwa_dpp(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault> {
@@ -2008,10 +2096,17 @@ fn step_sdwa_dpp(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Sto
         return Ok(r);
     }
     // DPP: src0 read from another lane
+    let dpp8 = i.imm2 & crate::translate::dpp::DPP8 != 0;
     let ctrl = i.imm2 & 0x1ff;
-    let row_mask = (i.imm2 >> 9) & 0xf;
-    let bank_mask = (i.imm2 >> 13) & 0xf;
-    let bound_ctrl = (i.imm2 >> 17) & 1 != 0;
+    let (row_mask, bank_mask) = if dpp8 {
+        (0xf, 0xf)
+    } else {
+        ((i.imm2 >> 9) & 0xf, (i.imm2 >> 13) & 0xf)
+    };
+    // DPP8 has no bound_ctrl: a disabled source lane reads as 0
+    let bound_ctrl = dpp8 || (i.imm2 >> 17) & 1 != 0;
+    // fetch inactive (gfx10+): a disabled source lane is read anyway
+    let fi = (i.imm2 >> if dpp8 { 24 } else { 18 }) & 1 != 0;
     let mut a = [0u32; LANES];
     w.gather(i.src[0], &mut a);
     let mut p = [0u32; LANES];
@@ -2020,8 +2115,13 @@ fn step_sdwa_dpp(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Sto
         if row_mask >> (l / 16) & 1 == 0 || bank_mask >> ((l >> 2) & 3) & 1 == 0 {
             continue;
         }
-        match dpp_source(ctrl, l, n) {
-            Some(src) if ex >> src & 1 != 0 => {
+        let from = if dpp8 {
+            Some((l & !7) + (i.imm2 >> (3 * (l & 7)) & 7) as usize)
+        } else {
+            dpp_source(ctrl, l, n)
+        };
+        match from {
+            Some(src) if fi || ex >> src & 1 != 0 => {
                 p[l] = a[src];
                 write |= 1 << l;
             }
@@ -2076,6 +2176,9 @@ fn dpp_source(ctrl: u32, l: usize, n: usize) -> Option<usize> {
         0x141 => Some((l & !7) + 7 - (l & 7)),
         0x142 => (l >= 16).then(|| row - 1),
         0x143 => (l >= 32).then_some(31),
+        // gfx10+: row_share (lane k of the row), row_xmask (lane rl ^ k)
+        0x150..=0x15f => Some(row + (ctrl & 15) as usize),
+        0x160..=0x16f => Some(row + (rl ^ (ctrl & 15) as usize)),
         _ => None,
     }
 }
@@ -2294,11 +2397,21 @@ fn f2h_rtz(x: f32) -> u16 {
     }
 }
 
-/// A 16-bit result: to the low half (high half zeroed) or, with op_sel[3], to the high
-/// half (low half kept).
+/// A 16-bit result: to the low half (high half zeroed; kept when the destination is a
+/// true16 half, gfx11+ `v0.l`) or, with op_sel[3] (`v0.h`), to the high half (low half
+/// kept).
 #[inline]
 fn h_write(w: &mut Wave, i: &DInst, r: &[u32; LANES], ex: u64) {
-    if i.mods >> (m::OPSEL + 3) & 1 != 0 {
+    if i.mods & m::T16 != 0 && i.mods >> (m::OPSEL + 3) & 1 == 0 {
+        if let Dst::V(row) = i.dst {
+            let b = usize::from(row) * LANES;
+            for l in 0..LANES {
+                if ex >> l & 1 != 0 {
+                    w.v[b + l] = (w.v[b + l] & 0xffff_0000) | (r[l] & 0xffff);
+                }
+            }
+        }
+    } else if i.mods >> (m::OPSEL + 3) & 1 != 0 {
         if let Dst::V(row) = i.dst {
             let b = usize::from(row) * LANES;
             for l in 0..LANES {
@@ -2576,7 +2689,11 @@ fn classify(w: &Wave, cx: &Ctx<'_>, i: &DInst, addr: u64, lane: usize) -> Space 
 /// stride = the wave size), from the wave's FLAT_SCRATCH base.
 #[inline]
 fn scratch_addr(w: &Wave, off: u32, lane: usize) -> u64 {
-    let base = u64::from(w.s[102]) | u64::from(w.s[103]) << 32;
+    let base = if w.flat_scratch_in_sgprs {
+        u64::from(w.s[102]) | u64::from(w.s[103]) << 32
+    } else {
+        w.flat_scratch
+    };
     let off = u64::from(off);
     base + (off / 4) * 4 * u64::from(w.lanes) + lane as u64 * 4 + off % 4
 }
@@ -2901,6 +3018,11 @@ fn mem_atomic(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
                 u64::from((f32::from_bits(old as u32) + f32::from_bits(x as u32)).to_bits())
             }
             "add_f64" => (f64::from_bits(old) + f64::from_bits(x)).to_bits(),
+            // IEEE maxNum/minNum (a NaN operand gives the other one), -0 < +0
+            "max_f32" => u64::from(fmax32(f(old as u32), f(x as u32)).to_bits()),
+            "min_f32" => u64::from(fmin32(f(old as u32), f(x as u32)).to_bits()),
+            "max_f64" => fmax64(d(old), d(x)).to_bits(),
+            "min_f64" => fmin64(d(old), d(x)).to_bits(),
             _ => return Err(Fault::Unimplemented),
         } & mask;
         cell.copy_from_slice(&new.to_le_bytes()[..n]);
@@ -3020,5 +3142,5 @@ fn buffer(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
 /// The atomic operations by [`DInst::sub`] (the mnemonic's tail, `_x2` removed).
 pub const ATOMIC_OPS: &[&str] = &[
     "add", "sub", "smin", "smax", "umin", "umax", "and", "or", "xor", "swap", "cmpswap", "inc",
-    "dec", "add_f32", "add_f64",
+    "dec", "add_f32", "add_f64", "max_f32", "min_f32", "max_f64", "min_f64",
 ];

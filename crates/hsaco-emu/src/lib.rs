@@ -299,10 +299,25 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                         w.mode = mode;
                         let sg = dispatch::initial_sgprs(k, &placed, g, wi, nwaves, &kernarg_bytes);
                         w.s[..sg.len()].copy_from_slice(&sg);
+                        if k.device.generation >= hsaco_target::Generation::Gfx12 {
+                            // architected SGPRs (observed in clang-22's gfx12 code):
+                            // work-group ID X in ttmp9, Y and Z in ttmp7's halves
+                            w.s[108 + 9] = gx;
+                            w.s[108 + 7] = (gy & 0xffff) | gz << 16;
+                        }
+                        w.flat_scratch_in_sgprs =
+                            k.device.generation < hsaco_target::Generation::Gfx10;
+                        w.flat_scratch = 0;
                         if architected {
+                            // the wave's own slot (AMDGPUUsage "Flat Scratch": with
+                            // architected flat scratch the hardware sets FLAT_SCRATCH)
                             let fs = memory::layout::SCRATCH + w.scratch_offset;
-                            w.s[102] = fs as u32;
-                            w.s[103] = (fs >> 32) as u32;
+                            if w.flat_scratch_in_sgprs {
+                                w.s[102] = fs as u32;
+                                w.s[103] = (fs >> 32) as u32;
+                            } else {
+                                w.flat_scratch = fs;
+                            }
                         }
                         let mut live = 0u64;
                         for l in 0..wave_size {

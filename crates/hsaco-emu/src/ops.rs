@@ -41,8 +41,10 @@ ops! {
             "s_icache_inv_b", "global_wb", "global_inv", "s_dcache_wb_vol", "s_dcache_inv_vol", "s_wait_loadcnt", "s_wait_storecnt",
             "s_wait_kmcnt", "s_wait_dscnt", "s_wait_samplecnt", "s_wait_bvhcnt",
             "s_wait_expcnt", "s_wait_alu", "s_wait_loadcnt_dscnt", "s_wait_storecnt_dscnt",
-            "s_wakeup"],
-    SBarrier = ["s_barrier"],
+            "s_wakeup", "s_barrier_wait"],
+    // gfx12: `s_barrier_signal -1` + `s_barrier_wait -1` are the work-group barrier
+    // (translation refuses other barrier ids)
+    SBarrier = ["s_barrier", "s_barrier_signal"],
     SBranch = ["s_branch"],
     SCbranchScc0 = ["s_cbranch_scc0"],
     SCbranchScc1 = ["s_cbranch_scc1"],
@@ -80,12 +82,14 @@ ops! {
     SXorSaveexecB32 = ["s_xor_saveexec_b32"],
     SAndn2SaveexecB32 = ["s_andn2_saveexec_b32", "s_and_not1_saveexec_b32"],
     // ---- SOP2
-    SAddU32 = ["s_add_u32"],
-    SSubU32 = ["s_sub_u32"],
-    SAddcU32 = ["s_addc_u32"],
-    SSubbU32 = ["s_subb_u32"],
-    SAddI32 = ["s_add_i32"],
-    SSubI32 = ["s_sub_i32"],
+    SAddU32 = ["s_add_u32", "s_add_co_u32"],
+    SSubU32 = ["s_sub_u32", "s_sub_co_u32"],
+    SAddcU32 = ["s_addc_u32", "s_add_co_ci_u32"],
+    SSubbU32 = ["s_subb_u32", "s_sub_co_ci_u32"],
+    SAddI32 = ["s_add_i32", "s_add_co_i32"],
+    SSubI32 = ["s_sub_i32", "s_sub_co_i32"],
+    SAddNcU64 = ["s_add_nc_u64"],
+    SSubNcU64 = ["s_sub_nc_u64"],
     SMulI32 = ["s_mul_i32"],
     SMulHiU32 = ["s_mul_hi_u32"],
     SMulHiI32 = ["s_mul_hi_i32"],
@@ -129,7 +133,7 @@ ops! {
     // ---- SOPK
     SMovkI32 = ["s_movk_i32"],
     SCmovkI32 = ["s_cmovk_i32"],
-    SAddkI32 = ["s_addk_i32"],
+    SAddkI32 = ["s_addk_i32", "s_addk_co_i32"],
     SMulkI32 = ["s_mulk_i32"],
     SCmpkEqI32 = ["s_cmpk_eq_i32"],
     SCmpkLgI32 = ["s_cmpk_lg_i32"],
@@ -163,7 +167,7 @@ ops! {
     // ---- SMEM
     SLoad = ["s_load_dword", "s_load_dwordx2", "s_load_dwordx4", "s_load_dwordx8",
              "s_load_dwordx16", "s_load_b32", "s_load_b64", "s_load_b128", "s_load_b256",
-             "s_load_b512"],
+             "s_load_b512", "s_load_b96", "s_load_dwordx3"],
     SMemtime = ["s_memtime"],
     SMemrealtime = ["s_memrealtime"],
     // ---- VOP1 / VOP2 / VOP3: integer
@@ -172,6 +176,8 @@ ops! {
     VReadfirstlaneB32 = ["v_readfirstlane_b32"],
     VReadlaneB32 = ["v_readlane_b32"],
     VWritelaneB32 = ["v_writelane_b32"],
+    VPermlane16B32 = ["v_permlane16_b32"],
+    VPermlanex16B32 = ["v_permlanex16_b32"],
     VCndmaskB32 = ["v_cndmask_b32"],
     VAddU32 = ["v_add_u32", "v_add_nc_u32"],
     VSubU32 = ["v_sub_u32", "v_sub_nc_u32"],
@@ -207,8 +213,8 @@ ops! {
     VMulHiU32U24 = ["v_mul_hi_u32_u24"],
     VMadU32U24 = ["v_mad_u32_u24"],
     VMadI32I24 = ["v_mad_i32_i24"],
-    VMadU64U32 = ["v_mad_u64_u32"],
-    VMadI64I32 = ["v_mad_i64_i32"],
+    VMadU64U32 = ["v_mad_u64_u32", "v_mad_co_u64_u32"],
+    VMadI64I32 = ["v_mad_i64_i32", "v_mad_co_i64_i32"],
     VLshlAddU64 = ["v_lshl_add_u64"],
     VMinI32 = ["v_min_i32"],
     VMaxI32 = ["v_max_i32"],
@@ -229,10 +235,11 @@ ops! {
     VMbcntLoU32B32 = ["v_mbcnt_lo_u32_b32"],
     VMbcntHiU32B32 = ["v_mbcnt_hi_u32_b32"],
     // ---- float 32
-    VAddF32 = ["v_add_f32"],
-    VSubF32 = ["v_sub_f32"],
+    // the SALU float operations of gfx12 are the VALU ones on one value
+    VAddF32 = ["v_add_f32", "s_add_f32"],
+    VSubF32 = ["v_sub_f32", "s_sub_f32"],
     VSubrevF32 = ["v_subrev_f32"],
-    VMulF32 = ["v_mul_f32"],
+    VMulF32 = ["v_mul_f32", "s_mul_f32"],
     VFmaF32 = ["v_fma_f32"],
     VFmacF32 = ["v_fmac_f32"],
     VMadF32 = ["v_mad_f32"],
@@ -241,25 +248,25 @@ ops! {
     VMadakF32 = ["v_madak_f32"],
     VFmamkF32 = ["v_fmamk_f32"],
     VFmaakF32 = ["v_fmaak_f32"],
-    VMinF32 = ["v_min_f32"],
-    VMaxF32 = ["v_max_f32"],
-    VCvtF32U32 = ["v_cvt_f32_u32"],
-    VCvtF32I32 = ["v_cvt_f32_i32"],
-    VCvtU32F32 = ["v_cvt_u32_f32"],
-    VCvtI32F32 = ["v_cvt_i32_f32"],
+    VMinF32 = ["v_min_f32", "v_min_num_f32", "s_min_num_f32"],
+    VMaxF32 = ["v_max_f32", "v_max_num_f32", "s_max_num_f32"],
+    VCvtF32U32 = ["v_cvt_f32_u32", "s_cvt_f32_u32"],
+    VCvtF32I32 = ["v_cvt_f32_i32", "s_cvt_f32_i32"],
+    VCvtU32F32 = ["v_cvt_u32_f32", "s_cvt_u32_f32"],
+    VCvtI32F32 = ["v_cvt_i32_f32", "s_cvt_i32_f32"],
     VRcpF32 = ["v_rcp_f32"],
     VRcpIflagF32 = ["v_rcp_iflag_f32"],
-    VTruncF32 = ["v_trunc_f32"],
-    VFloorF32 = ["v_floor_f32"],
-    VCeilF32 = ["v_ceil_f32"],
+    VTruncF32 = ["v_trunc_f32", "s_trunc_f32"],
+    VFloorF32 = ["v_floor_f32", "s_floor_f32"],
+    VCeilF32 = ["v_ceil_f32", "s_ceil_f32"],
     VSqrtF32 = ["v_sqrt_f32"],
     VLdexpF32 = ["v_ldexp_f32"],
     // ---- float 64
     VAddF64 = ["v_add_f64"],
     VMulF64 = ["v_mul_f64"],
     VFmaF64 = ["v_fma_f64"],
-    VMinF64 = ["v_min_f64"],
-    VMaxF64 = ["v_max_f64"],
+    VMinF64 = ["v_min_f64", "v_min_num_f64"],
+    VMaxF64 = ["v_max_f64", "v_max_num_f64"],
     VCvtF64F32 = ["v_cvt_f64_f32"],
     VCvtF32F64 = ["v_cvt_f32_f64"],
     VCvtF64I32 = ["v_cvt_f64_i32"],
@@ -282,7 +289,7 @@ ops! {
     VRsqF32 = ["v_rsq_f32"],
     VExpF32 = ["v_exp_f32"],
     VLogF32 = ["v_log_f32"],
-    VRndneF32 = ["v_rndne_f32"],
+    VRndneF32 = ["v_rndne_f32", "s_rndne_f32"],
     VFractF32 = ["v_fract_f32"],
     VFrexpMantF32 = ["v_frexp_mant_f32"],
     VFrexpExpI32F32 = ["v_frexp_exp_i32_f32"],
@@ -308,9 +315,16 @@ ops! {
     VSubF16 = ["v_sub_f16"],
     VSubrevF16 = ["v_subrev_f16"],
     VMulF16 = ["v_mul_f16"],
-    VMaxF16 = ["v_max_f16"],
-    VMinF16 = ["v_min_f16"],
+    VMaxF16 = ["v_max_f16", "v_max_num_f16"],
+    VMinF16 = ["v_min_f16", "v_min_num_f16"],
     VFmaF16 = ["v_fma_f16"],
+    VFmacF16 = ["v_fmac_f16"],
+    VMacF16 = ["v_mac_f16"],
+    VMovB16 = ["v_mov_b16"],
+    VNotB16 = ["v_not_b16"],
+    VAndB16 = ["v_and_b16"],
+    VOrB16 = ["v_or_b16"],
+    VXorB16 = ["v_xor_b16"],
     VMadF16 = ["v_mad_f16"],
     VCvtF32F16 = ["v_cvt_f32_f16"],
     VCvtF16F32 = ["v_cvt_f16_f32"],
@@ -334,8 +348,8 @@ ops! {
     VPkAddF16 = ["v_pk_add_f16"],
     VPkMulF16 = ["v_pk_mul_f16"],
     VPkFmaF16 = ["v_pk_fma_f16"],
-    VPkMaxF16 = ["v_pk_max_f16"],
-    VPkMinF16 = ["v_pk_min_f16"],
+    VPkMaxF16 = ["v_pk_max_f16", "v_pk_max_num_f16"],
+    VPkMinF16 = ["v_pk_min_f16", "v_pk_min_num_f16"],
     VPkAddU16 = ["v_pk_add_u16"],
     VPkSubU16 = ["v_pk_sub_u16"],
     VPkMulLoU16 = ["v_pk_mul_lo_u16"],
@@ -569,9 +583,35 @@ pub fn atomic(tail: &str) -> Option<(&'static str, u32)> {
         None => (tail, false),
     };
     let (t, bytes) = if let Some(x) = t.strip_suffix("_f32") {
-        (if x == "add" { "add_f32" } else { return None }, 4)
+        (
+            match x {
+                "add" => "add_f32",
+                // gfx12 spells them max_num/min_num
+                "max" | "max_num" => "max_f32",
+                "min" | "min_num" => "min_f32",
+                _ => return None,
+            },
+            4,
+        )
     } else if let Some(x) = t.strip_suffix("_f64") {
-        (if x == "add" { "add_f64" } else { return None }, 8)
+        (
+            match x {
+                "add" => "add_f64",
+                "max" | "max_num" => "max_f64",
+                "min" | "min_num" => "min_f64",
+                _ => return None,
+            },
+            8,
+        )
+    } else if matches!(t, "fmax" | "fmin") {
+        // gfx10 spells the float min/max `fmin`/`fmax` (`_x2`: f64)
+        let f = &t[1..];
+        match (f, wide) {
+            ("max", false) => ("max_f32", 4),
+            ("min", false) => ("min_f32", 4),
+            ("max", true) => ("max_f64", 8),
+            _ => ("min_f64", 8),
+        }
     } else if let Some(x) = ["_u32", "_i32", "_b32"]
         .iter()
         .find_map(|s| t.strip_suffix(s))

@@ -99,11 +99,24 @@ pub mod m {
     pub const D16: u32 = 32;
     /// VOPD: `imm2` is the index of the Y half in `Program::vopd_y`.
     pub const VOPD: u64 = 1 << 34;
+    /// The destination is a true16 half (gfx11+ `v0.l`/`v0.h`): a 16-bit result keeps
+    /// the other half (`op_sel[3]` says which half is written).
+    pub const T16: u64 = 1 << 35;
+    /// A SALU float operation (gfx12 `s_add_f32`): the VALU operation on one value,
+    /// scalar destination.
+    pub const SALU: u64 = 1 << 36;
     /// SDWA form: selections in `imm2` (src0_sel 2:0, src0_sext 3, src1_sel 6:4,
     /// src1_sext 7, dst_sel 10:8, dst_unused 12:11).
     pub const SDWA: u64 = 1 << 29;
     /// DPP form: `imm2` = dpp_ctrl 8:0, row_mask 12:9, bank_mask 16:13, bound_ctrl 17.
     pub const DPP: u64 = 1 << 30;
+}
+
+/// The DPP word of [`m::DPP`] instructions (`DInst::imm2`).
+pub mod dpp {
+    /// DPP16: dpp_ctrl 8:0, row_mask 12:9, bank_mask 16:13, bound_ctrl 17, fi 18.
+    /// DPP8 (this bit set): the eight 3-bit lane selects 23:0, fi 24.
+    pub const DPP8: u32 = 1 << 31;
 }
 
 /// The program: every instruction of the executable ranges, in address order.
@@ -300,6 +313,7 @@ fn src_of(o: Operand, ty: Ty, literal: u32, apertures: (u64, u64)) -> Src {
         },
         Operand::Ttmp { first, .. } => Src::S(108 + first),
         Operand::Vgpr { first, .. } => Src::V(u16::from(first)),
+        Operand::VgprHalf { reg, .. } => Src::V(u16::from(reg)),
         Operand::Agpr { first, .. } => Src::V(256 + u16::from(first)),
         Operand::Int(v) => Src::K(if bits == 64 {
             i64::from(v) as u64
@@ -384,33 +398,34 @@ fn translate_one(
     if op.is_none() {
         return d;
     }
-    // true16 halves (gfx11+ `v0.h`), non-sequential image addresses and 64-bit literals
-    // are not resolved yet: refuse rather than read something else
-    if inst.operands.iter().any(|o| {
-        matches!(
-            o,
-            Operand::VgprHalf { .. } | Operand::VgprNsa { .. } | Operand::Literal64
-        )
-    }) {
+    // non-sequential image addresses and 64-bit literals are not resolved yet: refuse
+    // rather than read something else
+    if inst
+        .operands
+        .iter()
+        .any(|o| matches!(o, Operand::VgprNsa { .. } | Operand::Literal64))
+    {
         d.op = Op::Unimplemented;
         return d;
     }
     // SDWA and DPP forms select bytes/words and lanes: not executed yet, and running
     // them as the plain operation would be a silent wrong answer
     let gfx9 = matches!(dec.isa().generation, "gfx8" | "gfx9");
-    if (matches!(enc.form, Form::Sdwa | Form::Dpp) && !gfx9) || dec.vop3_dpp(inst).is_some() {
-        // the gfx10+ forms (DPP8, VOP3 DPP, other SDWA fields) are not done yet
+    if enc.form == Form::Sdwa && !gfx9 && dec.isa().generation != "gfx10" {
+        // SDWA is gfx8-gfx10 (gfx10's has gfx9's fields)
         d.op = Op::Unimplemented;
         return d;
     }
     let field = |f: Field| dec.field(inst, f).unwrap_or(0);
     let mut nsrc = 0;
+    let mut ndst = 0;
     let load = desc.flags & flags::LOAD != 0;
     // an atomic with glc returns the old value: the decoder puts vdst first, before the
     // operands the description lists
     let rtn = desc.flags & flags::GLC_RTN != 0
         && matches!(enc.form, Form::Flat | Form::Mubuf)
-        && field(Field::Glc) != 0
+        // gfx12: TH_ATOMIC_RETURN (th bit 0) instead of glc
+        && (field(Field::Glc) != 0 || field(Field::Th) & 1 != 0)
         && !load;
     let shift = usize::from(rtn);
     if rtn {
@@ -459,19 +474,36 @@ fn translate_one(
             continue;
         }
         if is_dst {
+            if let Operand::VgprHalf { hi, .. } = o {
+                // true16 destination: the half is op_sel[3], the other half is kept
+                d.mods |= m::T16 | u64::from(hi) << (m::OPSEL + 3);
+            }
             let dst = match o {
                 Operand::Vgpr { first, .. } => Dst::V(u16::from(first)),
+                Operand::VgprHalf { reg, .. } => Dst::V(u16::from(reg)),
                 Operand::Agpr { first, .. } => Dst::V(256 + u16::from(first)),
                 Operand::Sgpr { first, .. } => Dst::S(first),
                 Operand::Special { code, .. } => Dst::S(code),
                 Operand::Ttmp { first, .. } => Dst::S(108 + first),
                 _ => Dst::None,
             };
-            if d.dst == Dst::None {
+            // a scalar destination of `null` is discarded (by its field: the wave64
+            // decoder gives a lane-mask `null` as another register code)
+            let null = match dec.isa().generation {
+                "gfx6" | "gfx7" | "gfx8" | "gfx9" => None,
+                "gfx10" => Some(125),
+                _ => Some(124),
+            };
+            let dst = match role_field {
+                Some(f @ (Field::Sdst | Field::Sdst8)) if Some(field(f)) == null => Dst::None,
+                _ => dst,
+            };
+            if ndst == 0 {
                 d.dst = dst;
             } else {
                 d.sdst = dst;
             }
+            ndst += 1;
             continue;
         }
         if matches!(od.role, Role::Field(Field::Simm16)) {
@@ -492,8 +524,45 @@ fn translate_one(
             continue;
         }
         if nsrc < 4 {
+            if let Operand::VgprHalf { hi: true, .. } = o {
+                // true16 source `v0.h`: op_sel of the source (VOP1/VOP2/VOPC carry it in
+                // the register number, VOP3 in op_sel itself)
+                d.mods |= 1 << (m::OPSEL + nsrc as u32);
+            }
             d.src[nsrc] = src_of(o, od.ty, inst.literal, apertures);
             nsrc += 1;
+        }
+    }
+    if matches!(enc.form, Form::Sop1 | Form::Sop2) && desc.mnemonic.starts_with("s_") {
+        let valu = ops::OPS
+            .iter()
+            .find(|(o, _)| *o == d.op)
+            .is_some_and(|(_, names)| names[0].starts_with("v_"));
+        if valu {
+            d.mods |= m::SALU;
+            d.mods &= !m::FLOAT;
+        }
+    }
+    // gfx12's barrier: only the work-group barrier (-1) is implemented
+    if desc.mnemonic == "s_barrier_signal"
+        && !matches!(inst.operands.first(), Some(Operand::Int(-1)))
+    {
+        d.op = Op::Unimplemented;
+    }
+    // v_readlane/v_readfirstlane write one SGPR; the wave64 gfx10+ decoder gives their
+    // destination as a lane mask (an aligned pair), so take the register from the field
+    if matches!(d.op, Op::VReadlaneB32 | Op::VReadfirstlaneB32) {
+        if let (Dst::S(_), Some(r)) = (d.dst, dec.field(inst, Field::Vdst)) {
+            d.dst = Dst::S(r as u8);
+        }
+    }
+    // v_fmac_f16/v_mac_f16: D = S0 * S1 + D, the accumulator is the destination (its
+    // half, for a true16 `v0.h`)
+    if matches!(d.op, Op::VFmacF16 | Op::VMacF16) {
+        if let Dst::V(r) = d.dst {
+            d.src[2] = Src::V(r);
+            d.mods &= !(1 << (m::OPSEL + 2));
+            d.mods |= (d.mods >> (m::OPSEL + 3) & 1) << (m::OPSEL + 2);
         }
     }
     // 16-bit float operations: inline float constants are f16 (both halves for packed ops)
@@ -577,10 +646,15 @@ fn translate_one(
                 | u64::from(field(Field::Src1Neg) & 1) << (m::NEG + 1);
             d.mods |= u64::from(field(Field::Src0Abs) & 1) << m::ABS
                 | u64::from(field(Field::Src1Abs) & 1) << (m::ABS + 1);
-            d.imm2 = (field(Field::DppCtrl) & 0x1ff)
-                | (field(Field::RowMask) & 0xf) << 9
-                | (field(Field::BankMask) & 0xf) << 13
-                | (field(Field::BoundCtrl) & 1) << 17;
+            d.imm2 = if enc.field(Field::Dpp8).is_some() {
+                dpp::DPP8 | (field(Field::Fi) & 1) << 24 | (field(Field::Dpp8) & 0xff_ffff)
+            } else {
+                (field(Field::DppCtrl) & 0x1ff)
+                    | (field(Field::RowMask) & 0xf) << 9
+                    | (field(Field::BankMask) & 0xf) << 13
+                    | (field(Field::BoundCtrl) & 1) << 17
+                    | (field(Field::Fi) & 1) << 18
+            };
         }
         Form::Smem => {
             let gen = dec.isa().generation;
@@ -641,10 +715,30 @@ fn translate_one(
                 "gfx9" | "gfx8" | "gfx7" => 0x7f,
                 _ => 124,
             };
-            if seg != 0 && saddr != 0x7f && saddr != null {
+            let has_saddr = saddr != 0x7f && saddr != null;
+            if seg != 0 && has_saddr {
                 d.mods |= m::SADDR;
             }
-            if field(Field::Glc) != 0 && desc.flags & flags::GLC_RTN != 0 {
+            // scratch_: the VGPR offset is there when the SVE bit says so (gfx940, gfx11+),
+            // else only when saddr is the "no SGPR" code (gfx9 0x7f, gfx10 null)
+            if seg == 1 {
+                let vaddr = match dec.field(inst, Field::Sve) {
+                    Some(sve) => sve != 0,
+                    // gfx940's SVE is bit 13 (gfx9's LDS bit)
+                    None if matches!(dec.processor(), "gfx942" | "gfx950") => {
+                        field(Field::Lds) != 0
+                    }
+                    // gfx9: VADDR unless an SGPR; gfx10: VADDR only with saddr = null
+                    // (0x7f there is the ST mode: neither register)
+                    None => saddr == null,
+                };
+                if !vaddr {
+                    d.src[0] = Src::None;
+                }
+            }
+            if (field(Field::Glc) != 0 || field(Field::Th) & 1 != 0)
+                && desc.flags & flags::GLC_RTN != 0
+            {
                 d.mods |= m::RTN;
             }
             mem_width(desc.mnemonic, &mut d);
@@ -673,6 +767,24 @@ fn translate_one(
             mem_width(desc.mnemonic, &mut d);
         }
         _ => {}
+    }
+    // gfx11+ VOP3 in its DPP form: the DPP word follows the instruction (its low byte is
+    // src0, which the decoder has already resolved)
+    if let Some(kind) = dec.vop3_dpp_kind(inst) {
+        let w = inst.literal;
+        d.mods |= m::DPP;
+        d.imm2 = match kind {
+            hsaco_isa::decode::Vop3Dpp::Dpp16 => {
+                (w >> 8 & 0x1ff)
+                    | (w >> 28 & 0xf) << 9
+                    | (w >> 24 & 0xf) << 13
+                    | (w >> 19 & 1) << 17
+                    | (w >> 18 & 1) << 18
+            }
+            hsaco_isa::decode::Vop3Dpp::Dpp8 { fi } => {
+                dpp::DPP8 | u32::from(fi) << 24 | (w >> 8 & 0xff_ffff)
+            }
+        };
     }
     // gfx8's v_add_u32/v_sub_u32/v_subrev_u32 write a carry (gfx9's *_co_u32)
     if matches!(d.op, Op::VAddU32 | Op::VSubU32 | Op::VSubrevU32)

@@ -11,13 +11,11 @@ SRC=${SRC:-$HERE/../../../../../shared/corpus/cl}
 [ -d "$SRC" ] || SRC=/work/shared/corpus/cl
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-for target in gfx900 gfx906 gfx90a; do
+# every non-image corpus kernel (16_matrix's MFMA/WMMA and 19_libm's device libraries
+# are not run yet) for each target at code object v4 and v5
+for target in gfx900 gfx906 gfx90a gfx942 gfx1100 gfx803 gfx1030 gfx1200; do
   for cov in 4 5; do
     for k in 01_vadd 02_reduce_lds 03_atomics 04_fp64 05_half 06_calls 07_scratch 08_dyn_lds 09_matmul_tiled 10_histogram 11_scan 12_intops 13_control_flow 14_vectors 15_wave_intrinsics 17_printf; do
-      # the scratch kernels are large (28 KB): two configurations are enough
-      if [ $k = 07_scratch ] && [ "${target}_$cov" != gfx90a_5 ] && [ "${target}_$cov" != gfx900_4 ]; then
-        continue
-      fi
       clang-22 -target amdgcn-amd-amdhsa -mcpu=$target -mcode-object-version=$cov \
         -O2 -x cl -cl-std=CL2.0 -DCORPUS_COV=$cov -I"$SRC" -nogpulib \
         -c "$SRC/$k.cl" -o "$TMP/$k.o" 2>/dev/null
@@ -25,14 +23,20 @@ for target in gfx900 gfx906 gfx90a; do
     done
   done
 done
-# gfx803 and wave32 gfx1100: a few kernels each
-for target in gfx803 gfx1100; do
+# gfx10's absolute flat scratch (FLAT_SCRATCH written by the prolog with s_setreg):
+# clang uses it on gfx10 only with the enable-flat-scratch feature
 for cov in 4 5; do
-  for k in 01_vadd 02_reduce_lds 04_fp64 11_scan 13_control_flow; do
-    clang-22 -target amdgcn-amd-amdhsa -mcpu=$target -mcode-object-version=$cov \
+  clang-22 -target amdgcn-amd-amdhsa -mcpu=gfx1030 -mcode-object-version=$cov \
+    -O2 -x cl -cl-std=CL2.0 -nogpulib -Xclang -target-feature -Xclang +enable-flat-scratch \
+    -c "$HERE/flat_scratch.cl" -o "$TMP/flat_scratch.o" 2>/dev/null
+  ld.lld-22 -shared --no-undefined -s "$TMP/flat_scratch.o" -o "$HERE/flat_scratch_gfx1030_cov$cov.co"
+done
+# gfx1100 in wave64 (-mwavefrontsize64): lane masks are SGPR pairs on an RDNA target
+for cov in 4 5; do
+  for k in 01_vadd 02_reduce_lds 03_atomics 04_fp64 05_half 06_calls 07_scratch 08_dyn_lds 09_matmul_tiled 10_histogram 11_scan 12_intops 13_control_flow 14_vectors 15_wave_intrinsics 17_printf; do
+    clang-22 -target amdgcn-amd-amdhsa -mcpu=gfx1100 -mwavefrontsize64 -mcode-object-version=$cov \
       -O2 -x cl -cl-std=CL2.0 -DCORPUS_COV=$cov -I"$SRC" -nogpulib \
       -c "$SRC/$k.cl" -o "$TMP/$k.o" 2>/dev/null
-    ld.lld-22 -shared --no-undefined -s "$TMP/$k.o" -o "$HERE/${k}_${target}_cov$cov.co"
+    ld.lld-22 -shared --no-undefined -s "$TMP/$k.o" -o "$HERE/${k}_gfx1100w64_cov$cov.co"
   done
-done
 done
