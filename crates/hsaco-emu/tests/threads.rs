@@ -11,6 +11,15 @@
 
 use hsaco_emu::{kernel_names, load, run_kernel, ArgValue, Dispatch, Elem, RunOptions};
 
+/// Kernels whose work-groups read what other work-groups write (a race on a GPU too,
+/// whose outcome depends on the order the work-groups run in), so that one and two
+/// threads may rightly differ; not run here.
+const RACY: &[(&str, &str)] = &[(
+    "private_flat",
+    "flat_scratch.cl reads o[i] for every work-item i while the work-item i - 64 of \
+     an earlier work-group writes o[64 + (i - 64)] = o[i]",
+)];
+
 fn args_for(k: &hsaco_emu::kernel::Kernel) -> Vec<ArgValue> {
     let mut seed = 1u64;
     let mut args = Vec::new();
@@ -57,6 +66,9 @@ fn one_and_two_threads_give_the_same_buffers_for_every_fixture() {
         let co = std::fs::read(path).unwrap();
         let file = path.file_name().unwrap().to_string_lossy().to_string();
         for name in kernel_names(&co).unwrap() {
+            if RACY.iter().any(|(k, _)| *k == name) {
+                continue;
+            }
             let k = load(&co, &name).unwrap();
             let block = k
                 .metadata
