@@ -1928,12 +1928,18 @@ fn wave64_widths(inst: &mut Instruction, enc: &EncodingDesc, op: &OpDesc, gfx12:
     let matrix = op.flags & flags::MATRIX != 0;
     let transpose = op.flags & flags::TRANSPOSE != 0;
     let cndmask = op.flags & flags::LANE_MASK != 0;
+    // A scalar destination beside a vector one is a carry or `v_div_scale`'s flag: a
+    // lane mask; alone (`v_readlane`, `v_readfirstlane`, gfx12's `v_s_*`) it is one
+    // value, a single SGPR as llvm-objdump prints it.
+    let beside_vdst = op
+        .operands
+        .iter()
+        .any(|od| od.role == Role::Field(Field::Vdst));
     for (o, od) in inst.operands.iter_mut().zip(op.operands) {
         let mask = vector
-            && (matches!(
-                od.role,
-                Role::FieldOr(_, 106) | Role::Field(Field::Sdst | Field::Sdst8)
-            ) || (cndmask && od.role == Role::Field(Field::Src2)));
+            && (matches!(od.role, Role::FieldOr(_, 106))
+                || (beside_vdst && matches!(od.role, Role::Field(Field::Sdst | Field::Sdst8)))
+                || (cndmask && od.role == Role::Field(Field::Src2)));
         if mask {
             // (pairs start at an even register)
             *o = match *o {
