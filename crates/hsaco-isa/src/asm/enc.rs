@@ -3261,6 +3261,121 @@ fn first_regs(s: &str) -> String {
     out
 }
 
+/// Values of a special-immediate field verified one by one before a [`SolveTable`]
+/// is made.
+const SOLVE_SCAN: u32 = 4095;
+
+/// (processor, op, encoding, field position, other bits, third word, literal).
+type TableKey = (&'static str, u16, u16, u8, u64, u32, Option<(u64, bool)>);
+
+fn solve_tables() -> &'static Mutex<HashMap<TableKey, std::sync::Arc<SolveTable>>> {
+    static T: OnceLock<Mutex<HashMap<TableKey, std::sync::Arc<SolveTable>>>> = OnceLock::new();
+    T.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// The printed operand text of every value of a special-immediate field, the rest
+/// of the instruction fixed (s_waitcnt's counters, hwreg(...), ...): a statement's
+/// value is then among the few whose text is its own, found without printing all of
+/// them again. Entries are `hash(text) & !0xffff | value`, sorted: a hash collision
+/// only adds a value that verification rejects.
+struct SolveTable {
+    entries: Vec<u64>,
+    /// False when the printed texts can match in other ways than by equality (DPP,
+    /// SDWA, image or true16 forms, see `lenient_match`): not used then.
+    usable: bool,
+}
+
+impl SolveTable {
+    fn build(
+        dec: &Decoder,
+        cand: &Cand,
+        max: u32,
+        literal: Option<(u64, bool)>,
+        place: &dyn Fn(u32) -> (u64, u32),
+    ) -> SolveTable {
+        let mut entries = Vec::with_capacity(max as usize + 1);
+        let mut usable = true;
+        let mut bytes = Vec::with_capacity(16);
+        let (mut p, mut c) = (String::new(), String::new());
+        if matches!(literal, Some((l, false)) if l >> 32 != 0) {
+            // (verify tries no encoding then)
+            return SolveTable { entries, usable };
+        }
+        for v in 0..=max {
+            let (r, w) = place(v);
+            bytes_of(cand.enc, r, w, literal, &mut bytes);
+            let Ok(inst) = dec.decode(&bytes) else {
+                continue;
+            };
+            if usize::from(inst.size) != bytes.len()
+                || inst.op != cand.op_index
+                || usize::from(inst.encoding) != cand.ei
+            {
+                continue;
+            }
+            let form = dec.encoding(&inst).form;
+            p.clear();
+            crate::print::print(dec, &inst, &mut p);
+            let after = p.find(' ').unwrap_or(p.len());
+            canon(&p[after..], &mut c);
+            if matches!(form, Form::Dpp | Form::Sdwa | Form::Mimg)
+                || dec.vop3_dpp(&inst).is_some()
+                || c.contains(".l")
+            {
+                usable = false;
+                break;
+            }
+            entries.push(text_hash(&c) & !0xffff | u64::from(v));
+        }
+        entries.sort_unstable();
+        SolveTable { entries, usable }
+    }
+
+    /// The values whose text may be `want` or `exact` (non-empty), in increasing order.
+    fn values(&self, want: &str, exact: &str) -> Vec<u32> {
+        let mut out = Vec::new();
+        for t in [want, exact] {
+            if t.is_empty() {
+                continue;
+            }
+            let h = text_hash(t) & !0xffff;
+            let start = self.entries.partition_point(|&e| e < h);
+            for &e in &self.entries[start..] {
+                if e & !0xffff != h {
+                    break;
+                }
+                out.push((e & 0xffff) as u32);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+fn text_hash(s: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = FastHasher(0xcbf2_9ce4_8422_2325);
+    h.write(s.as_bytes());
+    h.finish()
+}
+
+/// Whether `matches(t, printed)` is `t == printed` for every printed text (no
+/// wildcard, no negative number, no `0` that may match `null`) and `lenient_match`
+/// does not apply to `t` (no `.h`, no swizzle): a [`SolveTable`] then finds every
+/// value that verifies.
+fn plain_text(t: &str) -> bool {
+    let b = t.as_bytes();
+    !t.contains('\u{1}')
+        && !t.contains(".h")
+        && !t.contains("swizzle(")
+        && b.iter().enumerate().all(|(i, &c)| match c {
+            b'-' => !b.get(i + 1).is_some_and(u8::is_ascii_digit),
+            b'0' => b.get(i + 1).is_some_and(|&n| n != b',' && n != b' '),
+            _ => true,
+        })
+}
+
 /// Search the value of `field` (a special immediate: waitcnt, hwreg, swizzle, ...)
 /// whose printed text matches; cached per processor, op and text.
 #[allow(clippy::too_many_arguments)]
@@ -3301,15 +3416,78 @@ fn solve_field(
     let max = field_max(fd).min(0xffff) as u32;
     let mut found = None;
     let mut warn_hit = None;
-    for v in 0..=max {
+    // the values in order, each verified; past the first few thousand, the printed
+    // text of every value is worked out once (a `SolveTable`) and only the values
+    // whose text is the statement's are verified, in the same order
+    let table_key = (
+        dec.processor(),
+        cand.op_index,
+        cand.ei as u16,
+        fd.lo,
+        raw,
+        w2,
+        literal,
+    );
+    let known = solve_tables()
+        .lock()
+        .ok()
+        .and_then(|t| t.get(&table_key).cloned());
+    let tabled = plain_text(want_ops) && plain_text(cand.exact);
+    let mut try_value = |v: u32| -> bool {
         let (r, w) = place(v);
         match verify(dec, cand, r, w, literal, want_ops, &mut scratch).map(|(b, w, _)| (b, w)) {
             Some((b, None)) => {
                 found = Some((v, b));
-                break;
+                true
             }
-            Some((b, Some(e))) if warn_hit.is_none() => warn_hit = Some((v, b, e)),
-            _ => {}
+            Some((b, Some(e))) if warn_hit.is_none() => {
+                warn_hit = Some((v, b, e));
+                false
+            }
+            _ => false,
+        }
+    };
+    match known {
+        Some(t) if t.usable && tabled => {
+            for v in t.values(want_ops, cand.exact) {
+                if try_value(v) {
+                    break;
+                }
+            }
+        }
+        known => {
+            let mut done = false;
+            for v in 0..=max.min(SOLVE_SCAN) {
+                if try_value(v) {
+                    done = true;
+                    break;
+                }
+            }
+            if !done && max > SOLVE_SCAN {
+                let t = known.unwrap_or_else(|| {
+                    let t = std::sync::Arc::new(SolveTable::build(dec, cand, max, literal, &place));
+                    if let Ok(mut all) = solve_tables().lock() {
+                        if all.len() >= 32 {
+                            all.clear();
+                        }
+                        all.insert(table_key, t.clone());
+                    }
+                    t
+                });
+                if t.usable && tabled {
+                    for v in t.values(want_ops, cand.exact) {
+                        if v > SOLVE_SCAN && try_value(v) {
+                            break;
+                        }
+                    }
+                } else {
+                    for v in SOLVE_SCAN + 1..=max {
+                        if try_value(v) {
+                            break;
+                        }
+                    }
+                }
+            }
         }
     }
     if let Ok(mut c) = solve_cache().lock() {
