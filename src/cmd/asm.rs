@@ -129,8 +129,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     aopts.listing = asm_out;
     // the input is read a line at a time, never whole
     let stdin = std::io::stdin();
-    let (name, mut reader): (String, Box<dyn std::io::BufRead>) = if opts.input.as_os_str() == "-"
-    {
+    let (name, mut reader): (String, Box<dyn std::io::BufRead>) = if opts.input.as_os_str() == "-" {
         ("<stdin>".to_string(), Box::new(stdin.lock()))
     } else {
         let f = std::fs::File::open(&opts.input)

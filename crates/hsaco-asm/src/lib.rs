@@ -575,8 +575,7 @@ impl Stmts {
         }
         debug_assert_eq!(n + 1, self.count, "only the current statement can be kept");
         if n + 1 == self.count {
-            self.kept
-                .push((n, self.cur.0, self.cur.1.as_str().into()));
+            self.kept.push((n, self.cur.0, self.cur.1.as_str().into()));
         }
     }
 
@@ -1162,7 +1161,7 @@ fn run(
             }
             _ => {}
         }
-        if let Some(m) = a.macros.get(word) {
+        if let Some(m) = (!a.macros.is_empty()).then(|| a.macros.get(word)).flatten() {
             let exp = expand_macro(m, t[word_end..].trim(), &mut a.unique);
             match exp {
                 Ok(lines) => stack.push(Frame::Lines(lines, 0)),
@@ -1493,7 +1492,7 @@ fn statement(a: &mut Asm<'_>, n: usize, line: &Line, enc: &mut dyn InstructionEn
         }
         let (name, end) = if b[pos] == b'"' {
             match text[pos + 1..].find('"') {
-                Some(e) => (text[pos + 1..pos + 1 + e].to_string(), pos + e + 2),
+                Some(e) => (&text[pos + 1..pos + 1 + e], pos + e + 2),
                 None => break,
             }
         } else if expr::is_ident_start(b[pos]) {
@@ -1501,7 +1500,7 @@ fn statement(a: &mut Asm<'_>, n: usize, line: &Line, enc: &mut dyn InstructionEn
             while end < b.len() && expr::is_ident_char(b[end]) {
                 end += 1;
             }
-            (text[pos..end].to_string(), end)
+            (&text[pos..end], end)
         } else {
             break;
         };

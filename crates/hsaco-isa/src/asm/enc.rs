@@ -573,46 +573,202 @@ thread_local! {
     static BUFS: std::cell::RefCell<(String, String)> = const { std::cell::RefCell::new((String::new(), String::new())) };
 }
 
-/// Cached results of statements without expressions, per (processor, wave64).
-type StatementCache = HashMap<
-    (&'static str, bool),
-    HashMap<Box<str>, Result<(Vec<u8>, Encoded), AsmError>, FastHash>,
->;
+/// A fast hash of a statement text: FNV-1a-like over 8-byte words, the tail as one
+/// zero-padded word, then the length (the keys are statement texts; a chain of
+/// colliding ones is cut short by [`PROBES`], so crafted input costs no more than
+/// uncached encoding).
+fn fast_hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        h = (h ^ w).wrapping_mul(0x0100_0000_01b3).rotate_left(23);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        h = (h ^ u64::from_le_bytes(w))
+            .wrapping_mul(0x0100_0000_01b3)
+            .rotate_left(23);
+    }
+    h ^= bytes.len() as u64;
+    h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^ (h >> 32)
+}
 
-/// A hasher for the statement cache: FNV-1a over 8-byte words (the keys are our own
-/// statement texts, not attacker-chosen table keys a denial of service could target
-/// in a long-lived process; SipHash was a tenth of `hsaco as`'s time).
+/// Slots a look-up or an insertion of the statement cache probes at most.
+const PROBES: usize = 32;
+
+/// Entries of one statement table before it is emptied.
+const MAX_STATEMENTS: usize = 1 << 20;
+
+/// One cached statement: its hash, where its text (then its instruction bytes) starts
+/// in the arena, and what it gave.
 #[derive(Clone, Copy, Default)]
-struct FastHash;
+struct Slot {
+    hash: u64,
+    at: u32,
+    key_len: u16,
+    /// 0: empty; 1: the bytes after the text, no warning; 2: `others[n]`, `n` the
+    /// four bytes after the text.
+    kind: u8,
+    bytes: u8,
+}
 
-impl std::hash::BuildHasher for FastHash {
-    type Hasher = FastHasher;
-    fn build_hasher(&self) -> FastHasher {
-        FastHasher(0xcbf2_9ce4_8422_2325)
+/// The statements of one (processor, wave mode): an open-addressing table over an
+/// arena of texts and bytes (one allocation for all, so a hit reads one place).
+#[derive(Default)]
+struct StatementTable {
+    slots: Vec<Slot>,
+    arena: Vec<u8>,
+    others: Vec<Result<(Vec<u8>, Encoded), AsmError>>,
+    len: usize,
+}
+
+impl StatementTable {
+    fn find(&self, text: &str, h: u64) -> Option<&Slot> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        for _ in 0..PROBES {
+            let s = &self.slots[i];
+            if s.kind == 0 {
+                return None;
+            }
+            if s.hash == h && usize::from(s.key_len) == text.len() {
+                let at = s.at as usize;
+                if &self.arena[at..at + text.len()] == text.as_bytes() {
+                    return Some(s);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        None
+    }
+
+    /// The result of a slot [`find`](Self::find) gave, the bytes appended to `out`.
+    fn result(&self, s: &Slot, out: &mut Vec<u8>) -> Result<Encoded, AsmError> {
+        let at = s.at as usize + usize::from(s.key_len);
+        if s.kind == 1 {
+            out.extend_from_slice(&self.arena[at..at + usize::from(s.bytes)]);
+            return Ok(Encoded {
+                size: s.bytes,
+                fixup: None,
+                warning: None,
+            });
+        }
+        let mut n = [0u8; 4];
+        n.copy_from_slice(&self.arena[at..at + 4]);
+        match &self.others[u32::from_le_bytes(n) as usize] {
+            Ok((bytes, e)) => {
+                out.extend_from_slice(bytes);
+                Ok(e.clone())
+            }
+            Err(e) => Err(e.clone()),
+        }
+    }
+
+    fn insert(&mut self, text: &str, h: u64, r: Result<(&[u8], &Encoded), &AsmError>) {
+        if text.len() > usize::from(u16::MAX) {
+            return;
+        }
+        if self.len >= MAX_STATEMENTS {
+            *self = StatementTable::default();
+        }
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        let mut free = None;
+        for _ in 0..PROBES {
+            if self.slots[i].kind == 0 {
+                free = Some(i);
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        // (a long chain of colliding texts: left uncached)
+        let Some(i) = free else { return };
+        let at = self.arena.len();
+        let Ok(at32) = u32::try_from(at) else { return };
+        self.arena.extend_from_slice(text.as_bytes());
+        let plain = match r {
+            Ok((bytes, e))
+                if e.warning.is_none()
+                    && e.fixup.is_none()
+                    && usize::from(e.size) == bytes.len() =>
+            {
+                Some(e.size)
+            }
+            _ => None,
+        };
+        let (kind, nbytes) = match plain {
+            Some(n) => {
+                if let Ok((bytes, _)) = r {
+                    self.arena.extend_from_slice(bytes);
+                }
+                (1, n)
+            }
+            None => {
+                let n = self.others.len() as u32;
+                self.arena.extend_from_slice(&n.to_le_bytes());
+                self.others.push(match r {
+                    Ok((bytes, e)) => Ok((bytes.to_vec(), e.clone())),
+                    Err(e) => Err(e.clone()),
+                });
+                (2, 0)
+            }
+        };
+        self.slots[i] = Slot {
+            hash: h,
+            at: at32,
+            key_len: text.len() as u16,
+            kind,
+            bytes: nbytes,
+        };
+        self.len += 1;
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(1024);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        let mask = size - 1;
+        for s in old.into_iter().filter(|s| s.kind != 0) {
+            let mut i = s.hash as usize & mask;
+            while self.slots[i].kind != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = s;
+        }
     }
 }
 
-struct FastHasher(u64);
+/// Cached results of statements without expressions, per (processor, wave64).
+#[derive(Default)]
+struct StatementCache {
+    tables: Vec<((&'static str, bool), StatementTable)>,
+}
 
-impl std::hash::Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-            self.0 = (self.0 ^ w).wrapping_mul(0x0100_0000_01b3).rotate_left(23);
-        }
-        for &b in chunks.remainder() {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn finish(&self) -> u64 {
-        // (spread the high bits into the low ones hashbrown takes its group from)
-        self.0 ^ (self.0 >> 29)
+impl StatementCache {
+    fn table(&mut self, key: (&'static str, bool)) -> &mut StatementTable {
+        let i = match self.tables.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                self.tables.push((key, StatementTable::default()));
+                self.tables.len() - 1
+            }
+        };
+        &mut self.tables[i].1
     }
 }
 
 thread_local! {
-    static STATEMENTS: std::cell::RefCell<StatementCache> = std::cell::RefCell::new(HashMap::new());
+    static STATEMENTS: std::cell::RefCell<StatementCache> =
+        const { std::cell::RefCell::new(StatementCache { tables: Vec::new() }) };
 }
 
 /// Counts the expressions a statement asks about (a statement with none is cached).
@@ -637,16 +793,11 @@ pub(crate) fn encode_cached(
     out: &mut Vec<u8>,
 ) -> Result<Encoded, AsmError> {
     let key = (dec.processor(), dec.is_wave64());
+    let h = fast_hash(text.as_bytes());
     let hit = STATEMENTS.with(|c| {
-        let c = c.borrow();
-        match c.get(&key).and_then(|m| m.get(text)) {
-            Some(Ok((bytes, e))) => {
-                out.extend_from_slice(bytes);
-                Some(Ok(e.clone()))
-            }
-            Some(Err(e)) => Some(Err(e.clone())),
-            None => None,
-        }
+        let mut c = c.borrow_mut();
+        let t = c.table(key);
+        t.find(text, h).copied().map(|s| t.result(&s, out))
     });
     if let Some(r) = hit {
         return r;
@@ -658,17 +809,13 @@ pub(crate) fn encode_cached(
     };
     let r = encode(dec, text, pc, &mut counting, out);
     if !counting.asked {
-        let stored = match &r {
-            Ok(e) => Ok((out[start..].to_vec(), e.clone())),
-            Err(e) => Err(e.clone()),
-        };
         STATEMENTS.with(|c| {
             let mut c = c.borrow_mut();
-            let m = c.entry(key).or_default();
-            if m.len() >= 1 << 20 {
-                m.clear();
-            }
-            m.insert(text.into(), stored);
+            let stored = match &r {
+                Ok(e) => Ok((&out[start..], e)),
+                Err(e) => Err(e),
+            };
+            c.table(key).insert(text, h, stored);
         });
     }
     r
@@ -3354,10 +3501,7 @@ impl SolveTable {
 }
 
 fn text_hash(s: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = FastHasher(0xcbf2_9ce4_8422_2325);
-    h.write(s.as_bytes());
-    h.finish()
+    fast_hash(s.as_bytes())
 }
 
 /// Whether `matches(t, printed)` is `t == printed` for every printed text (no
@@ -3720,6 +3864,109 @@ mod tests {
         canon("s[4:5],  0x0", &mut a);
         canon("s[4:5], null", &mut b);
         assert!(matches(&a, &b), "{a:?} {b:?}");
+    }
+}
+
+#[cfg(test)]
+mod cache_tests {
+    use crate::asm::{Assembler, NoSymbols};
+
+    /// Special immediates far into the search (past `SOLVE_SCAN`, so through the
+    /// table), with and without the statement cache, in an order where the table is
+    /// made by one statement and used by the next; bytes from llvm-mc-22
+    /// -show-encoding.
+    #[test]
+    fn special_immediates_through_the_table() {
+        let cases: &[(&str, &str, [u8; 4])] = &[
+            ("gfx1100", "s_waitcnt lgkmcnt(1)", [0x17, 0xfc, 0x89, 0xbf]),
+            (
+                "gfx1100",
+                "s_waitcnt vmcnt(0) lgkmcnt(0)",
+                [0x07, 0x00, 0x89, 0xbf],
+            ),
+            (
+                "gfx1100",
+                "s_waitcnt vmcnt(3) expcnt(2) lgkmcnt(5)",
+                [0x52, 0x0c, 0x89, 0xbf],
+            ),
+            ("gfx1100", "s_waitcnt lgkmcnt(0)", [0x07, 0xfc, 0x89, 0xbf]),
+            ("gfx1100", "s_waitcnt expcnt(0)", [0xf0, 0xff, 0x89, 0xbf]),
+            ("gfx90a", "s_waitcnt lgkmcnt(1)", [0x7f, 0xc1, 0x8c, 0xbf]),
+            (
+                "gfx90a",
+                "s_waitcnt vmcnt(0) lgkmcnt(0)",
+                [0x70, 0x00, 0x8c, 0xbf],
+            ),
+            (
+                "gfx90a",
+                "s_waitcnt vmcnt(3) expcnt(2) lgkmcnt(5)",
+                [0x23, 0x05, 0x8c, 0xbf],
+            ),
+            ("gfx90a", "s_waitcnt lgkmcnt(0)", [0x7f, 0xc0, 0x8c, 0xbf]),
+            ("gfx90a", "s_waitcnt expcnt(0)", [0x0f, 0xcf, 0x8c, 0xbf]),
+            (
+                "gfx90a",
+                "s_getreg_b32 s3, hwreg(HW_REG_MODE, 0, 4)",
+                [0x01, 0x18, 0x83, 0xb8],
+            ),
+            (
+                "gfx90a",
+                "s_getreg_b32 s5, hwreg(HW_REG_MODE, 2, 3)",
+                [0x81, 0x10, 0x85, 0xb8],
+            ),
+        ];
+        for cached in [false, true] {
+            for (p, text, want) in cases {
+                let mut a = Assembler::for_processor(p).unwrap();
+                if !cached {
+                    a = a.uncached();
+                }
+                let mut out = Vec::new();
+                let r = a.encode(text, 0, &mut NoSymbols, &mut out);
+                assert!(r.is_ok(), "{p} {text}: {r:?}");
+                assert_eq!(out, want, "{p} {text}");
+            }
+        }
+    }
+
+    /// The statement cache gives what encoding from scratch gives: bytes, warnings
+    /// and errors, also after its table has grown.
+    #[test]
+    fn statement_cache_is_transparent() {
+        let mut texts: Vec<String> = (0..3000).map(|i| format!("s_mov_b32 s1, {i}")).collect();
+        // (gfx9: a zero word reads back as a v_cndmask_b32 that breaks the constant
+        // bus rule: encoded with a warning)
+        texts.push("v_cndmask_b32_e32 v0, s0, v0, vcc".to_string());
+        texts.push("v_add_f32 v0, v1".to_string());
+        texts.push("s_foo s0".to_string());
+        let cached = Assembler::for_processor("gfx900").unwrap();
+        let fresh = cached.uncached();
+        let mut warned = false;
+        for round in 0..2 {
+            for t in &texts {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                let ra = cached.encode(t, 0, &mut NoSymbols, &mut a);
+                let rb = fresh.encode(t, 0, &mut NoSymbols, &mut b);
+                assert_eq!(ra, rb, "round {round}: {t}");
+                assert_eq!(a, b, "round {round}: {t}");
+                warned |= ra.is_ok_and(|e| e.warning.is_some());
+            }
+        }
+        assert!(warned);
+    }
+
+    #[test]
+    fn plain_texts() {
+        use super::plain_text;
+        assert!(plain_text("lgkmcnt(0)"));
+        assert!(plain_text("vmcnt(0) lgkmcnt(10)"));
+        assert!(plain_text(""));
+        assert!(!plain_text("s0, \u{1}"));
+        assert!(!plain_text("s0, -4"));
+        assert!(!plain_text("s[4:5], 0"));
+        assert!(!plain_text("s[4:5], 0, s6"));
+        assert!(!plain_text("v0.h"));
+        assert!(!plain_text("offset:swizzle(quad_perm,[0,1,2,3])"));
     }
 }
 
