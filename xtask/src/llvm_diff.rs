@@ -95,6 +95,8 @@ pub fn run(opts: &Options) -> Result<()> {
     // (no LLVM in it: hsaco's own bytes -> text -> bytes over the corpus code)
     failed |= !crate::roundtrip::run(&dir, opts.limit, 5)?;
     failed |= !crate::roundtrip::cli(&hsaco, &dir, opts.limit)?;
+    // llvm-objdump-22's text assembled again, where llvm-mc-22 manages it
+    failed |= !crate::objdump_reasm::run(&dir, opts.limit)?;
     if failed {
         bail!("hsaco differs from LLVM 22");
     }

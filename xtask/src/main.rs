@@ -15,6 +15,8 @@
 //! cargo xtask enc-one PROC[+w64] TEXT  one statement through the encoder and llvm-mc-22
 //! cargo xtask bench [--corpus DIR] [--libshape-only | --asm | --emu]
 //! cargo xtask asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real]
+//! cargo xtask objdump-reasm [--corpus DIR] [--limit N]
+//!                                     llvm-objdump-22's text assembled by hsaco where llvm-mc-22 manages it
 //!                                     hsaco-asm vs llvm-mc-22 -filetype=obj on the corpus .s files
 //! cargo xtask bench [--corpus DIR] [--libshape-only]
 //!                                     time hsaco against the LLVM tool doing the same work
@@ -40,6 +42,7 @@ mod enc_diff;
 mod ld_diff;
 mod libshape;
 mod llvm_diff;
+mod objdump_reasm;
 mod roundtrip;
 mod wild;
 
@@ -105,6 +108,13 @@ fn main() -> Result<()> {
             enc_diff::run(&Options::parse(&rest)?, show)
         }
         "asm-diff" => asm_diff::run(rest),
+        "objdump-reasm" => {
+            let opts = Options::parse(rest)?;
+            if !objdump_reasm::run(&opts.corpus_dir()?, opts.limit)? {
+                bail!("hsaco does not give back bytes llvm-mc-22 gives back");
+            }
+            Ok(())
+        }
         "bench" => bench::run(&Options::parse(rest)?),
         "wild-corpus" => wild::run(rest),
         "help" | "--help" | "-h" => {
@@ -115,7 +125,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | objdump-reasm [--corpus DIR] [--limit N] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR]>";
 
 /// Options shared by the tasks that run over the corpus.
 #[derive(Default)]

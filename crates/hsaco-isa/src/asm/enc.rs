@@ -1464,6 +1464,11 @@ fn source_choices(
                     } else {
                         None
                     };
+                    // (llvm-mc-22, gfx1250: an integer operand takes the 32-bit literal
+                    // only for 0..=0x7fffffff, whose sign and zero extensions agree;
+                    // other values the 64-bit one, tried first where it exists)
+                    let wide_first = int && !ty.is_float() && !(0..1i64 << 31).contains(&n);
+                    let first = out.len();
                     if let Some(b) = short {
                         let mut c = Choice::set(field, 255);
                         c.literal = Some(b);
@@ -1477,7 +1482,11 @@ fn source_choices(
                     let mut c = Choice::set(field, 254);
                     c.literal = Some(wide);
                     c.wide = true;
-                    out.push(c);
+                    if wide_first {
+                        out.insert(first, c);
+                    } else {
+                        out.push(c);
+                    }
                 } else {
                     let mut c = Choice::set(field, 255);
                     c.literal = Some(bits);
@@ -4147,6 +4156,37 @@ mod error_tests {
                 "gfx1250",
                 "v_mov_b64_e32 v[2:3], 0x8000000000000000",
                 &[0xfe, 0x3a, 0x04, 0x7e, 0, 0, 0, 0, 0, 0, 0, 0x80][..],
+            ),
+            // (llvm-mc-22: an integer operand takes the 32-bit literal only for
+            // 0..=0x7fffffff)
+            (
+                "gfx1250",
+                "s_add_nc_u64 s[0:1], s[0:1], 0x7fffffff",
+                &[0x00, 0xff, 0x80, 0xa9, 0xff, 0xff, 0xff, 0x7f][..],
+            ),
+            (
+                "gfx1250",
+                "s_add_nc_u64 s[0:1], s[0:1], 0x80000000",
+                &[0x00, 0xfe, 0x80, 0xa9, 0, 0, 0, 0x80, 0, 0, 0, 0][..],
+            ),
+            (
+                "gfx1250",
+                "s_add_nc_u64 s[0:1], s[0:1], 0xfffffffffffff96c",
+                &[
+                    0x00, 0xfe, 0x80, 0xa9, 0x6c, 0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                ][..],
+            ),
+            (
+                "gfx1250",
+                "v_add_nc_u64 v[0:1], -1684, v[2:3]",
+                &[
+                    0xfe, 0x04, 0x00, 0x50, 0x6c, 0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                ][..],
+            ),
+            (
+                "gfx90a",
+                "s_mov_b64 s[0:1], 0xffffffff80000000",
+                &[0xff, 0x01, 0x80, 0xbe, 0, 0, 0, 0x80][..],
             ),
             (
                 "gfx1250",
