@@ -1330,7 +1330,7 @@ fn expand_macro(m: &Macro, args: &str, unique: &mut usize) -> Result<Vec<Line>, 
         .map(|l| Line {
             loc: l.loc,
             text: substitute(&l.text, &names, *unique),
-            raw: substitute(&l.raw, &names, *unique).into(),
+            raw: substitute(&l.raw, &names, *unique),
         })
         .collect())
 }
@@ -1371,7 +1371,7 @@ fn expand_repeat(a: &mut Asm<'_>, n: usize, word: &str, arg: &str, body: &[Line]
                     out.push(Line {
                         loc: l.loc,
                         text: substitute(&l.text, &names, 0),
-                        raw: substitute(&l.raw, &names, 0).into(),
+                        raw: substitute(&l.raw, &names, 0),
                     });
                 }
             }
@@ -1505,9 +1505,9 @@ fn statement(a: &mut Asm<'_>, n: usize, line: &Line, enc: &mut dyn InstructionEn
             break;
         };
         if b.get(end) == Some(&b':') {
-            define_label(a, n, &name, start);
+            define_label(a, n, name, start);
             if a.opts.listing {
-                a.listing.push_str(&name);
+                a.listing.push_str(name);
                 a.listing.push_str(":\n");
             }
             pos = end + 1;
@@ -1519,7 +1519,7 @@ fn statement(a: &mut Asm<'_>, n: usize, line: &Line, enc: &mut dyn InstructionEn
             k += 1;
         }
         if b.get(k) == Some(&b'=') && b.get(k + 1) != Some(&b'=') {
-            assign(a, n, &name, start, &text[k + 1..], k + 1, true);
+            assign(a, n, name, start, &text[k + 1..], k + 1, true);
             return;
         }
         break;
