@@ -4,7 +4,6 @@ use crate::output;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::ffi::OsString;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -128,16 +127,17 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         None => opts.show_encoding,
     };
     aopts.listing = asm_out;
-    let (name, text) = if opts.input.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading stdin")?;
-        ("<stdin>".to_string(), s)
+    // the input is read a line at a time, never whole
+    let stdin = std::io::stdin();
+    let (name, mut reader): (String, Box<dyn std::io::BufRead>) = if opts.input.as_os_str() == "-" {
+        ("<stdin>".to_string(), Box::new(stdin.lock()))
     } else {
-        let s = std::fs::read_to_string(&opts.input)
+        let f = std::fs::File::open(&opts.input)
             .with_context(|| format!("reading {}", opts.input.display()))?;
-        (opts.input.display().to_string(), s)
+        (
+            opts.input.display().to_string(),
+            Box::new(std::io::BufReader::with_capacity(1 << 16, f)),
+        )
     };
     let mut enc = hsaco_isa::asm::Assembler::for_processor(aopts.target.processor.name)
         .with_context(|| format!("no instruction encoder for {}", opts.mcpu))?;
@@ -147,7 +147,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
     let mut includes = Includes {
         dirs: opts.include.clone(),
     };
-    match hsaco_asm::assemble(&name, &text, &aopts, &mut enc, &mut includes) {
+    match hsaco_asm::assemble_reader(&name, &mut reader, &aopts, &mut enc, &mut includes) {
         Ok(out) => {
             for w in &out.warnings {
                 eprint!("{w}");

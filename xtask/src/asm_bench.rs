@@ -22,7 +22,7 @@ const INSTRUCTIONS: usize = 1_000_000;
 const PROCESSORS: &[&str] = &["gfx90a", "gfx1100"];
 
 /// Runs of each tool per processor (the best is reported).
-const RUNS: usize = 3;
+const RUNS: usize = 5;
 
 pub fn run(corpus_dir: &Path, hsaco: &Path) -> Result<()> {
     for tool in ["llvm-mc-22", "/usr/bin/time"] {
@@ -33,7 +33,7 @@ pub fn run(corpus_dir: &Path, hsaco: &Path) -> Result<()> {
     let dir = crate::root().join("target/asmbench");
     std::fs::create_dir_all(&dir)?;
     println!(
-        "\nas vs llvm-mc-22 -filetype=obj, {INSTRUCTIONS} instructions of the corpus's .s files per processor, best of {RUNS}:"
+        "\nas vs llvm-mc-22 -filetype=obj, {INSTRUCTIONS} instructions of the corpus's .s files per processor, best of {RUNS} runs (the acceptance: 10x, a quarter of the memory):"
     );
     let inputs = PROCESSORS
         .iter()
@@ -56,29 +56,44 @@ pub fn run(corpus_dir: &Path, hsaco: &Path) -> Result<()> {
                 .arg(dir.join(format!("{proc}.llvm.o")))
                 .arg(input),
         )?;
+        let ratio = |l: Duration, o: Duration| l.as_secs_f64() / o.as_secs_f64().max(1e-9);
         println!(
-            "  {proc}: hsaco {:.3} s {:.0} MB   llvm-mc-22 {:.3} s {:.0} MB   time ratio {:.1}x   memory {:.2} of llvm-mc's",
-            ours.0.as_secs_f64(),
-            ours.1 as f64 / 1024.0,
-            llvm.0.as_secs_f64(),
-            llvm.1 as f64 / 1024.0,
-            llvm.0.as_secs_f64() / ours.0.as_secs_f64().max(1e-9),
-            ours.1 as f64 / (llvm.1 as f64).max(1.0),
+            "  {proc}: wall hsaco {:.3} s, llvm-mc-22 {:.3} s ({:.1}x); CPU (user+sys) hsaco {:.3} s, llvm-mc-22 {:.3} s ({:.1}x); peak RSS hsaco {:.1} MB, llvm-mc-22 {:.1} MB ({:.2} of llvm-mc's)",
+            ours.wall.as_secs_f64(),
+            llvm.wall.as_secs_f64(),
+            ratio(llvm.wall, ours.wall),
+            ours.cpu.as_secs_f64(),
+            llvm.cpu.as_secs_f64(),
+            ratio(llvm.cpu, ours.cpu),
+            ours.rss_kib as f64 / 1024.0,
+            llvm.rss_kib as f64 / 1024.0,
+            ours.rss_kib as f64 / (llvm.rss_kib as f64).max(1.0),
         );
     }
     Ok(())
 }
 
-/// Best wall time and the largest peak resident set (KiB, GNU time's `%M`) of `RUNS`
-/// runs of `cmd`.
-fn measure(cmd: &mut Command) -> Result<(Duration, u64)> {
+/// What [`measure`] reports.
+struct Measured {
+    /// Best wall time.
+    wall: Duration,
+    /// Best user + system CPU time (GNU time's `%U + %S`): steadier than wall time on
+    /// a shared machine.
+    cpu: Duration,
+    /// Largest peak resident set (GNU time's `%M`, KiB).
+    rss_kib: u64,
+}
+
+/// [`Measured`] over `RUNS` runs of `cmd`.
+fn measure(cmd: &mut Command) -> Result<Measured> {
     let report = std::env::temp_dir().join(format!("hsaco-asmbench-{}", std::process::id()));
     let mut best = Duration::MAX;
+    let mut best_cpu = Duration::MAX;
     let mut peak = 0u64;
     for _ in 0..RUNS {
         let start = Instant::now();
         let status = Command::new("/usr/bin/time")
-            .args(["-f", "%M", "-o"])
+            .args(["-f", "%U %S %M", "-o"])
             .arg(&report)
             .arg(cmd.get_program())
             .args(cmd.get_args())
@@ -90,14 +105,27 @@ fn measure(cmd: &mut Command) -> Result<(Duration, u64)> {
         if !status.success() {
             bail!("{cmd:?} failed: {status}");
         }
-        let kib = std::fs::read_to_string(&report)?
-            .trim()
-            .parse::<u64>()
-            .context("GNU time's %M")?;
-        peak = peak.max(kib);
+        let text = std::fs::read_to_string(&report)?;
+        // (the last line: a failing command adds one before it)
+        let fields: Vec<&str> = text
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
+        let [user, sys, kib] = fields[..] else {
+            bail!("GNU time's report {text:?}");
+        };
+        let cpu = user.parse::<f64>().context("%U")? + sys.parse::<f64>().context("%S")?;
+        best_cpu = best_cpu.min(Duration::from_secs_f64(cpu));
+        peak = peak.max(kib.parse::<u64>().context("GNU time's %M")?);
     }
     let _ = std::fs::remove_file(&report);
-    Ok((best, peak))
+    Ok(Measured {
+        wall: best,
+        cpu: best_cpu,
+        rss_kib: peak,
+    })
 }
 
 /// `dir/<proc>.s` with [`INSTRUCTIONS`] instruction lines (built once).

@@ -93,6 +93,8 @@ pub fn run(opts: &Options) -> Result<()> {
     if !status.success() {
         bail!("{} failed: {status}", script.display());
     }
+    // `as` against llvm-mc-22 on the 1M-instruction files (also `bench --asm` alone)
+    crate::asm_bench::run(&dir, &hsaco)?;
     println!();
     library_shaped(&hsaco)
 }

@@ -107,6 +107,8 @@ pub fn run(opts: &Options) -> Result<()> {
             "NOTICE: SKIPPED the DWARF comparison: llvm-dwarfdump-22 not found (install llvm-22)"
         );
     }
+    // llvm-objdump-22's text assembled again, where llvm-mc-22 manages it
+    failed |= !crate::objdump_reasm::run(&dir, opts.limit)?;
     if failed {
         bail!("hsaco differs from LLVM 22");
     }

@@ -16,6 +16,8 @@
 //! cargo xtask bench [--corpus DIR] [--libshape-only | --asm | --emu]
 //! cargo xtask asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real]
 //! cargo xtask old-asm-diff [--out DIR] [--compilers 14,16]  # code object v2/v3 vs llvm-mc-14/-16
+//! cargo xtask objdump-reasm [--corpus DIR] [--limit N]
+//!                                     llvm-objdump-22's text assembled by hsaco where llvm-mc-22 manages it
 //!                                     hsaco-asm vs llvm-mc-22 -filetype=obj on the corpus .s files
 //! cargo xtask bench [--corpus DIR] [--libshape-only]
 //!                                     time hsaco against the LLVM tool doing the same work
@@ -46,6 +48,7 @@ mod enc_diff;
 mod ld_diff;
 mod libshape;
 mod llvm_diff;
+mod objdump_reasm;
 mod old_asm;
 mod roundtrip;
 mod wild;
@@ -128,6 +131,13 @@ fn main() -> Result<()> {
         }
         "asm-diff" => asm_diff::run(rest),
         "old-asm-diff" => old_asm::run(rest),
+        "objdump-reasm" => {
+            let opts = Options::parse(rest)?;
+            if !objdump_reasm::run(&opts.corpus_dir()?, opts.limit)? {
+                bail!("hsaco does not give back bytes llvm-mc-22 gives back");
+            }
+            Ok(())
+        }
         "bench" => bench::run(&Options::parse(rest)?),
         "wild-corpus" => wild::run(rest),
         "help" | "--help" | "-h" => {
@@ -138,7 +148,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR] | dwarf-corpus [DIR] | dwarf-diff [--corpus DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | objdump-reasm [--corpus DIR] [--limit N] | old-asm-diff [--compilers 14,16] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR] | dwarf-corpus [DIR] | dwarf-diff [--corpus DIR]>";
 
 /// The `-g` corpus: `--corpus DIR`, or `target/dwarf-corpus` (built when missing).
 pub fn dwarf_corpus_dir(opts: &Options) -> Result<PathBuf> {

@@ -247,19 +247,30 @@ struct Loc {
 struct Line {
     loc: Loc,
     text: String,
-    raw: std::rc::Rc<str>,
+    raw: String,
 }
 
-/// Split a file into lines with comments replaced by blanks (columns kept).
-/// One source line with comments blanked (columns kept); `in_block` carries an open
-/// `/* */` comment to the next line.
-fn clean_line(raw: &str, in_block: &mut bool) -> String {
+impl Line {
+    fn empty() -> Line {
+        Line {
+            loc: Loc { file: 0, line: 0 },
+            text: String::new(),
+            raw: String::new(),
+        }
+    }
+}
+
+/// One source line with comments blanked (columns kept), written to `out`; `in_block`
+/// carries an open `/* */` comment to the next line.
+fn clean_line_into(raw: &str, in_block: &mut bool, out: &mut String) {
+    out.clear();
     let raw = raw.strip_suffix('\r').unwrap_or(raw);
     let b = raw.as_bytes();
     // most lines (instructions) have no string, no `#`, no `/`: cut at `;` and done
     if !*in_block && !b.iter().any(|c| matches!(c, b'"' | b'#' | b'/')) {
         let end = b.iter().position(|&c| c == b';').unwrap_or(b.len());
-        return raw[..end].trim_end().to_string();
+        out.push_str(raw[..end].trim_end());
+        return;
     }
     let mut t = Vec::with_capacity(b.len());
     let mut j = 0;
@@ -309,15 +320,80 @@ fn clean_line(raw: &str, in_block: &mut bool) -> String {
         }
         j += 1;
     }
-    String::from_utf8_lossy(&t).trim_end().to_string()
+    out.push_str(String::from_utf8_lossy(&t).trim_end());
+}
+
+/// Where a file's text comes from: all of it in memory, or a reader taken a line at
+/// a time (the input is never held whole).
+enum Source<'t> {
+    Text {
+        text: std::borrow::Cow<'t, str>,
+        pos: usize,
+    },
+    Reader {
+        reader: &'t mut dyn std::io::BufRead,
+        buf: Vec<u8>,
+        /// A read error or invalid UTF-8, reported at the line it was met.
+        error: Option<String>,
+        done: bool,
+    },
+}
+
+impl Source<'_> {
+    /// The next line (without its `\n`) appended to `out`; false at the end.
+    fn next_line(&mut self, out: &mut String) -> bool {
+        match self {
+            Source::Text { text, pos } => {
+                if *pos >= text.len() {
+                    return false;
+                }
+                let rest = &text[*pos..];
+                let end = rest.find('\n').unwrap_or(rest.len());
+                out.push_str(&rest[..end]);
+                *pos += end + 1;
+                true
+            }
+            Source::Reader {
+                reader,
+                buf,
+                error,
+                done,
+            } => {
+                if *done {
+                    return false;
+                }
+                buf.clear();
+                match reader.read_until(b'\n', buf) {
+                    Ok(0) => {
+                        *done = true;
+                        return false;
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        *done = true;
+                        error.get_or_insert_with(|| format!("reading the input: {e}"));
+                        return false;
+                    }
+                }
+                let line = buf.strip_suffix(b"\n").unwrap_or(buf);
+                match std::str::from_utf8(line) {
+                    Ok(s) => out.push_str(s),
+                    Err(_) => {
+                        out.push_str(&String::from_utf8_lossy(line));
+                        error.get_or_insert_with(|| "invalid UTF-8 in this line".to_string());
+                    }
+                }
+                true
+            }
+        }
+    }
 }
 
 /// Where statements come from: a file's text, read line by line as the run goes (the
 /// whole file is never split up front), or lines made by a macro or a repetition.
 enum Frame<'t> {
     Text {
-        text: std::borrow::Cow<'t, str>,
-        pos: usize,
+        src: Source<'t>,
         line: usize,
         file: usize,
         in_block: bool,
@@ -326,38 +402,58 @@ enum Frame<'t> {
 }
 
 impl Frame<'_> {
-    fn next(&mut self) -> Option<Line> {
+    /// The next line into `line` (its buffers reused); false at the end.
+    fn next_into(&mut self, out: &mut Line) -> bool {
         match self {
             Frame::Lines(lines, idx) => {
-                let l = lines.get(*idx).cloned();
+                let Some(l) = lines.get(*idx) else {
+                    return false;
+                };
                 *idx += 1;
-                l
+                out.loc = l.loc;
+                out.text.clear();
+                out.text.push_str(&l.text);
+                out.raw.clear();
+                out.raw.push_str(&l.raw);
+                true
             }
             Frame::Text {
-                text,
-                pos,
+                src,
                 line,
                 file,
                 in_block,
             } => {
-                if *pos >= text.len() {
-                    return None;
+                out.raw.clear();
+                if !src.next_line(&mut out.raw) {
+                    return false;
                 }
-                let rest = &text[*pos..];
-                let end = rest.find('\n').unwrap_or(rest.len());
-                let raw = &rest[..end];
-                *pos += end + 1;
                 *line += 1;
-                let raw = raw.strip_suffix('\r').unwrap_or(raw);
-                Some(Line {
-                    loc: Loc {
-                        file: *file,
-                        line: *line,
-                    },
-                    text: clean_line(raw, in_block),
-                    raw: std::rc::Rc::from(raw),
-                })
+                if out.raw.ends_with('\r') {
+                    out.raw.pop();
+                }
+                out.loc = Loc {
+                    file: *file,
+                    line: *line,
+                };
+                clean_line_into(&out.raw, in_block, &mut out.text);
+                true
             }
+        }
+    }
+
+    fn next(&mut self) -> Option<Line> {
+        let mut l = Line::empty();
+        self.next_into(&mut l).then_some(l)
+    }
+
+    /// A read error met since the last call (streamed input only).
+    fn take_error(&mut self) -> Option<String> {
+        match self {
+            Frame::Text {
+                src: Source::Reader { error, .. },
+                ..
+            } => error.take(),
+            _ => None,
         }
     }
 }
@@ -452,11 +548,58 @@ enum RelocTarget {
     Section(usize),
 }
 
+/// The statements a diagnostic can name: the current one, and those kept for
+/// diagnostics made after it (fixups, kernel descriptor fields). Statements are
+/// numbered in order; the text of the others is not kept.
+struct Stmts {
+    count: usize,
+    cur: (Loc, String),
+    /// (number, location, source line), in increasing number.
+    kept: Vec<(usize, Loc, Box<str>)>,
+}
+
+impl Stmts {
+    /// A new current statement; its number.
+    fn push(&mut self, loc: Loc, raw: &str) -> usize {
+        self.count += 1;
+        self.cur.0 = loc;
+        self.cur.1.clear();
+        self.cur.1.push_str(raw);
+        self.count - 1
+    }
+
+    /// Keep statement `n` (the current one) for diagnostics made later.
+    fn keep(&mut self, n: usize) {
+        if self.kept.last().is_some_and(|k| k.0 >= n) {
+            return;
+        }
+        debug_assert_eq!(n + 1, self.count, "only the current statement can be kept");
+        if n + 1 == self.count {
+            self.kept.push((n, self.cur.0, self.cur.1.as_str().into()));
+        }
+    }
+
+    /// Location and source line of statement `n`.
+    fn get(&self, n: usize) -> Option<(Loc, &str)> {
+        if n + 1 == self.count {
+            return Some((self.cur.0, &self.cur.1));
+        }
+        let i = self.kept.binary_search_by_key(&n, |k| k.0).ok()?;
+        let k = &self.kept[i];
+        Some((k.1, &k.2))
+    }
+
+    /// The number of the last statement.
+    fn last(&self) -> usize {
+        self.count.saturating_sub(1)
+    }
+}
+
 struct Asm<'o> {
     opts: &'o Options,
     files: Vec<String>,
-    /// Every statement seen, for diagnostics: (loc, text).
-    stmts: Vec<(Loc, std::rc::Rc<str>)>,
+    /// The statements diagnostics can name.
+    stmts: Stmts,
     sections: Vec<Section>,
     cur: usize,
     prev: usize,
@@ -501,7 +644,11 @@ impl<'o> Asm<'o> {
         Asm {
             opts,
             files: Vec::new(),
-            stmts: Vec::new(),
+            stmts: Stmts {
+                count: 0,
+                cur: (Loc { file: 0, line: 0 }, String::new()),
+                kept: Vec::new(),
+            },
             sections: vec![text],
             cur: 0,
             prev: 0,
@@ -543,8 +690,7 @@ impl<'o> Asm<'o> {
         let (loc, text) = self
             .stmts
             .get(stmt)
-            .cloned()
-            .unwrap_or((Loc { file: 0, line: 0 }, std::rc::Rc::from("")));
+            .unwrap_or((Loc { file: 0, line: 0 }, ""));
         let col = text
             .get(..span.start.min(text.len()))
             .map_or(0, |s| s.chars().count())
@@ -771,27 +917,65 @@ pub fn assemble(
     enc: &mut dyn InstructionEncoder,
     loader: &mut dyn FileLoader,
 ) -> Result<Assembled, Diagnostics> {
+    let src = Source::Text {
+        text: std::borrow::Cow::Borrowed(text),
+        pos: 0,
+    };
+    run(file, src, opts, enc, loader)
+}
+
+/// Assemble the text `reader` gives (named `file` in diagnostics), a line at a time:
+/// the input is not held in memory (a million-line file costs what its output
+/// does). Read errors and invalid UTF-8 are errors at the line they are met.
+pub fn assemble_reader(
+    file: &str,
+    reader: &mut dyn std::io::BufRead,
+    opts: &Options,
+    enc: &mut dyn InstructionEncoder,
+    loader: &mut dyn FileLoader,
+) -> Result<Assembled, Diagnostics> {
+    let src = Source::Reader {
+        reader,
+        buf: Vec::with_capacity(256),
+        error: None,
+        done: false,
+    };
+    run(file, src, opts, enc, loader)
+}
+
+fn run(
+    file: &str,
+    src: Source<'_>,
+    opts: &Options,
+    enc: &mut dyn InstructionEncoder,
+    loader: &mut dyn FileLoader,
+) -> Result<Assembled, Diagnostics> {
     let mut a = Asm::new(opts);
     a.files.push(file.to_string());
     let mut stack: Vec<Frame> = vec![Frame::Text {
-        text: std::borrow::Cow::Borrowed(text),
-        pos: 0,
+        src,
         line: 0,
         file: 0,
         in_block: false,
     }];
     let mut cond: Vec<(bool, bool)> = Vec::new(); // (active, taken)
     let mut expanded = 0usize;
+    // (one line buffer for the run: no allocation per line)
+    let mut line = Line::empty();
     while let Some(frame) = stack.last_mut() {
-        let Some(line) = frame.next() else {
+        let more = frame.next_into(&mut line);
+        if let Some(m) = frame.take_error() {
+            let n = a.stmts.push(line.loc, if more { &line.raw } else { "" });
+            a.error(n, 0..0, m);
+        }
+        if !more {
             stack.pop();
             continue;
-        };
+        }
         expanded += 1;
         if expanded > a.opts.max_statements || a.too_many() {
             if expanded > a.opts.max_statements {
-                a.stmts.push((line.loc, line.raw.clone()));
-                let n = a.stmts.len() - 1;
+                let n = a.stmts.push(line.loc, &line.raw);
                 a.error(n, 0..0, "too many statements after expansion");
             }
             break;
@@ -816,8 +1000,7 @@ pub fn assemble(
                     cond.push((false, true));
                     continue;
                 }
-                a.stmts.push((line.loc, line.raw.clone()));
-                let n = a.stmts.len() - 1;
+                let n = a.stmts.push(line.loc, &line.raw);
                 let arg = t[word_end..].trim();
                 let v = eval_condition(&mut a, n, word, arg, &line);
                 cond.push((v, v));
@@ -826,8 +1009,7 @@ pub fn assemble(
             ".else" | ".elseif" => {
                 let outer = cond.len() < 2 || cond[..cond.len() - 1].iter().all(|c| c.0);
                 let Some(top) = cond.last().copied() else {
-                    a.stmts.push((line.loc, line.raw.clone()));
-                    let n = a.stmts.len() - 1;
+                    let n = a.stmts.push(line.loc, &line.raw);
                     a.error(
                         n,
                         ind..ind + word_end,
@@ -840,8 +1022,7 @@ pub fn assemble(
                 } else if word == ".else" {
                     true
                 } else {
-                    a.stmts.push((line.loc, line.raw.clone()));
-                    let n = a.stmts.len() - 1;
+                    let n = a.stmts.push(line.loc, &line.raw);
                     eval_condition(&mut a, n, ".if", t[word_end..].trim(), &line)
                 };
                 let len = cond.len();
@@ -850,8 +1031,7 @@ pub fn assemble(
             }
             ".endif" => {
                 if cond.pop().is_none() {
-                    a.stmts.push((line.loc, line.raw.clone()));
-                    let n = a.stmts.len() - 1;
+                    let n = a.stmts.push(line.loc, &line.raw);
                     a.error(
                         n,
                         ind..ind + word_end,
@@ -865,8 +1045,7 @@ pub fn assemble(
         if !active {
             continue;
         }
-        a.stmts.push((line.loc, line.raw.clone()));
-        let n = a.stmts.len() - 1;
+        let n = a.stmts.push(line.loc, &line.raw);
         // block directives that consume following lines
         match word {
             ".macro" => {
@@ -962,8 +1141,10 @@ pub fn assemble(
                         a.files.push(path);
                         let id = a.files.len() - 1;
                         stack.push(Frame::Text {
-                            text: std::borrow::Cow::Owned(text),
-                            pos: 0,
+                            src: Source::Text {
+                                text: std::borrow::Cow::Owned(text),
+                                pos: 0,
+                            },
                             line: 0,
                             file: id,
                             in_block: false,
@@ -996,7 +1177,7 @@ pub fn assemble(
             }
             _ => {}
         }
-        if let Some(m) = a.macros.get(word) {
+        if let Some(m) = (!a.macros.is_empty()).then(|| a.macros.get(word)).flatten() {
             let exp = expand_macro(m, t[word_end..].trim(), &mut a.unique);
             match exp {
                 Ok(lines) => stack.push(Frame::Lines(lines, 0)),
@@ -1007,7 +1188,7 @@ pub fn assemble(
         statement(&mut a, n, &line, enc);
     }
     if !cond.is_empty() {
-        let n = a.stmts.len().saturating_sub(1);
+        let n = a.stmts.last();
         a.error(n, 0..0, "unmatched .ifs or .elses");
     }
     // descriptor fields name symbols defined anywhere: check them at the end, also
@@ -1165,7 +1346,7 @@ fn expand_macro(m: &Macro, args: &str, unique: &mut usize) -> Result<Vec<Line>, 
         .map(|l| Line {
             loc: l.loc,
             text: substitute(&l.text, &names, *unique),
-            raw: substitute(&l.raw, &names, *unique).into(),
+            raw: substitute(&l.raw, &names, *unique),
         })
         .collect())
 }
@@ -1206,7 +1387,7 @@ fn expand_repeat(a: &mut Asm<'_>, n: usize, word: &str, arg: &str, body: &[Line]
                     out.push(Line {
                         loc: l.loc,
                         text: substitute(&l.text, &names, 0),
-                        raw: substitute(&l.raw, &names, 0).into(),
+                        raw: substitute(&l.raw, &names, 0),
                     });
                 }
             }
@@ -1258,7 +1439,11 @@ fn parse_expr(a: &mut Asm<'_>, n: usize, text: &str, base: usize) -> Option<Expr
 
 /// An expression that must be absolute now.
 fn abs_expr(a: &mut Asm<'_>, n: usize, text: &str) -> Option<i64> {
-    let base = a.stmts[n].1.find(text.trim()).unwrap_or(0);
+    let base = a
+        .stmts
+        .get(n)
+        .and_then(|(_, raw)| raw.find(text.trim()))
+        .unwrap_or(0);
     let e = parse_expr(a, n, text.trim(), base)?;
     match expr::eval(&e, a, 0) {
         Ok(Value::Abs(v)) => Some(v),
@@ -1323,7 +1508,7 @@ fn statement(a: &mut Asm<'_>, n: usize, line: &Line, enc: &mut dyn InstructionEn
         }
         let (name, end) = if b[pos] == b'"' {
             match text[pos + 1..].find('"') {
-                Some(e) => (text[pos + 1..pos + 1 + e].to_string(), pos + e + 2),
+                Some(e) => (&text[pos + 1..pos + 1 + e], pos + e + 2),
                 None => break,
             }
         } else if expr::is_ident_start(b[pos]) {
@@ -1331,14 +1516,14 @@ fn statement(a: &mut Asm<'_>, n: usize, line: &Line, enc: &mut dyn InstructionEn
             while end < b.len() && expr::is_ident_char(b[end]) {
                 end += 1;
             }
-            (text[pos..end].to_string(), end)
+            (&text[pos..end], end)
         } else {
             break;
         };
         if b.get(end) == Some(&b':') {
-            define_label(a, n, &name, start);
+            define_label(a, n, name, start);
             if a.opts.listing {
-                a.listing.push_str(&name);
+                a.listing.push_str(name);
                 a.listing.push_str(":\n");
             }
             pos = end + 1;
@@ -1350,7 +1535,7 @@ fn statement(a: &mut Asm<'_>, n: usize, line: &Line, enc: &mut dyn InstructionEn
             k += 1;
         }
         if b.get(k) == Some(&b'=') && b.get(k + 1) != Some(&b'=') {
-            assign(a, n, &name, start, &text[k + 1..], k + 1, true);
+            assign(a, n, name, start, &text[k + 1..], k + 1, true);
             return;
         }
         break;
@@ -1431,6 +1616,7 @@ fn statement(a: &mut Asm<'_>, n: usize, line: &Line, enc: &mut dyn InstructionEn
                             s
                         }
                     });
+                a.stmts.keep(n);
                 a.fixups.push(PendingFixup {
                     section,
                     offset: pc + u64::from(fx.offset),
@@ -2074,6 +2260,7 @@ fn data_value(a: &mut Asm<'_>, n: usize, e: Expr, size: u8, span: std::ops::Rang
         _ => {
             register_symbols(a, &e);
             let section = a.cur;
+            a.stmts.keep(n);
             a.fixups.push(PendingFixup {
                 section,
                 offset: here,
@@ -2090,6 +2277,7 @@ fn data_value(a: &mut Asm<'_>, n: usize, e: Expr, size: u8, span: std::ops::Rang
 /// location: llvm-mc's defaults (observed with `-triple=amdgcn-mesa-mesa3d`, which
 /// still assembles the block), then the `key = value` lines.
 fn amd_kernel_code_t(a: &mut Asm<'_>, n: usize, body: Vec<Line>) {
+    a.stmts.keep(n);
     use hsaco_elf::kd::{CodeFieldKind, CODE_FIELDS};
     let p = a.opts.target.processor;
     let gfx10 = p.version.0 >= 10;
@@ -2117,8 +2305,7 @@ fn amd_kernel_code_t(a: &mut Asm<'_>, n: usize, body: Vec<Line>) {
         if t.is_empty() {
             continue;
         }
-        a.stmts.push((l.loc, l.raw.clone()));
-        let m = a.stmts.len() - 1;
+        let m = a.stmts.push(l.loc, &l.raw);
         let col = l.text.find(t).unwrap_or(0);
         let Some((key, value)) = t.split_once('=') else {
             a.error(m, col..col + t.len(), "expected key = value");
@@ -2193,6 +2380,7 @@ fn amdhsa_kernel(
     body: Vec<Line>,
     end: Option<Line>,
 ) {
+    a.stmts.keep(n);
     let p = a.opts.target.processor;
     let mut kt = KdTarget::new(p);
     kt.xnack = match a.effective_target().xnack() {
@@ -2231,8 +2419,7 @@ fn amdhsa_kernel(
         if t.is_empty() {
             continue;
         }
-        a.stmts.push((l.loc, l.raw.clone()));
-        let m = a.stmts.len() - 1;
+        let m = a.stmts.push(l.loc, &l.raw);
         let col = l.text.find(t).unwrap_or(0);
         let word_end = t.find(char::is_whitespace).unwrap_or(t.len());
         let word = &t[..word_end];
@@ -2261,6 +2448,7 @@ fn amdhsa_kernel(
         let Some(e) = parse_expr(a, m, v, voff) else {
             continue;
         };
+        a.stmts.keep(m);
         k.exprs.push((
             field.to_string(),
             e,
@@ -2271,9 +2459,10 @@ fn amdhsa_kernel(
     // errors of the whole block are reported at the end of `.end_amdhsa_kernel`, as
     // llvm-mc does
     if let Some(e) = end {
-        a.stmts.push((e.loc, e.raw.clone()));
+        let m = a.stmts.push(e.loc, &e.raw);
+        a.stmts.keep(m);
         let len = e.raw.len();
-        k.at = (a.stmts.len() - 1, len..len + 1);
+        k.at = (m, len..len + 1);
     }
     // LLVM registers the symbols of the fields it encodes when it emits the
     // descriptor: RSRC3 (accum_offset) first, then RSRC1 (VGPRs, then SGPRs, which

@@ -320,3 +320,69 @@ k:
     let st = elf.symtab().unwrap().unwrap();
     assert_eq!(st.by_name("k").unwrap().info & 0xf, 10); // STT_AMDGPU_HSA_KERNEL
 }
+
+fn asm_reader(cpu: &str, src: &[u8]) -> Result<Assembled, Diagnostics> {
+    let opts = Options::for_processor(cpu).unwrap();
+    let mut r = std::io::BufReader::with_capacity(16, src);
+    assemble_reader("t.s", &mut r, &opts, &mut Fake, &mut NoIncludes)
+}
+
+#[test]
+fn a_reader_gives_what_the_text_gives() {
+    let src = "
+.text
+top: s_nop 1
+  s_branch .Lend
+  .rept 3
+  s_nop 2
+  .endr
+.if 1
+  s_lit ext@rel32@lo+4
+.endif
+.Lend: s_branch top
+.data
+  .long top, 7
+";
+    let a = asm("gfx900", src).unwrap();
+    let b = asm_reader("gfx900", src.as_bytes()).unwrap();
+    assert_eq!(a.object, b.object);
+}
+
+// diagnostics made at the end (fixups, descriptor fields) still show the statement's
+// line and source text, though the run keeps no text of other statements
+#[test]
+fn late_diagnostics_keep_their_line() {
+    let fixup = "  s_branch far\n  s_nop 0\n  .zero 300000\nfar:\n  s_nop 1\n";
+    let kd = "  s_nop 0\n.amdhsa_kernel k\n  .amdhsa_next_free_vgpr undefined_sym\n  .amdhsa_next_free_sgpr 0\n.end_amdhsa_kernel\n  s_nop 3\n";
+    for err in [
+        asm("gfx900", fixup).unwrap_err(),
+        asm_reader("gfx900", fixup.as_bytes()).unwrap_err(),
+    ] {
+        assert_eq!(
+            err.to_string(),
+            "t.s:1:3: error: branch target out of range\n  s_branch far\n  ^~~~~~~~~~~~\n"
+        );
+    }
+    for err in [
+        asm("gfx900", kd).unwrap_err(),
+        asm_reader("gfx900", kd.as_bytes()).unwrap_err(),
+    ] {
+        // (the location, the line and the caret under the value; not the wording)
+        let text = err.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines[0].starts_with("t.s:3:26: error: "), "{text}");
+        assert_eq!(lines[1], "  .amdhsa_next_free_vgpr undefined_sym");
+        assert_eq!(lines[2], "                         ^~~~~~~~~~~~~");
+    }
+}
+
+#[test]
+fn invalid_utf8_is_an_error_at_its_line() {
+    let err = asm_reader("gfx900", b"  s_nop 0\n.ascii \"\xff\"\n  s_nop 1\n").unwrap_err();
+    assert_eq!(err.0.len(), 1, "{err}");
+    assert_eq!(
+        (err.0[0].line, err.0[0].message.as_str()),
+        (2, "invalid UTF-8 in this line")
+    );
+}

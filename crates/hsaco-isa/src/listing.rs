@@ -1362,8 +1362,10 @@ mod tests {
 
     /// The re-assembly listing: instructions as text that assembles back to their
     /// bytes (bytes: llvm-mc-22 -show-encoding of `s_endpgm` (gfx90a) and of
-    /// `s_add_nc_u64 s[0:1], s[0:1], lit64(0xfffffffffffffe14)` (gfx1250), whose text
-    /// without `lit64`, as llvm-objdump-22 prints it, is a 32-bit literal).
+    /// `s_add_nc_u64 s[0:1], s[0:1], 0xfffffffffffffe14` (gfx1250: a 64-bit literal,
+    /// and llvm-objdump-22's text; llvm-mc-22 takes a 32-bit one only for
+    /// 0..=0x7fffffff), and of `s_add_nc_u64 s[0:1], s[0:1], lit64(0x12345678)`, whose
+    /// text without `lit64` would be a 32-bit literal).
     #[test]
     fn source_listing_keeps_every_word() {
         let dec = Decoder::for_processor("gfx90a").unwrap();
@@ -1395,7 +1397,17 @@ mod tests {
         write_source(&mut out, dec, ".text", 1, &bytes, 0, &[]).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(
-            text.ends_with("\ts_add_nc_u64 s[0:1], s[0:1], lit64(0xfffffffffffffe14)\n"),
+            text.ends_with("\ts_add_nc_u64 s[0:1], s[0:1], 0xfffffffffffffe14\n"),
+            "{text}"
+        );
+        let bytes = [
+            0x00, 0xfe, 0x80, 0xa9, 0x78, 0x56, 0x34, 0x12, 0x00, 0x00, 0x00, 0x00,
+        ];
+        let mut out = Vec::new();
+        write_source(&mut out, dec, ".text", 1, &bytes, 0, &[]).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.ends_with("\ts_add_nc_u64 s[0:1], s[0:1], lit64(0x12345678)\n"),
             "{text}"
         );
     }
