@@ -20,26 +20,7 @@ use std::sync::Mutex;
 
 /// The processors of the clang-22 corpus (`build-cl-corpus.sh`: `TARGETS` then
 /// `EXTRA_TARGETS`).
-const PROCESSORS: &[&str] = &[
-    "gfx803",
-    "gfx900",
-    "gfx906",
-    "gfx908",
-    "gfx90a",
-    "gfx942",
-    "gfx1010",
-    "gfx1030",
-    "gfx1100",
-    "gfx1201",
-    "gfx90a:xnack+",
-    "gfx942:sramecc+:xnack-",
-    "gfx950",
-    "gfx1250",
-    "gfx9-generic",
-    "gfx10-3-generic",
-    "gfx11-generic",
-    "gfx12-generic",
-];
+const PROCESSORS: &[&str] = crate::wild::TARGETS;
 
 /// The llvm-dwarfdump options compared, in the order both tools print them.
 const SECTIONS: &[&str] = &[
@@ -62,17 +43,7 @@ pub fn build(dir: &Path) -> Result<Vec<PathBuf>> {
         }
     }
     let src = crate::corpus::shared_dir().join("corpus/cl");
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
-        .with_context(|| src.display().to_string())?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "cl")
-                && p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
-        })
-        .collect();
-    sources.sort();
+    let sources = crate::corpus::cl_kernels(&src)?;
     let mut jobs = Vec::new();
     for p in PROCESSORS {
         for opt in ["O0", "O2"] {

@@ -41,7 +41,7 @@ use std::time::Instant;
 const COMPILERS: &[u32] = &[13, 14, 15, 16, 19, 22];
 
 /// The processors of `build-cl-corpus.sh` (`TARGETS` and `EXTRA_TARGETS`).
-const TARGETS: &[&str] = &[
+pub const TARGETS: &[&str] = &[
     "gfx803",
     "gfx900",
     "gfx906",

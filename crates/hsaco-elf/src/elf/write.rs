@@ -327,6 +327,14 @@ fn align_up(value: u64, align: u64) -> Option<u64> {
     value.checked_add(align - 1).map(|v| v / align * align)
 }
 
+/// Appends `data` at the next multiple of `align` (zero padding); returns its offset.
+fn append_aligned(out: &mut Vec<u8>, data: &[u8], align: u64) -> u64 {
+    let at = align_up(out.len() as u64, align).unwrap_or(out.len() as u64);
+    out.resize(at as usize, 0);
+    out.extend_from_slice(data);
+    at
+}
+
 fn seg_flags(section: &SectionSpec) -> u32 {
     let mut flags = PF_R;
     if section.flags & SHF_WRITE != 0 {
@@ -800,15 +808,9 @@ impl Builder {
                 s.entsize,
             ]);
         }
-        let append = |out: &mut Vec<u8>, data: &[u8], align: u64| -> u64 {
-            let at = align_up(out.len() as u64, align).unwrap_or(out.len() as u64);
-            out.resize(at as usize, 0);
-            out.extend_from_slice(data);
-            at
-        };
         for (k, target) in rela_targets.iter().enumerate() {
             let name = format!(".rela{}", self.sections[target.0].name);
-            let at = append(&mut out, &relas[k], 8);
+            let at = append_aligned(&mut out, &relas[k], 8);
             headers.push([
                 u64::from(shstrtab.add(name.as_bytes())),
                 u64::from(SHT_RELA),
@@ -823,7 +825,7 @@ impl Builder {
             ]);
         }
         if want_symtab {
-            let at = append(&mut out, &symtab, 8);
+            let at = append_aligned(&mut out, &symtab, 8);
             headers.push([
                 u64::from(shstrtab.add(b".symtab")),
                 u64::from(SHT_SYMTAB),
@@ -836,7 +838,7 @@ impl Builder {
                 8,
                 ELF64_SYM_SIZE as u64,
             ]);
-            let at = append(&mut out, strtab.bytes(), 1);
+            let at = append_aligned(&mut out, strtab.bytes(), 1);
             headers.push([
                 u64::from(shstrtab.add(b".strtab")),
                 u64::from(SHT_STRTAB),
@@ -851,7 +853,7 @@ impl Builder {
             ]);
         }
         let shstrtab_name = u64::from(shstrtab.add(b".shstrtab"));
-        let at = append(&mut out, shstrtab.bytes(), 1);
+        let at = append_aligned(&mut out, shstrtab.bytes(), 1);
         headers.push([
             shstrtab_name,
             u64::from(SHT_STRTAB),
@@ -864,7 +866,7 @@ impl Builder {
             1,
             0,
         ]);
-        let shoff = append(&mut out, &[], 8);
+        let shoff = append_aligned(&mut out, &[], 8);
         for h in &headers {
             out.extend_from_slice(&(h[0] as u32).to_le_bytes());
             out.extend_from_slice(&(h[1] as u32).to_le_bytes());
@@ -1307,13 +1309,7 @@ impl Builder {
                 out[at..at + s.data.len()].copy_from_slice(&s.data);
             }
         }
-        let append = |out: &mut Vec<u8>, data: &[u8], align: u64| -> u64 {
-            let at = align_up(out.len() as u64, align).unwrap_or(out.len() as u64);
-            out.resize(at as usize, 0);
-            out.extend_from_slice(data);
-            at
-        };
-        let symtab_at = append(&mut out, &symtab, 8);
+        let symtab_at = append_aligned(&mut out, &symtab, 8);
         let mut rela_at = vec![(0u64, 0u64); n_user];
         for i in (0..n_user).filter(|&i| has_relocs[i]) {
             let mut data = Vec::new();
@@ -1326,16 +1322,16 @@ impl Builder {
                 };
                 encode_rela64(&mut data, r.offset, symbol, r.r_type, r.addend);
             }
-            rela_at[i] = (append(&mut out, &data, 8), data.len() as u64);
+            rela_at[i] = (append_aligned(&mut out, &data, 8), data.len() as u64);
         }
         let mut offsets = layout.offsets.clone();
         for (i, s) in self.sections.iter().enumerate() {
             if s.sh_type == SHT_LLVM_ADDRSIG {
-                offsets[i] = append(&mut out, &s.data, s.align);
+                offsets[i] = append_aligned(&mut out, &s.data, s.align);
             }
         }
-        let strtab_at = append(&mut out, &strtab, 1);
-        let shoff = append(&mut out, &[], 8);
+        let strtab_at = append_aligned(&mut out, &strtab, 1);
+        let shoff = append_aligned(&mut out, &[], 8);
 
         let mut header = |h: [u64; 10]| {
             out.extend_from_slice(&(h[0] as u32).to_le_bytes());
