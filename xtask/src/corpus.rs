@@ -68,6 +68,18 @@ pub fn objects(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// The linked code objects (`.co`) below `dir`, sorted, the first `limit` of them.
+pub fn code_objects(dir: &Path, limit: Option<usize>) -> Result<Vec<PathBuf>> {
+    let mut objects: Vec<_> = objects(dir)?
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "co"))
+        .collect();
+    if let Some(n) = limit {
+        objects.truncate(n);
+    }
+    Ok(objects)
+}
+
 /// Every `.s` below `dir`, sorted.
 pub fn assembly_files(dir: &Path) -> Result<Vec<PathBuf>> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {

@@ -94,13 +94,7 @@ fn llvm_mc(proc: &str, texts: &[&str], dir: &Path) -> Result<Vec<Option<Vec<u8>>
 
 /// Returns whether hsaco gave the original bytes wherever llvm-mc-22 did.
 pub fn run(corpus: &Path, limit: Option<usize>) -> Result<bool> {
-    let mut objects: Vec<_> = crate::corpus::objects(corpus)?
-        .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "co"))
-        .collect();
-    if let Some(n) = limit {
-        objects.truncate(n);
-    }
+    let objects = crate::corpus::code_objects(corpus, limit)?;
     let dir = crate::root().join("target/objdump-reasm");
     std::fs::create_dir_all(&dir)?;
     let mut texts: Texts = BTreeMap::new();

@@ -31,13 +31,7 @@ struct Count {
 
 /// Returns whether every instruction came back identical or is the known gap.
 pub fn run(dir: &Path, limit: Option<usize>, show: usize) -> Result<bool> {
-    let mut objects: Vec<_> = crate::corpus::objects(dir)?
-        .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "co"))
-        .collect();
-    if let Some(n) = limit {
-        objects.truncate(n);
-    }
+    let objects = crate::corpus::code_objects(dir, limit)?;
     let mut by_proc: BTreeMap<String, Count> = BTreeMap::new();
     let mut text = String::new();
     let mut out = Vec::new();
@@ -128,13 +122,7 @@ pub fn run(dir: &Path, limit: Option<usize>, show: usize) -> Result<bool> {
 /// OUT.o against the object's section of the same name, byte for byte. Returns whether
 /// all were identical.
 pub fn cli(hsaco: &Path, dir: &Path, limit: Option<usize>) -> Result<bool> {
-    let mut objects: Vec<_> = crate::corpus::objects(dir)?
-        .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "co"))
-        .collect();
-    if let Some(n) = limit {
-        objects.truncate(n);
-    }
+    let objects = crate::corpus::code_objects(dir, limit)?;
     let tmp = crate::root().join("target/roundtrip");
     std::fs::create_dir_all(&tmp)?;
     let out_o = tmp.join("out.o");
