@@ -9,6 +9,7 @@ use crate::Error;
 use gimli::{constants as c, AttributeValue, UnitOffset};
 use std::collections::HashMap;
 use std::fmt::Write;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// What to print.
 #[derive(Clone, Copy, Debug, Default)]
@@ -223,13 +224,37 @@ fn debug_info(obj: &DwarfObject, opts: DumpOptions, out: &mut String, errors: &m
     }
 }
 
+/// Names by DIE offset: a multiplicative hash (the default SipHash was a visible cost
+/// for these few small keys).
+type OffsetMap = HashMap<u64, Option<String>, BuildHasherDefault<OffsetHasher>>;
+
+#[derive(Default)]
+struct OffsetHasher(u64);
+
+impl Hasher for OffsetHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
 struct UnitPrinter<'a, 'd> {
     dwarf: &'a gimli::Dwarf<Slice<'d>>,
     unit: &'a gimli::Unit<Slice<'d>>,
     unit_off: u64,
     files: Vec<Option<String>>,
     cx: ExprContext,
-    names: HashMap<u64, Option<String>>,
+    /// Type names by offset ([`UnitPrinter::type_name`]).
+    names: OffsetMap,
+    /// Names of other referenced entries by offset ([`UnitPrinter::die_name`]).
+    die_names: OffsetMap,
 }
 
 /// At most this many levels of DIE nesting are printed (each level indents by two
@@ -286,7 +311,8 @@ fn print_unit_at(
             format: unit.encoding().format,
             regs: opts.regs,
         },
-        names: HashMap::new(),
+        names: OffsetMap::default(),
+        die_names: OffsetMap::default(),
     };
     let mut raw = unit.entries_raw(None)?;
     let mut scratch = String::new();
@@ -382,7 +408,11 @@ fn tag_name(out: &mut String, tag: c::DwTag) {
 }
 
 fn attr_name(out: &mut String, at: c::DwAt) {
-    if let Some(n) = names::llvm_attribute(at.0) {
+    // (the vendor names are all at 0x3e00 and above: no search below)
+    if let Some(n) = (at.0 >= 0x3e00)
+        .then(|| names::llvm_attribute(at.0))
+        .flatten()
+    {
         out.push_str(n);
     } else if let Some(s) = at.static_string() {
         out.push_str(s);
@@ -593,10 +623,16 @@ impl<'d> UnitPrinter<'_, 'd> {
                         out.push_str(n);
                         out.push('"');
                     }
-                } else if let Some(n) = self.die_name(r) {
-                    out.push_str(" \"");
-                    out.push_str(&n);
-                    out.push('"');
+                } else {
+                    if !self.die_names.contains_key(&(r.0 as u64)) {
+                        let n = self.die_name(r);
+                        self.die_names.insert(r.0 as u64, n);
+                    }
+                    if let Some(Some(n)) = self.die_names.get(&(r.0 as u64)) {
+                        out.push_str(" \"");
+                        out.push_str(n);
+                        out.push('"');
+                    }
                 }
             }
             V::DebugInfoRef(r) => {

@@ -30,9 +30,12 @@ pub(crate) fn hex(out: &mut String, x: u64, width: usize) {
         spaces_zero(out, width - 16);
     }
     let n = n.max(width.min(16));
-    for &b in &buf[16 - n..] {
-        out.push(b as char);
-    }
+    ascii(out, &buf[16 - n..]);
+}
+
+/// Appends ASCII digits (one copy, not a push per character).
+fn ascii(out: &mut String, digits: &[u8]) {
+    out.push_str(std::str::from_utf8(digits).unwrap_or_default());
 }
 
 fn spaces_zero(out: &mut String, n: usize) {
@@ -60,9 +63,13 @@ pub(crate) fn dec(out: &mut String, x: u64) {
             break;
         }
     }
-    for &b in &buf[20 - n..] {
-        out.push(b as char);
-    }
+    ascii(out, &buf[20 - n..]);
+}
+
+/// Appends `x` in decimal with its sign, `+` included (`{x:+}`).
+pub(crate) fn plus_signed(out: &mut String, x: i64) {
+    out.push(if x < 0 { '-' } else { '+' });
+    dec(out, x.unsigned_abs());
 }
 
 /// Appends `x` in decimal, with a `-` when negative.
@@ -108,6 +115,9 @@ mod tests {
             let mut s = String::new();
             dec_signed(&mut s, x);
             assert_eq!(s, x.to_string());
+            s.clear();
+            plus_signed(&mut s, x);
+            assert_eq!(s, format!("{x:+}"));
         }
         for n in [0usize, 1, 63, 64, 65, 200] {
             let mut s = String::new();

@@ -2,7 +2,8 @@
 //! code object, printed as llvm-dwarfdump-22 prints them (hsaco-dwarf holds the
 //! format logic).
 
-use super::{found_in, Opts};
+use super::files::Reader;
+use super::{found_in, found_in_bytes, Opts};
 use crate::{input, output};
 use anyhow::{Context, Result};
 use hsaco_dwarf::dump::{DieRecord, LineTableRecord, UnitRecord};
@@ -144,28 +145,31 @@ fn text_run(opts: &Opts, wanted: &[Section], dump_opts: DumpOptions) -> Result<E
         .max(1);
     let printer = Mutex::new(Printer::default());
     let lock = || printer.lock().unwrap_or_else(|e| e.into_inner());
-    hsaco_par::run(threads, || loop {
-        let i = next.fetch_add(1, Relaxed);
-        let Some(f) = files.get(i) else {
-            break;
-        };
-        let mut text = lock().pool.pop().unwrap_or_default();
-        let (errors, status) = file_text(f, wanted, dump_opts, &mut text);
-        let mut p = lock();
-        p.ready.insert(i, (text, errors, status));
-        let p = &mut *p;
-        while let Some((mut text, errors, status)) = p.ready.remove(&p.next) {
-            p.next += 1;
-            if p.error.is_none() {
-                let mut out = std::io::stdout().lock();
-                if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                    p.error = Some(e);
+    hsaco_par::run(threads, || {
+        let mut reader = Reader::whole();
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            let Some(f) = files.get(i) else {
+                break;
+            };
+            let mut text = lock().pool.pop().unwrap_or_default();
+            let (errors, status) = file_text(&mut reader, f, wanted, dump_opts, &mut text);
+            let mut p = lock();
+            p.ready.insert(i, (text, errors, status));
+            let p = &mut *p;
+            while let Some((mut text, errors, status)) = p.ready.remove(&p.next) {
+                p.next += 1;
+                if p.error.is_none() {
+                    let mut out = std::io::stdout().lock();
+                    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                        p.error = Some(e);
+                    }
                 }
+                eprint!("{errors}");
+                p.status = p.status.max(status);
+                text.clear();
+                p.pool.push(text);
             }
-            eprint!("{errors}");
-            p.status = p.status.max(status);
-            text.clear();
-            p.pool.push(text);
         }
     });
     let p = printer.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -180,15 +184,45 @@ fn text_run(opts: &Opts, wanted: &[Section], dump_opts: DumpOptions) -> Result<E
 
 /// The text of one file (into `text`), its error lines and its exit status.
 fn file_text(
+    reader: &mut Reader,
     f: &std::path::Path,
     wanted: &[Section],
     dump_opts: DumpOptions,
     text: &mut String,
 ) -> (String, u8) {
     let name = f.display().to_string();
-    let data = input::read_input(f);
+    // a file read into the thread's reused buffer (`files::Reader`); stdin, and a
+    // file that reader cannot read (it is then reported), the ordinary way
+    let held = if f.as_os_str() == "-" {
+        None
+    } else {
+        match reader.with_file(f, |data| {
+            Some(bytes_text(&name, data, wanted, dump_opts, text))
+        }) {
+            Ok(r) => return r,
+            Err(held) => held,
+        }
+    };
+    let data = match held {
+        Some(bytes) => Ok(bytes),
+        None => input::read_input(f),
+    };
+    match &data {
+        Ok(d) => bytes_text(&name, d, wanted, dump_opts, text),
+        Err(e) => (format!("error: {e:#}\n"), 2),
+    }
+}
+
+/// [`file_text`] of the bytes `data` of the file `name`.
+fn bytes_text(
+    name: &str,
+    data: &[u8],
+    wanted: &[Section],
+    dump_opts: DumpOptions,
+    text: &mut String,
+) -> (String, u8) {
     let mut errs = String::new();
-    let found = match found_in(&name, &data) {
+    let found = match found_in_bytes(name, data) {
         Ok(found) => found,
         Err(e) => {
             let _ = writeln!(errs, "error: {e}");
