@@ -7,6 +7,7 @@ use crate::names::{self, RegisterNames};
 use crate::text::{dec, dec_signed, hex0x, spaces};
 use crate::Error;
 use gimli::{constants as c, AttributeValue, UnitOffset};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -479,42 +480,42 @@ impl<'d> UnitPrinter<'_, 'd> {
         let name = a.name();
         let v = a.raw_value();
         // enumerations by attribute
-        let enum_name: Option<String> = match (name, &v) {
+        let enum_name: Option<Cow<'static, str>> = match (name, &v) {
             (c::DW_AT_language, _) => v.udata_value().map(|x| {
                 c::DwLang(x as u16)
                     .static_string()
-                    .map_or_else(|| format!("DW_LANG_unknown_{x:x}"), str::to_string)
+                    .map_or_else(|| format!("DW_LANG_unknown_{x:x}").into(), Cow::Borrowed)
             }),
             (c::DW_AT_encoding, _) => v.udata_value().map(|x| {
                 c::DwAte(x as u8)
                     .static_string()
-                    .map_or_else(|| format!("DW_ATE_unknown_{x:x}"), str::to_string)
+                    .map_or_else(|| format!("DW_ATE_unknown_{x:x}").into(), Cow::Borrowed)
             }),
             (c::DW_AT_calling_convention, _) => v.udata_value().map(|x| {
                 names::llvm_calling_convention(x as u8)
                     .or_else(|| c::DwCc(x as u8).static_string())
-                    .map_or_else(|| format!("DW_CC_unknown_{x:x}"), str::to_string)
+                    .map_or_else(|| format!("DW_CC_unknown_{x:x}").into(), Cow::Borrowed)
             }),
             (c::DW_AT_inline, _) => v.udata_value().map(|x| {
                 c::DwInl(x as u8)
                     .static_string()
-                    .map_or_else(|| format!("DW_INL_unknown_{x:x}"), str::to_string)
+                    .map_or_else(|| format!("DW_INL_unknown_{x:x}").into(), Cow::Borrowed)
             }),
             (c::DW_AT_accessibility, _) => v
                 .udata_value()
-                .and_then(|x| c::DwAccess(x as u8).static_string().map(str::to_string)),
+                .and_then(|x| c::DwAccess(x as u8).static_string().map(Cow::Borrowed)),
             (c::DW_AT_virtuality, _) => v
                 .udata_value()
-                .and_then(|x| c::DwVirtuality(x as u8).static_string().map(str::to_string)),
+                .and_then(|x| c::DwVirtuality(x as u8).static_string().map(Cow::Borrowed)),
             (c::DW_AT_visibility, _) => v
                 .udata_value()
-                .and_then(|x| c::DwVis(x as u8).static_string().map(str::to_string)),
+                .and_then(|x| c::DwVis(x as u8).static_string().map(Cow::Borrowed)),
             (c::DW_AT_identifier_case, _) => v
                 .udata_value()
-                .and_then(|x| c::DwId(x as u8).static_string().map(str::to_string)),
+                .and_then(|x| c::DwId(x as u8).static_string().map(Cow::Borrowed)),
             (c::DW_AT_defaulted, _) => v
                 .udata_value()
-                .and_then(|x| c::DwDefaulted(x as u8).static_string().map(str::to_string)),
+                .and_then(|x| c::DwDefaulted(x as u8).static_string().map(Cow::Borrowed)),
             _ => None,
         };
         if let Some(e) = enum_name {
