@@ -46,8 +46,8 @@ pub fn run(opts: &Opts) -> Result<ExitCode> {
     if !opts.json {
         return text_run(opts, &wanted, dump_opts);
     }
+    // --json: the whole tree, printed at the end
     let mut status = 0u8;
-    let mut text = String::new();
     let mut files_json = Vec::new();
     for f in &opts.files {
         let name = f.display().to_string();
@@ -72,46 +72,29 @@ pub fn run(opts: &Opts) -> Result<ExitCode> {
                     continue;
                 }
             };
-            if opts.json {
-                let (v, errors) = object_json(&dwarf, &wanted, dump_opts);
-                let mut v = v;
-                v.insert("label".into(), json!(obj.label));
-                let all: Vec<String> = dwarf
-                    .errors
-                    .iter()
-                    .chain(&errors)
-                    .map(|e| e.to_string())
-                    .collect();
-                for e in &all {
-                    eprintln!("error: {}: {e}", obj.label);
-                    status = status.max(1);
-                }
-                v.insert("errors".into(), json!(all));
-                objects_json.push(Value::Object(v));
-                continue;
-            }
-            let _ = write!(text, "{}:\tfile format elf64-amdgpu\n\n", obj.label);
-            let mut errors = dwarf.errors.clone();
-            for (i, s) in wanted.iter().enumerate() {
-                if i > 0 {
-                    text.push('\n');
-                }
-                errors.extend(hsaco_dwarf::dump::dump(&dwarf, *s, dump_opts, &mut text));
-            }
-            for e in &errors {
+            let (v, errors) = object_json(&dwarf, &wanted, dump_opts);
+            let mut v = v;
+            v.insert("label".into(), json!(obj.label));
+            let all: Vec<String> = dwarf
+                .errors
+                .iter()
+                .chain(&errors)
+                .map(|e| e.to_string())
+                .collect();
+            for e in &all {
                 eprintln!("error: {}: {e}", obj.label);
                 status = status.max(1);
             }
+            v.insert("errors".into(), json!(all));
+            objects_json.push(Value::Object(v));
         }
         files_json.push(json!({ "path": name, "objects": objects_json }));
     }
-    if opts.json {
-        text = serde_json::to_string_pretty(&json!({
-            "schema": "hsaco-read-dwarf/1",
-            "files": files_json,
-        }))?;
-        text.push('\n');
-    }
+    let mut text = serde_json::to_string_pretty(&json!({
+        "schema": "hsaco-read-dwarf/1",
+        "files": files_json,
+    }))?;
+    text.push('\n');
     output::print(&text)?;
     Ok(ExitCode::from(status))
 }
