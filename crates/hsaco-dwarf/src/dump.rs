@@ -726,7 +726,7 @@ impl<'d> UnitPrinter<'_, 'd> {
                     hex0x(out, r.begin, 16);
                     out.push_str(", ");
                     hex0x(out, r.end, 16);
-                    out.push_str(")");
+                    out.push(')');
                 }
                 Ok(None) => break,
                 Err(_) => {

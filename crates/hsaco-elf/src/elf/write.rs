@@ -1224,7 +1224,7 @@ fn tail_merged(names: &[&[u8]]) -> (Vec<u8>, std::collections::HashMap<Vec<u8>, 
 
 impl Builder {
     /// Writes an `ET_REL` file laid out as llvm-mc and clang write one: section headers
-    /// null, `.strtab` (one table for section and symbol names, [`tail_merged`]), the
+    /// null, `.strtab` (one table for section and symbol names, `tail_merged`), the
     /// user sections in order each followed by its `.rela` table, `.symtab` last; in
     /// the file the user sections' contents, then `.symtab`, the `.rela` tables,
     /// `SHT_LLVM_ADDRSIG` contents, `.strtab` and the section headers.
