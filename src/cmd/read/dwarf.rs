@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
 /// The sections the options ask for, in llvm-dwarfdump's order.
 fn sections(opts: &Opts) -> Vec<Section> {
@@ -114,6 +114,21 @@ struct Printer {
     pool: Vec<String>,
     status: u8,
     error: Option<std::io::Error>,
+    /// A thread panicked: nobody waits for the printing any more.
+    gave_up: bool,
+}
+
+/// Wakes the threads waiting for the printing if the thread holding it panics, so
+/// that the panic reaches the caller instead of leaving them waiting.
+struct GiveUp<'a>(&'a Mutex<Printer>, &'a Condvar);
+
+impl Drop for GiveUp<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.lock().unwrap_or_else(|e| e.into_inner()).gave_up = true;
+            self.1.notify_all();
+        }
+    }
 }
 
 /// The text of every file, the files shared among threads (taken one at a time from a
@@ -127,15 +142,28 @@ fn text_run(opts: &Opts, wanted: &[Section], dump_opts: DumpOptions) -> Result<E
         .min(files.len())
         .max(1);
     let printer = Mutex::new(Printer::default());
+    // signalled when files have been printed (or a thread gave up)
+    let printed = Condvar::new();
     let lock = || printer.lock().unwrap_or_else(|e| e.into_inner());
+    // at most this many files ahead of the printing: a thread whose neighbour lost
+    // its CPU to another program would otherwise pile up texts in fresh memory (on
+    // a busy machine, thousands of page faults over the -g corpus)
+    let window = 2 * threads;
     hsaco_par::run(threads, || {
+        let _guard = GiveUp(&printer, &printed);
         let mut reader = Reader::whole();
         loop {
             let i = next.fetch_add(1, Relaxed);
             let Some(f) = files.get(i) else {
                 break;
             };
-            let mut text = lock().pool.pop().unwrap_or_default();
+            let mut text = {
+                let mut p = lock();
+                while i >= p.next + window && !p.gave_up {
+                    p = printed.wait(p).unwrap_or_else(|e| e.into_inner());
+                }
+                p.pool.pop().unwrap_or_default()
+            };
             let (errors, status) = file_text(&mut reader, f, wanted, dump_opts, &mut text);
             let mut p = lock();
             p.ready.insert(i, (text, errors, status));
@@ -153,6 +181,7 @@ fn text_run(opts: &Opts, wanted: &[Section], dump_opts: DumpOptions) -> Result<E
                 text.clear();
                 p.pool.push(text);
             }
+            printed.notify_all();
         }
     });
     let p = printer.into_inner().unwrap_or_else(|e| e.into_inner());
