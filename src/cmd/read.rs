@@ -157,6 +157,11 @@ fn found_in<'a>(
     data: &'a Result<AlignedBuf>,
 ) -> std::result::Result<Vec<Found<'a>>, String> {
     let data = data.as_ref().map_err(|e| format!("{e:#}"))?;
+    found_in_bytes(name, data)
+}
+
+/// [`found_in`] of the bytes `data` of the file `name`.
+fn found_in_bytes<'a>(name: &str, data: &'a [u8]) -> std::result::Result<Vec<Found<'a>>, String> {
     let v = code_objects(data).map_err(|e| format!("{name}: {e}"))?;
     if v.is_empty() {
         return Err(format!("{name}: no AMDGPU code object found"));

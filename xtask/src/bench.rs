@@ -19,6 +19,10 @@ pub fn run(opts: &Options) -> Result<()> {
         let hsaco = crate::hsaco_binary()?;
         return crate::asm_bench::run(&opts.corpus_dir()?, &hsaco);
     }
+    if opts.dwarf_only {
+        let hsaco = crate::hsaco_binary()?;
+        return dwarf(&hsaco, &crate::dwarf_corpus_dir(opts)?);
+    }
     if opts.libshape_only {
         let hsaco = crate::hsaco_binary()?;
         return library_shaped(&hsaco);
@@ -96,7 +100,102 @@ pub fn run(opts: &Options) -> Result<()> {
     // `as` against llvm-mc-22 on the 1M-instruction files (also `bench --asm` alone)
     crate::asm_bench::run(&dir, &hsaco)?;
     println!();
-    library_shaped(&hsaco)
+    library_shaped(&hsaco)?;
+    // the -g corpus when it is at hand (building it takes a while: `--dwarf` does)
+    let g = crate::root().join("target/dwarf-corpus");
+    if crate::dwarf_diff::objects(&g).is_ok_and(|v| !v.is_empty()) {
+        println!();
+        dwarf(&hsaco, &g)
+    } else {
+        println!(
+            "\n(read --debug-info vs llvm-dwarfdump-22: no -g corpus in {}; \
+             `cargo xtask bench --dwarf` builds it, or `--dwarf --corpus DIR` names one)",
+            g.display()
+        );
+        Ok(())
+    }
+}
+
+/// `read --debug-info` against `llvm-dwarfdump-22 --debug-info` on the `-g` corpus in
+/// `dir` (`cargo xtask dwarf-corpus`): every object in one process each, and the
+/// largest object alone; outputs compared first; a summary of the ratios at the end.
+fn dwarf(hsaco: &Path, dir: &Path) -> Result<()> {
+    if !corpus::have_tool("llvm-dwarfdump-22") {
+        bail!("llvm-dwarfdump-22 not found: install llvm-22");
+    }
+    let objects = crate::dwarf_diff::objects(dir)?;
+    if objects.is_empty() {
+        bail!("no objects in {}", dir.display());
+    }
+    let largest = objects
+        .iter()
+        .max_by_key(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .cloned()
+        .context("no objects")?;
+    println!(
+        "read --debug-info vs llvm-dwarfdump-22 --debug-info on the -g corpus ({}): best and \
+         median of {LIB_ROUNDS} interleaved rounds (after a warm-up), output to /dev/null; \
+         wall times are noisy on a shared machine, CPU time (all threads) is steadier",
+        dir.display()
+    );
+    let mut summary = Vec::new();
+    for (what, files) in [
+        (
+            format!(
+                "read --debug-info over {} objects ({:.1} MB)",
+                objects.len(),
+                objects.iter().map(|p| file_mb(p)).sum::<f64>()
+            ),
+            &objects[..],
+        ),
+        (
+            format!(
+                "read --debug-info of the largest object, {} ({:.2} MB)",
+                largest.strip_prefix(dir).unwrap_or(&largest).display(),
+                file_mb(&largest)
+            ),
+            std::slice::from_ref(&largest),
+        ),
+    ] {
+        let ours = run_output(
+            Command::new(hsaco)
+                .args(["read", "--debug-info"])
+                .args(files),
+        )?;
+        let llvm = run_output(
+            Command::new("llvm-dwarfdump-22")
+                .arg("--debug-info")
+                .args(files),
+        )?;
+        let what = format!(
+            "{what}, {:.1} MB of text{}",
+            llvm.len() as f64 / 1e6,
+            if ours == llvm {
+                ", identical"
+            } else {
+                ", OUTPUT DIFFERS"
+            }
+        );
+        let r = duel(
+            &what,
+            Command::new(hsaco).args(["read", "--debug-info"]),
+            Command::new("llvm-dwarfdump-22").arg("--debug-info"),
+            files,
+            "llvm-dwarfdump-22",
+        )?;
+        summary.push((what, r));
+    }
+    println!(
+        "\nSUMMARY, -g corpus: llvm-dwarfdump-22's time / hsaco's (best wall, median wall, \
+         CPU; target 10x)"
+    );
+    for (what, r) in &summary {
+        println!(
+            "  {:>5.1}x {:>5.1}x {:>5.1}x  {what}",
+            r.best, r.median, r.cpu
+        );
+    }
+    Ok(())
 }
 
 /// Rounds of each library-shaped comparison (each tool once per round).

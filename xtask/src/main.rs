@@ -13,17 +13,20 @@
 //! cargo xtask roundtrip [--corpus DIR] [--limit N]
 //!                                     corpus code bytes -> dis text -> as bytes (no LLVM)
 //! cargo xtask enc-one PROC[+w64] TEXT  one statement through the encoder and llvm-mc-22
-//! cargo xtask bench [--corpus DIR] [--libshape-only | --asm | --emu]
+//! cargo xtask bench [--corpus DIR] [--libshape-only | --asm | --emu | --dwarf]
 //! cargo xtask asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real]
 //! cargo xtask old-asm-diff [--out DIR] [--compilers 14,16]  # code object v2/v3 vs llvm-mc-14/-16
 //! cargo xtask objdump-reasm [--corpus DIR] [--limit N]
 //!                                     llvm-objdump-22's text assembled by hsaco where llvm-mc-22 manages it
 //!                                     hsaco-asm vs llvm-mc-22 -filetype=obj on the corpus .s files
-//! cargo xtask bench [--corpus DIR] [--libshape-only]
+//! cargo xtask bench [--corpus DIR] [--libshape-only | --asm | --emu | --dwarf]
 //!                                     time hsaco against the LLVM tool doing the same work
 //!                                     (the corpus, then library-shaped objects; `--asm`:
 //!                                     `as` against llvm-mc-22 on 1M-instruction files;
-//!                                     `--emu`: the emulator's wave-instructions per second)
+//!                                     `--emu`: the emulator's wave-instructions per second;
+//!                                     `--dwarf`: read --debug-info against llvm-dwarfdump-22
+//!                                     on the -g corpus, `--corpus` naming it; also at the
+//!                                     end of the full run when target/dwarf-corpus exists)
 //! cargo xtask libshape [DIR]          build the library-shaped objects bench times (target/libshape)
 //! cargo xtask dwarf-corpus [DIR]      build the -g corpus (every cl kernel x processor x -O0/-O2,
 //!                                     .o and .co) into DIR (target/dwarf-corpus)
@@ -148,7 +151,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | objdump-reasm [--corpus DIR] [--limit N] | old-asm-diff [--compilers 14,16] | bench [--corpus DIR] [--libshape-only | --asm | --emu] | libshape [DIR] | dwarf-corpus [DIR] | dwarf-diff [--corpus DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | objdump-reasm [--corpus DIR] [--limit N] | old-asm-diff [--compilers 14,16] | bench [--corpus DIR] [--libshape-only | --asm | --emu | --dwarf] | libshape [DIR] | dwarf-corpus [DIR] | dwarf-diff [--corpus DIR]>";
 
 /// The `-g` corpus: `--corpus DIR`, or `target/dwarf-corpus` (built when missing).
 pub fn dwarf_corpus_dir(opts: &Options) -> Result<PathBuf> {
@@ -174,6 +177,9 @@ pub struct Options {
     /// `bench`: only `as` against llvm-mc-22 (`asm_bench`).
     pub asm_only: bool,
     pub emu_only: bool,
+    /// `bench`: only `read --debug-info` against llvm-dwarfdump-22 on the `-g` corpus
+    /// (`--corpus` then names the `-g` corpus).
+    pub dwarf_only: bool,
 }
 
 impl Options {
@@ -184,6 +190,7 @@ impl Options {
             libshape_only: false,
             asm_only: false,
             emu_only: false,
+            dwarf_only: false,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -193,6 +200,7 @@ impl Options {
                 "--libshape-only" => o.libshape_only = true,
                 "--asm" => o.asm_only = true,
                 "--emu" => o.emu_only = true,
+                "--dwarf" => o.dwarf_only = true,
                 other => bail!("unknown option {other:?}"),
             }
         }

@@ -4,10 +4,13 @@
 use crate::expr::{write_expression, ExprContext};
 use crate::load::{DwarfObject, Slice};
 use crate::names::{self, RegisterNames};
+use crate::text::{dec, dec_signed, hex0x, spaces};
 use crate::Error;
 use gimli::{constants as c, AttributeValue, UnitOffset};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// What to print.
 #[derive(Clone, Copy, Debug, Default)]
@@ -222,13 +225,37 @@ fn debug_info(obj: &DwarfObject, opts: DumpOptions, out: &mut String, errors: &m
     }
 }
 
+/// Names by DIE offset: a multiplicative hash (the default SipHash was a visible cost
+/// for these few small keys).
+type OffsetMap = HashMap<u64, Option<String>, BuildHasherDefault<OffsetHasher>>;
+
+#[derive(Default)]
+struct OffsetHasher(u64);
+
+impl Hasher for OffsetHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
 struct UnitPrinter<'a, 'd> {
     dwarf: &'a gimli::Dwarf<Slice<'d>>,
     unit: &'a gimli::Unit<Slice<'d>>,
     unit_off: u64,
     files: Vec<Option<String>>,
     cx: ExprContext,
-    names: HashMap<u64, Option<String>>,
+    /// Type names by offset ([`UnitPrinter::type_name`]).
+    names: OffsetMap,
+    /// Names of other referenced entries by offset ([`UnitPrinter::die_name`]).
+    die_names: OffsetMap,
 }
 
 /// At most this many levels of DIE nesting are printed (each level indents by two
@@ -285,10 +312,13 @@ fn print_unit_at(
             format: unit.encoding().format,
             regs: opts.regs,
         },
-        names: HashMap::new(),
+        names: OffsetMap::default(),
+        die_names: OffsetMap::default(),
     };
     let mut raw = unit.entries_raw(None)?;
     let mut scratch = String::new();
+    // reused from entry to entry
+    let mut attrs = Vec::new();
     while !raw.is_empty() {
         let offset = raw
             .next_offset()
@@ -311,13 +341,16 @@ fn print_unit_at(
                 });
                 continue;
             }
-            let _ = writeln!(out, "0x{offset:08x}: {:indent$}NULL", "");
+            hex0x(out, offset, 8);
+            out.push_str(": ");
+            spaces(out, indent);
+            out.push_str("NULL\n");
             if !raw.is_empty() {
                 out.push('\n');
             }
             continue;
         };
-        let mut attrs = Vec::with_capacity(abbrev.attributes().len());
+        attrs.clear();
         for spec in abbrev.attributes() {
             attrs.push(raw.read_attribute(*spec)?);
         }
@@ -349,11 +382,13 @@ fn print_unit_at(
             });
             continue;
         }
-        let _ = write!(out, "0x{offset:08x}: {:indent$}", "");
+        hex0x(out, offset, 8);
+        out.push_str(": ");
+        spaces(out, indent);
         tag_name(out, abbrev.tag());
         out.push('\n');
         for a in &attrs {
-            let _ = write!(out, "{:w$}", "", w = 12 + indent + 2);
+            spaces(out, 12 + indent + 2);
             attr_name(out, a.name());
             out.push_str("\t(");
             p.value(out, a, low_pc, 12 + indent + 2);
@@ -374,7 +409,11 @@ fn tag_name(out: &mut String, tag: c::DwTag) {
 }
 
 fn attr_name(out: &mut String, at: c::DwAt) {
-    if let Some(n) = names::llvm_attribute(at.0) {
+    // (the vendor names are all at 0x3e00 and above: no search below)
+    if let Some(n) = (at.0 >= 0x3e00)
+        .then(|| names::llvm_attribute(at.0))
+        .flatten()
+    {
         out.push_str(n);
     } else if let Some(s) = at.static_string() {
         out.push_str(s);
@@ -441,42 +480,42 @@ impl<'d> UnitPrinter<'_, 'd> {
         let name = a.name();
         let v = a.raw_value();
         // enumerations by attribute
-        let enum_name: Option<String> = match (name, &v) {
+        let enum_name: Option<Cow<'static, str>> = match (name, &v) {
             (c::DW_AT_language, _) => v.udata_value().map(|x| {
                 c::DwLang(x as u16)
                     .static_string()
-                    .map_or_else(|| format!("DW_LANG_unknown_{x:x}"), str::to_string)
+                    .map_or_else(|| format!("DW_LANG_unknown_{x:x}").into(), Cow::Borrowed)
             }),
             (c::DW_AT_encoding, _) => v.udata_value().map(|x| {
                 c::DwAte(x as u8)
                     .static_string()
-                    .map_or_else(|| format!("DW_ATE_unknown_{x:x}"), str::to_string)
+                    .map_or_else(|| format!("DW_ATE_unknown_{x:x}").into(), Cow::Borrowed)
             }),
             (c::DW_AT_calling_convention, _) => v.udata_value().map(|x| {
                 names::llvm_calling_convention(x as u8)
                     .or_else(|| c::DwCc(x as u8).static_string())
-                    .map_or_else(|| format!("DW_CC_unknown_{x:x}"), str::to_string)
+                    .map_or_else(|| format!("DW_CC_unknown_{x:x}").into(), Cow::Borrowed)
             }),
             (c::DW_AT_inline, _) => v.udata_value().map(|x| {
                 c::DwInl(x as u8)
                     .static_string()
-                    .map_or_else(|| format!("DW_INL_unknown_{x:x}"), str::to_string)
+                    .map_or_else(|| format!("DW_INL_unknown_{x:x}").into(), Cow::Borrowed)
             }),
             (c::DW_AT_accessibility, _) => v
                 .udata_value()
-                .and_then(|x| c::DwAccess(x as u8).static_string().map(str::to_string)),
+                .and_then(|x| c::DwAccess(x as u8).static_string().map(Cow::Borrowed)),
             (c::DW_AT_virtuality, _) => v
                 .udata_value()
-                .and_then(|x| c::DwVirtuality(x as u8).static_string().map(str::to_string)),
+                .and_then(|x| c::DwVirtuality(x as u8).static_string().map(Cow::Borrowed)),
             (c::DW_AT_visibility, _) => v
                 .udata_value()
-                .and_then(|x| c::DwVis(x as u8).static_string().map(str::to_string)),
+                .and_then(|x| c::DwVis(x as u8).static_string().map(Cow::Borrowed)),
             (c::DW_AT_identifier_case, _) => v
                 .udata_value()
-                .and_then(|x| c::DwId(x as u8).static_string().map(str::to_string)),
+                .and_then(|x| c::DwId(x as u8).static_string().map(Cow::Borrowed)),
             (c::DW_AT_defaulted, _) => v
                 .udata_value()
-                .and_then(|x| c::DwDefaulted(x as u8).static_string().map(str::to_string)),
+                .and_then(|x| c::DwDefaulted(x as u8).static_string().map(Cow::Borrowed)),
             _ => None,
         };
         if let Some(e) = enum_name {
@@ -486,12 +525,14 @@ impl<'d> UnitPrinter<'_, 'd> {
         match name {
             c::DW_AT_decl_file | c::DW_AT_call_file => {
                 if let Some(i) = v.udata_value() {
-                    match self.files.get(i as usize).cloned().flatten() {
+                    match self.files.get(i as usize).and_then(|f| f.as_deref()) {
                         Some(p) => {
-                            let _ = write!(out, "\"{p}\"");
+                            out.push('"');
+                            out.push_str(p);
+                            out.push('"');
                         }
                         None => {
-                            let _ = write!(out, "0x{i:02x}");
+                            hex0x(out, i, 2);
                         }
                     }
                     return;
@@ -502,14 +543,14 @@ impl<'d> UnitPrinter<'_, 'd> {
             | c::DW_AT_decl_column
             | c::DW_AT_call_column => {
                 if let Some(i) = v.udata_value() {
-                    let _ = write!(out, "{i}");
+                    dec(out, i);
                     return;
                 }
             }
             c::DW_AT_high_pc => {
                 if let (Some(lo), Some(d)) = (low_pc, v.udata_value()) {
                     if !matches!(v, V::Addr(_)) {
-                        let _ = write!(out, "0x{:016x}", lo.wrapping_add(d));
+                        hex0x(out, lo.wrapping_add(d), 16);
                         return;
                     }
                 }
@@ -518,45 +559,48 @@ impl<'d> UnitPrinter<'_, 'd> {
         }
         match v {
             V::Addr(x) => {
-                let _ = write!(out, "0x{x:016x}");
+                hex0x(out, x, 16);
             }
             V::DebugAddrIndex(i) => match self.dwarf.address(self.unit, i) {
                 Ok(x) => {
-                    let _ = write!(out, "0x{x:016x}");
+                    hex0x(out, x, 16);
                 }
                 Err(_) => {
                     let _ = write!(out, "indexed ({:08x}) address = <unresolved>", i.0);
                 }
             },
             V::Data1(x) => {
-                let _ = write!(out, "0x{x:02x}");
+                hex0x(out, x.into(), 2);
             }
             V::Data2(x) => {
-                let _ = write!(out, "0x{x:04x}");
+                hex0x(out, x.into(), 4);
             }
             V::Data4(x) => {
-                let _ = write!(out, "0x{x:08x}");
+                hex0x(out, x as u64, 8);
             }
             V::Data8(x) => {
-                let _ = write!(out, "0x{x:016x}");
+                hex0x(out, x, 16);
             }
             V::Udata(x) => {
-                let _ = write!(out, "{x}");
+                dec(out, x);
             }
             V::Sdata(x) => {
-                let _ = write!(out, "{x}");
+                dec_signed(out, x);
             }
             V::Flag(f) => out.push_str(if f { "true" } else { "false" }),
             V::String(_)
             | V::DebugStrRef(_)
             | V::DebugStrOffsetsIndex(_)
-            | V::DebugLineStrRef(_) => match self.string(v) {
-                Some(s) => {
+            | V::DebugLineStrRef(_) => match self.dwarf.attr_string(self.unit, v) {
+                Ok(r) => {
                     out.push('"');
-                    escape(out, &s);
+                    match std::str::from_utf8(r.slice()) {
+                        Ok(s) => escape(out, s),
+                        Err(_) => escape(out, &String::from_utf8_lossy(r.slice())),
+                    }
                     out.push('"');
                 }
-                None => out.push_str("<invalid string>"),
+                Err(_) => out.push_str("<invalid string>"),
             },
             V::Exprloc(e) => write_expression(out, e.0.slice(), self.cx),
             V::Block(b) => {
@@ -569,36 +613,49 @@ impl<'d> UnitPrinter<'_, 'd> {
             }
             V::UnitRef(r) => {
                 let abs = self.unit_off + r.0 as u64;
-                let _ = write!(out, "0x{abs:08x}");
-                let n = if name == c::DW_AT_type {
-                    self.type_name(r, 0)
+                hex0x(out, abs, 8);
+                if name == c::DW_AT_type {
+                    // from the cache, not copied
+                    if !self.names.contains_key(&(r.0 as u64)) {
+                        self.type_name(r, 0);
+                    }
+                    if let Some(Some(n)) = self.names.get(&(r.0 as u64)) {
+                        out.push_str(" \"");
+                        out.push_str(n);
+                        out.push('"');
+                    }
                 } else {
-                    self.die_name(r)
-                };
-                if let Some(n) = n {
-                    let _ = write!(out, " \"{n}\"");
+                    if !self.die_names.contains_key(&(r.0 as u64)) {
+                        let n = self.die_name(r);
+                        self.die_names.insert(r.0 as u64, n);
+                    }
+                    if let Some(Some(n)) = self.die_names.get(&(r.0 as u64)) {
+                        out.push_str(" \"");
+                        out.push_str(n);
+                        out.push('"');
+                    }
                 }
             }
             V::DebugInfoRef(r) => {
-                let _ = write!(out, "0x{:08x}", r.0);
+                hex0x(out, r.0 as u64, 8);
             }
             V::SecOffset(x) => {
-                let _ = write!(out, "0x{x:08x}");
+                hex0x(out, x as u64, 8);
             }
             V::DebugLineRef(x) => {
-                let _ = write!(out, "0x{:08x}", x.0);
+                hex0x(out, x.0 as u64, 8);
             }
             V::DebugAddrBase(x) => {
-                let _ = write!(out, "0x{:08x}", x.0);
+                hex0x(out, x.0 as u64, 8);
             }
             V::DebugStrOffsetsBase(x) => {
-                let _ = write!(out, "0x{:08x}", x.0);
+                hex0x(out, x.0 as u64, 8);
             }
             V::DebugLocListsBase(x) => {
-                let _ = write!(out, "0x{:08x}", x.0);
+                hex0x(out, x.0 as u64, 8);
             }
             V::DebugRngListsBase(x) => {
-                let _ = write!(out, "0x{:08x}", x.0);
+                hex0x(out, x.0 as u64, 8);
             }
             V::DebugLocListsIndex(i) => {
                 let _ = write!(out, "indexed (0x{:x}) loclist = ", i.0);
@@ -636,14 +693,13 @@ impl<'d> UnitPrinter<'_, 'd> {
         loop {
             match it.next() {
                 Ok(Some(e)) => {
-                    let _ = write!(
-                        out,
-                        "\n{:w$}[0x{:016x}, 0x{:016x}): ",
-                        "",
-                        e.range.begin,
-                        e.range.end,
-                        w = indent + 3
-                    );
+                    out.push('\n');
+                    spaces(out, indent + 3);
+                    out.push('[');
+                    hex0x(out, e.range.begin, 16);
+                    out.push_str(", ");
+                    hex0x(out, e.range.end, 16);
+                    out.push_str("): ");
                     write_expression(out, e.data.0.slice(), self.cx);
                 }
                 Ok(None) => break,
@@ -664,14 +720,13 @@ impl<'d> UnitPrinter<'_, 'd> {
         loop {
             match it.next() {
                 Ok(Some(r)) => {
-                    let _ = write!(
-                        out,
-                        "\n{:w$}[0x{:016x}, 0x{:016x})",
-                        "",
-                        r.begin,
-                        r.end,
-                        w = indent + 3
-                    );
+                    out.push('\n');
+                    spaces(out, indent + 3);
+                    out.push('[');
+                    hex0x(out, r.begin, 16);
+                    out.push_str(", ");
+                    hex0x(out, r.end, 16);
+                    out.push(')');
                 }
                 Ok(None) => break,
                 Err(_) => {
@@ -823,6 +878,14 @@ impl<'d> UnitPrinter<'_, 'd> {
 }
 
 fn escape(out: &mut String, s: &str) {
+    // most strings need no escape: copied whole
+    if !s
+        .bytes()
+        .any(|b| b < 0x20 || b == 0x7f || b == b'\\' || b == b'"')
+    {
+        out.push_str(s);
+        return;
+    }
     for ch in s.chars() {
         match ch {
             '\\' => out.push_str("\\\\"),

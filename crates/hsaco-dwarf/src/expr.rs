@@ -8,6 +8,7 @@
 //! byte as an opcode; tests/data/llvm_ops.o).
 
 use crate::names::{llvm_operation, LlvmOperand, RegisterNames, DW_OP_LLVM_USER};
+use crate::text::{hex0x, plus_signed};
 use gimli::{constants as c, Reader};
 use std::fmt::Write;
 
@@ -46,9 +47,7 @@ pub fn write_expression(out: &mut String, bytes: &[u8], cx: ExprContext) {
 fn reg(out: &mut String, n: u64, cx: ExprContext) {
     match cx.regs.name(n) {
         Some(name) => out.push_str(&name),
-        None => {
-            let _ = write!(out, "{n:#x}");
-        }
+        None => hex0x(out, n, 0),
     }
 }
 
@@ -56,10 +55,13 @@ fn reg(out: &mut String, n: u64, cx: ExprContext) {
 fn reg_offset(out: &mut String, n: u64, off: i64, cx: ExprContext) {
     match cx.regs.name(n) {
         Some(name) => {
-            let _ = write!(out, "{name}{off:+}");
+            out.push_str(&name);
+            plus_signed(out, off);
         }
         None => {
-            let _ = write!(out, "{n:#x} {off:+}");
+            hex0x(out, n, 0);
+            out.push(' ');
+            plus_signed(out, off);
         }
     }
 }
@@ -137,7 +139,8 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         0x50..=0x6f => {
             let n = (op - 0x50) as u64;
             if let Some(name) = cx.regs.name(n) {
-                let _ = write!(out, " {name}");
+                out.push(' ');
+                out.push_str(&name);
             }
         }
         0x70..=0x8f => {
@@ -145,10 +148,13 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
             let off = lenient(r, |r| r.read_sleb128());
             match cx.regs.name(n) {
                 Some(name) => {
-                    let _ = write!(out, " {name}{off:+}");
+                    out.push(' ');
+                    out.push_str(&name);
+                    plus_signed(out, off);
                 }
                 None => {
-                    let _ = write!(out, " {off:+}");
+                    out.push(' ');
+                    plus_signed(out, off);
                 }
             }
         }
@@ -214,9 +220,11 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
 }
 
 fn hex(out: &mut String, v: u64) {
-    let _ = write!(out, " {v:#x}");
+    out.push(' ');
+    hex0x(out, v, 0);
 }
 
 fn signed(out: &mut String, v: i64) {
-    let _ = write!(out, " {v:+}");
+    out.push(' ');
+    plus_signed(out, v);
 }

@@ -13,6 +13,7 @@ pub mod fuzzing;
 pub mod load;
 pub mod names;
 mod sections;
+mod text;
 
 pub use dump::{DumpOptions, Section};
 pub use load::DwarfObject;

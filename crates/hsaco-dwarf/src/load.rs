@@ -6,6 +6,7 @@
 use crate::Error;
 use hsaco_elf::elf::consts::{R_AMDGPU_ABS32, R_AMDGPU_ABS64};
 use hsaco_elf::elf::Elf;
+use std::borrow::Cow;
 
 /// The debug sections one dump may read.
 pub const SECTION_NAMES: &[&str] = &[
@@ -28,17 +29,18 @@ pub const SECTION_NAMES: &[&str] = &[
 /// A code object's DWARF sections (relocated copies), and what went wrong reading
 /// them.
 #[derive(Default)]
-pub struct DwarfObject {
-    sections: Vec<(&'static str, Vec<u8>)>,
+pub struct DwarfObject<'a> {
+    /// Borrowed from the file, copied only where relocations are applied.
+    sections: Vec<(&'static str, Cow<'a, [u8]>)>,
     /// Relocations or sections that could not be read (the rest was).
     pub errors: Vec<Error>,
 }
 
-impl DwarfObject {
+impl<'a> DwarfObject<'a> {
     /// The debug sections of the ELF file `data`. An ELF that does not parse gives
     /// an error; a section or relocation that does not read is recorded in
     /// [`Self::errors`] and skipped.
-    pub fn from_elf(data: &[u8]) -> Result<Self, Error> {
+    pub fn from_elf(data: &'a [u8]) -> Result<Self, Error> {
         let elf = Elf::parse(data).map_err(|e| elf_error(e, ""))?;
         let mut obj = DwarfObject::default();
         let mut index_of = Vec::new();
@@ -49,7 +51,7 @@ impl DwarfObject {
             match s.data() {
                 Ok(d) => {
                     index_of.push((s.index, obj.sections.len()));
-                    obj.sections.push((name, d.to_vec()));
+                    obj.sections.push((name, Cow::Borrowed(d)));
                 }
                 Err(e) => obj.errors.push(elf_error(e, name)),
             }
@@ -78,6 +80,9 @@ impl DwarfObject {
                     }
                 };
                 let (name, bytes) = &mut obj.sections[slot];
+                let name: &'static str = name;
+                // (copied once, at its first relocation)
+                let bytes = bytes.to_mut();
                 for r in table.iter() {
                     let s = match symtab.get(r.symbol as usize) {
                         Ok(sym) => sym.value,
@@ -129,7 +134,10 @@ impl DwarfObject {
     /// An object made of the given sections (for tests and fixtures).
     pub fn from_sections(sections: Vec<(&'static str, Vec<u8>)>) -> Self {
         DwarfObject {
-            sections,
+            sections: sections
+                .into_iter()
+                .map(|(n, d)| (n, Cow::Owned(d)))
+                .collect(),
             errors: Vec::new(),
         }
     }

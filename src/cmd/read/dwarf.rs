@@ -2,15 +2,20 @@
 //! code object, printed as llvm-dwarfdump-22 prints them (hsaco-dwarf holds the
 //! format logic).
 
-use super::{found_in, Opts};
+use super::files::Reader;
+use super::{found_in, found_in_bytes, Opts};
 use crate::{input, output};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use hsaco_dwarf::dump::{DieRecord, LineTableRecord, UnitRecord};
 use hsaco_dwarf::names::RegisterNames;
 use hsaco_dwarf::{DumpOptions, DwarfObject, Section};
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Condvar, Mutex};
 
 /// The sections the options ask for, in llvm-dwarfdump's order.
 fn sections(opts: &Opts) -> Vec<Section> {
@@ -38,8 +43,11 @@ pub fn run(opts: &Opts) -> Result<ExitCode> {
         },
     };
     let wanted = sections(opts);
+    if !opts.json {
+        return text_run(opts, &wanted, dump_opts);
+    }
+    // --json: the whole tree, printed at the end
     let mut status = 0u8;
-    let mut text = String::new();
     let mut files_json = Vec::new();
     for f in &opts.files {
         let name = f.display().to_string();
@@ -64,48 +72,199 @@ pub fn run(opts: &Opts) -> Result<ExitCode> {
                     continue;
                 }
             };
-            if opts.json {
-                let (v, errors) = object_json(&dwarf, &wanted, dump_opts);
-                let mut v = v;
-                v.insert("label".into(), json!(obj.label));
-                let all: Vec<String> = dwarf
-                    .errors
-                    .iter()
-                    .chain(&errors)
-                    .map(|e| e.to_string())
-                    .collect();
-                for e in &all {
-                    eprintln!("error: {}: {e}", obj.label);
-                    status = status.max(1);
-                }
-                v.insert("errors".into(), json!(all));
-                objects_json.push(Value::Object(v));
-                continue;
-            }
-            let _ = write!(text, "{}:\tfile format elf64-amdgpu\n\n", obj.label);
-            let mut errors = dwarf.errors.clone();
-            for (i, s) in wanted.iter().enumerate() {
-                if i > 0 {
-                    text.push('\n');
-                }
-                errors.extend(hsaco_dwarf::dump::dump(&dwarf, *s, dump_opts, &mut text));
-            }
-            for e in &errors {
+            let (v, errors) = object_json(&dwarf, &wanted, dump_opts);
+            let mut v = v;
+            v.insert("label".into(), json!(obj.label));
+            let all: Vec<String> = dwarf
+                .errors
+                .iter()
+                .chain(&errors)
+                .map(|e| e.to_string())
+                .collect();
+            for e in &all {
                 eprintln!("error: {}: {e}", obj.label);
                 status = status.max(1);
             }
+            v.insert("errors".into(), json!(all));
+            objects_json.push(Value::Object(v));
         }
         files_json.push(json!({ "path": name, "objects": objects_json }));
     }
-    if opts.json {
-        text = serde_json::to_string_pretty(&json!({
-            "schema": "hsaco-read-dwarf/1",
-            "files": files_json,
-        }))?;
-        text.push('\n');
-    }
+    let mut text = serde_json::to_string_pretty(&json!({
+        "schema": "hsaco-read-dwarf/1",
+        "files": files_json,
+    }))?;
+    text.push('\n');
     output::print(&text)?;
     Ok(ExitCode::from(status))
+}
+
+/// At most this many threads for the text.
+const MAX_THREADS: usize = 8;
+
+/// What the threads share: the files' texts waiting for those before them, buffers
+/// to reuse, and what was printed so far.
+#[derive(Default)]
+struct Printer {
+    /// The next file to print.
+    next: usize,
+    /// Files done, waiting for the files before them: text, error lines, status.
+    ready: BTreeMap<usize, (String, String, u8)>,
+    /// Printed texts' buffers, to reuse (a fresh buffer faults in fresh pages).
+    pool: Vec<String>,
+    status: u8,
+    error: Option<std::io::Error>,
+    /// A thread panicked: nobody waits for the printing any more.
+    gave_up: bool,
+}
+
+/// Wakes the threads waiting for the printing if the thread holding it panics, so
+/// that the panic reaches the caller instead of leaving them waiting.
+struct GiveUp<'a>(&'a Mutex<Printer>, &'a Condvar);
+
+impl Drop for GiveUp<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.lock().unwrap_or_else(|e| e.into_inner()).gave_up = true;
+            self.1.notify_all();
+        }
+    }
+}
+
+/// The text of every file, the files shared among threads (taken one at a time from a
+/// counter), each printed as soon as the ones before it are.
+fn text_run(opts: &Opts, wanted: &[Section], dump_opts: DumpOptions) -> Result<ExitCode> {
+    let files = &opts.files[..];
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, MAX_THREADS)
+        .min(files.len())
+        .max(1);
+    let printer = Mutex::new(Printer::default());
+    // signalled when files have been printed (or a thread gave up)
+    let printed = Condvar::new();
+    let lock = || printer.lock().unwrap_or_else(|e| e.into_inner());
+    // at most this many files ahead of the printing: a thread whose neighbour lost
+    // its CPU to another program would otherwise pile up texts in fresh memory (on
+    // a busy machine, thousands of page faults over the -g corpus)
+    let window = 2 * threads;
+    hsaco_par::run(threads, || {
+        let _guard = GiveUp(&printer, &printed);
+        let mut reader = Reader::whole();
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            let Some(f) = files.get(i) else {
+                break;
+            };
+            let mut text = {
+                let mut p = lock();
+                while i >= p.next + window && !p.gave_up {
+                    p = printed.wait(p).unwrap_or_else(|e| e.into_inner());
+                }
+                p.pool.pop().unwrap_or_default()
+            };
+            let (errors, status) = file_text(&mut reader, f, wanted, dump_opts, &mut text);
+            let mut p = lock();
+            p.ready.insert(i, (text, errors, status));
+            let p = &mut *p;
+            while let Some((mut text, errors, status)) = p.ready.remove(&p.next) {
+                p.next += 1;
+                if p.error.is_none() {
+                    let mut out = std::io::stdout().lock();
+                    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                        p.error = Some(e);
+                    }
+                }
+                eprint!("{errors}");
+                p.status = p.status.max(status);
+                text.clear();
+                p.pool.push(text);
+            }
+            printed.notify_all();
+        }
+    });
+    let p = printer.into_inner().unwrap_or_else(|e| e.into_inner());
+    match p.error {
+        // a closed pipe (`hsaco read --debug-info x | head`) is not an error
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("writing to stdout")
+        }
+        _ => Ok(ExitCode::from(p.status)),
+    }
+}
+
+/// The text of one file (into `text`), its error lines and its exit status.
+fn file_text(
+    reader: &mut Reader,
+    f: &std::path::Path,
+    wanted: &[Section],
+    dump_opts: DumpOptions,
+    text: &mut String,
+) -> (String, u8) {
+    let name = f.display().to_string();
+    // a file read into the thread's reused buffer (`files::Reader`); stdin, and a
+    // file that reader cannot read (it is then reported), the ordinary way
+    let held = if f.as_os_str() == "-" {
+        None
+    } else {
+        match reader.with_file(f, |data| {
+            Some(bytes_text(&name, data, wanted, dump_opts, text))
+        }) {
+            Ok(r) => return r,
+            Err(held) => held,
+        }
+    };
+    let data = match held {
+        Some(bytes) => Ok(bytes),
+        None => input::read_input(f),
+    };
+    match &data {
+        Ok(d) => bytes_text(&name, d, wanted, dump_opts, text),
+        Err(e) => (format!("error: {e:#}\n"), 2),
+    }
+}
+
+/// [`file_text`] of the bytes `data` of the file `name`.
+fn bytes_text(
+    name: &str,
+    data: &[u8],
+    wanted: &[Section],
+    dump_opts: DumpOptions,
+    text: &mut String,
+) -> (String, u8) {
+    let mut errs = String::new();
+    let found = match found_in_bytes(name, data) {
+        Ok(found) => found,
+        Err(e) => {
+            let _ = writeln!(errs, "error: {e}");
+            return (errs, 2);
+        }
+    };
+    let mut status = 0u8;
+    for obj in found {
+        let dwarf = match DwarfObject::from_elf(&obj.embedded.bytes) {
+            Ok(d) => d,
+            Err(e) => {
+                let _ = writeln!(errs, "error: {}: {e}", obj.label);
+                status = 2;
+                continue;
+            }
+        };
+        let _ = write!(text, "{}:\tfile format elf64-amdgpu\n\n", obj.label);
+        let mut errors = dwarf.errors.clone();
+        for (i, s) in wanted.iter().enumerate() {
+            if i > 0 {
+                text.push('\n');
+            }
+            errors.extend(hsaco_dwarf::dump::dump(&dwarf, *s, dump_opts, text));
+        }
+        for e in &errors {
+            let _ = writeln!(errs, "error: {}: {e}", obj.label);
+            status = status.max(1);
+        }
+    }
+    (errs, status)
 }
 
 /// The JSON of one object: `debug_info` as a tree of units and DIEs, `debug_line` as

@@ -64,9 +64,20 @@ pub struct Reader {
     /// Tests: how many files [`Reader::read_parts`] read.
     #[cfg(all(test, unix))]
     pub parts_read: usize,
+    /// Always read files whole (no [`Reader::read_parts`]): for outputs that read
+    /// more than the metadata (`read --debug-*`).
+    pub whole: bool,
 }
 
 impl Reader {
+    /// A reader that reads every file whole ([`Reader::whole`]).
+    pub fn whole() -> Reader {
+        Reader {
+            whole: true,
+            ..Reader::default()
+        }
+    }
+
     /// Calls `f` with the whole contents of `path` and returns what it returns. `Err`
     /// when the file cannot be read here or `f` returns `None`: the caller then reads
     /// the file by the ordinary path, which reports it. A file that cannot be read
@@ -148,7 +159,8 @@ impl Reader {
         let st = fstat(&fd).map_err(|_| None)?;
         let size = usize::try_from(st.st_size).unwrap_or(0);
         // a larger code object: only the parts the output reads
-        if FileType::from_raw_mode(st.st_mode) == FileType::RegularFile
+        if !self.whole
+            && FileType::from_raw_mode(st.st_mode) == FileType::RegularFile
             && self.read_parts(&fd, size)
         {
             #[cfg(test)]

@@ -10,7 +10,7 @@ use hsaco_dwarf::names::{self, RegisterNames};
 use hsaco_dwarf::{DumpOptions, DwarfObject, Section};
 
 /// A unit with one DW_TAG_variable per (attribute, value).
-fn fixture(entries: &[(u16, AttributeValue)]) -> DwarfObject {
+fn fixture(entries: &[(u16, AttributeValue)]) -> DwarfObject<'static> {
     let encoding = gimli::Encoding {
         format: gimli::Format::Dwarf32,
         version: 5,
