@@ -893,7 +893,65 @@ pub(crate) fn lookup(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
             }
         }
     }
+    if let Some(found) = lookup_alias(dec, m) {
+        return Some(found);
+    }
     idx.get(m).map(|v| (v.as_slice(), 0))
+}
+
+/// The alias table (`defs/aliases.txt`): (generation, alias) -> canonical mnemonic.
+fn aliases() -> &'static HashMap<(&'static str, &'static str), &'static str> {
+    static A: OnceLock<HashMap<(&'static str, &'static str), &'static str>> = OnceLock::new();
+    A.get_or_init(|| {
+        let mut m = HashMap::new();
+        for line in include_str!("../../defs/aliases.txt").lines() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            let mut w = line.split_whitespace();
+            if let (Some(g), Some(a), Some(c)) = (w.next(), w.next(), w.next()) {
+                m.insert((g, a), c);
+            }
+        }
+        m
+    })
+}
+
+/// An alias spelling (`v_mad_u64_u32` on gfx12), with or without an encoding suffix:
+/// the operations of its canonical mnemonic. Reached only when `m` is unknown.
+fn lookup_alias(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
+    let table = aliases();
+    let g = dec.isa().generation;
+    if let Some(c) = table.get(&(g, m)) {
+        return lookup_known(dec, c);
+    }
+    for (suf, _) in SUFFIXES {
+        if let Some(base) = m.strip_suffix(suf) {
+            if let Some(c) = table.get(&(g, base)) {
+                return lookup_known(dec, &format!("{c}{suf}"));
+            }
+        }
+    }
+    None
+}
+
+/// [`lookup`] without the alias step (a canonical name is never itself an alias).
+fn lookup_known(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
+    let idx = index(dec);
+    let pb = dec.proc_bit();
+    let here = |v: &Vec<u16>| {
+        v.iter()
+            .any(|&o| dec.isa().ops[usize::from(o)].procs & pb != 0)
+    };
+    if let Some(v) = idx.get(m).filter(|v| here(v)) {
+        return Some((v, 0));
+    }
+    for (suf, code) in SUFFIXES {
+        if let Some(base) = m.strip_suffix(suf) {
+            if let Some(v) = idx.get(base).filter(|v| here(v)) {
+                return Some((v, code));
+            }
+        }
+    }
+    None
 }
 
 fn encode_statement(
@@ -2489,6 +2547,11 @@ fn modifier_choices(
 /// Field values that are not zero when their modifier is absent.
 fn defaults(cand: &Cand, gen: &str, raw: &mut u64) {
     let enc = cand.enc;
+    if enc.form == Form::Mubuf && enc.words == 3 {
+        // gfx12 VBUFFER: the untyped forms carry the same default format (1) in bits
+        // 55-61 (llvm-mc-22 writes 0x80 in byte 6; the decoder ignores the bits)
+        *raw |= 1 << 55;
+    }
     let mut put = |f: Field, v: u64| {
         if let Some(fd) = enc.field(f) {
             if fd.lo < 64 {
