@@ -10,7 +10,8 @@ Output (both committed):
 * tests/data/aliases/encodings.txt: `mcpu | bytes | statement | llvm-mc's text`, the
   golden file `tests/aliases.rs` checks the encoder against (no LLVM needed);
 * defs/aliases.txt: `<generation> <alias> <canonical>` for every statement whose
-  mnemonic (without an _e32/_e64/_dpp/_sdwa suffix) differs from the one llvm-mc prints.
+  mnemonic (without an _e32/_e64/_dpp/_sdwa suffix) differs from the one llvm-mc prints
+  (the canonical name keeps llvm-mc's suffix when the alias names one encoding only).
 
 Run: python3 crates/hsaco-isa/scripts/aliases.py   (from the repository root or the crate)
 """
@@ -34,7 +35,7 @@ def base(m):
 
 
 def generation(mcpu):
-    n = mcpu[3:]
+    n = mcpu[3:]  # gfx600 .. gfx1201
     return "gfx" + (n[:2] if len(n) == 4 else n[:1])
 
 
@@ -70,8 +71,16 @@ def main():
                 continue
             text, hexbytes = got
             golden.append("%s | %s | %s | %s" % (mcpu, hexbytes, line, text))
-            a, c = base(line.split()[0]), base(text.split()[0])
+            a, printed = base(line.split()[0]), text.split()[0]
+            c = base(printed)
             if a != c:
+                # an alias that only names one encoding (gfx6 `v_add_co_u32` is
+                # `v_add_i32_e64`): the canonical name keeps the suffix when the
+                # statement has none and the unsuffixed canonical text encodes otherwise
+                if a == line.split()[0] and printed != c:
+                    plain = assemble(mcpu, c + text[len(printed):])
+                    if plain is None or plain[1] != hexbytes:
+                        c = printed
                 pairs[(generation(mcpu), a)] = c
     with open(os.path.join(DATA, "encodings.txt"), "w") as f:
         f.write("# written by crates/hsaco-isa/scripts/aliases.py (llvm-mc-22 -show-encoding)\n")

@@ -60,7 +60,10 @@ fn alias_table_is_well_formed() {
     // every line: generation, alias, canonical; the canonical name is no alias itself
     let text = include_str!("../defs/aliases.txt");
     let mut pairs = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let w: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(w.len(), 3, "bad alias line {line}");
         assert!(

@@ -852,6 +852,46 @@ pub(crate) fn encode(
         return encode_vopd(dec, clean, text, p, syms, out);
     }
     let st = lex::split(clean, 0..clean.len());
+    // Blanks (same byte offsets) for what llvm-mc accepts but the printer never writes:
+    // a comma before the modifiers (`s3, format:[..] offset:..`), and on gfx10+ the
+    // default unified buffer format (1, BUF_FMT_8_UNORM) written out, which the printer
+    // omits and the encoder writes anyway.
+    let mut blank: Vec<Range<usize>> = Vec::new();
+    if let (Some(last), Some(m0)) = (st.operands.last(), st.modifiers.first()) {
+        if last.end < m0.start {
+            if let Some(p) = clean[last.end..m0.start].find(',') {
+                blank.push(last.end + p..last.end + p + 1);
+            }
+        }
+    }
+    if dec.isa().generation.len() == 5
+        && clean[st.mnemonic.clone()]
+            .get(..8)
+            .is_some_and(|m| m.eq_ignore_ascii_case("tbuffer_"))
+    {
+        for r in &st.modifiers {
+            let m = &clean[r.clone()];
+            if m.eq_ignore_ascii_case("format:1")
+                || m.eq_ignore_ascii_case("format:[BUF_FMT_8_UNORM]")
+            {
+                blank.push(r.clone());
+            }
+        }
+    }
+    if !blank.is_empty() {
+        let blanked = |t: &str| {
+            let mut b = t.as_bytes().to_vec();
+            for r in &blank {
+                for x in &mut b[r.clone()] {
+                    *x = b' ';
+                }
+            }
+            String::from_utf8(b).unwrap_or_default()
+        };
+        let (c2, o2) = (blanked(clean), blanked(text));
+        let st = lex::split(&c2, 0..c2.len());
+        return encode_statement(dec, &c2, &o2, &st, syms, out);
+    }
     encode_statement(dec, clean, text, &st, syms, out)
 }
 
