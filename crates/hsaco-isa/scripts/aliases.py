@@ -9,7 +9,7 @@ is reported and left out.
 Output (both committed):
 * tests/data/aliases/encodings.txt: `mcpu | bytes | statement | llvm-mc's text`, the
   golden file `tests/aliases.rs` checks the encoder against (no LLVM needed);
-* defs/aliases.txt: `<generation> <alias> <canonical>` for every statement whose
+* defs/aliases.list: `<generation> <alias> <canonical>` for every statement whose
   mnemonic (without an _e32/_e64/_dpp/_sdwa suffix) differs from the one llvm-mc prints
   (the canonical name keeps llvm-mc's suffix when the alias names one encoding only).
 
@@ -86,7 +86,7 @@ def main():
         f.write("# written by crates/hsaco-isa/scripts/aliases.py (llvm-mc-22 -show-encoding)\n")
         f.write("# mcpu | bytes | statement | llvm-mc-22's text\n")
         f.write("\n".join(golden) + "\n")
-    with open(os.path.join(CRATE, "defs", "aliases.txt"), "w") as f:
+    with open(os.path.join(CRATE, "defs", "aliases.list"), "w") as f:
         f.write("# Mnemonic aliases: <generation> <alias> <canonical mnemonic>.\n")
         f.write("# Learnt from llvm-mc-22 (crates/hsaco-isa/scripts/aliases.py): the alias\n")
         f.write("# assembles to the canonical instruction's encoding and prints as it.\n")

@@ -1,4 +1,4 @@
-//! Mnemonic aliases (`defs/aliases.txt`): every statement of
+//! Mnemonic aliases (`defs/aliases.list`): every statement of
 //! `tests/data/aliases/encodings.txt` (written by `scripts/aliases.py` with
 //! `llvm-mc-22 -show-encoding`) encodes to llvm-mc-22's bytes. The statements of the
 //! `llvm-tests.s` sections are those of LLVM's `llvm/test/MC/AMDGPU/*alias*.s` files; the
@@ -58,7 +58,7 @@ fn aliases_encode_as_llvm_mc() {
 #[test]
 fn alias_table_is_well_formed() {
     // every line: generation, alias, canonical; the canonical name is no alias itself
-    let text = include_str!("../defs/aliases.txt");
+    let text = include_str!("../defs/aliases.list");
     let mut pairs = Vec::new();
     for line in text
         .lines()

@@ -939,12 +939,12 @@ pub(crate) fn lookup(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
     idx.get(m).map(|v| (v.as_slice(), 0))
 }
 
-/// The alias table (`defs/aliases.txt`): (generation, alias) -> canonical mnemonic.
+/// The alias table (`defs/aliases.list`): (generation, alias) -> canonical mnemonic.
 fn aliases() -> &'static HashMap<(&'static str, &'static str), &'static str> {
     static A: OnceLock<HashMap<(&'static str, &'static str), &'static str>> = OnceLock::new();
     A.get_or_init(|| {
         let mut m = HashMap::new();
-        for line in include_str!("../../defs/aliases.txt").lines() {
+        for line in include_str!("../../defs/aliases.list").lines() {
             let line = line.split('#').next().unwrap_or("").trim();
             let mut w = line.split_whitespace();
             if let (Some(g), Some(a), Some(c)) = (w.next(), w.next(), w.next()) {
