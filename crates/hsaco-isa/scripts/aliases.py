@@ -11,7 +11,9 @@ Output (both committed):
   golden file `tests/aliases.rs` checks the encoder against (no LLVM needed);
 * defs/aliases.list: `<generation> <alias> <canonical>` for every statement whose
   mnemonic (without an _e32/_e64/_dpp/_sdwa suffix) differs from the one llvm-mc prints
-  (the canonical name keeps llvm-mc's suffix when the alias names one encoding only).
+  (the canonical name keeps llvm-mc's suffix when the alias names one encoding only),
+  and `<generation> hwreg:<name> hwreg:<canonical>` for a hwreg register name llvm-mc
+  prints otherwise.
 
 Run: python3 crates/hsaco-isa/scripts/aliases.py   (from the repository root or the crate)
 """
@@ -71,6 +73,11 @@ def main():
                 continue
             text, hexbytes = got
             golden.append("%s | %s | %s | %s" % (mcpu, hexbytes, line, text))
+            # operand aliases: a hwreg register name llvm-mc prints otherwise
+            hw_in = re.search(r"hwreg\((\w+)", line)
+            hw_out = re.search(r"hwreg\((\w+)", text)
+            if hw_in and hw_out and hw_in.group(1) != hw_out.group(1):
+                pairs[(generation(mcpu), "hwreg:" + hw_in.group(1))] = "hwreg:" + hw_out.group(1)
             a, printed = base(line.split()[0]), text.split()[0]
             c = base(printed)
             if a != c:

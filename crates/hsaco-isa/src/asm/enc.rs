@@ -892,7 +892,33 @@ pub(crate) fn encode(
         let st = lex::split(&c2, 0..c2.len());
         return encode_statement(dec, &c2, &o2, &st, syms, out);
     }
-    encode_statement(dec, clean, text, &st, syms, out)
+    let res = encode_statement(dec, clean, text, &st, syms, out);
+    if res.is_err() {
+        // an operand alias (gfx12 `hwreg(HW_REG_MODE)` for `HW_REG_WAVE_MODE`): only
+        // after the statement failed as written
+        if let Some(t) = operand_alias(dec, text) {
+            if let Ok(e) = encode(dec, &t, pc, syms, out) {
+                return Ok(e);
+            }
+        }
+    }
+    res
+}
+
+/// `text` with its `hwreg(NAME` replaced by the canonical name of `defs/aliases.list`
+/// (`<generation> hwreg:NAME hwreg:CANONICAL`), if it has one.
+fn operand_alias(dec: &Decoder, text: &str) -> Option<String> {
+    let p = text.find("hwreg(")? + 6;
+    let e = p + text[p..].find([',', ')'])?;
+    let name = text[p..e].trim();
+    let key = format!("hwreg:{name}");
+    let c = aliases().get(&(dec.isa().generation, key.as_str()))?;
+    Some(format!(
+        "{}{}{}",
+        &text[..p],
+        c.strip_prefix("hwreg:")?,
+        &text[e..]
+    ))
 }
 
 /// The operations a mnemonic names and the suffix it carries.
