@@ -87,6 +87,9 @@ pub fn run(opts: &Options) -> Result<()> {
     });
     failed |= !target_ids()?
         .report("target IDs and e_flags (vs clang-22 / llvm-mc-22 / llvm-readelf-22)");
+    failed |= !alias_golden()?.report(
+        "mnemonic alias golden (hsaco-isa tests/data/aliases/encodings.txt vs llvm-mc-22 -show-encoding)",
+    );
     // every instruction statement of the corpus .s files through the encoder
     let no_limit = Options {
         corpus: Some(dir.clone()),
@@ -342,6 +345,63 @@ fn platform_fixtures() -> Result<Tally> {
         t.compared += 1;
         if !ok {
             t.mismatches.push(format!("{dir}: {}", out.trim()));
+        }
+    }
+    Ok(t)
+}
+
+/// The alias golden file still holds llvm-mc-22's bytes (`cargo test` checks the
+/// encoder against it without LLVM; `scripts/aliases.py` rewrites it).
+fn alias_golden() -> Result<Tally> {
+    let path = crate::root().join("crates/hsaco-isa/tests/data/aliases/encodings.txt");
+    let text = std::fs::read_to_string(&path).with_context(|| format!("{}", path.display()))?;
+    // mcpu -> (statement, bytes) in file order
+    let mut by_cpu: std::collections::BTreeMap<&str, Vec<(&str, &str)>> = Default::default();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let f: Vec<&str> = line.splitn(4, " | ").collect();
+        if f.len() == 4 {
+            by_cpu.entry(f[0]).or_default().push((f[2], f[1]));
+        }
+    }
+    let mut t = Tally::default();
+    for (cpu, stmts) in by_cpu {
+        let input: String = stmts.iter().map(|(s, _)| format!("{s}\n")).collect();
+        let mut child = Command::new("llvm-mc-22")
+            .args(["-triple=amdgcn", &format!("-mcpu={cpu}"), "-show-encoding"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .context("llvm-mc-22")?;
+        if let Some(mut stdin) = child.stdin.take() {
+            use std::io::Write;
+            stdin.write_all(input.as_bytes())?;
+        }
+        let out = child.wait_with_output()?;
+        let got: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| {
+                let e = l.split("; encoding: [").nth(1)?.trim_end_matches(']');
+                Some(
+                    e.split(',')
+                        .map(|b| b.trim().trim_start_matches("0x").to_string())
+                        .map(|b| if b.len() == 1 { format!("0{b}") } else { b })
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )
+            })
+            .collect();
+        for (i, (stmt, want)) in stmts.iter().enumerate() {
+            t.compared += 1;
+            if got.get(i).map(String::as_str) != Some(*want) {
+                t.mismatches.push(format!(
+                    "{cpu}: {stmt}: golden {want}, llvm-mc-22 {:?}",
+                    got.get(i)
+                ));
+            }
         }
     }
     Ok(t)

@@ -852,7 +852,73 @@ pub(crate) fn encode(
         return encode_vopd(dec, clean, text, p, syms, out);
     }
     let st = lex::split(clean, 0..clean.len());
-    encode_statement(dec, clean, text, &st, syms, out)
+    // Blanks (same byte offsets) for what llvm-mc accepts but the printer never writes:
+    // a comma before the modifiers (`s3, format:[..] offset:..`), and on gfx10+ the
+    // default unified buffer format (1, BUF_FMT_8_UNORM) written out, which the printer
+    // omits and the encoder writes anyway.
+    let mut blank: Vec<Range<usize>> = Vec::new();
+    if let (Some(last), Some(m0)) = (st.operands.last(), st.modifiers.first()) {
+        if last.end < m0.start {
+            if let Some(p) = clean[last.end..m0.start].find(',') {
+                blank.push(last.end + p..last.end + p + 1);
+            }
+        }
+    }
+    if dec.isa().generation.len() == 5
+        && clean[st.mnemonic.clone()]
+            .get(..8)
+            .is_some_and(|m| m.eq_ignore_ascii_case("tbuffer_"))
+    {
+        for r in &st.modifiers {
+            let m = &clean[r.clone()];
+            if m.eq_ignore_ascii_case("format:1")
+                || m.eq_ignore_ascii_case("format:[BUF_FMT_8_UNORM]")
+            {
+                blank.push(r.clone());
+            }
+        }
+    }
+    if !blank.is_empty() {
+        let blanked = |t: &str| {
+            let mut b = t.as_bytes().to_vec();
+            for r in &blank {
+                for x in &mut b[r.clone()] {
+                    *x = b' ';
+                }
+            }
+            String::from_utf8(b).unwrap_or_default()
+        };
+        let (c2, o2) = (blanked(clean), blanked(text));
+        let st = lex::split(&c2, 0..c2.len());
+        return encode_statement(dec, &c2, &o2, &st, syms, out);
+    }
+    let res = encode_statement(dec, clean, text, &st, syms, out);
+    if res.is_err() {
+        // an operand alias (gfx12 `hwreg(HW_REG_MODE)` for `HW_REG_WAVE_MODE`): only
+        // after the statement failed as written
+        if let Some(t) = operand_alias(dec, text) {
+            if let Ok(e) = encode(dec, &t, pc, syms, out) {
+                return Ok(e);
+            }
+        }
+    }
+    res
+}
+
+/// `text` with its `hwreg(NAME` replaced by the canonical name of `defs/aliases.list`
+/// (`<generation> hwreg:NAME hwreg:CANONICAL`), if it has one.
+fn operand_alias(dec: &Decoder, text: &str) -> Option<String> {
+    let p = text.find("hwreg(")? + 6;
+    let e = p + text[p..].find([',', ')'])?;
+    let name = text[p..e].trim();
+    let key = format!("hwreg:{name}");
+    let c = aliases().get(&(dec.isa().generation, key.as_str()))?;
+    Some(format!(
+        "{}{}{}",
+        &text[..p],
+        c.strip_prefix("hwreg:")?,
+        &text[e..]
+    ))
 }
 
 /// The operations a mnemonic names and the suffix it carries.
@@ -893,7 +959,65 @@ pub(crate) fn lookup(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
             }
         }
     }
+    if let Some(found) = lookup_alias(dec, m) {
+        return Some(found);
+    }
     idx.get(m).map(|v| (v.as_slice(), 0))
+}
+
+/// The alias table (`defs/aliases.list`): (generation, alias) -> canonical mnemonic.
+fn aliases() -> &'static HashMap<(&'static str, &'static str), &'static str> {
+    static A: OnceLock<HashMap<(&'static str, &'static str), &'static str>> = OnceLock::new();
+    A.get_or_init(|| {
+        let mut m = HashMap::new();
+        for line in include_str!("../../defs/aliases.list").lines() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            let mut w = line.split_whitespace();
+            if let (Some(g), Some(a), Some(c)) = (w.next(), w.next(), w.next()) {
+                m.insert((g, a), c);
+            }
+        }
+        m
+    })
+}
+
+/// An alias spelling (`v_mad_u64_u32` on gfx12), with or without an encoding suffix:
+/// the operations of its canonical mnemonic. Reached only when `m` is unknown.
+fn lookup_alias(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
+    let table = aliases();
+    let g = dec.isa().generation;
+    if let Some(c) = table.get(&(g, m)) {
+        return lookup_known(dec, c);
+    }
+    for (suf, _) in SUFFIXES {
+        if let Some(base) = m.strip_suffix(suf) {
+            if let Some(c) = table.get(&(g, base)) {
+                return lookup_known(dec, &format!("{c}{suf}"));
+            }
+        }
+    }
+    None
+}
+
+/// [`lookup`] without the alias step (a canonical name is never itself an alias).
+fn lookup_known(dec: &Decoder, m: &str) -> Option<(&'static [u16], u8)> {
+    let idx = index(dec);
+    let pb = dec.proc_bit();
+    let here = |v: &Vec<u16>| {
+        v.iter()
+            .any(|&o| dec.isa().ops[usize::from(o)].procs & pb != 0)
+    };
+    if let Some(v) = idx.get(m).filter(|v| here(v)) {
+        return Some((v, 0));
+    }
+    for (suf, code) in SUFFIXES {
+        if let Some(base) = m.strip_suffix(suf) {
+            if let Some(v) = idx.get(base).filter(|v| here(v)) {
+                return Some((v, code));
+            }
+        }
+    }
+    None
 }
 
 fn encode_statement(
@@ -2489,6 +2613,11 @@ fn modifier_choices(
 /// Field values that are not zero when their modifier is absent.
 fn defaults(cand: &Cand, gen: &str, raw: &mut u64) {
     let enc = cand.enc;
+    if enc.form == Form::Mubuf && enc.words == 3 {
+        // gfx12 VBUFFER: the untyped forms carry the same default format (1) in bits
+        // 55-61 (llvm-mc-22 writes 0x80 in byte 6; the decoder ignores the bits)
+        *raw |= 1 << 55;
+    }
     let mut put = |f: Field, v: u64| {
         if let Some(fd) = enc.field(f) {
             if fd.lo < 64 {
