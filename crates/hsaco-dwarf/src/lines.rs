@@ -1,0 +1,206 @@
+//! Source locations of code addresses from `.debug_line`, as a symbolizer gives
+//! them to `llvm-objdump -l`: for an address, the last row at or before it in the
+//! sequence that contains it (its file as a path, line, column, discriminator).
+
+use crate::load::{DwarfObject, Slice};
+
+/// One source location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The file: its directory joined to its name (the compilation directory first
+    /// when the directory is relative), as the line table spells them.
+    pub file: String,
+    /// The line (0: no line).
+    pub line: u64,
+    /// The column (0: none).
+    pub column: u64,
+    /// The discriminator.
+    pub discriminator: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Row {
+    address: u64,
+    location: usize,
+}
+
+#[derive(Clone, Debug)]
+struct Sequence {
+    start: u64,
+    end: u64,
+    rows: Vec<Row>,
+}
+
+/// The line tables of an object, for lookups by address.
+#[derive(Default, Debug)]
+pub struct LineTable {
+    locations: Vec<Location>,
+    sequences: Vec<Sequence>,
+}
+
+impl LineTable {
+    /// The line tables of `obj`; a table that does not read is left out (and
+    /// reported in the returned errors).
+    pub fn new(obj: &DwarfObject) -> (Self, Vec<crate::Error>) {
+        let dwarf = obj.gimli();
+        let mut table = LineTable::default();
+        let mut errors = Vec::new();
+        let mut units = dwarf.units();
+        loop {
+            let header = match units.next() {
+                Ok(Some(h)) => h,
+                Ok(None) => break,
+                Err(e) => {
+                    errors.push(crate::Error::new(".debug_info", 0, e.to_string()));
+                    break;
+                }
+            };
+            let offset = header
+                .offset()
+                .as_debug_info_offset()
+                .map_or(0, |o| o.0 as u64);
+            let unit = match dwarf.unit(header) {
+                Ok(u) => u,
+                Err(e) => {
+                    errors.push(crate::Error::new(".debug_info", offset, e.to_string()));
+                    continue;
+                }
+            };
+            if let Err(e) = table.add_unit(&dwarf, &unit) {
+                errors.push(crate::Error::new(".debug_line", offset, e.to_string()));
+            }
+        }
+        table.sequences.sort_by_key(|s| (s.start, s.end));
+        (table, errors)
+    }
+
+    fn add_unit(
+        &mut self,
+        dwarf: &gimli::Dwarf<Slice<'_>>,
+        unit: &gimli::Unit<Slice<'_>>,
+    ) -> gimli::Result<()> {
+        let Some(program) = unit.line_program.clone() else {
+            return Ok(());
+        };
+        let comp_dir = unit
+            .comp_dir
+            .map(|d| d.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut rows = program.rows();
+        let mut current: Vec<Row> = Vec::new();
+        let mut files: Vec<(u64, usize)> = Vec::new();
+        let mut loc_index = std::collections::HashMap::new();
+        while let Some((header, row)) = rows.next_row()? {
+            if row.end_sequence() {
+                if let Some(first) = current.first() {
+                    self.sequences.push(Sequence {
+                        start: first.address,
+                        end: row.address(),
+                        rows: std::mem::take(&mut current),
+                    });
+                }
+                continue;
+            }
+            let file_index = row.file_index();
+            let file = match files.iter().find(|(i, _)| *i == file_index) {
+                Some(&(_, f)) => f,
+                None => {
+                    let path = file_path(dwarf, unit, header, file_index, &comp_dir)?;
+                    let f = self.intern_file(path);
+                    files.push((file_index, f));
+                    f
+                }
+            };
+            let line = row.line().map_or(0, |l| l.get());
+            let column = match row.column() {
+                gimli::ColumnType::LeftEdge => 0,
+                gimli::ColumnType::Column(c) => c.get(),
+            };
+            let key = (file, line, column, row.discriminator());
+            let location = *loc_index.entry(key).or_insert_with(|| {
+                self.locations.push(Location {
+                    file: self.files_text(file),
+                    line,
+                    column,
+                    discriminator: row.discriminator(),
+                });
+                self.locations.len() - 1
+            });
+            current.push(Row {
+                address: row.address(),
+                location,
+            });
+        }
+        Ok(())
+    }
+
+    fn intern_file(&mut self, path: String) -> usize {
+        // files are kept as locations with line u64::MAX (never looked up)
+        if let Some(i) = self
+            .locations
+            .iter()
+            .position(|l| l.line == u64::MAX && l.file == path)
+        {
+            return i;
+        }
+        self.locations.push(Location {
+            file: path,
+            line: u64::MAX,
+            column: 0,
+            discriminator: 0,
+        });
+        self.locations.len() - 1
+    }
+
+    fn files_text(&self, file: usize) -> String {
+        self.locations[file].file.clone()
+    }
+
+    /// The location of the code at `address`: the last row at or before it in the
+    /// first sequence (by start) that contains it.
+    pub fn lookup(&self, address: u64) -> Option<&Location> {
+        let seq = self
+            .sequences
+            .iter()
+            .find(|s| s.start <= address && address < s.end)?;
+        let i = seq.rows.partition_point(|r| r.address <= address);
+        let row = seq.rows.get(i.checked_sub(1)?)?;
+        self.locations.get(row.location)
+    }
+}
+
+fn file_path(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    header: &gimli::LineProgramHeader<Slice<'_>>,
+    index: u64,
+    comp_dir: &str,
+) -> gimli::Result<String> {
+    let Some(file) = header.file(index) else {
+        return Ok(String::new());
+    };
+    let text = |v: gimli::AttributeValue<Slice<'_>>| -> gimli::Result<String> {
+        let s = dwarf.attr_string(unit, v)?;
+        Ok(s.to_string_lossy().into_owned())
+    };
+    let name = text(file.path_name())?;
+    if name.starts_with('/') {
+        return Ok(name);
+    }
+    let mut dir = match file.directory(header) {
+        Some(d) => text(d)?,
+        None => String::new(),
+    };
+    if !dir.starts_with('/') && !comp_dir.is_empty() {
+        dir = if dir.is_empty() {
+            comp_dir.to_string()
+        } else {
+            format!("{comp_dir}/{dir}")
+        };
+    }
+    Ok(if dir.is_empty() {
+        name
+    } else {
+        format!("{dir}/{name}")
+    })
+}
