@@ -29,9 +29,13 @@ pub fn annotate(out: &mut dyn Write, listing: &[u8], elf: &Elf<'_>, bytes: &[u8]
     for line in listing.split_inclusive(|&b| b == b'\n') {
         if let Some(address) = instruction_address(line) {
             if let Some(loc) = table.lookup(address) {
-                let func = function(&syms, address);
+                // (an address no function holds keeps the previous name)
+                let func = function(&syms, address)
+                    .or_else(|| table.function(address))
+                    .or_else(|| prev.as_ref().and_then(|(f, _)| *f));
                 let changed = prev.as_ref().is_none_or(|(_, l)| {
                     (l.file.as_str(), l.line, l.discriminator) != (loc.file.as_str(), loc.line, loc.discriminator)
+                        || prev.as_ref().is_some_and(|(f, _)| *f != func)
                 });
                 if changed {
                     let func_changed = prev.as_ref().is_none_or(|(f, _)| *f != func);
@@ -90,11 +94,12 @@ fn symbols(elf: &Elf<'_>) -> Vec<Sym> {
             name: s.name_str().into_owned(),
         });
     }
-    syms.sort_by_key(|s| s.address);
+    syms.sort_by_key(|s| (s.address, s.size));
     syms
 }
 
-/// The symbol containing `address`: the last one starting at or before it.
+/// The symbol naming `address`: the last one starting at or before it (of those
+/// starting together, the largest), if it holds `address`.
 fn function(syms: &[Sym], address: u64) -> Option<&str> {
     let i = syms.partition_point(|s| s.address <= address);
     let s = syms.get(i.checked_sub(1)?)?;

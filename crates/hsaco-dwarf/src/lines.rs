@@ -36,6 +36,9 @@ struct Sequence {
 pub struct LineTable {
     locations: Vec<Location>,
     sequences: Vec<Sequence>,
+    /// Subprograms and inlined subroutines with one address range: start, end,
+    /// depth, name (the linkage name, else the name).
+    functions: Vec<(u64, u64, usize, String)>,
 }
 
 impl LineTable {
@@ -68,6 +71,9 @@ impl LineTable {
             };
             if let Err(e) = table.add_unit(&dwarf, &unit) {
                 errors.push(crate::Error::new(".debug_line", offset, e.to_string()));
+            }
+            if let Err(e) = table.add_functions(&dwarf, &unit) {
+                errors.push(crate::Error::new(".debug_info", offset, e.to_string()));
             }
         }
         table.sequences.sort_by_key(|s| (s.start, s.end));
@@ -132,6 +138,50 @@ impl LineTable {
             });
         }
         Ok(())
+    }
+
+    fn add_functions(
+        &mut self,
+        dwarf: &gimli::Dwarf<Slice<'_>>,
+        unit: &gimli::Unit<Slice<'_>>,
+    ) -> gimli::Result<()> {
+        let mut entries = unit.entries();
+        let mut depth = 0isize;
+        while let Some((delta, entry)) = entries.next_dfs()? {
+            depth += delta;
+            if depth > 1024 {
+                break;
+            }
+            let tag = entry.tag();
+            if tag != gimli::DW_TAG_subprogram && tag != gimli::DW_TAG_inlined_subroutine {
+                continue;
+            }
+            let mut ranges = dwarf.die_ranges(unit, entry)?;
+            let mut spans = Vec::new();
+            while let Some(r) = ranges.next()? {
+                spans.push((r.begin, r.end));
+            }
+            if spans.is_empty() {
+                continue;
+            }
+            let Some(name) = function_name(dwarf, unit, entry, 0)? else {
+                continue;
+            };
+            for (lo, hi) in spans {
+                self.functions.push((lo, hi, depth.max(0) as usize, name.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The name of the innermost subprogram or inlined subroutine whose range holds
+    /// `address` (its linkage name, else its name).
+    pub fn function(&self, address: u64) -> Option<&str> {
+        self.functions
+            .iter()
+            .filter(|(lo, hi, _, _)| *lo <= address && address < *hi)
+            .max_by_key(|(_, _, depth, _)| *depth)
+            .map(|(_, _, _, n)| n.as_str())
     }
 
     fn intern_file(&mut self, path: String) -> usize {
@@ -203,4 +253,30 @@ fn file_path(
     } else {
         format!("{dir}/{name}")
     })
+}
+
+/// The linkage name or name of `entry`, following `DW_AT_abstract_origin` and
+/// `DW_AT_specification` (at most a few steps).
+fn function_name(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    entry: &gimli::DebuggingInformationEntry<'_, '_, Slice<'_>>,
+    steps: usize,
+) -> gimli::Result<Option<String>> {
+    for at in [gimli::DW_AT_linkage_name, gimli::DW_AT_MIPS_linkage_name, gimli::DW_AT_name] {
+        if let Some(v) = entry.attr_value(at)? {
+            let s = dwarf.attr_string(unit, v)?;
+            return Ok(Some(s.to_string_lossy().into_owned()));
+        }
+    }
+    if steps >= 4 {
+        return Ok(None);
+    }
+    for at in [gimli::DW_AT_abstract_origin, gimli::DW_AT_specification] {
+        if let Some(gimli::AttributeValue::UnitRef(o)) = entry.attr_value(at)? {
+            let e = unit.entry(o)?;
+            return function_name(dwarf, unit, &e, steps + 1);
+        }
+    }
+    Ok(None)
 }
