@@ -25,34 +25,29 @@ pub fn annotate(out: &mut dyn Write, listing: &[u8], elf: &Elf<'_>, bytes: &[u8]
         Err(_) => LineTable::default(),
     };
     let syms = symbols(elf);
-    let mut prev: Option<(Option<&str>, Location)> = None;
+    // the previous instruction's function and location (None: none known)
+    let mut prev: (Option<&str>, Option<&Location>) = (None, None);
     for line in listing.split_inclusive(|&b| b == b'\n') {
         if let Some(address) = instruction_address(line) {
-            if let Some(loc) = table.lookup(address) {
-                // (an address no function holds keeps the previous name)
-                let func = function(&syms, address)
-                    .or_else(|| table.function(address))
-                    .or_else(|| prev.as_ref().and_then(|(f, _)| *f));
-                let changed = prev.as_ref().is_none_or(|(_, l)| {
-                    (l.file.as_str(), l.line, l.discriminator) != (loc.file.as_str(), loc.line, loc.discriminator)
-                        || prev.as_ref().is_some_and(|(f, _)| *f != func)
-                });
-                if changed {
-                    let func_changed = prev.as_ref().is_none_or(|(f, _)| *f != func);
-                    if func_changed {
-                        if let Some(f) = func {
-                            writeln!(out, "; {f}():")?;
-                        }
+            // (an address no function holds keeps the previous name)
+            let func = function(&syms, address)
+                .or_else(|| table.function(address))
+                .or(prev.0);
+            let loc = table.lookup(address);
+            if func != prev.0 || key(loc) != key(prev.1) {
+                if func != prev.0 {
+                    if let Some(f) = func {
+                        writeln!(out, "; {f}():")?;
                     }
-                    if loc.line != 0 {
-                        write!(out, "; {}:{}", loc.file, loc.line)?;
-                        if loc.discriminator != 0 {
-                            write!(out, " (discriminator {})", loc.discriminator)?;
-                        }
-                        writeln!(out)?;
-                    }
-                    prev = Some((func, loc.clone()));
                 }
+                if let Some(loc) = loc.filter(|l| l.line != 0) {
+                    write!(out, "; {}:{}", loc.file, loc.line)?;
+                    if loc.discriminator != 0 {
+                        write!(out, " (discriminator {})", loc.discriminator)?;
+                    }
+                    writeln!(out)?;
+                }
+                prev = (func, loc);
             }
         }
         out.write_all(line)?;
@@ -76,7 +71,8 @@ fn instruction_address(line: &[u8]) -> Option<u64> {
     u64::from_str_radix(hex, 16).ok()
 }
 
-/// The symbols code may be named after: functions and objects with a section.
+/// The symbols code may be named after: functions, objects and symbols without a type,
+/// defined in a section.
 fn symbols(elf: &Elf<'_>) -> Vec<Sym> {
     let mut syms = Vec::new();
     let Ok(Some(table)) = elf.symtab() else {
@@ -84,8 +80,8 @@ fn symbols(elf: &Elf<'_>) -> Vec<Sym> {
     };
     for s in table.iter().flatten() {
         let kind = s.info & 0xf;
-        // STT_OBJECT 1, STT_FUNC 2
-        if !(kind == 1 || kind == 2) || s.section_index().is_none() || s.name.is_empty() {
+        // STT_NOTYPE 0, STT_OBJECT 1, STT_FUNC 2
+        if kind > 2 || s.section_index().is_none() || s.name.is_empty() {
             continue;
         }
         syms.push(Sym {
@@ -104,4 +100,9 @@ fn function(syms: &[Sym], address: u64) -> Option<&str> {
     let i = syms.partition_point(|s| s.address <= address);
     let s = syms.get(i.checked_sub(1)?)?;
     (s.size == 0 || address < s.address + s.size).then_some(s.name.as_str())
+}
+
+/// What makes two locations different for llvm-objdump -l (not the column).
+fn key(l: Option<&Location>) -> Option<(&str, u64, u64)> {
+    l.map(|l| (l.file.as_str(), l.line, l.discriminator))
 }

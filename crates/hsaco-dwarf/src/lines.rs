@@ -168,7 +168,8 @@ impl LineTable {
                 continue;
             };
             for (lo, hi) in spans {
-                self.functions.push((lo, hi, depth.max(0) as usize, name.clone()));
+                self.functions
+                    .push((lo, hi, depth.max(0) as usize, name.clone()));
             }
         }
         Ok(())
@@ -263,7 +264,11 @@ fn function_name(
     entry: &gimli::DebuggingInformationEntry<'_, '_, Slice<'_>>,
     steps: usize,
 ) -> gimli::Result<Option<String>> {
-    for at in [gimli::DW_AT_linkage_name, gimli::DW_AT_MIPS_linkage_name, gimli::DW_AT_name] {
+    for at in [
+        gimli::DW_AT_linkage_name,
+        gimli::DW_AT_MIPS_linkage_name,
+        gimli::DW_AT_name,
+    ] {
         if let Some(v) = entry.attr_value(at)? {
             let s = dwarf.attr_string(unit, v)?;
             return Ok(Some(s.to_string_lossy().into_owned()));
