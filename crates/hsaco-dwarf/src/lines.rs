@@ -35,6 +35,8 @@ struct Sequence {
 #[derive(Default, Debug)]
 pub struct LineTable {
     locations: Vec<Location>,
+    /// File paths, each once.
+    files: Vec<String>,
     sequences: Vec<Sequence>,
     /// Subprograms and inlined subroutines with one address range: start, end,
     /// depth, name (the linkage name, else the name).
@@ -125,7 +127,7 @@ impl LineTable {
             let key = (file, line, column, row.discriminator());
             let location = *loc_index.entry(key).or_insert_with(|| {
                 self.locations.push(Location {
-                    file: self.files_text(file),
+                    file: self.files[file].clone(),
                     line,
                     column,
                     discriminator: row.discriminator(),
@@ -186,25 +188,13 @@ impl LineTable {
     }
 
     fn intern_file(&mut self, path: String) -> usize {
-        // files are kept as locations with line u64::MAX (never looked up)
-        if let Some(i) = self
-            .locations
-            .iter()
-            .position(|l| l.line == u64::MAX && l.file == path)
-        {
-            return i;
+        match self.files.iter().position(|f| *f == path) {
+            Some(i) => i,
+            None => {
+                self.files.push(path);
+                self.files.len() - 1
+            }
         }
-        self.locations.push(Location {
-            file: path,
-            line: u64::MAX,
-            column: 0,
-            discriminator: 0,
-        });
-        self.locations.len() - 1
-    }
-
-    fn files_text(&self, file: usize) -> String {
-        self.locations[file].file.clone()
     }
 
     /// The location of the code at `address`: the last row at or before it in the
