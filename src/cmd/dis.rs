@@ -78,6 +78,11 @@ pub struct Opts {
     /// differently, as `.long` with the text in a comment); symbols as comments.
     #[arg(long, conflicts_with_all = ["kd", "symbolize_operands"])]
     pub reassemble: bool,
+    /// Source locations from the DWARF line table, as llvm-objdump -l prints them:
+    /// before an instruction whose location differs from the previous one,
+    /// `; FUNCTION():` when the function changes and `; FILE:LINE`.
+    #[arg(long, short = 'l', conflicts_with = "reassemble")]
+    pub line_numbers: bool,
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
@@ -108,6 +113,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         let parts = (!opts.raw
             && !opts.kd
             && !opts.reassemble
+            && !opts.line_numbers
             && path.as_os_str() != "-"
             && std::env::var_os("HSACO_NO_FAST_PATH").is_none())
         .then(|| input::read_code_parts(path, |flags| can_list_from_parts(forced, flags)))
@@ -123,7 +129,12 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                 listing::write_code(&mut out, dec, &bytes, 0, &[], &options)
                     .map_err(anyhow::Error::from)
             } else {
-                dis_file(&mut out, &name, &data, forced, &options, opts.kd, wave64)
+                let how = How {
+                    kd: opts.kd,
+                    wave64,
+                    lines: opts.line_numbers,
+                };
+                dis_file(&mut out, &name, &data, forced, &options, how)
             }
         });
         if let Err(e) = result {
@@ -173,8 +184,7 @@ fn dis_file(
     data: &[u8],
     forced: Option<Decoder>,
     options: &listing::Options,
-    kd: bool,
-    wave64: bool,
+    how: How,
 ) -> Result<()> {
     let objects = code_objects(data).context("malformed container")?;
     if objects.is_empty() {
@@ -189,7 +199,7 @@ fn dis_file(
         } else {
             format!("{name}({})", o.entry_id)
         };
-        let r = dis_object(out, &label, &o.bytes, forced, options, kd, wave64);
+        let r = dis_object(out, &label, &o.bytes, forced, options, how);
         if let Err(e) = r {
             if objects.len() == 1 || is_broken_pipe(&e) {
                 return Err(e);
@@ -209,9 +219,9 @@ fn dis_object(
     bytes: &[u8],
     forced: Option<Decoder>,
     options: &listing::Options,
-    kd: bool,
-    wave64: bool,
+    how: How,
 ) -> Result<()> {
+    let How { kd, wave64, lines } = how;
     let elf = Elf::parse(bytes).context("malformed ELF")?;
     if !elf.is_64() {
         // AMDGPUUsage: ELFCLASS32 is the r600 architecture's class
@@ -254,7 +264,15 @@ fn dis_object(
     };
     let dec = if wave64 { dec.wave64() } else { dec };
     // a part that cannot be read is left out of the listing and reported after it
-    let partial = match listing::write_elf(out, label, &elf, dec, options) {
+    let listed = if lines {
+        let mut text = Vec::new();
+        let r = listing::write_elf(&mut text, label, &elf, dec, options);
+        crate::cmd::dis_lines::annotate(out, &text, &elf, bytes)?;
+        r
+    } else {
+        listing::write_elf(out, label, &elf, dec, options)
+    };
+    let partial = match listed {
         Ok(()) => None,
         Err(listing::ListingError::Elf(e)) => Some(e),
         Err(e) => return Err(e.into()),
@@ -275,6 +293,14 @@ fn dis_object(
         Some(e) => Err(anyhow::Error::new(PartlyListed(e))),
         None => Ok(()),
     }
+}
+
+/// What `dis` adds to a listing.
+#[derive(Clone, Copy)]
+struct How {
+    kd: bool,
+    wave64: bool,
+    lines: bool,
 }
 
 /// A part of an object could not be read; the rest was listed.
@@ -371,7 +397,12 @@ mod tests {
                     };
                     let list = |data: &[u8]| {
                         let mut out = Vec::new();
-                        let r = dis_file(&mut out, "f", data, None, &options, false, false);
+                        let how = How {
+                            kd: false,
+                            wave64: false,
+                            lines: false,
+                        };
+                        let r = dis_file(&mut out, "f", data, None, &options, how);
                         (String::from_utf8(out), r.map_err(|e| format!("{e:#}")))
                     };
                     for poison in [0x00, 0xa5, 0xff] {

@@ -5,6 +5,7 @@ pub mod asm;
 pub mod check;
 pub mod demo;
 pub mod dis;
+mod dis_lines;
 pub mod extract;
 pub mod ld;
 pub mod read;

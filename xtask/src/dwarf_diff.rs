@@ -278,7 +278,7 @@ pub fn diff(hsaco: &Path, dir: &Path) -> Result<bool> {
 }
 
 /// The first differing lines (up to 5), as `- llvm` / `+ hsaco`.
-fn first_diff(theirs: &str, ours: &str) -> String {
+pub fn first_diff(theirs: &str, ours: &str) -> String {
     let a: Vec<&str> = theirs.lines().collect();
     let b: Vec<&str> = ours.lines().collect();
     let start = a.iter().zip(&b).take_while(|(x, y)| x == y).count();

@@ -28,7 +28,9 @@
 //!
 //! - DWARF: `hsaco read --debug-info/--debug-loclists/--debug-frame/--debug-aranges/
 //!   --debug-line` against `llvm-dwarfdump-22` on the `-g` corpus (`target/dwarf-corpus`,
-//!   built when missing; see `dwarf_diff.rs`), when llvm-dwarfdump-22 is installed.
+//!   built when missing; see `dwarf_diff.rs`), when llvm-dwarfdump-22 is installed; and
+//!   `hsaco dis -l` against `llvm-objdump-22 -d -l` there (`dis_lines_diff.rs`: counts,
+//!   failing only below committed floors).
 //!
 //! Prints counts per check and every mismatch (up to a limit), and fails if any.
 
@@ -105,6 +107,9 @@ pub fn run(opts: &Options) -> Result<()> {
     if corpus::have_tool("llvm-dwarfdump-22") {
         let dwarf_dir = crate::dwarf_corpus_dir(&Options::default())?;
         failed |= !crate::dwarf_diff::diff(&hsaco, &dwarf_dir)?;
+        if corpus::have_tool("llvm-objdump-22") {
+            failed |= !crate::dis_lines_diff::diff(&hsaco, &dwarf_dir)?;
+        }
     } else {
         println!(
             "NOTICE: SKIPPED the DWARF comparison: llvm-dwarfdump-22 not found (install llvm-22)"

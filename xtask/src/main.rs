@@ -32,6 +32,8 @@
 //!                                     .o and .co) into DIR (target/dwarf-corpus)
 //! cargo xtask dwarf-diff [--corpus DIR]
 //!                                     hsaco read --debug-* vs llvm-dwarfdump-22 on the -g corpus
+//! cargo xtask dis-lines-diff [--corpus DIR]
+//!                                     hsaco dis -l vs llvm-objdump-22 -d -l on the -g corpus
 //! cargo xtask wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare]
 //!                                     build the corpus with older clangs too; check and compare it
 //! ```
@@ -45,6 +47,7 @@ mod asm_diff;
 mod bench;
 mod codegen;
 mod corpus;
+mod dis_lines_diff;
 mod dwarf_diff;
 mod emu_bench;
 mod enc_diff;
@@ -92,6 +95,14 @@ fn main() -> Result<()> {
                 .map(PathBuf::from)
                 .unwrap_or_else(|| root().join("target/dwarf-corpus"));
             dwarf_diff::build(&dir).map(|_| ())
+        }
+        "dis-lines-diff" => {
+            let opts = Options::parse(rest)?;
+            let dir = dwarf_corpus_dir(&opts)?;
+            if !dis_lines_diff::diff(&hsaco_binary()?, &dir)? {
+                bail!("hsaco dis -l fell below its floors against llvm-objdump-22 -d -l");
+            }
+            Ok(())
         }
         "dwarf-diff" => {
             let opts = Options::parse(rest)?;
@@ -151,7 +162,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | objdump-reasm [--corpus DIR] [--limit N] | old-asm-diff [--compilers 14,16] | bench [--corpus DIR] [--libshape-only | --asm | --emu | --dwarf] | libshape [DIR] | dwarf-corpus [DIR] | dwarf-diff [--corpus DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | objdump-reasm [--corpus DIR] [--limit N] | old-asm-diff [--compilers 14,16] | bench [--corpus DIR] [--libshape-only | --asm | --emu | --dwarf] | libshape [DIR] | dwarf-corpus [DIR] | dwarf-diff [--corpus DIR] | dis-lines-diff [--corpus DIR]>";
 
 /// The `-g` corpus: `--corpus DIR`, or `target/dwarf-corpus` (built when missing).
 pub fn dwarf_corpus_dir(opts: &Options) -> Result<PathBuf> {

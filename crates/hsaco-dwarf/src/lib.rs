@@ -10,6 +10,7 @@ mod cfa;
 pub mod dump;
 mod expr;
 pub mod fuzzing;
+pub mod lines;
 pub mod load;
 pub mod names;
 mod sections;

@@ -2,5 +2,6 @@
 //! fixtures written with gimli::write, and the seeded fuzz smoke run.
 
 mod golden;
+mod lines;
 mod llvm_ext;
 mod smoke;
