@@ -107,6 +107,16 @@ impl Wave {
         }
     }
 
+    /// The lanes a vector operation computes: 32 or 64 (at most `LANES`).
+    #[inline(always)]
+    fn width(&self) -> usize {
+        if self.lanes == 32 {
+            32
+        } else {
+            LANES
+        }
+    }
+
     /// EXEC.
     #[inline(always)]
     pub fn exec(&self) -> u64 {
@@ -220,9 +230,10 @@ impl Wave {
     fn scatter(&mut self, d: Dst, vals: &[u32; LANES], exec: u64) {
         if let Dst::V(r) = d {
             let b = usize::from(r) * LANES;
+            let n = self.width();
             let row = &mut self.v[b..b + LANES];
-            if exec == u64::MAX {
-                row.copy_from_slice(vals);
+            if exec == u64::MAX >> (LANES - n) {
+                row[..n].copy_from_slice(&vals[..n]);
             } else {
                 for l in 0..LANES {
                     if exec >> l & 1 != 0 {
@@ -318,6 +329,25 @@ fn flush32(x: f32, ftz: bool) -> f32 {
         f32::from_bits(x.to_bits() & 0x8000_0000)
     } else {
         x
+    }
+}
+
+/// f32 fused multiply-add, exactly rounded, without the libm call `f32::mul_add` is when
+/// the build has no target FMA. The product of two f32 values is exact in f64, so
+/// `a * b + c` in f64 is one rounding of the exact result; rounding that to f32 again
+/// is the exact f32 rounding unless the f64 value is an f32 midpoint (the low 29
+/// mantissa bits `0x1000_0000`; then the first rounding may have made the tie) or the
+/// result is not a normal finite f32 (subnormal results round at a higher bit, and
+/// NaN payloads are left to `mul_add`): those rare cases take `f32::mul_add`.
+#[inline(always)]
+fn fma32(a: f32, b: f32, c: f32) -> f32 {
+    let r = f64::from(a) * f64::from(b) + f64::from(c);
+    let u = r.to_bits();
+    let e = (u >> 52) & 0x7ff;
+    if (0x381..0x7ff).contains(&e) && u & 0x1fff_ffff != 0x1000_0000 {
+        r as f32
+    } else {
+        a.mul_add(b, c)
     }
 }
 
@@ -418,7 +448,7 @@ macro_rules! v1 {
             fmods32($i, 0, &mut a);
         }
         let mut r = [0u32; LANES];
-        for l in 0..LANES {
+        for l in 0..$w.width() {
             let $a = a[l];
             r[l] = $e;
         }
@@ -438,7 +468,7 @@ macro_rules! v2 {
             fmods32($i, 1, &mut b);
         }
         let mut r = [0u32; LANES];
-        for l in 0..LANES {
+        for l in 0..$w.width() {
             let $a = a[l];
             let $b = b[l];
             r[l] = $e;
@@ -462,7 +492,7 @@ macro_rules! v3 {
             fmods32($i, 2, &mut c);
         }
         let mut r = [0u32; LANES];
-        for l in 0..LANES {
+        for l in 0..$w.width() {
             let $a = a[l];
             let $b = b[l];
             let $c = c[l];
@@ -527,6 +557,24 @@ macro_rules! vcarry {
         $w.scatter($i.dst, &r, ex);
         $w.write_mask($i.sdst, mask & ex);
     }};
+}
+
+/// A compare condition as a truth table over [`ord_ix`]: less, equal, greater, unordered.
+#[inline(always)]
+fn cmp_table(c: Cmp) -> [u64; 4] {
+    use std::cmp::Ordering::*;
+    [Some(Less), Some(Equal), Some(Greater), None].map(|o| u64::from(c.test(o)))
+}
+
+/// The index of an ordering in [`cmp_table`].
+#[inline(always)]
+fn ord_ix(o: Option<std::cmp::Ordering>) -> usize {
+    match o {
+        Some(std::cmp::Ordering::Less) => 0,
+        Some(std::cmp::Ordering::Equal) => 1,
+        Some(std::cmp::Ordering::Greater) => 2,
+        None => 3,
+    }
 }
 
 #[inline(always)]
@@ -1034,7 +1082,7 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
                 fmods32(i, 1, &mut b);
             }
             let mut r = [0u32; LANES];
-            for l in 0..LANES {
+            for l in 0..w.width() {
                 r[l] = if mask >> l & 1 != 0 { b[l] } else { a[l] };
             }
             w.scatter(i.dst, &r, ex);
@@ -1284,7 +1332,7 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         )),
         Op::VFmaF32 => v3!(w, i, |a, b, c| fout32(
             i,
-            flush32(f(a), ftz).mul_add(flush32(f(b), ftz), flush32(f(c), ftz)),
+            fma32(flush32(f(a), ftz), flush32(f(b), ftz), flush32(f(c), ftz)),
             ftz
         )),
         Op::VMadF32 => v3!(w, i, |a, b, c| fout32(
@@ -1305,11 +1353,15 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             fmods32(i, 0, &mut a);
             fmods32(i, 1, &mut b);
             let mut r = [0u32; LANES];
-            for l in 0..LANES {
+            for l in 0..w.width() {
                 r[l] = if i.op == Op::VFmacF32 {
                     fout32(
                         i,
-                        flush32(f(a[l]), ftz).mul_add(flush32(f(b[l]), ftz), flush32(f(c[l]), ftz)),
+                        fma32(
+                            flush32(f(a[l]), ftz),
+                            flush32(f(b[l]), ftz),
+                            flush32(f(c[l]), ftz),
+                        ),
                         ftz,
                     )
                 } else {
@@ -1327,7 +1379,7 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             // fmamk: D = S0 * K + S1 (printed src0, K, src1); fmaak: D = S0 * S1 + K
             v3!(w, i, |a, b, c| fout32(
                 i,
-                flush32(f(a), ftz).mul_add(flush32(f(b), ftz), flush32(f(c), ftz)),
+                fma32(flush32(f(a), ftz), flush32(f(b), ftz), flush32(f(c), ftz)),
                 ftz
             ))
         }
@@ -1436,13 +1488,27 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
                         fmods32(i, 0, &mut a);
                         fmods32(i, 1, &mut b);
                     }
-                    for l in 0..LANES {
-                        let o = match t {
-                            CmpTy::U32 => Some(a[l].cmp(&b[l])),
-                            CmpTy::I32 => Some((a[l] as i32).cmp(&(b[l] as i32))),
-                            _ => f(a[l]).partial_cmp(&f(b[l])),
-                        };
-                        mask |= u64::from(c.test(o)) << l;
+                    // one loop per type, over the wave's lanes (mask is ANDed with EXEC),
+                    // the condition as a truth table indexed by the ordering
+                    let n = w.width();
+                    let tb = cmp_table(c);
+                    match t {
+                        CmpTy::U32 => {
+                            for l in 0..n {
+                                mask |= tb[ord_ix(Some(a[l].cmp(&b[l])))] << l;
+                            }
+                        }
+                        CmpTy::I32 => {
+                            for l in 0..n {
+                                let o = (a[l] as i32).cmp(&(b[l] as i32));
+                                mask |= tb[ord_ix(Some(o))] << l;
+                            }
+                        }
+                        _ => {
+                            for l in 0..n {
+                                mask |= tb[ord_ix(f(a[l]).partial_cmp(&f(b[l])))] << l;
+                            }
+                        }
                     }
                 }
                 _ => {
@@ -1534,7 +1600,7 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             fmods32(i, 2, &mut c);
             let mut r = [0u32; LANES];
             for l in 0..LANES {
-                let mut x = f(a[l]).mul_add(f(b[l]), f(c[l]));
+                let mut x = fma32(f(a[l]), f(b[l]), f(c[l]));
                 if vcc >> l & 1 != 0 {
                     x *= if f(c[l]).abs() >= 2.0 {
                         2f32.powi(32)
@@ -1825,7 +1891,7 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
                         x[k] = flush32(f(v), ftz);
                     }
                     let y = match i.op {
-                        Op::VPkFmaF32 => x[0].mul_add(x[1], x[2]),
+                        Op::VPkFmaF32 => fma32(x[0], x[1], x[2]),
                         Op::VPkAddF32 => x[0] + x[1],
                         _ => x[0] * x[1],
                     };
@@ -3144,3 +3210,67 @@ pub const ATOMIC_OPS: &[&str] = &[
     "add", "sub", "smin", "smax", "umin", "umax", "and", "or", "xor", "swap", "cmpswap", "inc",
     "dec", "add_f32", "add_f64", "max_f32", "min_f32", "max_f64", "min_f64",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::fma32;
+
+    fn same(a: f32, b: f32, c: f32) {
+        let want = a.mul_add(b, c);
+        let got = fma32(a, b, c);
+        assert!(
+            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+            "fma({a:e}, {b:e}, {c:e}) = {got:e}, want {want:e}"
+        );
+    }
+
+    /// `fma32` against std's exactly rounded `f32::mul_add`: cases where a double rounding
+    /// through f64 goes wrong (an f64 result on an f32 midpoint, in the normal and the
+    /// subnormal range), overflow at the boundary, specials, and random values.
+    #[test]
+    fn fma32_is_exactly_rounded() {
+        let p = |e: i32| 2f32.powi(e);
+        // 1 + 2^-24 (an f32 midpoint) plus a tiny term that f64 rounds away: the exact
+        // result is above the midpoint and must round up
+        // exact: (1 + 2^-23) + 2^-24 - 2^-70, just below the midpoint, so 1 + 2^-23; the
+        // f64 sum is the midpoint itself, which ties to the even 1 + 2^-22
+        same(p(-24) * (1.0 + p(-23)), 1.0 - p(-23), 1.0 + p(-23));
+        same(-p(-24) * (1.0 + p(-23)), 1.0 - p(-23), -(1.0 + p(-23)));
+        // the same in the subnormal range: (2^-127 + 2^-149) + 2^-150 - 2^-196
+        same(
+            p(-75) * (1.0 + p(-23)),
+            p(-75) * (1.0 - p(-23)),
+            p(-127) + p(-149),
+        );
+        same(p(-70), p(-80), p(-127));
+        // overflow boundary, infinities, NaN, signed zeros
+        same(f32::MAX, 1.0 + p(-23), 0.0);
+        same(f32::MAX, 1.0, f32::MAX * p(-24));
+        same(f32::MAX, 1.0, f32::MAX * p(-25));
+        same(f32::INFINITY, 0.0, 1.0);
+        same(f32::INFINITY, 1.0, f32::NEG_INFINITY);
+        same(f32::NAN, 1.0, 1.0);
+        same(-0.0, 0.0, -0.0);
+        same(0.0, -1.0, 0.0);
+        same(1.0, -1.0, 1.0);
+        // random values: xorshift over bit patterns and over values near 1
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for _ in 0..200_000 {
+            let r = next();
+            let (a, b, c) = (r as u32, (r >> 32) as u32, next() as u32);
+            same(f32::from_bits(a), f32::from_bits(b), f32::from_bits(c));
+            // products and sums with heavy cancellation and few significant bits
+            let a = f32::from_bits(0x3f80_0000 | (a & 0xfff));
+            let b = f32::from_bits(0x3f80_0000 | (b & 0xfff));
+            let c = -f32::from_bits(0x3f80_0000 | (c & 0x7f_ffff));
+            same(a, b, c);
+            same(a * p(-70), b * p(-60), c * p(-129));
+        }
+    }
+}
