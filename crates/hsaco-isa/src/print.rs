@@ -1377,7 +1377,14 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 // (v_permlane16/x16: the two bits are fi and bound_ctrl, shown as a
                 // two-entry op_sel, observed)
                 let permlane = op.flags & flags::OPSEL_FI_BOUND != 0;
-                let srcs = if permlane { 2 } else { usize::from(plan.srcs) };
+                // (gfx11 v_fmac_f16: a third entry for the tied accumulator, observed)
+                let srcs = if permlane {
+                    2
+                } else if op.flags & flags::OPSEL_SRC2 != 0 {
+                    3
+                } else {
+                    usize::from(plan.srcs)
+                };
                 // (a byte select's bits are not op_sel's)
                 let sel = if op.flags & flags::BYTE_SEL != 0 {
                     f(Field::Opsel) & !crate::decode::byte_sel_bits(op)
