@@ -1335,3 +1335,17 @@ fn gfx1250_cvt_f16_fp8_byte_sel_as_llvm() {
     ];
     check_llvm_decodes_on(&["gfx1250"], cases);
 }
+
+/// gfx11 `v_fmac_f16_e64` lists op_sel for src0, src1, the tied accumulator and the
+/// destination: four entries (llvm-objdump-22 on clang-22's `-g -O0` 05_half for
+/// gfx1100; llvm-mc-22 -mattr=+real-true16 encodes the text back to the same word).
+#[test]
+fn gfx11_fmac_f16_op_sel_has_four_entries() {
+    let dec = Decoder::for_processor("gfx1100").expect("gfx1100");
+    let bytes = words_to_bytes("d5360802 00020702");
+    let inst = dec.decode(&bytes).expect("decode");
+    assert_eq!(
+        dec.text(&inst),
+        "v_fmac_f16_e64 v2.l, v2.h, v3.l op_sel:[1,0,0,0]"
+    );
+}
