@@ -1037,13 +1037,14 @@ impl Decoder {
             return Err(DecodeError::Invalid);
         }
         if literal64 {
-            // two literal words; the high one goes to the unused upper half of `raw`
-            if enc.words != 1 {
+            // two literal words after the encoding's one or two (VOP3); the high one
+            // goes to `nsa` (see Instruction::literal64)
+            if enc.words > 2 {
                 return Err(DecodeError::Invalid);
             }
-            inst.literal = word(bytes, 1).ok_or(DecodeError::Truncated)?;
-            let hi = word(bytes, 2).ok_or(DecodeError::Truncated)?;
-            inst.raw |= u64::from(hi) << 32;
+            let n = usize::from(enc.words);
+            inst.literal = word(bytes, n).ok_or(DecodeError::Truncated)?;
+            inst.nsa = u64::from(word(bytes, n + 1).ok_or(DecodeError::Truncated)?);
             inst.size += 8;
             return Ok(inst);
         }

@@ -136,11 +136,18 @@ pub struct Instruction {
     /// encoding's field table, see [`Decoder::field`]).
     pub raw: u64,
     /// The fourth and fifth words of a gfx10+ MIMG NSA instruction (address VGPRs 5-12;
-    /// 1-4 are in `literal`); gfx12 image instructions: address VGPRs 1-4; else 0.
+    /// 1-4 are in `literal`); gfx12 image instructions: address VGPRs 1-4; a gfx1250
+    /// 64-bit literal ([`Operand::Literal64`]): its high word; else 0.
     pub nsa: u64,
 }
 
 impl Instruction {
+    /// The value of a gfx1250 64-bit literal ([`Operand::Literal64`]): `literal` is its
+    /// low word, `nsa` its high one.
+    pub fn literal64(&self) -> u64 {
+        u64::from(self.literal) | self.nsa << 32
+    }
+
     /// Address VGPR `i` of an image instruction's [`Operand::VgprNsa`] (`first`,
     /// `in_nsa`): 0 is the `vaddr` field, the others bytes of the later words.
     pub fn nsa_vgpr(&self, first: u8, in_nsa: bool, i: usize) -> u8 {

@@ -348,7 +348,7 @@ pub fn source_text(
         return true;
     }
     if inst.operands.contains(&crate::Operand::Literal64) {
-        let value = (inst.raw & 0xffff_ffff_0000_0000) | u64::from(inst.literal);
+        let value = inst.literal64();
         let plain = format!("{value:#x}");
         if let Some(at) = text.rfind(&plain) {
             let wide = format!("{}lit64({plain}){}", &text[..at], &text[at + plain.len()..]);
@@ -999,10 +999,12 @@ fn finish_line(
                 c.word(w);
             }
         } else if longer && inst.operands.contains(&Operand::Literal64) {
-            // gfx1250: one word, the literal's low word, its high word (kept in raw)
-            c.word(all[0]);
+            // gfx1250: the encoding's words, the literal's low word, its high word
+            for w in &all[..usize::from(decoder.encoding(inst).words).min(2)] {
+                c.word(*w);
+            }
             c.word(inst.literal);
-            c.word(all[1]);
+            c.word(inst.nsa as u32);
         } else {
             for w in &all[..enc_words] {
                 c.word(*w);

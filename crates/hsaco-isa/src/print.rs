@@ -976,14 +976,21 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             (_, None) if rdna && od.role == Role::Literal && *o == Operand::Literal => {
                 let _ = write!(out, "0x{:x}", inst.literal);
             }
-            // gfx1250 64-bit literal: a double with a zero low word prints its high word
-            (_, _) if *o == Operand::Literal64 => {
-                let hi = (inst.raw >> 32) as u32;
-                if od.ty == Ty::F64 && inst.literal == 0 {
-                    let _ = write!(out, "0x{hi:x}");
+            // packed f32 (b64 VOP3P sources, gfx90a+): 1/(2*pi) is the f32 constant
+            (Form::Vop3p, _) if *o == Operand::Float(248) && od.ty == Ty::B64 => {
+                out.push_str(float(248))
+            }
+            // gfx1250 packed f32 (b64 VOP3P sources): a 32-bit literal that could have
+            // been an inline constant prints in lit() (swept with llvm-mc-22)
+            (Form::Vop3p, _) if rdna && *o == Operand::Literal && od.ty == Ty::B64 => {
+                if is_inline(inst.literal, Ty::B32) {
+                    let _ = write!(out, "lit(0x{:x})", inst.literal);
                 } else {
-                    let _ = write!(out, "0x{:x}", u64::from(hi) << 32 | u64::from(inst.literal));
+                    let _ = write!(out, "0x{:x}", inst.literal);
                 }
+            }
+            (_, _) if *o == Operand::Literal64 => {
+                literal64(out, inst.literal64(), od.ty, od.role == Role::Literal)
             }
             // gfx10+ SOPP decimal immediates and SMEM probe numbers: decimal up to 64,
             // else hex (observed)
@@ -2326,7 +2333,26 @@ fn packed_inline(op_flags: u64) -> Option<&'static [u32; 9]> {
 
 /// A 64-bit value as LLVM prints a 64-bit float immediate: an inline integer (-16..64)
 /// or float constant by its value, else hex (the high half alone when the low one is 0).
-fn inline64(out: &mut String, v: u64) {
+/// A gfx1250 64-bit literal (operand code 254, or the `K` of v_fmamk/fmaak_f64 when
+/// `k`) as llvm-objdump-22 shows it (swept over values and operations with llvm-mc-22,
+/// see tests/data/lit64): a value that fits in 32 bits is `lit64(0x..)` (a plain
+/// constant that small would be encoded as a 32-bit literal or an inline constant); else
+/// a source that equals an inline constant shows that constant (`-1`, `1.0`, also for
+/// integer operations), but never a `K`; else a double whose low word is 0 shows its
+/// high word, as a 32-bit f64 literal is written; else the 64-bit value in hex.
+fn literal64(out: &mut String, v: u64, ty: Ty, k: bool) {
+    if v >> 32 == 0 {
+        let _ = write!(out, "lit64(0x{v:x})");
+    } else if !k && inline64_constant(out, v) {
+    } else if ty == Ty::F64 && v as u32 == 0 {
+        let _ = write!(out, "0x{:x}", v >> 32);
+    } else {
+        let _ = write!(out, "0x{v:x}");
+    }
+}
+
+/// Write the inline constant whose 64-bit value is `v`, if there is one.
+fn inline64_constant(out: &mut String, v: u64) -> bool {
     let float = [
         (0x3fe0000000000000, "0.5"),
         (0xbfe0000000000000, "-0.5"),
@@ -2342,6 +2368,14 @@ fn inline64(out: &mut String, v: u64) {
         let _ = write!(out, "{}", v as i64);
     } else if let Some((_, t)) = float.iter().find(|(b, _)| *b == v) {
         out.push_str(t);
+    } else {
+        return false;
+    }
+    true
+}
+
+fn inline64(out: &mut String, v: u64) {
+    if inline64_constant(out, v) {
     } else if v & 0xffff_ffff == 0 {
         // (as LLVM shows a 64-bit float literal: its high half when the low one is 0)
         let _ = write!(out, "0x{:x}", v >> 32);

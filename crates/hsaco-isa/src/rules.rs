@@ -388,7 +388,7 @@ impl Decoder {
     /// Whether a decoded instruction obeys the operand rules ([`Decoder::check_operands`]
     /// with its operands and literal).
     pub fn check_rules(&self, inst: &Instruction) -> Result<(), RuleError> {
-        let lit = u64::from(inst.literal) | (inst.raw >> 32 << 32);
+        let lit = inst.literal64();
         let lits = inst.operands.map(|o| match o {
             Operand::Literal64 => lit,
             _ => u64::from(inst.literal),

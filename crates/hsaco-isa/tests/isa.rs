@@ -1349,3 +1349,18 @@ fn gfx11_fmac_f16_op_sel_has_four_entries() {
         "v_fmac_f16_e64 v2.l, v2.h, v3.l op_sel:[1,0,0,0]"
     );
 }
+
+/// gfx1250 64-bit literals and the 32-bit literals of packed f32 sources
+/// (scripts/lit64_vectors.py): `lit64(..)` for values that fit in 32 bits, inline
+/// constants, a double's high word, `lit(..)` in packed f32 sources.
+#[test]
+fn gfx1250_literal_vectors() {
+    exact_vectors(
+        "gfx1250 literal",
+        &[
+            ("gfx12", include_str!("data/gfx12.lit64.txt")),
+            ("gfx12", include_str!("data/gfx12.lit64.oneway")),
+        ],
+        10,
+    );
+}

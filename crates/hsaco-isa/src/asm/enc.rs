@@ -1567,7 +1567,9 @@ fn source_choices(
                     ][(code - 240) as usize];
                     let hit = match ty.bits() {
                         16 => n as u64 == f16,
-                        64 => n as u64 == b64 || n as u64 == b64 >> 32,
+                        // (a double's high word only in a float operand: 0x40000000
+                        // is a literal in s_mov_b64, 2.0 in v_add_f64)
+                        64 => n as u64 == b64 || (ty.is_float() && n as u64 == b64 >> 32),
                         _ => n as u32 == bits && n >= 0 && n <= u32::MAX as i64,
                     };
                     if hit && (gfx8plus || code != 248) {
@@ -1762,6 +1764,17 @@ fn operand_choices(
             ) {
                 imm_choices(field, fd, ty, v, out);
             } else {
+                // gfx1250 packed f32 (b64 VOP3P sources) take 32-bit literals only:
+                // llvm-mc-22 encodes `lit64(X)` there as the 32-bit literal of X's low
+                // word
+                let low;
+                let v = match (*v, enc.form, ty) {
+                    (Val::Lit64(n), Form::Vop3p, Ty::B64) => {
+                        low = Val::Lit(n & 0xffff_ffff, false);
+                        &low
+                    }
+                    _ => v,
+                };
                 source_choices(dec, field, fd, ty, v, out);
                 if let Val::Reg {
                     class: Class::A,
@@ -2877,6 +2890,12 @@ fn operand_alts(
             return Err((rank, err(text.len()..text.len(), "too few operands")));
         };
         rank += 10;
+        let k64 = match v {
+            Val::Lit64(x) if od.ty.bits() == 64 && dec.isa().generation == "gfx12" => {
+                Some(*x as u64)
+            }
+            _ => None,
+        };
         let field = match od.role {
             Role::Field(f) => Some(f),
             Role::FieldOr(f, _) if enc.field(f).is_some() => Some(f),
@@ -2887,6 +2906,15 @@ fn operand_alts(
                 if c.is_none() {
                     return Err((rank, err(span.clone(), "this operand is a fixed register")));
                 }
+                None
+            }
+            // gfx1250 `lit64(..)` K of v_fmamk/fmaak_f64: the 64-bit value as written
+            Role::Literal if k64.is_some() => {
+                alts.push(vec![Choice {
+                    literal: k64,
+                    wide: true,
+                    ..Choice::default()
+                }]);
                 None
             }
             Role::Literal => {
@@ -2902,9 +2930,12 @@ fn operand_alts(
                 };
                 let mut ch = vec![c.clone()];
                 if od.ty.bits() == 64 && dec.isa().generation == "gfx12" {
-                    // gfx1250: a 64-bit K; a 32-bit value of a double is its high word
+                    // gfx1250: a 64-bit K; a 32-bit value of a double (unsigned, or
+                    // signed as 0xffffffffffffffff is -1) is its high word, as llvm-mc-22
+                    // takes it
                     c.wide = true;
-                    c.literal = Some(if od.ty.is_float() && bits >> 32 == 0 {
+                    let bits32 = bits >> 32 == 0 || i32::try_from(bits as i64).is_ok();
+                    c.literal = Some(if od.ty.is_float() && bits32 {
                         bits << 32
                     } else {
                         bits
@@ -3251,7 +3282,7 @@ fn search(
             Some(f) => {
                 solve_field(dec, cand, f, r, w2, lit, want_ops, text).map(|(b, w)| (b, w, true))
             }
-            None => verify(dec, cand, r, w2, lit, want_ops, &mut last_text),
+            None => verify(dec, cand, r, w2, lit, (want_ops, text), &mut last_text),
         };
         match res {
             Some((bytes, None, true)) => return Ok((bytes, None, true)),
@@ -3382,14 +3413,15 @@ fn bytes_of(
     }
 }
 
-/// Decode the candidate and compare it with the statement.
+/// Decode the candidate and compare it with the statement (`want`: its operands as
+/// they should print, and its source text).
 fn verify(
     dec: &Decoder,
     cand: &Cand,
     raw: u64,
     w2: u32,
     literal: Option<(u64, bool)>,
-    want_ops: &str,
+    (want_ops, text): (&str, &str),
     last_text: &mut String,
 ) -> Option<(Vec<u8>, Option<AsmError>, bool)> {
     let mut bytes = Vec::with_capacity(16);
@@ -3413,12 +3445,21 @@ fn verify(
         if m == 0 {
             continue;
         }
-        let warn = dec.check_rules(&inst).err().map(|e| AsmError {
-            span: 0..0,
-            message: format!(
-                "{e} (encoded anyway: the decoder reads these bytes back as this text)"
-            ),
-        });
+        // gfx1250 VOP3 takes a 64-bit literal written `lit64(..)` (llvm-mc-22 encodes
+        // it, llvm-objdump-22 reads it back), though not a plain value wider than 32
+        // bits, which llvm-mc-22 rejects and `rule literal64` records
+        let explicit_lit64 = cand.enc.form == Form::Vop3
+            && inst.operands.contains(&crate::Operand::Literal64)
+            && text.contains("lit64(");
+        let warn = (!explicit_lit64)
+            .then(|| dec.check_rules(&inst).err())
+            .flatten()
+            .map(|e| AsmError {
+                span: 0..0,
+                message: format!(
+                    "{e} (encoded anyway: the decoder reads these bytes back as this text)"
+                ),
+            });
         return Some((bytes, warn, m == 2));
     }
     None
@@ -3669,7 +3710,7 @@ fn solve_field(
     w2: u32,
     literal: Option<(u64, bool)>,
     want_ops: &str,
-    _text: &str,
+    text: &str,
 ) -> Option<(Vec<u8>, Option<AsmError>)> {
     let fd = cand.enc.field(field)?;
     let key = (
@@ -3693,7 +3734,8 @@ fn solve_field(
     if let Some(c) = cached {
         let v = c?;
         let (r, w) = place(v);
-        return verify(dec, cand, r, w, literal, want_ops, &mut scratch).map(|(b, w, _)| (b, w));
+        return verify(dec, cand, r, w, literal, (want_ops, text), &mut scratch)
+            .map(|(b, w, _)| (b, w));
     }
     let max = field_max(fd).min(0xffff) as u32;
     let mut found = None;
@@ -3717,7 +3759,9 @@ fn solve_field(
     let tabled = plain_text(want_ops) && plain_text(cand.exact);
     let mut try_value = |v: u32| -> bool {
         let (r, w) = place(v);
-        match verify(dec, cand, r, w, literal, want_ops, &mut scratch).map(|(b, w, _)| (b, w)) {
+        match verify(dec, cand, r, w, literal, (want_ops, text), &mut scratch)
+            .map(|(b, w, _)| (b, w))
+        {
             Some((b, None)) => {
                 found = Some((v, b));
                 true
