@@ -21,14 +21,16 @@
 //!   C/D[i][j] in VGPR `i % 8`, lane `j + 16 * (i / 8)`.
 //!
 //! Rounding: the ISA guides say what is multiplied and added but not the internal
-//! precision or order of the matrix units (the published bit-accurate models of them
-//! were found by testing hardware, e.g. MMA-Sim, arXiv 2511.10909). The model here is
-//! the fused one: every product exact (f16 x f16 and f32 x f32 products are exact in
-//! f64), the terms summed in f64 from C in k order, one rounding to the result type
-//! (round to nearest even). f64 MFMA is a chain of IEEE fused multiply-adds in k
-//! order from C. The dot products (`v_dot2_f32_f16`) use the same fused model. Exact
-//! inputs (every partial sum representable) give the same bits under any order and
-//! precision; that is what the corpus test checks bit for bit.
+//! precision or order of the matrix units. The f32 and f64 MFMA (not xf32) are a chain
+//! of IEEE fused multiply-adds in k order starting from C, rounded to nearest even,
+//! denormals kept: the model MMA-Sim (Microsoft Research, arXiv 2511.10909, "bitwise
+//! equivalence with real hardware", CDNA1-CDNA3) gives for them. WMMA and the f16 dot
+//! products have no such published model: here every product is exact (f16 x f16 is
+//! exact in f32), the terms are summed in f64 from C in k order and rounded once to
+//! f32 (the f64 sum itself is exact unless the terms' exponents spread over more than
+//! about 29 bits). Exact inputs (every partial sum representable) give the same bits
+//! under any order and precision; the corpus test checks those bit for bit and random
+//! inputs within the error bound of any summation order.
 //!
 //! The matrix operations need every lane of the wave: the manuals leave a partial
 //! EXEC undefined, so it is an error here ([`Fault::PartialExec`]).
@@ -160,17 +162,18 @@ fn full_exec(w: &Wave) -> Result<(), Fault> {
 /// `v_mfma_f32_16x16x4f32` (gfx942 `v_mfma_f32_16x16x4_f32`): D = A (16x4) * B (4x16) + C.
 pub(super) fn mfma_f32_16x16x4_f32(w: &mut Wave, i: &DInst) -> Result<(), Fault> {
     full_exec(w)?;
-    let a = |l: usize| f64::from(f32::from_bits(rd(w, i.src[0], 0, l)));
-    let b = |l: usize| f64::from(f32::from_bits(rd(w, i.src[1], 0, l)));
+    let a = |l: usize| f32::from_bits(rd(w, i.src[0], 0, l));
+    let b = |l: usize| f32::from_bits(rd(w, i.src[1], 0, l));
     let mut out = [[0u32; 16]; 16];
     for (ii, orow) in out.iter_mut().enumerate() {
         for (j, o) in orow.iter_mut().enumerate() {
             let lane = 16 * (ii / 4) + j;
-            let mut s = f64::from(f32::from_bits(rd(w, i.src[2], ii % 4, lane)));
+            // a chain of f32 fused multiply-adds in k order from C, denormals kept
+            let mut s = f32::from_bits(rd(w, i.src[2], ii % 4, lane));
             for k in 0..4 {
-                s += a(16 * k + ii) * b(16 * k + j);
+                s = super::fma32(a(16 * k + ii), b(16 * k + j), s);
             }
-            *o = (s as f32).to_bits();
+            *o = s.to_bits();
         }
     }
     for (ii, orow) in out.iter().enumerate() {
