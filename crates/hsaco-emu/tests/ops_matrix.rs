@@ -318,6 +318,23 @@ fn mfma_f32_16x16x4_f32() {
                 }
             }
         }
+        // fused, not rounded after each product (the hardware-validated model of
+        // MMA-Sim, arXiv 2511.10909: a chain of f32 fmas from C): (1 + 2^-12)^2 - 1 is
+        // 2^-11 + 2^-24, where a rounded product would give 2^-11
+        let mut w = wave(64);
+        let x = 1.0f32 + 2f32.powi(-12);
+        set(&mut w, 0, 0, x.to_bits());
+        set(&mut w, 1, 0, x.to_bits());
+        set(&mut w, 10, 0, (-1f32).to_bits());
+        // and an f32 denormal C with zero products stays (denormals are kept)
+        set(&mut w, 11, 0, 1);
+        run(cpu, &mut w, &code);
+        assert_eq!(
+            f32::from_bits(v(&w, 20, 0)),
+            2f32.powi(-11) + 2f32.powi(-24),
+            "{cpu}"
+        );
+        assert_eq!(v(&w, 21, 0), 1, "{cpu}: denormal C");
         // EXEC not full: an error (the guides leave the result undefined)
         let mut w = wave(64);
         w.s[127] = 0;
