@@ -1819,3 +1819,120 @@ fn matrix_cores_and_dot_products() {
         }
     }
 }
+
+/// gfx11 WMMA and `v_dot2acc_f32_f16` in wave64 (tests/data/wmma_w64.cl: the corpus's
+/// 16_matrix calls the wave32 WMMA builtin, which clang-22 does not build for wave64).
+/// Layout (AMD's matrix instruction calculator, RDNA3 wave64): A[i][k] is element k of
+/// lane i, replicated in the four 16-lane groups (the guide requires it; the inputs
+/// here are replicated); B[k][j] element k of lane j; C/D[i][j] VGPR i / 4 of lane
+/// 16 * (i % 4) + j. Inputs exactly representable (bit for bit under any summation
+/// order) and random (within `terms * 2^-24 * (|C| + sum |a b|)`), as in
+/// [`matrix_cores_and_dot_products`].
+#[test]
+fn wmma_and_fdot2_in_wave64() {
+    for cov in [4, 5] {
+        let cfg = format!("gfx1100w64_cov{cov}");
+        let co = data(&format!("wmma_w64_{cfg}.co"));
+        for exact in [true, false] {
+            for &(grid, block) in &[(64u32, 64u32), (256, 128), (192, 64)] {
+                let n = grid as usize;
+                let mut r = Rng(u64::from(grid) * 5 + u64::from(exact));
+                let val = |r: &mut Rng| -> f32 {
+                    if exact {
+                        ((r.next() % 65) as i32 - 32) as f32 / 4.0
+                    } else {
+                        r.f32()
+                    }
+                };
+                let mut a: Vec<f32> = (0..16 * n).map(|_| val(&mut r)).collect();
+                let mut b: Vec<f32> = (0..16 * n).map(|_| val(&mut r)).collect();
+                let c: Vec<f32> = (0..4 * n).map(|_| val(&mut r) * 8.0).collect();
+                for t in 0..n {
+                    if t % 64 >= 16 {
+                        let src = t - (t % 64) + t % 16;
+                        for e in 0..16 {
+                            a[16 * t + e] = a[16 * src + e];
+                            b[16 * t + e] = b[16 * src + e];
+                        }
+                    }
+                }
+                let out = go(
+                    &co,
+                    "wmma_w64",
+                    grid,
+                    block,
+                    vec![f32s(&a), f32s(&b), f32s(&c)],
+                );
+                let got = as_f32(&out[2]);
+                let h = |x: f32| f32_of(f16_of(x));
+                let mut want = c.clone();
+                for w in 0..n / 64 {
+                    for i in 0..16 {
+                        for j in 0..16 {
+                            let at = 4 * (64 * w + 16 * (i % 4) + j) + i / 4;
+                            let terms: Vec<(f32, f32)> = (0..16)
+                                .map(|k| (h(a[16 * (64 * w + i) + k]), h(b[16 * (64 * w + j) + k])))
+                                .collect();
+                            let s = terms.iter().fold(f64::from(c[at]), |s, (x, y)| {
+                                s + f64::from(*x) * f64::from(*y)
+                            });
+                            if exact {
+                                want[at] = s as f32;
+                            } else {
+                                let mag = terms.iter().fold(f64::from(c[at].abs()), |m, (x, y)| {
+                                    m + f64::from(*x * *y).abs()
+                                });
+                                let bound = terms.len() as f64 * mag * 2f64.powi(-24);
+                                assert!(
+                                    (f64::from(got[at]) - s).abs() <= bound,
+                                    "{cfg} wmma_w64[{at}]: {} vs {s}",
+                                    got[at]
+                                );
+                                want[at] = got[at];
+                            }
+                        }
+                    }
+                }
+                assert_eq!(
+                    bits(&got),
+                    bits(&want),
+                    "{cfg} wmma_w64 {grid}/{block} exact={exact}"
+                );
+            }
+        }
+        // fdot2(a, b, out) with exactly representable halves: bit for bit
+        for &(grid, block) in SHAPES {
+            let n = grid as usize;
+            let mut r = Rng(u64::from(grid) + 3);
+            let hv = |r: &mut Rng| u32::from(f16_of(((r.next() % 65) as i32 - 32) as f32 / 4.0));
+            let ha: Vec<u32> = (0..n).map(|_| hv(&mut r) | hv(&mut r) << 16).collect();
+            let hb: Vec<u32> = (0..n).map(|_| hv(&mut r) | hv(&mut r) << 16).collect();
+            let acc: Vec<f32> = (0..n)
+                .map(|_| ((r.next() % 2001) as i32 - 1000) as f32 / 8.0)
+                .collect();
+            let u32s = |v: &[u32]| ArgValue::Buffer {
+                elem: Elem::U32,
+                data: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            };
+            let out = go(
+                &co,
+                "fdot2_w64",
+                grid,
+                block,
+                vec![u32s(&ha), u32s(&hb), f32s(&acc)],
+            );
+            let want: Vec<f32> = (0..n)
+                .map(|t| {
+                    let p0 = f32_of(ha[t] as u16) * f32_of(hb[t] as u16);
+                    let p1 = f32_of((ha[t] >> 16) as u16) * f32_of((hb[t] >> 16) as u16);
+                    acc[t] + p0 + p1
+                })
+                .collect();
+            assert_eq!(
+                bits(&as_f32(&out[2])),
+                bits(&want),
+                "{cfg} fdot2_w64 {grid}/{block}"
+            );
+        }
+    }
+}

@@ -42,3 +42,11 @@ for cov in 4 5; do
     ld.lld-22 -shared --no-undefined -s "$TMP/$k.o" -o "$HERE/${k}_gfx1100w64_cov$cov.co"
   done
 done
+# gfx11 WMMA in wave64 and the f16 dot product there (wmma_w64.cl: 16_matrix's wave32
+# builtin does not build for wave64)
+for cov in 4 5; do
+  clang-22 -target amdgcn-amd-amdhsa -mcpu=gfx1100 -mwavefrontsize64 -mcode-object-version=$cov \
+    -O2 -x cl -cl-std=CL2.0 -DCORPUS_COV=$cov -I"$SRC" -nogpulib \
+    -c "$HERE/wmma_w64.cl" -o "$TMP/wmma_w64.o" 2>/dev/null
+  ld.lld-22 -shared --no-undefined -s "$TMP/wmma_w64.o" -o "$HERE/wmma_w64_gfx1100w64_cov$cov.co"
+done
