@@ -48,7 +48,13 @@ pub enum Fault {
     Trap(u32),
     /// The instruction budget ran out.
     Budget(u64),
+    /// A matrix operation (MFMA, WMMA) with some lanes of the wave off: the manuals
+    /// leave its result undefined.
+    PartialExec,
 }
+
+#[path = "matrix.rs"]
+mod matrix;
 
 /// One wavefront.
 #[derive(Clone)]
@@ -995,7 +1001,14 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             w.swrite64(i.dst, t);
         }
         // ---- VALU integer
-        Op::VMovB32 => v1!(w, i, |a| a),
+        Op::VMovB32 | Op::VAccvgprMov => v1!(w, i, |a| a),
+        Op::VDot2F32F16 => matrix::dot2_f32_f16(w, i, false, ftz),
+        Op::VDot2cF32F16 => matrix::dot2_f32_f16(w, i, true, ftz),
+        Op::VDot4I32I8 => matrix::dot4_i32_i8(w, i, false),
+        Op::VDot4cI32I8 => matrix::dot4_i32_i8(w, i, true),
+        Op::VMfmaF32x16x16x4F32 => matrix::mfma_f32_16x16x4_f32(w, i)?,
+        Op::VMfmaF64x16x16x4F64 => matrix::mfma_f64_16x16x4_f64(w, i)?,
+        Op::VWmmaF32x16x16x16F16 => matrix::wmma_f32_16x16x16_f16(w, i, i.sub == 1)?,
         Op::VMovB64 => {
             let mut a = [0u64; LANES];
             w.gather64(i.src[0], &mut a);

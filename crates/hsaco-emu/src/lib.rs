@@ -132,6 +132,10 @@ impl fmt::Display for EmuError {
                     },
                     Fault::BadJump(a) => write!(f, "jump to {a:#x}, where no instruction starts, {place}"),
                     Fault::Trap(c) => write!(f, "trap {c:#x} (s_trap: the llvm.trap path) {place}"),
+                    Fault::PartialExec => write!(
+                        f,
+                        "matrix operation with lanes of the wave off (EXEC not full: undefined by the manuals) {place}"
+                    ),
                     Fault::Budget(n) => write!(
                         f,
                         "instruction budget exceeded ({n} instructions in one wave) {place}"

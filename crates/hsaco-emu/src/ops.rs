@@ -357,6 +357,17 @@ ops! {
     VPkFmaF32 = ["v_pk_fma_f32"],
     VPkAddF32 = ["v_pk_add_f32"],
     VPkMulF32 = ["v_pk_mul_f32"],
+    // ---- dot products and matrix operations (semantics and layouts in `matrix.rs`)
+    VDot2F32F16 = ["v_dot2_f32_f16"],
+    // the accumulator is the destination (gfx11 renamed it v_dot2acc)
+    VDot2cF32F16 = ["v_dot2c_f32_f16", "v_dot2acc_f32_f16"],
+    VDot4I32I8 = ["v_dot4_i32_i8"],
+    VDot4cI32I8 = ["v_dot4c_i32_i8"],
+    VMfmaF32x16x16x4F32 = ["v_mfma_f32_16x16x4f32", "v_mfma_f32_16x16x4_f32"],
+    VMfmaF64x16x16x4F64 = ["v_mfma_f64_16x16x4f64", "v_mfma_f64_16x16x4_f64"],
+    VWmmaF32x16x16x16F16 = ["v_wmma_f32_16x16x16_f16"],
+    // moves between VGPRs and AGPRs (gfx90a+: AGPRs are VGPR rows 256+)
+    VAccvgprMov = ["v_accvgpr_read_b32", "v_accvgpr_write_b32", "v_accvgpr_mov_b32"],
     // ---- hardware registers
     SGetreg = ["s_getreg_b32"],
     SSetreg = ["s_setreg_b32"],

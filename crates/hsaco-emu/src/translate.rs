@@ -586,7 +586,9 @@ fn translate_one(
                     Operand::Int(v) if packed => Some(u64::from(v as i16 as u16)),
                     _ => None,
                 };
-                if let Some(h) = h {
+                // v_dot2_f32_f16's accumulator (src2) is f32, not f16
+                let f32_acc = k == 2 && desc.mnemonic == "v_dot2_f32_f16";
+                if let (Some(h), false) = (h, f32_acc) {
                     let v = if packed { h | h << 16 } else { h };
                     // sources are in src[0..] in order
                     if k < 4 {
@@ -785,6 +787,27 @@ fn translate_one(
                 dpp::DPP8 | u32::from(fi) << 24 | (w >> 8 & 0xff_ffff)
             }
         };
+    }
+    // matrix operations: the block broadcasts (cbsz/abid), B lane patterns (blgp; gfx942's
+    // f64 negation) and WMMA's negation/clamp are not implemented: refuse rather than
+    // compute something else. gfx12 has its own WMMA register layout (`sub` 1).
+    match d.op {
+        Op::VMfmaF32x16x16x4F32 | Op::VMfmaF64x16x16x4F64
+            if field(Field::Cbsz) | field(Field::Abid) | field(Field::Blgp) != 0 =>
+        {
+            d.op = Op::Unimplemented;
+        }
+        Op::VWmmaF32x16x16x16F16 => {
+            if d.mods & (7 << m::NEG | 7 << m::NEG_HI | 7 << m::OPSEL | m::CLAMP) != 0 {
+                d.op = Op::Unimplemented;
+            }
+            if !matches!(dec.isa().generation, "gfx11") {
+                d.sub = 1;
+            }
+        }
+        // the f32 accumulator has no high half to negate (neg_hi[2] is not done)
+        Op::VDot2F32F16 if d.mods >> (m::NEG_HI + 2) & 1 != 0 => d.op = Op::Unimplemented,
+        _ => {}
     }
     // gfx8's v_add_u32/v_sub_u32/v_subrev_u32 write a carry (gfx9's *_co_u32)
     if matches!(d.op, Op::VAddU32 | Op::VSubU32 | Op::VSubrevU32)

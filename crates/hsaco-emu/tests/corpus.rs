@@ -1458,3 +1458,481 @@ fn gfx10_absolute_flat_scratch() {
 fn i32s_scalar(x: i32) -> ArgValue {
     ArgValue::Scalar(x.to_le_bytes().to_vec())
 }
+
+/// What 16_matrix's `matrix_core` runs on a configuration (the source's `#if`s).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum MatrixPath {
+    /// gfx90a/gfx942: `v_mfma_f32_16x16x4f32` over a wave64.
+    Mfma,
+    /// gfx11: `v_wmma_f32_16x16x16_f16` in the RDNA3 layout (wave32).
+    Wmma11,
+    /// gfx1200: `v_wmma_f32_16x16x16_f16` in the RDNA4 layout.
+    Wmma12,
+    /// Elsewhere: `c[i] = fmaf(a[i], b[i], c[i])`.
+    Fma,
+}
+
+fn matrix_path(cfg: &str) -> MatrixPath {
+    if cfg.starts_with("gfx90a") || cfg.starts_with("gfx942") {
+        MatrixPath::Mfma
+    } else if cfg.starts_with("gfx11") {
+        MatrixPath::Wmma11
+    } else if cfg.starts_with("gfx12") {
+        MatrixPath::Wmma12
+    } else {
+        MatrixPath::Fma
+    }
+}
+
+/// `(C, terms)` of each output element of `matrix_core` for `n` work-items: the index
+/// of the output in `c`, the input C, and the (A, B) products' factors, from the
+/// register layouts of the ISA guides (AMD's matrix instruction calculator for MFMA;
+/// RDNA3/RDNA4 WMMA guides) applied to what each work-item loads in the source.
+#[allow(clippy::type_complexity)]
+fn matrix_terms(path: MatrixPath, n: usize, a: &[f32], b: &[f32]) -> Vec<(usize, Vec<(f32, f32)>)> {
+    let mut out = Vec::new();
+    match path {
+        MatrixPath::Fma => {
+            for i in 0..n {
+                out.push((i, vec![(a[i], b[i])]));
+            }
+        }
+        MatrixPath::Mfma => {
+            // lane l of wave w is work-item 64w + l; A[i][k] = lane 16k + i, B[k][j] = lane
+            // 16k + j; C/D[i][j] = VGPR i % 4 of lane 16 * (i / 4) + j, and work-item t
+            // keeps VGPR r in c[4t + r]
+            for w in 0..n / 64 {
+                for i in 0..16 {
+                    for j in 0..16 {
+                        let t = 64 * w + 16 * (i / 4) + j;
+                        let terms = (0..4)
+                            .map(|k| (a[64 * w + 16 * k + i], b[64 * w + 16 * k + j]))
+                            .collect();
+                        out.push((4 * t + i % 4, terms));
+                    }
+                }
+            }
+        }
+        MatrixPath::Wmma11 | MatrixPath::Wmma12 => {
+            // work-item t holds 16 (gfx11) or 8 (gfx12) halves of a and b from a[E t ..],
+            // and VGPR r of C/D in c[8t + r]
+            let e = if path == MatrixPath::Wmma11 { 16 } else { 8 };
+            let h = |x: f32| f32_of(f16_of(x));
+            for w in 0..n / 32 {
+                for i in 0..16 {
+                    for j in 0..16 {
+                        let (r, lane) = if path == MatrixPath::Wmma11 {
+                            // gfx11: A[i][k] element k of lane i, B[k][j] element k of lane j,
+                            // C/D[i][j] VGPR i / 2 of lane 16 * (i % 2) + j
+                            (i / 2, 16 * (i % 2) + j)
+                        } else {
+                            // gfx12: A[i][k] element k % 8 of lane i + 16 (k / 8), B likewise
+                            // with j, C/D[i][j] VGPR i % 8 of lane j + 16 (i / 8)
+                            (i % 8, j + 16 * (i / 8))
+                        };
+                        let terms = (0..16)
+                            .map(|k| {
+                                let (la, lb, el) = if path == MatrixPath::Wmma11 {
+                                    (i, j, k)
+                                } else {
+                                    (i + 16 * (k / 8), j + 16 * (k / 8), k % 8)
+                                };
+                                (h(a[e * (32 * w + la) + el]), h(b[e * (32 * w + lb) + el]))
+                            })
+                            .collect();
+                        out.push((8 * (32 * w + lane) + r, terms));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// 16_matrix: MFMA (gfx90a, gfx942), WMMA (gfx1100, gfx1200), the dot products, and the
+/// FMA fallback elsewhere. gfx1100 built for wave64 has no fixture: clang-22 refuses
+/// the source's wave32 WMMA builtin there (tests/data/build.sh).
+///
+/// Rounding rule of the reference: the ISA guides do not specify the internal
+/// precision and order of the matrix units and dot products. MFMA f32 and f64 follow
+/// the hardware-validated model of MMA-Sim (arXiv 2511.10909: a chain of IEEE fused
+/// multiply-adds in k order from C): bit for bit on every input. WMMA and the f16 dot
+/// products have no published model, so (1) inputs whose every partial sum is exactly
+/// representable (quarter-integers, products and sums far inside f32/f16) are checked
+/// bit for bit: any order and precision gives those bits; (2) random inputs are
+/// checked against the exact sum (f64) within `terms * 2^-24 * (|C| + sum |a b|)`,
+/// which bounds any order of f32 additions of exact products. The FMA fallback and
+/// the f16 fallback of `dot_products` are IEEE operations: bit for bit in every case.
+#[test]
+fn matrix_cores_and_dot_products() {
+    for cfg in CONFIGS {
+        if cfg.contains("w64") {
+            continue; // no fixture, see above
+        }
+        let co = data(&format!("16_matrix_{cfg}.co"));
+        let path = matrix_path(cfg);
+        for exact in [true, false] {
+            for &(grid, block) in &[(64u32, 64u32), (256, 128), (192, 64)] {
+                let n = grid as usize;
+                let mut r = Rng(u64::from(grid) * 7 + u64::from(exact));
+                let val = |r: &mut Rng| -> f32 {
+                    if exact {
+                        ((r.next() % 65) as i32 - 32) as f32 / 4.0
+                    } else {
+                        r.f32()
+                    }
+                };
+                let mut a: Vec<f32> = (0..16 * n).map(|_| val(&mut r)).collect();
+                let mut b: Vec<f32> = (0..16 * n).map(|_| val(&mut r)).collect();
+                let c: Vec<f32> = (0..8 * n)
+                    .map(|_| {
+                        if exact {
+                            ((r.next() % 2001) as i32 - 1000) as f32 / 4.0
+                        } else {
+                            r.f32()
+                        }
+                    })
+                    .collect();
+                if path == MatrixPath::Wmma11 {
+                    // the RDNA3 guide requires A and B replicated in both 16-lane halves
+                    for t in 0..n {
+                        if t % 32 >= 16 {
+                            for e in 0..16 {
+                                a[16 * t + e] = a[16 * (t - 16) + e];
+                                b[16 * t + e] = b[16 * (t - 16) + e];
+                            }
+                        }
+                    }
+                }
+                let out = go(
+                    &co,
+                    "matrix_core",
+                    grid,
+                    block,
+                    vec![f32s(&a), f32s(&b), f32s(&c)],
+                );
+                let got = as_f32(&out[2]);
+                let mut want = c.clone();
+                for (at, terms) in matrix_terms(path, n, &a, &b) {
+                    let c0 = c[at];
+                    if matches!(path, MatrixPath::Fma | MatrixPath::Mfma) {
+                        // fmaf; MFMA f32: MMA-Sim's hardware-validated model, a chain of
+                        // f32 fused multiply-adds in k order from C
+                        want[at] = terms.iter().fold(c0, |s, (x, y)| x.mul_add(*y, s));
+                        continue;
+                    }
+                    let exact_sum = terms
+                        .iter()
+                        .fold(f64::from(c0), |s, (x, y)| s + f64::from(*x) * f64::from(*y));
+                    if exact {
+                        // every partial sum is a multiple of 1/16 below 2^20: exact
+                        want[at] = exact_sum as f32;
+                    } else {
+                        let mag = terms.iter().fold(f64::from(c0.abs()), |s, (x, y)| {
+                            s + f64::from(*x * *y).abs()
+                        });
+                        let bound = terms.len() as f64 * mag * 2f64.powi(-24);
+                        assert!(
+                            (f64::from(got[at]) - exact_sum).abs() <= bound,
+                            "{cfg} matrix_core[{at}] {grid}/{block}: {} vs {exact_sum} (bound {bound})",
+                            got[at]
+                        );
+                        want[at] = got[at];
+                    }
+                }
+                assert_eq!(
+                    bits(&got),
+                    bits(&want),
+                    "{cfg} matrix_core {grid}/{block} exact={exact} ({path:?})"
+                );
+
+                if path == MatrixPath::Mfma {
+                    let ad: Vec<f64> = a[..n].iter().map(|x| f64::from(*x)).collect();
+                    let bd: Vec<f64> = b[..n].iter().map(|x| f64::from(*x) / 3.0).collect();
+                    let bd: Vec<f64> = if exact {
+                        b[..n].iter().map(|x| f64::from(*x)).collect()
+                    } else {
+                        bd
+                    };
+                    let cd: Vec<f64> = c[..4 * n].iter().map(|x| f64::from(*x)).collect();
+                    let out = go(
+                        &co,
+                        "mfma_f64",
+                        grid,
+                        block,
+                        vec![f64s(&ad), f64s(&bd), f64s(&cd)],
+                    );
+                    let got = as_f64(&out[2]);
+                    // C/D[i][j] in the VGPR pair i / 4 of lane 16 * (i % 4) + j
+                    for w in 0..n / 64 {
+                        for i in 0..16 {
+                            for j in 0..16 {
+                                let at = 4 * (64 * w + 16 * (i % 4) + j) + i / 4;
+                                let terms: Vec<(f64, f64)> = (0..4)
+                                    .map(|k| (ad[64 * w + 16 * k + i], bd[64 * w + 16 * k + j]))
+                                    .collect();
+                                // MMA-Sim's model of f64 MFMA (CDNA2/CDNA3): a chain of
+                                // f64 fused multiply-adds in k order from C
+                                let s = terms.iter().fold(cd[at], |s, (x, y)| x.mul_add(*y, s));
+                                assert_eq!(
+                                    got[at].to_bits(),
+                                    s.to_bits(),
+                                    "{cfg} mfma_f64[{at}] exact={exact}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if path != MatrixPath::Fma {
+            // a partial wave: the matrix operation's result is undefined by the guides, so
+            // the emulator stops with an error that says so
+            let n = 100usize;
+            let d = Dispatch {
+                grid: [n as u32, 1, 1],
+                block: [n as u32, 1, 1],
+                dynamic_lds: 0,
+                args: vec![
+                    f32s(&vec![1.0; 16 * n]),
+                    f32s(&vec![1.0; 16 * n]),
+                    f32s(&vec![0.0; 8 * n]),
+                ],
+            };
+            match run(&co, "matrix_core", &d, &RunOptions::default()) {
+                Err(EmuError::Exec(x)) => {
+                    assert_eq!(x.fault, hsaco_emu::exec::Fault::PartialExec, "{cfg}")
+                }
+                other => panic!("{cfg}: a partial wave ran: {:?}", other.map(|_| ())),
+            }
+        }
+
+        // dot_products over several shapes (partial work-groups too)
+        let dot = matches!(
+            path,
+            MatrixPath::Mfma | MatrixPath::Wmma11 | MatrixPath::Wmma12
+        ) || cfg.starts_with("gfx906")
+            || cfg.starts_with("gfx1030");
+        let sdot4 = cfg.starts_with("gfx906") || path == MatrixPath::Mfma;
+        for exact in [true, false] {
+            for &(grid, block) in SHAPES {
+                let n = grid as usize;
+                let mut r = Rng(u64::from(grid) + 77 + u64::from(exact));
+                let hv = |r: &mut Rng| -> u16 {
+                    if exact {
+                        f16_of(((r.next() % 65) as i32 - 32) as f32 / 4.0)
+                    } else {
+                        f16_of(r.f32())
+                    }
+                };
+                let ha: Vec<u32> = (0..n)
+                    .map(|_| u32::from(hv(&mut r)) | u32::from(hv(&mut r)) << 16)
+                    .collect();
+                let hb: Vec<u32> = (0..n)
+                    .map(|_| u32::from(hv(&mut r)) | u32::from(hv(&mut r)) << 16)
+                    .collect();
+                let p: Vec<i32> = (0..n).map(|_| r.next() as i32).collect();
+                let q: Vec<i32> = (0..n).map(|_| r.next() as i32).collect();
+                let u32s = |v: &[u32]| ArgValue::Buffer {
+                    elem: Elem::U32,
+                    data: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+                };
+                let out = go(
+                    &co,
+                    "dot_products",
+                    grid,
+                    block,
+                    vec![
+                        u32s(&ha),
+                        u32s(&hb),
+                        i32s(&p),
+                        i32s(&q),
+                        f32s(&vec![0.0; n]),
+                    ],
+                );
+                let got = as_f32(&out[4]);
+                for t in 0..n {
+                    let x = [f32_of(ha[t] as u16), f32_of((ha[t] >> 16) as u16)];
+                    let y = [f32_of(hb[t] as u16), f32_of((hb[t] >> 16) as u16)];
+                    let mut want = if dot {
+                        // fdot2(a, b, 1.0): f16 products are exact in f32
+                        let s = 1.0f64 + f64::from(x[0] * y[0]) + f64::from(x[1] * y[1]);
+                        if exact {
+                            s as f32
+                        } else {
+                            let bound = 2.0
+                                * (1.0
+                                    + f64::from((x[0] * y[0]).abs())
+                                    + f64::from((x[1] * y[1]).abs()))
+                                * 2f64.powi(-24);
+                            assert!(
+                                (f64::from(got[t]) - s).abs() <= bound || sdot4,
+                                "{cfg} fdot2[{t}]: {} vs {s}",
+                                got[t]
+                            );
+                            if sdot4 {
+                                // checked through the sum below
+                                s as f32
+                            } else {
+                                got[t]
+                            }
+                        }
+                    } else {
+                        // (float)(a.x * b.x) + (float)(a.y * b.y) + 1.0f: f16 products
+                        let p0 = f32_of(f16_of(x[0] * y[0]));
+                        let p1 = f32_of(f16_of(x[1] * y[1]));
+                        p0 + p1 + 1.0
+                    };
+                    if sdot4 {
+                        let d4: i32 = (0..4)
+                            .map(|k| {
+                                i32::from((p[t] >> (8 * k)) as i8)
+                                    * i32::from((q[t] >> (8 * k)) as i8)
+                            })
+                            .sum();
+                        if exact {
+                            want += d4 as f32;
+                        } else {
+                            // the fdot2 part is within its bound; the integer part exact
+                            let s = f64::from(want) + f64::from(d4 as f32);
+                            assert!(
+                                (f64::from(got[t]) - s).abs()
+                                    <= 4.0 * s.abs().max(1.0) * 2f64.powi(-24)
+                                        + 2.0
+                                            * (1.0
+                                                + f64::from((x[0] * y[0]).abs())
+                                                + f64::from((x[1] * y[1]).abs()))
+                                            * 2f64.powi(-24),
+                                "{cfg} dot_products[{t}]: {} vs {s}",
+                                got[t]
+                            );
+                            want = got[t];
+                        }
+                    }
+                    assert_eq!(
+                        got[t].to_bits(),
+                        want.to_bits(),
+                        "{cfg} dot_products[{t}] {grid}/{block} exact={exact}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// gfx11 WMMA and `v_dot2acc_f32_f16` in wave64 (tests/data/wmma_w64.cl: the corpus's
+/// 16_matrix calls the wave32 WMMA builtin, which clang-22 does not build for wave64).
+/// Layout (AMD's matrix instruction calculator, RDNA3 wave64): A[i][k] is element k of
+/// lane i, replicated in the four 16-lane groups (the guide requires it; the inputs
+/// here are replicated); B[k][j] element k of lane j; C/D[i][j] VGPR i / 4 of lane
+/// 16 * (i % 4) + j. Inputs exactly representable (bit for bit under any summation
+/// order) and random (within `terms * 2^-24 * (|C| + sum |a b|)`), as in
+/// [`matrix_cores_and_dot_products`].
+#[test]
+fn wmma_and_fdot2_in_wave64() {
+    for cov in [4, 5] {
+        let cfg = format!("gfx1100w64_cov{cov}");
+        let co = data(&format!("wmma_w64_{cfg}.co"));
+        for exact in [true, false] {
+            for &(grid, block) in &[(64u32, 64u32), (256, 128), (192, 64)] {
+                let n = grid as usize;
+                let mut r = Rng(u64::from(grid) * 5 + u64::from(exact));
+                let val = |r: &mut Rng| -> f32 {
+                    if exact {
+                        ((r.next() % 65) as i32 - 32) as f32 / 4.0
+                    } else {
+                        r.f32()
+                    }
+                };
+                let mut a: Vec<f32> = (0..16 * n).map(|_| val(&mut r)).collect();
+                let mut b: Vec<f32> = (0..16 * n).map(|_| val(&mut r)).collect();
+                let c: Vec<f32> = (0..4 * n).map(|_| val(&mut r) * 8.0).collect();
+                for t in 0..n {
+                    if t % 64 >= 16 {
+                        let src = t - (t % 64) + t % 16;
+                        for e in 0..16 {
+                            a[16 * t + e] = a[16 * src + e];
+                            b[16 * t + e] = b[16 * src + e];
+                        }
+                    }
+                }
+                let out = go(
+                    &co,
+                    "wmma_w64",
+                    grid,
+                    block,
+                    vec![f32s(&a), f32s(&b), f32s(&c)],
+                );
+                let got = as_f32(&out[2]);
+                let h = |x: f32| f32_of(f16_of(x));
+                let mut want = c.clone();
+                for w in 0..n / 64 {
+                    for i in 0..16 {
+                        for j in 0..16 {
+                            let at = 4 * (64 * w + 16 * (i % 4) + j) + i / 4;
+                            let terms: Vec<(f32, f32)> = (0..16)
+                                .map(|k| (h(a[16 * (64 * w + i) + k]), h(b[16 * (64 * w + j) + k])))
+                                .collect();
+                            let s = terms.iter().fold(f64::from(c[at]), |s, (x, y)| {
+                                s + f64::from(*x) * f64::from(*y)
+                            });
+                            if exact {
+                                want[at] = s as f32;
+                            } else {
+                                let mag = terms.iter().fold(f64::from(c[at].abs()), |m, (x, y)| {
+                                    m + f64::from(*x * *y).abs()
+                                });
+                                let bound = terms.len() as f64 * mag * 2f64.powi(-24);
+                                assert!(
+                                    (f64::from(got[at]) - s).abs() <= bound,
+                                    "{cfg} wmma_w64[{at}]: {} vs {s}",
+                                    got[at]
+                                );
+                                want[at] = got[at];
+                            }
+                        }
+                    }
+                }
+                assert_eq!(
+                    bits(&got),
+                    bits(&want),
+                    "{cfg} wmma_w64 {grid}/{block} exact={exact}"
+                );
+            }
+        }
+        // fdot2(a, b, out) with exactly representable halves: bit for bit
+        for &(grid, block) in SHAPES {
+            let n = grid as usize;
+            let mut r = Rng(u64::from(grid) + 3);
+            let hv = |r: &mut Rng| u32::from(f16_of(((r.next() % 65) as i32 - 32) as f32 / 4.0));
+            let ha: Vec<u32> = (0..n).map(|_| hv(&mut r) | hv(&mut r) << 16).collect();
+            let hb: Vec<u32> = (0..n).map(|_| hv(&mut r) | hv(&mut r) << 16).collect();
+            let acc: Vec<f32> = (0..n)
+                .map(|_| ((r.next() % 2001) as i32 - 1000) as f32 / 8.0)
+                .collect();
+            let u32s = |v: &[u32]| ArgValue::Buffer {
+                elem: Elem::U32,
+                data: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            };
+            let out = go(
+                &co,
+                "fdot2_w64",
+                grid,
+                block,
+                vec![u32s(&ha), u32s(&hb), f32s(&acc)],
+            );
+            let want: Vec<f32> = (0..n)
+                .map(|t| {
+                    let p0 = f32_of(ha[t] as u16) * f32_of(hb[t] as u16);
+                    let p1 = f32_of((ha[t] >> 16) as u16) * f32_of((hb[t] >> 16) as u16);
+                    acc[t] + p0 + p1
+                })
+                .collect();
+            assert_eq!(
+                bits(&as_f32(&out[2])),
+                bits(&want),
+                "{cfg} fdot2_w64 {grid}/{block}"
+            );
+        }
+    }
+}

@@ -12,32 +12,7 @@
 use hsaco_emu::ops::{Op, OPS};
 
 /// Operations without a per-operation test yet, and why.
-const NOT_YET: &[(Op, &str)] = &[
-    // The 16-bit operations run on gfx9 and gfx8 in ops_valu_16.rs; scratch_ accesses
-    // on gfx9 (flat scratch). The gfx11/gfx12 operations below came with true16 and
-    // gfx12 support (ops_rdna.rs tests their siblings); each runs in the gfx1100 or
-    // gfx1200 corpus kernels (tests/corpus.rs) but has no test of its own yet.
-    (
-        Op::SSubNcU64,
-        "gfx12 64-bit scalar subtract: only in the gfx1200 corpus kernels",
-    ),
-    (
-        Op::VMacF16,
-        "v_mac_f16 (the accumulator is the destination): corpus kernels only",
-    ),
-    (
-        Op::VNotB16,
-        "gfx11 true16 v_not_b16: only in the gfx1100 corpus kernels",
-    ),
-    (
-        Op::VOrB16,
-        "gfx11 true16 v_or_b16: only in the gfx1100 corpus kernels",
-    ),
-    (
-        Op::VXorB16,
-        "gfx11 true16 v_xor_b16: only in the gfx1100 corpus kernels",
-    ),
-];
+const NOT_YET: &[(Op, &str)] = &[];
 
 /// Where the emulator disagrees with the manual (the ignored test that shows it).
 const KNOWN_WRONG: &[(Op, &str)] = &[(

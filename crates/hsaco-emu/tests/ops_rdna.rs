@@ -189,3 +189,94 @@ fn gfx12_float_atomic_max_min() {
     assert_eq!(mem.read_u32(base + 4).unwrap(), 3f32.to_bits());
     assert_eq!(mem.read_u32(base + 8).unwrap(), 0x8000_0000);
 }
+
+#[test]
+fn gfx12_64bit_subtract() {
+    // s_sub_nc_u64 s[4:5], s[0:1], s[2:3] ; s_sub_nc_u64 s[6:7], s[0:1], 5
+    let mut w = wave();
+    w.s[0] = 3;
+    w.s[1] = 1;
+    w.s[2] = 4;
+    w.s[3] = 0;
+    w.scc = true;
+    run_on(
+        "gfx1200",
+        &mut w,
+        &mut Memory::new(),
+        &[0x00, 0x02, 0x04, 0xaa, 0x00, 0x85, 0x06, 0xaa],
+    );
+    // 0x1_0000_0003 - 4: a borrow from the high word
+    assert_eq!((w.s[4], w.s[5]), (0xffff_ffff, 0), "borrow");
+    assert_eq!((w.s[6], w.s[7]), (0xffff_fffe, 0), "inline constant");
+    assert!(w.scc, "s_sub_nc_u64 leaves SCC");
+    // wrapping below zero
+    let mut w = wave();
+    w.s[2] = 1;
+    w.scc = false;
+    run_on(
+        "gfx1200",
+        &mut w,
+        &mut Memory::new(),
+        &[0x00, 0x02, 0x04, 0xaa],
+    );
+    assert_eq!((w.s[4], w.s[5]), (u32::MAX, u32::MAX), "0 - 1 wraps");
+    assert!(!w.scc, "s_sub_nc_u64 leaves SCC");
+}
+
+#[test]
+fn true16_not_or_xor() {
+    // v_not_b16_e32 v1.h, v0.l ; v_not_b16_e32 v2.l, v0.h ;
+    // v_or_b16 v3.l, v0.l, v4.h op_sel:[0,1,0] ; v_xor_b16 v5.h, v0.h, v4.l op_sel:[1,0,1] ;
+    // v_or_b16 v6.l, v0.l, 0x8001
+    let mut w = wave();
+    set_lanes(&mut w, 0, |l| 0xf0f0_0000 | l as u32);
+    set_lanes(&mut w, 1, |_| 0x1111_2222);
+    set_lanes(&mut w, 2, |_| 0x3333_4444);
+    set_lanes(&mut w, 3, |_| 0x5555_6666);
+    set_lanes(&mut w, 4, |_| 0x0ff0_00ff);
+    set_lanes(&mut w, 5, |_| 0x7777_8888);
+    set_lanes(&mut w, 6, |_| 0x9999_aaaa);
+    // lane 7 is off: it keeps every destination
+    w.s[126] = !(1 << 7);
+    run(
+        &mut w,
+        &[
+            0x00, 0xd3, 0x02, 0x7f, //
+            0x80, 0xd3, 0x04, 0x7e, //
+            0x03, 0x10, 0x63, 0xd7, 0x00, 0x09, 0x02, 0x00, //
+            0x05, 0x48, 0x64, 0xd7, 0x00, 0x09, 0x02, 0x00, //
+            0x06, 0x00, 0x63, 0xd7, 0x00, 0xff, 0x01, 0x00, 0x01, 0x80, 0x00, 0x00,
+        ],
+    );
+    for l in 0..32u32 {
+        if l == 7 {
+            assert_eq!(v(&w, 1, 7), 0x1111_2222);
+            assert_eq!(v(&w, 3, 7), 0x5555_6666);
+            assert_eq!(v(&w, 5, 7), 0x7777_8888);
+            continue;
+        }
+        let lo = l; // v0.l
+        let l = l as usize;
+        assert_eq!(
+            v(&w, 1, l),
+            (!lo & 0xffff) << 16 | 0x2222,
+            "not into .h keeps .l, lane {l}"
+        );
+        assert_eq!(
+            v(&w, 2, l),
+            0x3333_0000 | 0x0f0f,
+            "not of .h into .l keeps .h, lane {l}"
+        );
+        assert_eq!(v(&w, 3, l), 0x5555_0000 | (lo | 0x0ff0), "or, lane {l}");
+        assert_eq!(
+            v(&w, 5, l),
+            (0xf0f0 ^ 0x00ff) << 16 | 0x8888,
+            "xor into .h, lane {l}"
+        );
+        assert_eq!(
+            v(&w, 6, l),
+            0x9999_0000 | (lo | 0x8001),
+            "or with a literal, lane {l}"
+        );
+    }
+}

@@ -553,3 +553,46 @@ fn packed_f32_gfx90a() {
         assert_eq!(out[3][2 * i + 1], b[i] as u32, "v_pk_mov_b32 hi lane {i}");
     }
 }
+
+#[test]
+fn mac_f16_accumulates_into_the_destination() {
+    // v_mac_f16: D.f16 = S0.f16 * S1.f16 + D.f16, the product rounded to f16 as in
+    // v_mad_f16; lanes that are off keep D
+    let t = [
+        0x3c00u16, 0xbe00, 0x2e66, 0x4200, 0x3555, 0x7bff, 0, 0x8000, 0x7c00, H_NAN,
+    ];
+    let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+    for x in t {
+        for y in t {
+            for z in [0x3c00u16, 0x8000, 0xc900, 0xfc00] {
+                a.push(u32::from(x));
+                b.push(u32::from(y));
+                c.push(u32::from(z));
+            }
+        }
+    }
+    for p in P16 {
+        let got = run(p, &[in32(&a), in32(&b), in32(&c)], &[1], |k| {
+            k.i("v_mov_b32 v24, v16");
+            // lane 5 of each wave is off
+            k.exec(!(1u64 << 5));
+            k.i("v_mac_f16 v24, v8, v12");
+        });
+        for i in 0..a.len() {
+            let g = got[0][i] as u16;
+            if i % 64 == 5 {
+                assert_eq!(
+                    got[0][i], c[i],
+                    "{p} lane {i}: an inactive lane was written"
+                );
+                continue;
+            }
+            let prod = h2f(f2h(h2f(a[i] as u16) * h2f(b[i] as u16)));
+            let w = f2h(prod + h2f(c[i] as u16));
+            assert!(
+                same16(g, w),
+                "{p} v_mac_f16 lane {i}: {g:#06x} want {w:#06x}"
+            );
+        }
+    }
+}

@@ -11,11 +11,11 @@ SRC=${SRC:-$HERE/../../../../../shared/corpus/cl}
 [ -d "$SRC" ] || SRC=/work/shared/corpus/cl
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-# every non-image corpus kernel (16_matrix's MFMA/WMMA and 19_libm's device libraries
-# are not run yet) for each target at code object v4 and v5
+# every non-image corpus kernel (19_libm's device libraries are not run yet) for each
+# target at code object v4 and v5
 for target in gfx900 gfx906 gfx90a gfx942 gfx1100 gfx803 gfx1030 gfx1200; do
   for cov in 4 5; do
-    for k in 01_vadd 02_reduce_lds 03_atomics 04_fp64 05_half 06_calls 07_scratch 08_dyn_lds 09_matmul_tiled 10_histogram 11_scan 12_intops 13_control_flow 14_vectors 15_wave_intrinsics 17_printf; do
+    for k in 01_vadd 02_reduce_lds 03_atomics 04_fp64 05_half 06_calls 07_scratch 08_dyn_lds 09_matmul_tiled 10_histogram 11_scan 12_intops 13_control_flow 14_vectors 15_wave_intrinsics 16_matrix 17_printf; do
       clang-22 -target amdgcn-amd-amdhsa -mcpu=$target -mcode-object-version=$cov \
         -O2 -x cl -cl-std=CL2.0 -DCORPUS_COV=$cov -I"$SRC" -nogpulib \
         -c "$SRC/$k.cl" -o "$TMP/$k.o" 2>/dev/null
@@ -31,7 +31,9 @@ for cov in 4 5; do
     -c "$HERE/flat_scratch.cl" -o "$TMP/flat_scratch.o" 2>/dev/null
   ld.lld-22 -shared --no-undefined -s "$TMP/flat_scratch.o" -o "$HERE/flat_scratch_gfx1030_cov$cov.co"
 done
-# gfx1100 in wave64 (-mwavefrontsize64): lane masks are SGPR pairs on an RDNA target
+# gfx1100 in wave64 (-mwavefrontsize64): lane masks are SGPR pairs on an RDNA target.
+# 16_matrix is not built: clang-22 refuses it there ("'__builtin_amdgcn_wmma_f32_16x16x16_f16_w32'
+# needs target feature gfx11-insts,wavefrontsize32"; the source calls the wave32 builtin)
 for cov in 4 5; do
   for k in 01_vadd 02_reduce_lds 03_atomics 04_fp64 05_half 06_calls 07_scratch 08_dyn_lds 09_matmul_tiled 10_histogram 11_scan 12_intops 13_control_flow 14_vectors 15_wave_intrinsics 17_printf; do
     clang-22 -target amdgcn-amd-amdhsa -mcpu=gfx1100 -mwavefrontsize64 -mcode-object-version=$cov \
@@ -39,4 +41,12 @@ for cov in 4 5; do
       -c "$SRC/$k.cl" -o "$TMP/$k.o" 2>/dev/null
     ld.lld-22 -shared --no-undefined -s "$TMP/$k.o" -o "$HERE/${k}_gfx1100w64_cov$cov.co"
   done
+done
+# gfx11 WMMA in wave64 and the f16 dot product there (wmma_w64.cl: 16_matrix's wave32
+# builtin does not build for wave64)
+for cov in 4 5; do
+  clang-22 -target amdgcn-amd-amdhsa -mcpu=gfx1100 -mwavefrontsize64 -mcode-object-version=$cov \
+    -O2 -x cl -cl-std=CL2.0 -DCORPUS_COV=$cov -I"$SRC" -nogpulib \
+    -c "$HERE/wmma_w64.cl" -o "$TMP/wmma_w64.o" 2>/dev/null
+  ld.lld-22 -shared --no-undefined -s "$TMP/wmma_w64.o" -o "$HERE/wmma_w64_gfx1100w64_cov$cov.co"
 done
