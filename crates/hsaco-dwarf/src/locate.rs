@@ -884,6 +884,14 @@ impl Eval<'_, '_> {
                 self.llvm(&mut r)?;
                 continue;
             }
+            if r.slice()[0] == 0x93 {
+                // (gimli multiplies the size by 8 unchecked)
+                let mut probe = r;
+                probe.read_u8().map_err(wrap(at))?;
+                if probe.read_uleb128().map_err(wrap(at))? > u64::MAX / 8 {
+                    return Err(err(at, "DW_OP_piece of more than 2^61 bytes"));
+                }
+            }
             let op = Operation::parse(&mut r, encoding).map_err(wrap(at))?;
             self.standard(op, &mut r, bytes)?;
         }
@@ -1270,6 +1278,17 @@ impl Eval<'_, '_> {
                         value: Implicit::Value(address),
                         bit_offset: 0,
                     },
+                    // clang's `V, DW_OP_litN, DW_OP_swap, DW_OP_xderef,
+                    // DW_OP_stack_value` (-O2): the value V, qualified by an
+                    // address space (read as clang means it)
+                    Entry::Loc(Location::Memory {
+                        address,
+                        bit_offset: 0,
+                        ..
+                    }) if self.cx.options.xderef == Xderef::AddressSpace => Location::Implicit {
+                        value: Implicit::Value(address),
+                        bit_offset: 0,
+                    },
                     other => {
                         let l = self.to_location(other)?;
                         return Err(err(
@@ -1524,6 +1543,24 @@ pub fn at_die(
     (v.into_iter().next(), errors)
 }
 
+/// Every variable and parameter of `obj` in a concrete scope, with where each is
+/// at `pc`.
+pub fn variables_at(
+    obj: &DwarfObject<'_>,
+    pc: u64,
+    options: Options,
+    machine: &mut dyn Machine,
+) -> (Vec<Variable>, Vec<Error>) {
+    let want = Want {
+        name: None,
+        die: None,
+        pc,
+        function: None,
+        options,
+    };
+    walk(obj, &want, machine)
+}
+
 fn walk(
     obj: &DwarfObject<'_>,
     want: &Want<'_>,
@@ -1614,13 +1651,7 @@ fn find_in_unit(
                 | gimli::DW_TAG_lexical_block
                 | gimli::DW_TAG_inlined_subroutine
         ) {
-            let mut ranges = Vec::new();
-            let mut it = dwarf.die_ranges(unit, entry)?;
-            while let Some(r) = it.next()? {
-                if ranges.len() < 4096 {
-                    ranges.push((r.begin, r.end));
-                }
-            }
+            let ranges = die_ranges(dwarf, unit, entry)?;
             let name = if tag == gimli::DW_TAG_lexical_block {
                 None
             } else {
@@ -1707,6 +1738,53 @@ fn find_in_unit(
         });
     }
     Ok(())
+}
+
+/// The address ranges of a scope entry: `DW_AT_low_pc` with `DW_AT_high_pc` (an
+/// address or a size; a size past 2^64 is an error), or `DW_AT_ranges`; at most 4096.
+fn die_ranges(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    entry: &gimli::DebuggingInformationEntry<'_, '_, Slice<'_>>,
+) -> gimli::Result<Vec<(u64, u64)>> {
+    let mut out = Vec::new();
+    if let Some(v) = entry.attr_value(gimli::DW_AT_ranges)? {
+        if let Some(mut it) = dwarf.attr_ranges(unit, v)? {
+            while let Some(r) = it.next()? {
+                if out.len() < 4096 {
+                    out.push((r.begin, r.end));
+                }
+            }
+        }
+        return Ok(out);
+    }
+    let low = match entry.attr_value(gimli::DW_AT_low_pc)? {
+        Some(v) => dwarf.attr_address(unit, v)?,
+        None => None,
+    };
+    let Some(low) = low else {
+        return Ok(out);
+    };
+    let high = match entry.attr_value(gimli::DW_AT_high_pc)? {
+        Some(gimli::AttributeValue::Udata(n)) => low.checked_add(n),
+        Some(v) => match v.udata_value() {
+            Some(n)
+                if !matches!(
+                    v,
+                    gimli::AttributeValue::Addr(_) | gimli::AttributeValue::DebugAddrIndex(_)
+                ) =>
+            {
+                low.checked_add(n)
+            }
+            _ => dwarf.attr_address(unit, v)?,
+        },
+        None => None,
+    };
+    // (no end, or one past 2^64: no range)
+    if let Some(h) = high {
+        out.push((low, h));
+    }
+    Ok(out)
 }
 
 /// The frame base (evaluated at the PC) of the subprogram at `at`.

@@ -4,4 +4,5 @@
 mod golden;
 mod lines;
 mod llvm_ext;
+mod locate;
 mod smoke;
