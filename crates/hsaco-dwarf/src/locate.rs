@@ -165,6 +165,9 @@ pub enum Value {
     Lane,
     /// The canonical frame address.
     Cfa,
+    /// The frame base of a subprogram without `DW_AT_frame_base` (`DW_OP_fbreg`
+    /// there; clang-22 -O2 emits such, 07_scratch of the -g corpus).
+    FrameBase,
     /// `size` bytes loaded from `address` in address space `space`.
     Load {
         /// `DW_ASPACE_*`
@@ -280,6 +283,7 @@ impl Value {
             Value::EntryRegister(reg) => write!(f, "{} on entry", register_name(*reg)),
             Value::Lane => f.write_str("lane"),
             Value::Cfa => f.write_str("CFA"),
+            Value::FrameBase => f.write_str("frame base (no DW_AT_frame_base)"),
             Value::Load {
                 space,
                 address,
@@ -1199,9 +1203,11 @@ impl Eval<'_, '_> {
                 self.push(Entry::Value(v))?;
             }
             O::FrameOffset { offset } => {
-                let Some(fb) = self.cx.frame_base.clone() else {
-                    return Err(err(at, "DW_OP_fbreg without a frame base"));
-                };
+                let fb = self.cx.frame_base.clone().unwrap_or(Location::Memory {
+                    space: DEFAULT_ASPACE,
+                    address: Value::FrameBase,
+                    bit_offset: 0,
+                });
                 // a register frame base holds the frame's address (DWARF 5's
                 // convention, what LLVM emits: DW_AT_frame_base DW_OP_regx SGPR33)
                 let l = match fb {
@@ -1497,7 +1503,10 @@ struct Frame {
     tag: gimli::DwTag,
     offset: gimli::UnitOffset,
     ranges: Vec<(u64, u64)>,
+    /// Linkage name, else name.
     name: Option<String>,
+    /// Name.
+    plain: Option<String>,
 }
 
 /// The variables and parameters named `name` in `obj` whose innermost scope has
@@ -1652,17 +1661,22 @@ fn find_in_unit(
                 | gimli::DW_TAG_inlined_subroutine
         ) {
             let ranges = die_ranges(dwarf, unit, entry)?;
-            let name = if tag == gimli::DW_TAG_lexical_block {
-                None
-            } else {
-                attr_name(dwarf, unit, entry, true)?
-            };
+            let (name, plain) =
+                if tag == gimli::DW_TAG_lexical_block || tag == gimli::DW_TAG_compile_unit {
+                    (None, None)
+                } else {
+                    (
+                        attr_name(dwarf, unit, entry, true)?,
+                        attr_name(dwarf, unit, entry, false)?,
+                    )
+                };
             frames.push(Frame {
                 depth,
                 tag,
                 offset: entry.offset(),
                 ranges,
                 name,
+                plain,
             });
             continue;
         }
@@ -1671,18 +1685,30 @@ fn find_in_unit(
             gimli::DW_TAG_formal_parameter => "parameter",
             _ => continue,
         };
-        // concrete instances: the innermost subprogram-like frame has addresses
-        let Some(scope) = frames.iter().rev().find(|f| !f.ranges.is_empty()) else {
-            continue;
-        };
-        if frames
-            .iter()
-            .rev()
-            .find(|f| f.tag != gimli::DW_TAG_lexical_block)
-            .is_some_and(|f| f.ranges.is_empty())
-        {
+        // concrete instances: the innermost subprogram-like frame has addresses;
+        // in an abstract one (no addresses), only variables with a location (static
+        // storage), whose scope is then the unit's
+        let func = frames.iter().rev().find(|f| {
+            f.tag == gimli::DW_TAG_subprogram || f.tag == gimli::DW_TAG_inlined_subroutine
+        });
+        let abstract_fn = func.is_some_and(|f| f.ranges.is_empty());
+        if abstract_fn && entry.attr_value(gimli::DW_AT_location)?.is_none() {
             continue;
         }
+        let scope_ranges = if abstract_fn {
+            frames
+                .first()
+                .filter(|f| f.tag == gimli::DW_TAG_compile_unit)
+                .map(|f| f.ranges.clone())
+                .unwrap_or_default()
+        } else {
+            frames
+                .iter()
+                .rev()
+                .find(|f| !f.ranges.is_empty())
+                .map(|f| f.ranges.clone())
+                .unwrap_or_default()
+        };
         let die = entry
             .offset()
             .to_debug_info_offset(&unit.header)
@@ -1697,23 +1723,19 @@ fn find_in_unit(
         }
         let function: Vec<String> = frames.iter().filter_map(|f| f.name.clone()).collect();
         if let Some(func) = want.function {
-            let mut ok = function.iter().any(|n| n == func);
-            for f in &frames {
-                if f.tag == gimli::DW_TAG_subprogram && !ok {
-                    // the plain name too (function holds linkage names)
-                    ok |= f.name.as_deref() == Some(func);
-                }
-            }
+            let ok = frames
+                .iter()
+                .any(|f| f.name.as_deref() == Some(func) || f.plain.as_deref() == Some(func));
             if !ok {
                 continue;
             }
         }
-        let in_scope = scope
-            .ranges
+        let in_scope = scope_ranges
             .iter()
             .any(|&(lo, hi)| lo <= want.pc && want.pc < hi);
-        let scope_ranges = scope.ranges.clone();
-        let availability = if in_scope {
+        // (evaluated out of scope too: LLVM's location lists can run past the
+        // scope's ranges)
+        let availability = {
             // the frame base of the innermost concrete subprogram
             let fb_entry = frames
                 .iter()
@@ -1725,8 +1747,6 @@ fn find_in_unit(
                 None => None,
             };
             availability(dwarf, unit, entry, die, fb, want, machine)?
-        } else {
-            Availability::NotAvailable(Vec::new())
         };
         found.push(Variable {
             die,

@@ -121,7 +121,10 @@ fn describe(out: &mut String, label: &str, var: &str, pc: u64, v: &Variable, opt
             "  {pc:#x} is outside its scope {}",
             ranges_text(&v.scope)
         );
-        return;
+        // a location list entry running past the scope is still shown
+        if !matches!(v.availability, Availability::Located { range: Some(_), .. }) {
+            return;
+        }
     }
     match &v.availability {
         Availability::Located {
@@ -298,39 +301,40 @@ fn variable_json(var: &str, v: &Variable) -> Json {
     o.insert("function".into(), json!(v.function));
     o.insert("scope".into(), json!(v.scope));
     o.insert("in_scope".into(), json!(v.in_scope));
-    let status = if !v.in_scope {
-        "out_of_scope"
-    } else {
-        match &v.availability {
-            Availability::Located {
-                located,
-                expression,
-                range,
-            } => {
-                o.insert(
-                    "expression".into(),
-                    json!(locate::expression_text(expression)),
-                );
-                o.insert("range".into(), json!(range));
-                o.insert("lane_selected".into(), json!(located.lane_selected));
-                o.insert("location".into(), location_json(&located.location));
-                "located"
+    let status =
+        if !v.in_scope && !matches!(v.availability, Availability::Located { range: Some(_), .. }) {
+            "out_of_scope"
+        } else {
+            match &v.availability {
+                Availability::Located {
+                    located,
+                    expression,
+                    range,
+                } => {
+                    o.insert(
+                        "expression".into(),
+                        json!(locate::expression_text(expression)),
+                    );
+                    o.insert("range".into(), json!(range));
+                    o.insert("lane_selected".into(), json!(located.lane_selected));
+                    o.insert("location".into(), location_json(&located.location));
+                    "located"
+                }
+                Availability::Constant(b) => {
+                    o.insert("bytes".into(), json!(b));
+                    "constant"
+                }
+                Availability::NotAvailable(r) => {
+                    o.insert("ranges".into(), json!(r));
+                    "not_available"
+                }
+                Availability::NoLocation => "no_location",
+                Availability::Error(e) => {
+                    o.insert("error".into(), json!(e.to_string()));
+                    "error"
+                }
             }
-            Availability::Constant(b) => {
-                o.insert("bytes".into(), json!(b));
-                "constant"
-            }
-            Availability::NotAvailable(r) => {
-                o.insert("ranges".into(), json!(r));
-                "not_available"
-            }
-            Availability::NoLocation => "no_location",
-            Availability::Error(e) => {
-                o.insert("error".into(), json!(e.to_string()));
-                "error"
-            }
-        }
-    };
+        };
     o.insert("status".into(), json!(status));
     Json::Object(o)
 }
