@@ -554,3 +554,41 @@ fn register_text() {
         "private_lane address SGPR33 + 16"
     );
 }
+
+/// The committed clang-22 objects (tests/data/gen.sh) against their
+/// llvm-dwarfdump-22 text: every variable's location at the PCs of its ranges
+/// (tests/it/llvm_locations.rs; `cargo xtask locate-diff` runs the same checks over
+/// the whole -g corpus).
+#[test]
+fn committed_objects_against_llvm_dwarfdump() {
+    let dir = crate::golden::data_dir();
+    let mut c = crate::llvm_locations::Counts::default();
+    for name in [
+        "vadd-gfx90a-O0.o",
+        "vadd-gfx90a-O0.co",
+        "calls-gfx1100-O2.o",
+        "calls-gfx1100-O2.co",
+        "control-gfx803-O2.o",
+        "control-gfx803-O2.co",
+        "vectors-gfx1201-O2.o",
+        "vectors-gfx1201-O2.co",
+        "scratch-gfx1010-O2.o",
+    ] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let text = std::fs::read_to_string(dir.join(format!("{name}.dwarfdump"))).unwrap();
+        let obj = DwarfObject::from_elf(&bytes).unwrap();
+        crate::llvm_locations::check_object(name, &text, &obj, &mut c);
+    }
+    assert!(c.first.is_empty(), "{:#?}", c.first);
+    assert_eq!(c.objects, 9);
+    // counted on these objects' text (llvm-dwarfdump-22), so that a parser that
+    // finds nothing cannot pass
+    assert!(c.variables >= 100, "{}", c.variables);
+    assert!(c.pcs >= 1000 && c.agree == c.pcs, "{}/{}", c.agree, c.pcs);
+    assert!(
+        c.gaps >= 50 && c.gaps_agree == c.gaps,
+        "{}/{}",
+        c.gaps_agree,
+        c.gaps
+    );
+}
