@@ -1951,3 +1951,28 @@ pub fn expression_text(bytes: &[u8]) -> String {
     );
     s
 }
+
+/// The register R of an expression `DW_OP_bregx R +0, DW_OP_litN, DW_OP_swap,
+/// DW_OP_xderef` (or `DW_OP_bregN +0, ...`), with N. clang-22 writes it at -O2 for a
+/// variable whose value was promoted to register R: the address space suffix of its
+/// declaration (`DW_OP_litN, DW_OP_swap, DW_OP_xderef`) stays on the register's
+/// `DW_OP_bregx`. Read as DWARF, R holds the variable's address in space N; in the
+/// -g corpus such kernels have no scratch at all (`.private_segment_fixed_size: 0`),
+/// so R holds the value.
+pub fn clang_promoted_register(bytes: &[u8]) -> Option<(u64, u64)> {
+    let mut r = Slice::new(bytes, gimli::LittleEndian);
+    let op = r.read_u8().ok()?;
+    let reg = match op {
+        0x92 => r.read_uleb128().ok()?,
+        0x70..=0x8f => (op - 0x70) as u64,
+        _ => return None,
+    };
+    if r.read_sleb128().ok()? != 0 {
+        return None;
+    }
+    let rest = r.slice();
+    match rest {
+        [lit @ 0x30..=0x4f, 0x16, 0x18] => Some((reg, (*lit - 0x30) as u64)),
+        _ => None,
+    }
+}

@@ -142,7 +142,7 @@ fn describe(out: &mut String, label: &str, var: &str, pc: u64, v: &Variable, opt
                 }
             }
             let _ = writeln!(out, "  at {pc:#x}: {}", where_text(located, options));
-            for n in notes(&located.location, options) {
+            for n in notes(&located.location, expression, options) {
                 let _ = writeln!(out, "  note: {n}");
             }
         }
@@ -192,9 +192,21 @@ fn where_text(l: &Located, options: Options) -> String {
     }
 }
 
-/// Notes that help read a location: the per-lane swizzle of private memory.
-fn notes(l: &Location, options: Options) -> Vec<String> {
+/// Notes that help read a location: clang's promoted-register idiom, the per-lane
+/// swizzle of private memory.
+fn notes(l: &Location, expression: &[u8], options: Options) -> Vec<String> {
     let mut out = Vec::new();
+    if let Some((reg, _)) = locate::clang_promoted_register(expression) {
+        let lane = match options.lane {
+            Some(n) if locate::is_vector_register(reg) => format!(" (lane {n}'s element)"),
+            _ => String::new(),
+        };
+        out.push(format!(
+            "clang writes `DW_OP_bregx R+0, DW_OP_litN, DW_OP_swap, DW_OP_xderef` for a value promoted to register R: the value is most likely in {} itself{lane}; read as DWARF, the register holds its address",
+            locate::register_name(reg)
+        ));
+        return out;
+    }
     if let Location::Memory {
         space: 5, address, ..
     } = l
@@ -318,6 +330,10 @@ fn variable_json(var: &str, v: &Variable) -> Json {
                     o.insert("range".into(), json!(range));
                     o.insert("lane_selected".into(), json!(located.lane_selected));
                     o.insert("location".into(), location_json(&located.location));
+                    o.insert(
+                        "promoted_register".into(),
+                        json!(locate::clang_promoted_register(expression).map(|(r, _)| r)),
+                    );
                     "located"
                 }
                 Availability::Constant(b) => {

@@ -592,3 +592,26 @@ fn committed_objects_against_llvm_dwarfdump() {
         c.gaps
     );
 }
+
+#[test]
+fn clang_promoted_register_idiom() {
+    // DW_OP_bregx VGPR4_W32 (1540) +0, DW_OP_lit5, DW_OP_swap, DW_OP_xderef
+    assert_eq!(
+        locate::clang_promoted_register(&[0x92, 0x84, 0x0c, 0x00, 0x35, 0x16, 0x18]),
+        Some((1540, 5))
+    );
+    // DW_OP_breg1 +0 (EXEC_LO), lit3
+    assert_eq!(
+        locate::clang_promoted_register(&[0x71, 0x00, 0x33, 0x16, 0x18]),
+        Some((1, 3))
+    );
+    // an offset, or a stack value after it: not the idiom
+    assert_eq!(
+        locate::clang_promoted_register(&[0x92, 0x84, 0x0c, 0x04, 0x35, 0x16, 0x18]),
+        None
+    );
+    assert_eq!(
+        locate::clang_promoted_register(&[0x92, 0x84, 0x0c, 0x00, 0x35, 0x16, 0x18, 0x9f]),
+        None
+    );
+}
