@@ -1956,9 +1956,10 @@ pub fn expression_text(bytes: &[u8]) -> String {
 /// DW_OP_xderef` (or `DW_OP_bregN +0, ...`), with N. clang-22 writes it at -O2 for a
 /// variable whose value was promoted to register R: the address space suffix of its
 /// declaration (`DW_OP_litN, DW_OP_swap, DW_OP_xderef`) stays on the register's
-/// `DW_OP_bregx`. Read as DWARF, R holds the variable's address in space N; in the
-/// -g corpus such kernels have no scratch at all (`.private_segment_fixed_size: 0`),
-/// so R holds the value.
+/// `DW_OP_bregx`. Read as DWARF, R holds the variable's address in space N; but in
+/// the -g corpus 270 of the 306 -O2 linked objects with this idiom use no scratch at
+/// all (every kernel's `.private_segment_fixed_size` 0, llvm-readelf-22), so R holds
+/// the value.
 pub fn clang_promoted_register(bytes: &[u8]) -> Option<(u64, u64)> {
     let mut r = Slice::new(bytes, gimli::LittleEndian);
     let op = r.read_u8().ok()?;
