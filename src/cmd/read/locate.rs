@@ -2,13 +2,12 @@
 //! variable lives at a PC (hsaco-dwarf's `locate` evaluates; this file chooses the
 //! words and the JSON).
 
-use super::{found_in, Opts};
-use crate::{input, output};
+use super::Opts;
+use crate::output;
 use anyhow::Result;
 use hsaco_dwarf::locate::{
     self, Availability, Implicit, Located, Location, Options, Symbolic, Value, Variable, Xderef,
 };
-use hsaco_dwarf::DwarfObject;
 use serde_json::{json, Value as Json};
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -27,59 +26,35 @@ pub fn run(opts: &Opts, var: &str) -> Result<ExitCode> {
         },
     };
     let mut text = String::new();
-    let mut files_json = Vec::new();
-    let mut status = 0u8;
     let mut any = false;
-    for f in &opts.files {
-        let name = f.display().to_string();
-        let data = input::read_input(f);
-        let found = match found_in(&name, &data) {
-            Ok(found) => found,
-            Err(e) => {
-                eprintln!("error: {e}");
-                files_json.push(json!({ "path": name, "error": e }));
-                status = 2;
-                continue;
-            }
-        };
-        let mut objects_json = Vec::new();
-        for obj in found {
-            let dwarf = match DwarfObject::from_elf(&obj.embedded.bytes) {
-                Ok(d) => d,
-                Err(e) => {
-                    eprintln!("error: {}: {e}", obj.label);
-                    objects_json.push(json!({ "label": obj.label, "error": e.to_string() }));
-                    status = 2;
-                    continue;
-                }
-            };
-            let (vars, errors) = locate::find(
-                &dwarf,
-                var,
-                pc,
-                opts.function.as_deref(),
-                options,
-                &mut Symbolic,
-            );
-            for e in dwarf.errors.iter().chain(&errors) {
-                eprintln!("error: {}: {e}", obj.label);
-                status = status.max(1);
-            }
-            any |= !vars.is_empty();
-            // the variables in scope first; those out of scope only when none is in
-            let in_scope = vars.iter().any(|v| v.in_scope);
-            let shown: Vec<&Variable> = vars.iter().filter(|v| v.in_scope || !in_scope).collect();
-            for v in &shown {
-                describe(&mut text, &obj.label, var, pc, v, options);
-            }
-            objects_json.push(json!({
-                "label": obj.label,
-                "variables": shown.iter().map(|v| variable_json(var, v)).collect::<Vec<_>>(),
-                "errors": errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
-            }));
+    let (files_json, mut status) = super::dwarf::each_object(&opts.files, |label, dwarf| {
+        let (vars, errors) = locate::find(
+            dwarf,
+            var,
+            pc,
+            opts.function.as_deref(),
+            options,
+            &mut Symbolic,
+        );
+        let mut status = 0;
+        for e in dwarf.errors.iter().chain(&errors) {
+            eprintln!("error: {label}: {e}");
+            status = 1;
         }
-        files_json.push(json!({ "path": name, "objects": objects_json }));
-    }
+        any |= !vars.is_empty();
+        // the variables in scope first; those out of scope only when none is in
+        let in_scope = vars.iter().any(|v| v.in_scope);
+        let shown: Vec<&Variable> = vars.iter().filter(|v| v.in_scope || !in_scope).collect();
+        for v in &shown {
+            describe(&mut text, label, var, pc, v, options);
+        }
+        let v = json!({
+            "label": label,
+            "variables": shown.iter().map(|v| variable_json(var, v)).collect::<Vec<_>>(),
+            "errors": errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+        });
+        (v, status)
+    });
     if !any {
         let scope = match &opts.function {
             Some(f) => format!(" in function {f}"),

@@ -5,8 +5,7 @@
 //! register and address space tables), not from the evaluator's output.
 
 use gimli::write::{
-    Address, AttributeValue, DwarfUnit, EndianVec, Expression, Location as WLoc, LocationList,
-    Sections,
+    Address, AttributeValue, DwarfUnit, Expression, Location as WLoc, LocationList,
 };
 use hsaco_dwarf::locate::{
     self, Availability, BinOp, Implicit, Location, Machine, Options, Piece, Symbolic, Value,
@@ -85,16 +84,7 @@ fn fixture(locs: &[Loc]) -> DwarfObject<'static> {
         );
         v.set(gimli::DW_AT_location, value);
     }
-    let mut sections = Sections::new(EndianVec::new(gimli::LittleEndian));
-    dwarf.write(&mut sections).unwrap();
-    let mut v = Vec::new();
-    sections
-        .for_each(|id, data| {
-            v.push((id.name(), data.slice().to_vec()));
-            Ok::<(), gimli::Error>(())
-        })
-        .unwrap();
-    DwarfObject::from_sections(v)
+    crate::llvm_ext::written(&mut dwarf)
 }
 
 fn one(
