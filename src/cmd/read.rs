@@ -35,6 +35,9 @@ use view::ObjectView;
 ///   hsaco read --kernargs --symbols kernel.co
 ///   hsaco read --json *.co | jq .
 ///   hsaco read -C -v rocblas-gfx90a.co       (every kernel, C++ names demangled)
+///   hsaco read --debug-info kernel.o         (as llvm-dwarfdump-22 --debug-info)
+///   hsaco read --locate acc --pc 0x1c0 --lane 5 kernel.o
+///                                            (where variable acc is at that PC)
 ///
 /// Exit status (the highest over all files): 0 everything was read; 1 part of an
 /// object could not be read (a note, a symbol, a section: named on stderr with its
