@@ -5,9 +5,10 @@
 //! llvm-dwarfdump-22 text, tests/data/gen.sh).
 //!
 //! For each variable with a `DW_AT_location` (a single expression: at the first,
-//! middle and last 4-byte PC of its scope; a location list: at the first, middle and
-//! last PC of each entry's range, and at each entry's end when no other entry holds
-//! it and the scope does), the evaluation at that PC must:
+//! middle and last 4-byte PC of its scope, or every one; a location list: at the
+//! first, middle and last PC of each entry's range, or every 4-byte one, and at each
+//! entry's end when no other entry holds it and the scope does), the evaluation at
+//! that PC must:
 //! - come from the entry llvm-dwarfdump prints for that range (same range), or say
 //!   "not available" where no entry holds the PC;
 //! - name the registers the expression text names (`VGPR2`, `0x602`, the frame
@@ -259,8 +260,9 @@ pub struct Counts {
 }
 
 /// The checks of one object (`name` for the messages), against `text`, its
-/// llvm-dwarfdump-22 --debug-info output, added to `c`.
-pub fn check_object(name: &str, text: &str, obj: &DwarfObject<'_>, c: &mut Counts) {
+/// llvm-dwarfdump-22 --debug-info output, added to `c`; at every 4-byte PC of each
+/// range when `every_pc`, else at its first, middle and last.
+pub fn check_object(name: &str, text: &str, obj: &DwarfObject<'_>, every_pc: bool, c: &mut Counts) {
     let vars = parse(text);
     let options = Options::default();
     c.objects += 1;
@@ -278,6 +280,7 @@ pub fn check_object(name: &str, text: &str, obj: &DwarfObject<'_>, c: &mut Count
             continue;
         };
         let mut checks: Vec<(u64, Option<&Entry>)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for e in &v.entries {
             c.entries += 1;
             let (lo, hi) = match e.0 {
@@ -292,8 +295,13 @@ pub fn check_object(name: &str, text: &str, obj: &DwarfObject<'_>, c: &mut Count
             }
             let last = (hi - 1) & !3;
             let mid = (lo + (hi - lo) / 2) & !3;
-            for pc in [lo, mid.max(lo), last.max(lo)] {
-                if !checks.iter().any(|(p, _)| *p == pc) {
+            let pcs: Vec<u64> = if every_pc {
+                (lo..hi).step_by(4).collect()
+            } else {
+                vec![lo, mid.max(lo), last.max(lo)]
+            };
+            for pc in pcs {
+                if seen.insert(pc) {
                     checks.push((pc, Some(e)));
                 }
             }
@@ -303,7 +311,7 @@ pub fn check_object(name: &str, text: &str, obj: &DwarfObject<'_>, c: &mut Count
                     .entries
                     .iter()
                     .any(|x| x.0.is_some_and(|(a, b)| a <= hi && hi < b))
-                && !checks.iter().any(|(p, _)| *p == hi)
+                && seen.insert(hi)
             {
                 checks.push((hi, None));
             }
