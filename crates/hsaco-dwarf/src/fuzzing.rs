@@ -85,7 +85,7 @@ pub fn dwarf_expression(data: &[u8]) {
             Some(0x1000)
         }
     }
-    let addr = |i: u64| Some(i * 8);
+    let addr = |i: u64| Some(i.wrapping_mul(8));
     for (xderef, lane) in [(Xderef::AddressSpace, Some(3)), (Xderef::Load, None)] {
         let cx = Context {
             encoding: gimli::Encoding {

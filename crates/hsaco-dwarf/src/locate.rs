@@ -1024,7 +1024,8 @@ impl Eval<'_, '_> {
                         let mut pieces = Vec::new();
                         for n in 0..count {
                             let from = if m >> n & 1 == 1 { &one } else { &zero };
-                            let moved = self.offset(from.clone(), Value::Const(n * bits))?;
+                            let moved =
+                                self.offset(from.clone(), Value::Const(n.wrapping_mul(bits)))?;
                             pieces.push(Piece {
                                 bits,
                                 location: moved,
@@ -1581,7 +1582,7 @@ fn walk(
     for (header, off) in crate::dump::unit_headers(&dwarf, &mut errors) {
         if let Some(die) = want.die {
             // only the unit holding the DIE
-            let end = off + header.length_including_self() as u64;
+            let end = off.saturating_add(header.length_including_self() as u64);
             if die < off || die >= end {
                 continue;
             }
