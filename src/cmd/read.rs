@@ -15,6 +15,7 @@ use std::process::ExitCode;
 mod dwarf;
 mod fast;
 mod files;
+mod locate;
 mod platform;
 mod tables;
 pub mod view;
@@ -34,6 +35,9 @@ use view::ObjectView;
 ///   hsaco read --kernargs --symbols kernel.co
 ///   hsaco read --json *.co | jq .
 ///   hsaco read -C -v rocblas-gfx90a.co       (every kernel, C++ names demangled)
+///   hsaco read --debug-info kernel.o         (as llvm-dwarfdump-22 --debug-info)
+///   hsaco read --locate acc --pc 0x1c0 --lane 5 kernel.o
+///                                            (where variable acc is at that PC)
 ///
 /// Exit status (the highest over all files): 0 everything was read; 1 part of an
 /// object could not be read (a note, a symbol, a section: named on stderr with its
@@ -102,6 +106,44 @@ pub struct Opts {
     /// instead of as llvm-dwarfdump names them.
     #[arg(long)]
     pub spec_register_names: bool,
+    /// Where variable or parameter VAR lives at --pc: the register (and lane), the
+    /// memory (address space and address, symbolic in the registers that compute
+    /// it), the value, or the pieces, from its DWARF location evaluated with the
+    /// AMDGPU rules; or that it is optimised out there or out of scope. Every
+    /// variable of that name whose scope holds the PC is shown (inlined copies
+    /// included).
+    #[arg(long, value_name = "VAR", requires = "pc")]
+    pub locate: Option<String>,
+    /// With --locate: the code address (0x hexadecimal or decimal; in a .o, the
+    /// offset in .text, as llvm-dwarfdump prints the ranges).
+    #[arg(long, value_name = "ADDR", value_parser = parse_address)]
+    pub pc: Option<u64>,
+    /// With --locate: the focused lane (DW_OP_LLVM_push_lane; the element of a
+    /// vector register).
+    #[arg(long, value_name = "N")]
+    pub lane: Option<u32>,
+    /// With --locate: only the variables of this function (name or linkage name,
+    /// inlined functions included).
+    #[arg(long, value_name = "NAME")]
+    pub function: Option<String>,
+    /// With --locate: the wave size (32 or 64) for private memory addresses
+    /// (default: what the register numbers say).
+    #[arg(long, value_name = "N")]
+    pub wave_size: Option<u32>,
+    /// With --locate: read DW_OP_xderef as the DWARF extensions define it (a load
+    /// from the address space), not as clang's `DW_OP_litN, DW_OP_swap,
+    /// DW_OP_xderef` address space qualifier.
+    #[arg(long)]
+    pub xderef_load: bool,
+}
+
+/// An address: `0x` hexadecimal or decimal.
+fn parse_address(s: &str) -> Result<u64, String> {
+    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => s.parse(),
+    };
+    r.map_err(|e| format!("{s}: {e}"))
 }
 
 /// `hsaco read --metadata FILE...` and nothing else (the form of the benchmark and
@@ -140,6 +182,12 @@ pub fn plain_metadata_args(args: impl Iterator<Item = std::ffi::OsString>) -> Op
         debug_aranges: false,
         debug: false,
         spec_register_names: false,
+        locate: None,
+        pc: None,
+        lane: None,
+        function: None,
+        wave_size: None,
+        xderef_load: false,
     })
 }
 
@@ -180,6 +228,9 @@ fn found_in_bytes<'a>(name: &str, data: &'a [u8]) -> std::result::Result<Vec<Fou
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
+    if let Some(var) = &opts.locate {
+        return locate::run(&opts, var);
+    }
     if opts.debug
         || opts.debug_info
         || opts.debug_line

@@ -30,7 +30,8 @@
 //!   --debug-line` against `llvm-dwarfdump-22` on the `-g` corpus (`target/dwarf-corpus`,
 //!   built when missing; see `dwarf_diff.rs`), when llvm-dwarfdump-22 is installed; and
 //!   `hsaco dis -l` against `llvm-objdump-22 -d -l` there (`dis_lines_diff.rs`: counts,
-//!   failing only below committed floors).
+//!   failing only below committed floors); and the `--locate` evaluator against the
+//!   location lists llvm-dwarfdump-22 prints (`locate_diff.rs`).
 //!
 //! Prints counts per check and every mismatch (up to a limit), and fails if any.
 
@@ -107,6 +108,7 @@ pub fn run(opts: &Options) -> Result<()> {
     if corpus::have_tool("llvm-dwarfdump-22") {
         let dwarf_dir = crate::dwarf_corpus_dir(&Options::default())?;
         failed |= !crate::dwarf_diff::diff(&hsaco, &dwarf_dir)?;
+        failed |= !crate::locate_diff::diff(&dwarf_dir)?;
         if corpus::have_tool("llvm-objdump-22") {
             failed |= !crate::dis_lines_diff::diff(&hsaco, &dwarf_dir)?;
         }

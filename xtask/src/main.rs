@@ -34,6 +34,9 @@
 //!                                     hsaco read --debug-* vs llvm-dwarfdump-22 on the -g corpus
 //! cargo xtask dis-lines-diff [--corpus DIR]
 //!                                     hsaco dis -l vs llvm-objdump-22 -d -l on the -g corpus
+//! cargo xtask locate-diff [--corpus DIR]
+//!                                     read --locate's evaluator vs llvm-dwarfdump-22's location
+//!                                     lists on the -g corpus (every variable, PCs of each range)
 //! cargo xtask wild-corpus [--corpus DIR] [--compilers 13,14,15,16,19,22] [--rebuild] [--build-only | --no-compare]
 //!                                     build the corpus with older clangs too; check and compare it
 //! ```
@@ -54,6 +57,7 @@ mod enc_diff;
 mod ld_diff;
 mod libshape;
 mod llvm_diff;
+mod locate_diff;
 mod objdump_reasm;
 mod old_asm;
 mod roundtrip;
@@ -95,6 +99,14 @@ fn main() -> Result<()> {
                 .map(PathBuf::from)
                 .unwrap_or_else(|| root().join("target/dwarf-corpus"));
             dwarf_diff::build(&dir).map(|_| ())
+        }
+        "locate-diff" => {
+            let opts = Options::parse(rest)?;
+            let dir = dwarf_corpus_dir(&opts)?;
+            if !locate_diff::diff(&dir)? {
+                bail!("the location evaluator disagrees with llvm-dwarfdump-22's location lists");
+            }
+            Ok(())
         }
         "dis-lines-diff" => {
             let opts = Options::parse(rest)?;
@@ -162,7 +174,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | objdump-reasm [--corpus DIR] [--limit N] | old-asm-diff [--compilers 14,16] | bench [--corpus DIR] [--libshape-only | --asm | --emu | --dwarf] | libshape [DIR] | dwarf-corpus [DIR] | dwarf-diff [--corpus DIR] | dis-lines-diff [--corpus DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | objdump-reasm [--corpus DIR] [--limit N] | old-asm-diff [--compilers 14,16] | bench [--corpus DIR] [--libshape-only | --asm | --emu | --dwarf] | libshape [DIR] | dwarf-corpus [DIR] | dwarf-diff [--corpus DIR] | dis-lines-diff [--corpus DIR] | locate-diff [--corpus DIR]>";
 
 /// The `-g` corpus: `--corpus DIR`, or `target/dwarf-corpus` (built when missing).
 pub fn dwarf_corpus_dir(opts: &Options) -> Result<PathBuf> {

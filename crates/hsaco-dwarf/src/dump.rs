@@ -119,20 +119,7 @@ pub fn debug_info_records(obj: &DwarfObject, opts: DumpOptions) -> (Vec<UnitReco
     let dwarf = obj.gimli();
     let mut units = Vec::new();
     let mut errors = Vec::new();
-    let mut headers = dwarf.units();
-    loop {
-        let header = match headers.next() {
-            Ok(Some(h)) => h,
-            Ok(None) => break,
-            Err(e) => {
-                errors.push(gerr(".debug_info", 0, e));
-                break;
-            }
-        };
-        let off = header
-            .offset()
-            .as_debug_info_offset()
-            .map_or(0, |o| o.0 as u64);
+    for (header, off) in unit_headers(&dwarf, &mut errors) {
         let mut rec = UnitRecord {
             offset: off,
             version: header.version(),
@@ -140,15 +127,11 @@ pub fn debug_info_records(obj: &DwarfObject, opts: DumpOptions) -> (Vec<UnitReco
             address_size: header.address_size(),
             dies: Vec::new(),
         };
-        match dwarf.unit(header) {
-            Ok(unit) => {
-                let mut sink = String::new();
-                if let Err(e) = print_unit(&dwarf, &unit, off, opts, &mut sink, Some(&mut rec.dies))
-                {
-                    errors.push(e);
-                }
+        if let Some(unit) = unit_of(&dwarf, header, off, &mut errors) {
+            let mut sink = String::new();
+            if let Err(e) = print_unit(&dwarf, &unit, off, opts, &mut sink, Some(&mut rec.dies)) {
+                errors.push(e);
             }
-            Err(e) => errors.push(gerr(".debug_info", off, e)),
         }
         units.push(rec);
     }
@@ -166,26 +149,53 @@ fn unit_type_name(t: gimli::UnitType<usize>) -> &'static str {
     }
 }
 
+/// The unit headers of `.debug_info` with their offsets. A header that does not
+/// read is reported in `errors` and ends the list (what follows it cannot be found).
+pub(crate) fn unit_headers<'a>(
+    dwarf: &gimli::Dwarf<Slice<'a>>,
+    errors: &mut Vec<Error>,
+) -> Vec<(gimli::UnitHeader<Slice<'a>>, u64)> {
+    let mut out = Vec::new();
+    let mut headers = dwarf.units();
+    loop {
+        match headers.next() {
+            Ok(Some(h)) => {
+                let off = h.offset().as_debug_info_offset().map_or(0, |o| o.0 as u64);
+                out.push((h, off));
+            }
+            Ok(None) => break,
+            Err(e) => {
+                errors.push(gerr(".debug_info", 0, e));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The unit of `header` (at `off`), or `None` with the error reported.
+pub(crate) fn unit_of<'a>(
+    dwarf: &gimli::Dwarf<Slice<'a>>,
+    header: gimli::UnitHeader<Slice<'a>>,
+    off: u64,
+    errors: &mut Vec<Error>,
+) -> Option<gimli::Unit<Slice<'a>>> {
+    match dwarf.unit(header) {
+        Ok(u) => Some(u),
+        Err(e) => {
+            errors.push(gerr(".debug_info", off, e));
+            None
+        }
+    }
+}
+
 pub(crate) fn gerr(section: &'static str, offset: u64, e: gimli::Error) -> Error {
     Error::new(section, offset, e.to_string())
 }
 
 fn debug_info(obj: &DwarfObject, opts: DumpOptions, out: &mut String, errors: &mut Vec<Error>) {
     let dwarf = obj.gimli();
-    let mut headers = dwarf.units();
-    loop {
-        let header = match headers.next() {
-            Ok(Some(h)) => h,
-            Ok(None) => break,
-            Err(e) => {
-                errors.push(gerr(".debug_info", 0, e));
-                break;
-            }
-        };
-        let off = header
-            .offset()
-            .as_debug_info_offset()
-            .map_or(0, |o| o.0 as u64);
+    for (header, off) in unit_headers(&dwarf, errors) {
         let len = header.unit_length() as u64;
         let next = off + header.length_including_self() as u64;
         let ut = unit_type_name(header.type_());
@@ -212,12 +222,8 @@ fn debug_info(obj: &DwarfObject, opts: DumpOptions, out: &mut String, errors: &m
             header.debug_abbrev_offset().0,
             header.address_size()
         );
-        let unit = match dwarf.unit(header) {
-            Ok(u) => u,
-            Err(e) => {
-                errors.push(gerr(".debug_info", off, e));
-                continue;
-            }
+        let Some(unit) = unit_of(&dwarf, header, off, errors) else {
+            continue;
         };
         if let Err(e) = print_unit(&dwarf, &unit, off, opts, out, None) {
             errors.push(e);
@@ -1090,26 +1096,9 @@ pub fn debug_line_records(obj: &DwarfObject) -> (Vec<LineTableRecord>, Vec<Error
     let dwarf = obj.gimli();
     let mut tables = Vec::new();
     let mut errors = Vec::new();
-    let mut units = dwarf.units();
-    loop {
-        let header = match units.next() {
-            Ok(Some(h)) => h,
-            Ok(None) => break,
-            Err(e) => {
-                errors.push(gerr(".debug_info", 0, e));
-                break;
-            }
-        };
-        let off = header
-            .offset()
-            .as_debug_info_offset()
-            .map_or(0, |o| o.0 as u64);
-        let unit = match dwarf.unit(header) {
-            Ok(u) => u,
-            Err(e) => {
-                errors.push(gerr(".debug_info", off, e));
-                continue;
-            }
+    for (header, off) in unit_headers(&dwarf, &mut errors) {
+        let Some(unit) = unit_of(&dwarf, header, off, &mut errors) else {
+            continue;
         };
         let Some(program) = unit.line_program.clone() else {
             continue;

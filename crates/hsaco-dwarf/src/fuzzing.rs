@@ -2,6 +2,7 @@
 //! the seeded smoke test in `cargo test`. Each takes arbitrary bytes and must never
 //! panic.
 
+use crate::locate::{Context, Location, Machine, Options, Symbolic, Xderef};
 use crate::{DumpOptions, DwarfObject, Section};
 
 /// An ELF file: its debug sections (relocations applied) printed in full.
@@ -49,4 +50,65 @@ fn dump_all(obj: &DwarfObject) {
     let _ = crate::dump::dump(obj, Section::Info, DumpOptions { regs }, &mut out);
     let _ = crate::dump::debug_info_records(obj, DumpOptions::default());
     let _ = crate::dump::debug_line_records(obj);
+    // every variable's location at a few PCs, both readings of DW_OP_xderef
+    for (pc, xderef) in [(0, Xderef::AddressSpace), (0x100, Xderef::Load)] {
+        let options = Options {
+            lane: Some(3),
+            wave_size: Some(64),
+            xderef,
+        };
+        let (vars, _) = crate::locate::variables_at(obj, pc, options, &mut Symbolic);
+        for v in vars {
+            if let crate::locate::Availability::Located { located, .. } = v.availability {
+                let _ = located.location.to_string();
+            }
+        }
+    }
+}
+
+/// `data` as one DWARF expression, evaluated (frame base `DW_OP_regx SGPR33`, lane
+/// 3) with a machine that knows every register and memory byte, and without one,
+/// and printed.
+pub fn dwarf_expression(data: &[u8]) {
+    struct Knows;
+    impl Machine for Knows {
+        fn register(&mut self, reg: u64, lane: Option<u32>) -> Option<u64> {
+            Some(reg.wrapping_mul(3).wrapping_add(lane.unwrap_or(0) as u64))
+        }
+        fn memory(&mut self, space: u64, address: u64, _: u8, _: Option<u32>) -> Option<u64> {
+            Some(address ^ space)
+        }
+        fn entry_register(&mut self, reg: u64) -> Option<u64> {
+            Some(!reg)
+        }
+        fn call_frame_cfa(&mut self) -> Option<u64> {
+            Some(0x1000)
+        }
+    }
+    let addr = |i: u64| Some(i.wrapping_mul(8));
+    for (xderef, lane) in [(Xderef::AddressSpace, Some(3)), (Xderef::Load, None)] {
+        let cx = Context {
+            encoding: gimli::Encoding {
+                format: gimli::Format::Dwarf32,
+                version: 5,
+                address_size: 8,
+            },
+            frame_base: Some(Location::Register {
+                reg: 65,
+                bit_offset: crate::locate::Value::Const(0),
+            }),
+            address_index: Some(&addr),
+            options: Options {
+                lane,
+                wave_size: Some(32),
+                xderef,
+            },
+        };
+        for m in [&mut Symbolic as &mut dyn Machine, &mut Knows] {
+            if let Ok(l) = crate::locate::evaluate(data, &cx, m) {
+                let _ = l.location.to_string();
+                let _ = l.location.registers();
+            }
+        }
+    }
 }

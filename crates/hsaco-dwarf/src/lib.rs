@@ -12,6 +12,7 @@ mod expr;
 pub mod fuzzing;
 pub mod lines;
 pub mod load;
+pub mod locate;
 pub mod names;
 mod sections;
 mod text;

@@ -50,26 +50,9 @@ impl LineTable {
         let dwarf = obj.gimli();
         let mut table = LineTable::default();
         let mut errors = Vec::new();
-        let mut units = dwarf.units();
-        loop {
-            let header = match units.next() {
-                Ok(Some(h)) => h,
-                Ok(None) => break,
-                Err(e) => {
-                    errors.push(crate::Error::new(".debug_info", 0, e.to_string()));
-                    break;
-                }
-            };
-            let offset = header
-                .offset()
-                .as_debug_info_offset()
-                .map_or(0, |o| o.0 as u64);
-            let unit = match dwarf.unit(header) {
-                Ok(u) => u,
-                Err(e) => {
-                    errors.push(crate::Error::new(".debug_info", offset, e.to_string()));
-                    continue;
-                }
+        for (header, offset) in crate::dump::unit_headers(&dwarf, &mut errors) {
+            let Some(unit) = crate::dump::unit_of(&dwarf, header, offset, &mut errors) else {
+                continue;
             };
             if let Err(e) = table.add_unit(&dwarf, &unit) {
                 errors.push(crate::Error::new(".debug_line", offset, e.to_string()));

@@ -122,60 +122,40 @@ pub fn debug_loclists(
                             pos = s.as_ptr() as usize - base_ptr + s.len();
                         };
                         let _ = write!(out, "            ");
-                        match &entry {
+                        // (name, begin, end or length, expression) of the entries with one
+                        let pair = match &entry {
                             E::OffsetPair { begin, end, data } => {
-                                let _ = write!(
-                                    out,
-                                    "{:<23}(0x{begin:016x}, 0x{end:016x}): ",
-                                    "DW_LLE_offset_pair"
-                                );
-                                write_expression(out, data.0.slice(), cx);
-                                data_end(data);
+                                Some(("DW_LLE_offset_pair", *begin, *end, data))
                             }
                             E::StartxEndx { begin, end, data } => {
-                                let _ = write!(
-                                    out,
-                                    "{:<23}(0x{:016x}, 0x{:016x}): ",
-                                    "DW_LLE_startx_endx", begin.0, end.0
-                                );
-                                write_expression(out, data.0.slice(), cx);
-                                data_end(data);
+                                Some(("DW_LLE_startx_endx", begin.0 as u64, end.0 as u64, data))
                             }
                             E::StartxLength {
                                 begin,
                                 length,
                                 data,
-                            } => {
-                                let _ = write!(
-                                    out,
-                                    "{:<23}(0x{:016x}, 0x{length:016x}): ",
-                                    "DW_LLE_startx_length", begin.0
-                                );
-                                write_expression(out, data.0.slice(), cx);
-                                data_end(data);
-                            }
+                            } => Some(("DW_LLE_startx_length", begin.0 as u64, *length, data)),
                             E::StartEnd { begin, end, data } => {
-                                let _ = write!(
-                                    out,
-                                    "{:<23}(0x{begin:016x}, 0x{end:016x}): ",
-                                    "DW_LLE_start_end"
-                                );
-                                write_expression(out, data.0.slice(), cx);
-                                data_end(data);
+                                Some(("DW_LLE_start_end", *begin, *end, data))
                             }
                             E::StartLength {
                                 begin,
                                 length,
                                 data,
-                            } => {
-                                let _ = write!(
-                                    out,
-                                    "{:<23}(0x{begin:016x}, 0x{length:016x}): ",
-                                    "DW_LLE_start_length"
-                                );
-                                write_expression(out, data.0.slice(), cx);
-                                data_end(data);
-                            }
+                            } => Some(("DW_LLE_start_length", *begin, *length, data)),
+                            _ => None,
+                        };
+                        if let Some((name, a, b, data)) = pair {
+                            let _ = write!(out, "{name:<23}(0x{a:016x}, 0x{b:016x}): ");
+                            write_expression(out, data.0.slice(), cx);
+                            data_end(data);
+                        }
+                        match &entry {
+                            E::OffsetPair { .. }
+                            | E::StartxEndx { .. }
+                            | E::StartxLength { .. }
+                            | E::StartEnd { .. }
+                            | E::StartLength { .. } => {}
                             E::DefaultLocation { data } => {
                                 let _ = write!(out, "{:<23}(): ", "DW_LLE_default_location");
                                 write_expression(out, data.0.slice(), cx);

@@ -47,9 +47,43 @@ pub fn run(opts: &Opts) -> Result<ExitCode> {
         return text_run(opts, &wanted, dump_opts);
     }
     // --json: the whole tree, printed at the end
+    let (files_json, status) = each_object(&opts.files, |label, dwarf| {
+        let (mut v, errors) = object_json(dwarf, &wanted, dump_opts);
+        v.insert("label".into(), json!(label));
+        let all: Vec<String> = dwarf
+            .errors
+            .iter()
+            .chain(&errors)
+            .map(|e| e.to_string())
+            .collect();
+        for e in &all {
+            eprintln!("error: {label}: {e}");
+        }
+        let status = u8::from(!all.is_empty());
+        v.insert("errors".into(), json!(all));
+        (Value::Object(v), status)
+    });
+    let mut text = serde_json::to_string_pretty(&json!({
+        "schema": "hsaco-read-dwarf/1",
+        "files": files_json,
+    }))?;
+    text.push('\n');
+    output::print(&text)?;
+    Ok(ExitCode::from(status))
+}
+
+/// Every code object of `files` with its DWARF sections, given to `each` with its
+/// label; `each` returns the object's JSON and its exit status. A file or object
+/// that does not read is named on stderr and gets an `error` entry (status 2).
+/// Returns the files' JSON (`{"path", "objects"}` or `{"path", "error"}`) and the
+/// highest status.
+pub(super) fn each_object(
+    files: &[std::path::PathBuf],
+    mut each: impl FnMut(&str, &DwarfObject) -> (Value, u8),
+) -> (Vec<Value>, u8) {
     let mut status = 0u8;
     let mut files_json = Vec::new();
-    for f in &opts.files {
+    for f in files {
         let name = f.display().to_string();
         let data = input::read_input(f);
         let found = match found_in(&name, &data) {
@@ -63,40 +97,22 @@ pub fn run(opts: &Opts) -> Result<ExitCode> {
         };
         let mut objects_json = Vec::new();
         for obj in found {
-            let dwarf = match DwarfObject::from_elf(&obj.embedded.bytes) {
-                Ok(d) => d,
+            match DwarfObject::from_elf(&obj.embedded.bytes) {
+                Ok(dwarf) => {
+                    let (v, st) = each(&obj.label, &dwarf);
+                    objects_json.push(v);
+                    status = status.max(st);
+                }
                 Err(e) => {
                     eprintln!("error: {}: {e}", obj.label);
                     objects_json.push(json!({ "label": obj.label, "error": e.to_string() }));
                     status = 2;
-                    continue;
                 }
-            };
-            let (v, errors) = object_json(&dwarf, &wanted, dump_opts);
-            let mut v = v;
-            v.insert("label".into(), json!(obj.label));
-            let all: Vec<String> = dwarf
-                .errors
-                .iter()
-                .chain(&errors)
-                .map(|e| e.to_string())
-                .collect();
-            for e in &all {
-                eprintln!("error: {}: {e}", obj.label);
-                status = status.max(1);
             }
-            v.insert("errors".into(), json!(all));
-            objects_json.push(Value::Object(v));
         }
         files_json.push(json!({ "path": name, "objects": objects_json }));
     }
-    let mut text = serde_json::to_string_pretty(&json!({
-        "schema": "hsaco-read-dwarf/1",
-        "files": files_json,
-    }))?;
-    text.push('\n');
-    output::print(&text)?;
-    Ok(ExitCode::from(status))
+    (files_json, status)
 }
 
 /// At most this many threads for the text.

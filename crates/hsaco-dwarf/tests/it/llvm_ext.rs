@@ -22,6 +22,11 @@ fn fixture(entries: &[(u16, AttributeValue)]) -> DwarfObject<'static> {
         let die = dwarf.unit.add(root, gimli::DW_TAG_variable);
         dwarf.unit.get_mut(die).set(gimli::DwAt(*at), v.clone());
     }
+    written(&mut dwarf)
+}
+
+/// The sections of a `gimli::write` unit, as an object.
+pub fn written(dwarf: &mut DwarfUnit) -> DwarfObject<'static> {
     let mut sections = Sections::new(EndianVec::new(gimli::LittleEndian));
     dwarf.write(&mut sections).unwrap();
     let mut v = Vec::new();

@@ -4,4 +4,6 @@
 mod golden;
 mod lines;
 mod llvm_ext;
+mod llvm_locations;
+mod locate;
 mod smoke;
