@@ -15,6 +15,7 @@ pub mod load;
 pub mod names;
 mod sections;
 mod text;
+pub mod vars;
 
 pub use dump::{DumpOptions, Section};
 pub use load::DwarfObject;

@@ -39,3 +39,8 @@ for f in *.o *.co; do
   (cd "$HERE" && llvm-dwarfdump-22 --debug-info --debug-loclists --debug-frame \
      --debug-aranges --debug-line "$f" > "$f.dwarfdump" || true)  # stderr: cfi-bad-rows.o
 done
+# src/: copies of the corpus sources (/work/shared/corpus/cl) of the objects above, for
+# `hsaco dis -S --prefix=crates/hsaco-dwarf/tests/data/src --prefix-strip=4` (the
+# line tables name /work/shared/corpus/cl/NAME.cl). The CLI goldens tests/cli/dis-source-*
+# and tests/cli/dis-debug-vars-* are llvm-objdump-22 -d with the options in their .args
+# files, run from the repository root (cp "$SRC"/{01_vadd,06_calls}.cl src/).

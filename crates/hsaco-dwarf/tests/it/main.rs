@@ -5,3 +5,4 @@ mod golden;
 mod lines;
 mod llvm_ext;
 mod smoke;
+mod vars;

@@ -1,0 +1,285 @@
+//! Source-level variables and the code ranges where their locations hold, and the
+//! columns `llvm-objdump --debug-vars` draws beside a listing for them.
+//!
+//! [`live_variables`] lists, in the order of the DIEs, every `DW_TAG_variable` and
+//! `DW_TAG_formal_parameter` below a unit's top level with a `DW_AT_location`: one
+//! [`LiveVariable`] per location list entry, or, for a single location expression,
+//! one over its parent DIE's `DW_AT_low_pc`/`DW_AT_high_pc` (the enclosing
+//! subprogram, lexical block or inlined subroutine; none when the parent has no such
+//! pair). [`Columns`] assigns them columns as a listing goes on, as llvm-objdump-22
+//! does (rules learned by running it, see the crate's NOTES.md, "dis --debug-vars").
+
+use crate::load::{DwarfObject, Slice};
+
+/// One location of a variable over one address range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveVariable {
+    /// The variable's name (`DW_AT_name`, following `DW_AT_abstract_origin`); empty
+    /// when it has none.
+    pub name: String,
+    /// The first address where the location holds.
+    pub low: u64,
+    /// The address after the last one.
+    pub high: u64,
+    /// The location expression's bytes.
+    pub expression: Vec<u8>,
+    /// The unit's address size (for decoding the expression).
+    pub address_size: u8,
+    /// The unit's DWARF version.
+    pub version: u16,
+}
+
+impl LiveVariable {
+    /// Whether the location holds at `address`.
+    pub fn live_at(&self, address: u64) -> bool {
+        self.low <= address && address < self.high
+    }
+}
+
+/// The variables of `obj` with their locations; a unit that does not read is left
+/// out (and reported in the returned errors).
+pub fn live_variables(obj: &DwarfObject) -> (Vec<LiveVariable>, Vec<crate::Error>) {
+    let dwarf = obj.gimli();
+    let mut vars = Vec::new();
+    let mut errors = Vec::new();
+    let mut units = dwarf.units();
+    loop {
+        let header = match units.next() {
+            Ok(Some(h)) => h,
+            Ok(None) => break,
+            Err(e) => {
+                errors.push(crate::Error::new(".debug_info", 0, e.to_string()));
+                break;
+            }
+        };
+        let offset = header
+            .offset()
+            .as_debug_info_offset()
+            .map_or(0, |o| o.0 as u64);
+        let unit = match dwarf.unit(header) {
+            Ok(u) => u,
+            Err(e) => {
+                errors.push(crate::Error::new(".debug_info", offset, e.to_string()));
+                continue;
+            }
+        };
+        if let Err(e) = add_unit(&dwarf, &unit, &mut vars) {
+            errors.push(crate::Error::new(".debug_info", offset, e.to_string()));
+        }
+    }
+    (vars, errors)
+}
+
+fn add_unit(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    vars: &mut Vec<LiveVariable>,
+) -> gimli::Result<()> {
+    let encoding = unit.encoding();
+    let mut entries = unit.entries();
+    let mut depth = 0isize;
+    // the low and high pc of the DIE at each depth (None: no such pair)
+    let mut pcs: Vec<Option<(u64, u64)>> = Vec::new();
+    while let Some((delta, entry)) = entries.next_dfs()? {
+        depth += delta;
+        if !(0..=1024).contains(&depth) {
+            break;
+        }
+        let d = depth as usize;
+        pcs.truncate(d);
+        pcs.push(low_high(dwarf, unit, entry)?);
+        let tag = entry.tag();
+        if d < 2 || (tag != gimli::DW_TAG_variable && tag != gimli::DW_TAG_formal_parameter) {
+            continue;
+        }
+        let Some(value) = entry.attr_value(gimli::DW_AT_location)? else {
+            continue;
+        };
+        let name = variable_name(dwarf, unit, entry, 0)?.unwrap_or_default();
+        let mut push = |low: u64, high: u64, expression: Vec<u8>| {
+            vars.push(LiveVariable {
+                name: name.clone(),
+                low,
+                high,
+                expression,
+                address_size: encoding.address_size,
+                version: encoding.version,
+            })
+        };
+        match value {
+            gimli::AttributeValue::Exprloc(e) => {
+                if let Some((low, high)) = pcs[d - 1] {
+                    push(low, high, e.0.slice().to_vec());
+                }
+            }
+            _ => {
+                let Some(mut list) = dwarf.attr_locations(unit, value)? else {
+                    continue;
+                };
+                while let Some(l) = list.next()? {
+                    push(l.range.begin, l.range.end, l.data.0.slice().to_vec());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `DW_AT_low_pc` and the end `DW_AT_high_pc` gives (an address or an offset from
+/// the low pc).
+fn low_high(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    entry: &gimli::DebuggingInformationEntry<'_, '_, Slice<'_>>,
+) -> gimli::Result<Option<(u64, u64)>> {
+    let Some(low) = entry.attr_value(gimli::DW_AT_low_pc)? else {
+        return Ok(None);
+    };
+    let low = match low {
+        gimli::AttributeValue::Addr(a) => a,
+        gimli::AttributeValue::DebugAddrIndex(i) => dwarf.address(unit, i)?,
+        _ => return Ok(None),
+    };
+    let high = match entry.attr_value(gimli::DW_AT_high_pc)? {
+        Some(gimli::AttributeValue::Addr(a)) => a,
+        Some(gimli::AttributeValue::DebugAddrIndex(i)) => dwarf.address(unit, i)?,
+        Some(v) => match v.udata_value() {
+            Some(n) => low.wrapping_add(n),
+            None => return Ok(None),
+        },
+        None => return Ok(None),
+    };
+    Ok(Some((low, high)))
+}
+
+/// `DW_AT_name` of `entry`, following `DW_AT_abstract_origin` and
+/// `DW_AT_specification` (at most a few steps).
+fn variable_name(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    entry: &gimli::DebuggingInformationEntry<'_, '_, Slice<'_>>,
+    steps: usize,
+) -> gimli::Result<Option<String>> {
+    if let Some(v) = entry.attr_value(gimli::DW_AT_name)? {
+        let s = dwarf.attr_string(unit, v)?;
+        return Ok(Some(s.to_string_lossy().into_owned()));
+    }
+    if steps >= 4 {
+        return Ok(None);
+    }
+    for at in [gimli::DW_AT_abstract_origin, gimli::DW_AT_specification] {
+        if let Some(gimli::AttributeValue::UnitRef(o)) = entry.attr_value(at)? {
+            let e = unit.entry(o)?;
+            return variable_name(dwarf, unit, &e, steps + 1);
+        }
+    }
+    Ok(None)
+}
+
+/// The characters the columns are drawn with (`--debug-vars=unicode` or `ascii`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Style {
+    /// Box-drawing characters (`┃`, `┻`, `╈`), llvm-objdump's default.
+    #[default]
+    Unicode,
+    /// `|`, `v`, `^`.
+    Ascii,
+}
+
+impl Style {
+    fn glyphs(self) -> [&'static str; 3] {
+        // live on both sides, ends after the instruction, starts after it
+        match self {
+            Style::Unicode => ["┃", "┻", "╈"],
+            Style::Ascii => ["|", "v", "^"],
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Column {
+    var: Option<usize>,
+    live_in: bool,
+    live_out: bool,
+}
+
+/// The columns of `--debug-vars` beside a listing: each variable live at an
+/// instruction (or just after it) holds a column from the instruction where it is
+/// first seen to the one where it stops; a freed column is reused by the next
+/// variable that needs one. Columns are never removed.
+#[derive(Clone, Debug, Default)]
+pub struct Columns {
+    columns: Vec<Column>,
+}
+
+impl Columns {
+    /// Move to the instruction at `this`, which ends at `next`: the variables with a
+    /// column are checked again (a column whose variable is live neither at `this` nor
+    /// at `next` is freed), then, with `take_new`, each other variable live at `this`
+    /// or `next` takes the first free column (llvm-objdump-22 does not do this for
+    /// the last instruction of a symbol).
+    pub fn update(&mut self, vars: &[LiveVariable], this: u64, next: u64, take_new: bool) {
+        let mut seen = Vec::new();
+        for c in &mut self.columns {
+            let Some(v) = c.var else { continue };
+            seen.push(v);
+            let var = &vars[v];
+            c.live_in = var.live_at(this);
+            c.live_out = var.live_at(next);
+            if !c.live_in && !c.live_out {
+                c.var = None;
+            }
+        }
+        if !take_new {
+            return;
+        }
+        for (i, var) in vars.iter().enumerate() {
+            if seen.contains(&i) {
+                continue;
+            }
+            let (live_in, live_out) = (var.live_at(this), var.live_at(next));
+            if !live_in && !live_out {
+                continue;
+            }
+            let column = Column {
+                var: Some(i),
+                live_in,
+                live_out,
+            };
+            match self.columns.iter_mut().find(|c| c.var.is_none()) {
+                Some(c) => *c = column,
+                None => self.columns.push(column),
+            }
+        }
+    }
+
+    /// The text to put after an instruction line that ends at display column `at`
+    /// (tabs counted to the next multiple of 8): column `k` stands at display column
+    /// `first + 2k`; the columns that would stand left of `at` are left out, and
+    /// the first one printed is reached with spaces (spaces even when none is left:
+    /// llvm-objdump-22 pads to where the next column would be).
+    pub fn after_instruction(&self, out: &mut String, at: usize, first: usize, style: Style) {
+        if self.columns.is_empty() {
+            return;
+        }
+        let g = style.glyphs();
+        let skip = ((at as isize - first as isize + 1) / 2).max(0) as usize;
+        let start = first + 2 * skip;
+        for _ in at..start {
+            out.push(' ');
+        }
+        for c in self.columns.iter().skip(skip) {
+            match c.var {
+                Some(_) => {
+                    out.push_str(match (c.live_in, c.live_out) {
+                        (true, true) => g[0],
+                        (true, false) => g[1],
+                        _ => g[2],
+                    });
+                    out.push(' ');
+                }
+                None => out.push_str("  "),
+            }
+        }
+    }
+}
