@@ -112,7 +112,12 @@ pub struct Opts {
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
     let options = listing::Options {
-        show_raw_insn: !opts.no_show_raw_insn,
+        // (llvm-objdump-22 keeps the words for amdgcn with --no-show-raw-insn; the
+        // annotations need them, and the output with them is llvm's)
+        show_raw_insn: !opts.no_show_raw_insn
+            || opts.line_numbers
+            || opts.source
+            || opts.debug_vars.is_some(),
         threads: opts.threads,
         symbolize_operands: opts.symbolize_operands,
         demangle: opts

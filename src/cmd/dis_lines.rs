@@ -6,7 +6,7 @@
 
 use anyhow::Result;
 use hsaco_dwarf::lines::{LineTable, Location};
-use hsaco_dwarf::vars::{live_variables, Columns, Style};
+use hsaco_dwarf::vars::{live_variables, Columns, LiveVariable, Style};
 use hsaco_elf::elf::Elf;
 use std::collections::HashMap;
 use std::io::Write;
@@ -74,7 +74,11 @@ pub fn annotate(
         _ => Vec::new(),
     };
     let style = what.vars.unwrap_or_default();
-    let first_column = what.indent + if what.raw_insn { 32 } else { 24 };
+    // where the first column stands after a `;` line, and after an instruction line
+    // (8 further right: learned from llvm-objdump-22, 24 and 32 from --debug-indent
+    // with the instruction words, 16 and 24 without)
+    let first_column = what.indent + if what.raw_insn { 24 } else { 16 };
+    let first_column_inst = first_column + 8;
     let mut columns = Columns::default();
     let syms = symbols(elf);
     let mut sources: HashMap<String, Source> = HashMap::new();
@@ -111,11 +115,11 @@ pub fn annotate(
                     }
                 }
                 if let Some(loc) = loc.filter(|l| l.line != 0) {
-                    write!(out, "; {}:{}", path(loc), loc.line)?;
+                    let mut t = format!("; {}:{}", path(loc), loc.line);
                     if loc.discriminator != 0 {
-                        write!(out, " (discriminator {})", loc.discriminator)?;
+                        t.push_str(&format!(" (discriminator {})", loc.discriminator));
                     }
-                    writeln!(out)?;
+                    other_line(out, &mut t, &mut columns, &vars, first_column, style)?;
                 }
             }
             if what.source {
@@ -133,7 +137,10 @@ pub fn annotate(
                     if let Some(src) = src {
                         match src.get(l.line as usize - 1) {
                             Some(t) if t.is_empty() => {}
-                            Some(t) => writeln!(out, "; {t}")?,
+                            Some(t) => {
+                                let mut t = format!("; {t}");
+                                other_line(out, &mut t, &mut columns, &vars, first_column, style)?;
+                            }
                             None => eprintln!(
                                 "warning: '{label}': debug info line number {} exceeds the \
                                  number of lines in {file}",
@@ -151,13 +158,32 @@ pub fn annotate(
             let body = line.strip_suffix(b"\n").unwrap_or(line);
             out.write_all(body)?;
             text.clear();
-            columns.after_instruction(&mut text, display_width(body), first_column, style);
+            columns.after_instruction(&mut text, display_width(body), first_column_inst, style);
             out.write_all(text.as_bytes())?;
             if body.len() < line.len() {
                 out.write_all(b"\n")?;
             }
         }
     }
+    Ok(())
+}
+
+/// Write a `; FILE:LINE` or source line `t`, with the variables' labels or columns
+/// after it.
+fn other_line(
+    out: &mut dyn Write,
+    t: &mut String,
+    columns: &mut Columns,
+    vars: &[LiveVariable],
+    first_column: usize,
+    style: Style,
+) -> Result<()> {
+    if !vars.is_empty() {
+        let at = display_width(t.as_bytes());
+        columns.after_other_line(t, at, first_column, style, vars);
+    }
+    t.push('\n');
+    out.write_all(t.as_bytes())?;
     Ok(())
 }
 

@@ -87,11 +87,25 @@ fn modes() -> Vec<Mode> {
             needs_sources: false,
         },
         Mode {
-            name: "--debug-vars=ascii --debug-indent=90",
-            args: s(&["--debug-vars=ascii", "--debug-indent=90"]),
+            name: "-l --debug-vars",
+            args: s(&["-l", "--debug-vars"]),
             floor_identical: 975,
             floor_annotations: 1000,
             needs_sources: false,
+        },
+        Mode {
+            name: "-S --prefix --debug-vars=ascii --debug-indent=90",
+            args: found(s(&["-S", "--debug-vars=ascii", "--debug-indent=90"])),
+            floor_identical: 975,
+            floor_annotations: 1000,
+            needs_sources: true,
+        },
+        Mode {
+            name: "-l -S --prefix --debug-vars --no-show-raw-insn",
+            args: found(s(&["-l", "-S", "--debug-vars", "--no-show-raw-insn"])),
+            floor_identical: 975,
+            floor_annotations: 1000,
+            needs_sources: true,
         },
     ]
 }

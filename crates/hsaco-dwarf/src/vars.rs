@@ -10,6 +10,7 @@
 //! does (rules learned by running it, see the crate's NOTES.md, "dis --debug-vars").
 
 use crate::load::{DwarfObject, Slice};
+use gimli::Reader;
 
 /// One location of a variable over one address range.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -194,6 +195,17 @@ impl Style {
             Style::Ascii => ["|", "v", "^"],
         }
     }
+
+    /// A label's corner (live at the instruction, or from the next one) and its
+    /// horizontal stroke.
+    fn label(self, live_in: bool) -> &'static str {
+        match (self, live_in) {
+            (Style::Unicode, true) => "┠─",
+            (Style::Unicode, false) => "┌─",
+            (Style::Ascii, true) => "|-",
+            (Style::Ascii, false) => "/-",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -201,6 +213,8 @@ struct Column {
     var: Option<usize>,
     live_in: bool,
     live_out: bool,
+    /// Its label is still to be drawn.
+    label: bool,
 }
 
 /// The columns of `--debug-vars` beside a listing: each variable live at an
@@ -245,6 +259,7 @@ impl Columns {
                 var: Some(i),
                 live_in,
                 live_out,
+                label: true,
             };
             match self.columns.iter_mut().find(|c| c.var.is_none()) {
                 Some(c) => *c = column,
@@ -263,11 +278,7 @@ impl Columns {
             return;
         }
         let g = style.glyphs();
-        let skip = ((at as isize - first as isize + 1) / 2).max(0) as usize;
-        let start = first + 2 * skip;
-        for _ in at..start {
-            out.push(' ');
-        }
+        let skip = skip_to_column(out, at, first);
         for c in self.columns.iter().skip(skip) {
             match c.var {
                 Some(_) => {
@@ -281,5 +292,131 @@ impl Columns {
                 None => out.push_str("  "),
             }
         }
+    }
+}
+
+impl Columns {
+    /// The text to put after a `; FILE:LINE` or source line (-l, -S) of display
+    /// width `at`: the labels `NAME = LOCATION` of the variables that took a column
+    /// since the last labels were drawn (the first on this line, each other on a line
+    /// of its own, with the columns left of it), or, when there is none, the columns
+    /// as after an instruction (every live one `┃`).
+    pub fn after_other_line(
+        &mut self,
+        out: &mut String,
+        at: usize,
+        first: usize,
+        style: Style,
+        vars: &[LiveVariable],
+    ) {
+        // (a free column is one space here, not two: llvm-objdump-22 prints it so)
+        // a live column: heavy where the variable is live at the instruction, light
+        // where it is only from the next one
+        let vert = |c: &Column| match (style, c.live_in) {
+            (Style::Unicode, true) => "┃ ",
+            (Style::Unicode, false) => "│ ",
+            (Style::Ascii, _) => "| ",
+        };
+        // labels in the order of the variables (not of the columns)
+        let mut pending: Vec<usize> = (0..self.columns.len())
+            .filter(|&i| self.columns[i].var.is_some() && self.columns[i].label)
+            .collect();
+        pending.sort_by_key(|&i| self.columns[i].var);
+        if pending.is_empty() {
+            if self.columns.is_empty() {
+                return;
+            }
+            let skip = skip_to_column(out, at, first);
+            for c in self.columns.iter().skip(skip) {
+                out.push_str(if c.var.is_some() { vert(c) } else { " " });
+            }
+            return;
+        }
+        let mut at = at;
+        for (n, &idx) in pending.iter().enumerate() {
+            if n > 0 {
+                out.push('\n');
+                at = 0;
+            }
+            // (at least one space, also when the line reaches the first column)
+            let pad = first.saturating_sub(at).max(1);
+            for _ in 0..pad {
+                out.push(' ');
+            }
+            at += pad;
+            for c in &self.columns[..idx] {
+                // (left of a label a free column is two spaces)
+                let t = if c.var.is_some() { vert(c) } else { "  " };
+                out.push_str(t);
+                at += t.chars().count();
+            }
+            let c = &self.columns[idx];
+            let var = c.var.and_then(|v| vars.get(v));
+            let name = var.map_or("", |v| v.name.as_str());
+            let text = var.map_or(String::new(), |v| location_text(&v.expression));
+            let label_start = out.len();
+            out.push_str(style.label(c.live_in));
+            out.push(' ');
+            out.push_str(name);
+            out.push_str(" = ");
+            out.push_str(&text);
+            at += out[label_start..].chars().count();
+            let skip = skip_to_column(out, at, first);
+            for c in self.columns.iter().skip(skip) {
+                out.push_str(if c.var.is_some() { vert(c) } else { " " });
+            }
+            self.columns[idx].label = false;
+        }
+    }
+}
+
+/// The first column (`first + 2k`) at or right of display column `at`, reached
+/// with spaces; returns its number k.
+fn skip_to_column(out: &mut String, at: usize, first: usize) -> usize {
+    let skip = ((at as isize - first as isize + 1) / 2).max(0) as usize;
+    for _ in at..first + 2 * skip {
+        out.push(' ');
+    }
+    skip
+}
+
+/// A location expression as llvm-objdump-22 --debug-vars labels it: a register
+/// operation (`DW_OP_reg*`, `DW_OP_breg*`, `DW_OP_regx`, `DW_OP_bregx`) whose
+/// register llvm does not name gives `<unknown register N>`; else the first
+/// operation after it, or the first one when it is no register operation, gives
+/// `<unknown op DW_OP_NAME (CODE)>` (what every -g corpus location shows). A register
+/// operation alone prints its register (`NAME`, `[NAME+OFFSET]`: unchecked against
+/// LLVM, no corpus object has one).
+pub fn location_text(expr: &[u8]) -> String {
+    let unknown_op = |code: u8| {
+        let name = gimli::DwOp(code)
+            .static_string()
+            .map_or_else(|| format!("0x{code:x}"), str::to_string);
+        format!("<unknown op {name} ({code})>")
+    };
+    let Some(&op) = expr.first() else {
+        return String::new();
+    };
+    let mut r = gimli::EndianSlice::new(&expr[1..], gimli::LittleEndian);
+    let (reg, offset) = match op {
+        0x50..=0x6f => (u64::from(op - 0x50), None),
+        0x70..=0x8f => (u64::from(op - 0x70), Some(r.read_sleb128().unwrap_or(0))),
+        0x90 => (r.read_uleb128().unwrap_or(0), None),
+        0x92 => {
+            let reg = r.read_uleb128().unwrap_or(0);
+            (reg, Some(r.read_sleb128().unwrap_or(0)))
+        }
+        _ => return unknown_op(op),
+    };
+    let Some(name) = crate::names::RegisterNames::Llvm.name(reg) else {
+        return format!("<unknown register {reg}>");
+    };
+    if let Some(&next) = r.slice().first() {
+        return unknown_op(next);
+    }
+    match offset {
+        None => name,
+        Some(o) if o < 0 => format!("[{name}{o}]"),
+        Some(o) => format!("[{name}+{o}]"),
     }
 }

@@ -123,3 +123,42 @@ fn prefixes_as_llvm_objdump() {
     }
     assert_eq!(prefixed("rel/x.cl", "/p", 1), "rel/x.cl");
 }
+
+/// The location text of the labels, as llvm-objdump-22 -l --debug-vars prints it for
+/// the -g corpus (gfx1100 -O2 `n` at `DW_OP_bregx 0x606 +0, ...` is `<unknown register
+/// 1542>`; gfx90a -O2 `i` at `DW_OP_bregx VGPR0+0, DW_OP_lit5, ...` is `<unknown op
+/// DW_OP_lit5 (53)>`; -O0 `DW_OP_fbreg` ones `<unknown op DW_OP_fbreg (145)>`, ...).
+#[test]
+fn location_texts_as_llvm_objdump() {
+    use hsaco_dwarf::vars::location_text;
+    let tail = [0x35, 0x16, 0x18]; // DW_OP_lit5, DW_OP_swap, DW_OP_xderef
+    let with_tail = |head: &[u8]| [head, &tail[..]].concat();
+    assert_eq!(
+        location_text(&with_tail(&[0x92, 0x86, 0x0c, 0x00])),
+        "<unknown register 1542>"
+    );
+    assert_eq!(
+        location_text(&with_tail(&[0x92, 0x80, 0x14, 0x00])),
+        "<unknown op DW_OP_lit5 (53)>"
+    );
+    assert_eq!(
+        location_text(&with_tail(&[0x91, 0x10])),
+        "<unknown op DW_OP_fbreg (145)>"
+    );
+    assert_eq!(
+        location_text(&[0x93, 0x04, 0x92, 0x80, 0x14, 0x00]),
+        "<unknown op DW_OP_piece (147)>"
+    );
+    assert_eq!(
+        location_text(&[0xa1, 0x00]),
+        "<unknown op DW_OP_addrx (161)>"
+    );
+    assert_eq!(
+        location_text(&with_tail(&[0x11, 0x7f])),
+        "<unknown op DW_OP_consts (17)>"
+    );
+    assert_eq!(
+        location_text(&with_tail(&[0x10, 0x05])),
+        "<unknown op DW_OP_constu (16)>"
+    );
+}
