@@ -385,8 +385,8 @@ fn skip_to_column(out: &mut String, at: usize, first: usize) -> usize {
 /// register llvm does not name gives `<unknown register N>`; else the first
 /// operation after it, or the first one when it is no register operation, gives
 /// `<unknown op DW_OP_NAME (CODE)>` (what every -g corpus location shows). A register
-/// operation alone prints its register (`NAME`, `[NAME+OFFSET]`: unchecked against
-/// LLVM, no corpus object has one).
+/// operation alone prints its register: `VGPR0`, `[VGPR1+8]`, `[VGPR1-4]` (probed
+/// with hand-edited locations, tests/data/vars-regs.s).
 pub fn location_text(expr: &[u8]) -> String {
     let unknown_op = |code: u8| {
         let name = gimli::DwOp(code)
