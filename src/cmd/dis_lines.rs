@@ -192,18 +192,13 @@ fn other_line(
 fn read_source(path: &str) -> Source {
     let data = std::fs::read(path).ok()?;
     let text = String::from_utf8_lossy(&data);
-    let mut lines: Vec<String> = text
+    let lines = text
         .split_inclusive('\n')
         .map(|l| {
             let l = l.strip_suffix('\n').unwrap_or(l);
             l.strip_suffix('\r').unwrap_or(l).to_string()
         })
         .collect();
-    if text.ends_with('\n') {
-        // (split_inclusive leaves no empty piece after the last newline)
-    } else if lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
     Some(lines)
 }
 
@@ -294,4 +289,23 @@ fn key(l: Option<&Location>) -> Option<(&str, u64, u64)> {
 /// What makes two locations different for llvm-objdump -S (the file and line).
 fn source_key(l: Option<&Location>) -> Option<(&str, u64)> {
     l.map(|l| (l.file.as_str(), l.line))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The lines llvm-objdump-22 -S took from a probe file `int g(int x){\r\n\r\n  y
+    /// += 2;` (an x86 -O0 object with rows for lines 1-4): line 1 without its `\r`,
+    /// line 2 (empty) printed nothing, line 3 as it is, line 4 "exceeds the number of
+    /// lines".
+    #[test]
+    fn source_lines_as_llvm_objdump_splits_them() {
+        let dir = std::env::temp_dir().join(format!("hsaco-dis-src-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.c");
+        std::fs::write(&path, b"int g(int x){\r\n\r\n  y += 2;").unwrap();
+        let lines = super::read_source(path.to_str().unwrap()).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(lines, ["int g(int x){", "", "  y += 2;"]);
+        assert!(super::read_source("/hsaco-no-such-dir/m.c").is_none());
+    }
 }

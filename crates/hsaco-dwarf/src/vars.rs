@@ -224,33 +224,65 @@ struct Column {
 #[derive(Clone, Debug, Default)]
 pub struct Columns {
     columns: Vec<Column>,
+    /// The variables by their first address (indexes into `vars`).
+    by_low: Vec<usize>,
+    /// How many of `by_low` have been taken into `open`.
+    taken: usize,
+    /// Variables that start at or before the last `next` and may still be live
+    /// (ordered by index, the order new columns are taken in).
+    open: std::collections::BTreeSet<usize>,
+    /// The last `this` (an address going back starts the search again).
+    last: u64,
 }
 
 impl Columns {
     /// Move to the instruction at `this`, which ends at `next`: the variables with a
     /// column are checked again (a column whose variable is live neither at `this` nor
     /// at `next` is freed), then, with `take_new`, each other variable live at `this`
-    /// or `next` takes the first free column (llvm-objdump-22 does not do this for
-    /// the last instruction of a symbol).
+    /// or `next` takes the first free column, in the order of `vars` (llvm-objdump-22
+    /// does not do this for the last instruction of a symbol). Pass the same `vars`
+    /// on every call; addresses are expected to grow (a smaller one restarts the
+    /// search, so any order gives the same result, only slower).
     pub fn update(&mut self, vars: &[LiveVariable], this: u64, next: u64, take_new: bool) {
         let mut seen = Vec::new();
         for c in &mut self.columns {
             let Some(v) = c.var else { continue };
             seen.push(v);
-            let var = &vars[v];
-            c.live_in = var.live_at(this);
-            c.live_out = var.live_at(next);
-            if !c.live_in && !c.live_out {
+            let (live_in, live_out) = vars
+                .get(v)
+                .map_or((false, false), |var| (var.live_at(this), var.live_at(next)));
+            c.live_in = live_in;
+            c.live_out = live_out;
+            if !live_in && !live_out {
                 c.var = None;
             }
         }
+        if self.by_low.len() != vars.len() || this < self.last {
+            if self.by_low.len() != vars.len() {
+                self.by_low = (0..vars.len()).collect();
+                self.by_low.sort_by_key(|&i| vars[i].low);
+            }
+            self.taken = 0;
+            self.open.clear();
+        }
+        self.last = this;
+        while let Some(&i) = self.by_low.get(self.taken) {
+            if vars[i].low > next {
+                break;
+            }
+            self.open.insert(i);
+            self.taken += 1;
+        }
+        // (live at `this` or later needs an end past `this`)
+        self.open.retain(|&i| vars[i].high > this);
         if !take_new {
             return;
         }
-        for (i, var) in vars.iter().enumerate() {
+        for &i in &self.open {
             if seen.contains(&i) {
                 continue;
             }
+            let var = &vars[i];
             let (live_in, live_out) = (var.live_at(this), var.live_at(next));
             if !live_in && !live_out {
                 continue;
