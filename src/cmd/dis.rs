@@ -83,11 +83,41 @@ pub struct Opts {
     /// `; FUNCTION():` when the function changes and `; FILE:LINE`.
     #[arg(long, short = 'l', conflicts_with = "reassemble")]
     pub line_numbers: bool,
+    /// Source lines interleaved, as llvm-objdump -S prints them: before an instruction
+    /// whose file or line differs from the previous one, `; ` and that line of the
+    /// source file (read from the path the line table names; a warning, once per
+    /// file, when it cannot be read).
+    #[arg(long, short = 'S', conflicts_with = "reassemble")]
+    pub source: bool,
+    /// Put PREFIX before absolute source paths (for -S and the names -l prints), as
+    /// llvm-objdump --prefix: sources moved since the build.
+    #[arg(long, value_name = "PREFIX")]
+    pub prefix: Option<String>,
+    /// Take N leading directories off absolute source paths before adding --prefix
+    /// (no effect without it).
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true)]
+    pub prefix_strip: usize,
+    /// Where source variables live, as llvm-objdump --debug-vars draws it: a column
+    /// beside the instructions for each variable whose DWARF location holds there
+    /// (`┃`; `┻` where it stops, `╈` where it starts; `ascii`: `|`, `v`, `^`).
+    /// llvm-objdump-22 draws them for relocatable objects only.
+    #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "unicode", value_parser = ["unicode", "ascii"],
+          conflicts_with = "reassemble")]
+    pub debug_vars: Option<String>,
+    /// How far right of the start of an instruction the --debug-vars columns begin.
+    #[arg(long, value_name = "N", default_value_t = 52)]
+    pub debug_indent: usize,
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {
     let options = listing::Options {
-        show_raw_insn: !opts.no_show_raw_insn,
+        // (llvm-objdump-22 keeps the words for amdgcn with --no-show-raw-insn; the
+        // annotations need them, and the output with them is llvm's)
+        show_raw_insn: !opts.no_show_raw_insn
+            || opts.line_numbers
+            || opts.source
+            || opts.debug_vars.is_some(),
         threads: opts.threads,
         symbolize_operands: opts.symbolize_operands,
         demangle: opts
@@ -104,6 +134,21 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         None => None,
     }
     .map(|d| if wave64 { d.wave64() } else { d });
+    let annotations = crate::cmd::dis_lines::Annotations {
+        lines: opts.line_numbers,
+        source: opts.source,
+        prefix: opts.prefix.clone(),
+        prefix_strip: opts.prefix_strip,
+        vars: opts.debug_vars.as_deref().map(|v| {
+            if v == "ascii" {
+                hsaco_dwarf::vars::Style::Ascii
+            } else {
+                hsaco_dwarf::vars::Style::Unicode
+            }
+        }),
+        indent: opts.debug_indent,
+        raw_insn: !opts.no_show_raw_insn,
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut failed = false;
@@ -114,6 +159,8 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
             && !opts.kd
             && !opts.reassemble
             && !opts.line_numbers
+            && !opts.source
+            && opts.debug_vars.is_none()
             && path.as_os_str() != "-"
             && std::env::var_os("HSACO_NO_FAST_PATH").is_none())
         .then(|| input::read_code_parts(path, |flags| can_list_from_parts(forced, flags)))
@@ -132,7 +179,7 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
                 let how = How {
                     kd: opts.kd,
                     wave64,
-                    lines: opts.line_numbers,
+                    annotations: &annotations,
                 };
                 dis_file(&mut out, &name, &data, forced, &options, how)
             }
@@ -221,7 +268,11 @@ fn dis_object(
     options: &listing::Options,
     how: How,
 ) -> Result<()> {
-    let How { kd, wave64, lines } = how;
+    let How {
+        kd,
+        wave64,
+        annotations,
+    } = how;
     let elf = Elf::parse(bytes).context("malformed ELF")?;
     if !elf.is_64() {
         // AMDGPUUsage: ELFCLASS32 is the r600 architecture's class
@@ -264,10 +315,10 @@ fn dis_object(
     };
     let dec = if wave64 { dec.wave64() } else { dec };
     // a part that cannot be read is left out of the listing and reported after it
-    let listed = if lines {
+    let listed = if annotations.any() {
         let mut text = Vec::new();
         let r = listing::write_elf(&mut text, label, &elf, dec, options);
-        crate::cmd::dis_lines::annotate(out, &text, &elf, bytes)?;
+        crate::cmd::dis_lines::annotate(out, &text, &elf, bytes, label, annotations)?;
         r
     } else {
         listing::write_elf(out, label, &elf, dec, options)
@@ -297,10 +348,10 @@ fn dis_object(
 
 /// What `dis` adds to a listing.
 #[derive(Clone, Copy)]
-struct How {
+struct How<'a> {
     kd: bool,
     wave64: bool,
-    lines: bool,
+    annotations: &'a crate::cmd::dis_lines::Annotations,
 }
 
 /// A part of an object could not be read; the rest was listed.
@@ -400,7 +451,7 @@ mod tests {
                         let how = How {
                             kd: false,
                             wave64: false,
-                            lines: false,
+                            annotations: &Default::default(),
                         };
                         let r = dis_file(&mut out, "f", data, None, &options, how);
                         (String::from_utf8(out), r.map_err(|e| format!("{e:#}")))

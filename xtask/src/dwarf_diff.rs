@@ -202,56 +202,44 @@ pub fn diff(hsaco: &Path, dir: &Path) -> Result<bool> {
         );
     }
     let counts: Mutex<Vec<(String, Count)>> = Mutex::new(Vec::new());
-    let failures = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads() {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(obj) = objects.get(i) else {
-                    break;
-                };
-                let run = |cmd: &mut Command| -> std::result::Result<String, String> {
-                    let r = cmd.output().map_err(|e| e.to_string())?;
-                    Ok(String::from_utf8_lossy(&r.stdout).into_owned())
-                };
-                let llvm = run(Command::new("llvm-dwarfdump-22").args(SECTIONS).arg(obj));
-                let ours = run(Command::new(hsaco).arg("read").args(SECTIONS).arg(obj));
-                let (llvm, ours) = match (llvm, ours) {
-                    (Ok(a), Ok(b)) => (a, b),
-                    (Err(e), _) | (_, Err(e)) => {
-                        failures
-                            .lock()
-                            .unwrap()
-                            .push(format!("{}: {e}", obj.display()));
-                        continue;
+    let failures = run_pairs(
+        &objects,
+        &|obj| {
+            let mut c = Command::new("llvm-dwarfdump-22");
+            c.args(SECTIONS).arg(obj);
+            c
+        },
+        &|obj| {
+            let mut c = Command::new(hsaco);
+            c.arg("read").args(SECTIONS).arg(obj);
+            c
+        },
+        &|obj, llvm, ours| {
+            let theirs = split(&llvm);
+            let mine = split(&ours);
+            let mut counts = counts.lock().unwrap();
+            for (heading, body) in &theirs {
+                let idx = match counts.iter().position(|(h, _)| h == heading) {
+                    Some(i) => i,
+                    None => {
+                        counts.push((heading.clone(), Count::default()));
+                        counts.len() - 1
                     }
                 };
-                let theirs = split(&llvm);
-                let mine = split(&ours);
-                let mut counts = counts.lock().unwrap();
-                for (heading, body) in &theirs {
-                    let idx = match counts.iter().position(|(h, _)| h == heading) {
-                        Some(i) => i,
-                        None => {
-                            counts.push((heading.clone(), Count::default()));
-                            counts.len() - 1
-                        }
-                    };
-                    let c = &mut counts[idx].1;
-                    match mine.iter().find(|(h, _)| h == heading) {
-                        Some((_, b)) if b == body => c.same += 1,
-                        Some((_, b)) => c.different.push((obj.clone(), first_diff(body, b))),
-                        None => c
-                            .different
-                            .push((obj.clone(), "section missing from hsaco's output".into())),
-                    }
+                let c = &mut counts[idx].1;
+                match mine.iter().find(|(h, _)| h == heading) {
+                    Some((_, b)) if b == body => c.same += 1,
+                    Some((_, b)) => c.different.push((obj.to_path_buf(), first_diff(body, b))),
+                    None => c.different.push((
+                        obj.to_path_buf(),
+                        "section missing from hsaco's output".into(),
+                    )),
                 }
-            });
-        }
-    });
+            }
+        },
+    );
     let mut ok = true;
-    for f in failures.into_inner().unwrap() {
+    for f in failures {
         println!("could not run: {f}");
         ok = false;
     }
@@ -275,6 +263,44 @@ pub fn diff(hsaco: &Path, dir: &Path) -> Result<bool> {
         ok &= c.different.is_empty();
     }
     Ok(ok)
+}
+
+/// A command to run on an object.
+pub type ToolRun<'a> = &'a (dyn Fn(&Path) -> Command + Sync);
+
+/// Runs `theirs` and `ours` on every object, on all cores, and hands the object and
+/// both standard outputs to `each`; returns the runs that failed to start, as
+/// `OBJECT: ERROR`.
+pub fn run_pairs(
+    objects: &[PathBuf],
+    theirs: ToolRun<'_>,
+    ours: ToolRun<'_>,
+    each: &(dyn Fn(&Path, String, String) + Sync),
+) -> Vec<String> {
+    let failures = Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads() {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(obj) = objects.get(i) else {
+                    break;
+                };
+                let run = |mut cmd: Command| -> std::result::Result<String, String> {
+                    let r = cmd.output().map_err(|e| e.to_string())?;
+                    Ok(String::from_utf8_lossy(&r.stdout).into_owned())
+                };
+                match (run(theirs(obj)), run(ours(obj))) {
+                    (Ok(a), Ok(b)) => each(obj, a, b),
+                    (Err(e), _) | (_, Err(e)) => failures
+                        .lock()
+                        .unwrap()
+                        .push(format!("{}: {e}", obj.display())),
+                }
+            });
+        }
+    });
+    failures.into_inner().unwrap()
 }
 
 /// The first differing lines (up to 5), as `- llvm` / `+ hsaco`.

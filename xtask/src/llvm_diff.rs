@@ -29,9 +29,10 @@
 //! - DWARF: `hsaco read --debug-info/--debug-loclists/--debug-frame/--debug-aranges/
 //!   --debug-line` against `llvm-dwarfdump-22` on the `-g` corpus (`target/dwarf-corpus`,
 //!   built when missing; see `dwarf_diff.rs`), when llvm-dwarfdump-22 is installed; and
-//!   `hsaco dis -l` against `llvm-objdump-22 -d -l` there (`dis_lines_diff.rs`: counts,
-//!   failing only below committed floors); and the `--locate` evaluator against the
-//!   location lists llvm-dwarfdump-22 prints (`locate_diff.rs`).
+//!   `hsaco dis` with `-l`, `-S`, `--prefix`, `--debug-vars` against `llvm-objdump-22
+//!   -d` with the same options there (`dis_lines_diff.rs`: eight modes, counts, failing
+//!   only below committed floors); and the `--locate` evaluator against the location
+//!   lists llvm-dwarfdump-22 prints (`locate_diff.rs`).
 //!
 //! Prints counts per check and every mismatch (up to a limit), and fails if any.
 

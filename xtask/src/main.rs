@@ -33,7 +33,8 @@
 //! cargo xtask dwarf-diff [--corpus DIR]
 //!                                     hsaco read --debug-* vs llvm-dwarfdump-22 on the -g corpus
 //! cargo xtask dis-lines-diff [--corpus DIR]
-//!                                     hsaco dis -l vs llvm-objdump-22 -d -l on the -g corpus
+//!                                     hsaco dis -l/-S/--prefix/--debug-vars vs llvm-objdump-22
+//!                                     -d with the same options on the -g corpus
 //! cargo xtask locate-diff [--corpus DIR]
 //!                                     read --locate's evaluator vs llvm-dwarfdump-22's location
 //!                                     lists on the -g corpus (every variable, PCs of each range)
@@ -112,7 +113,7 @@ fn main() -> Result<()> {
             let opts = Options::parse(rest)?;
             let dir = dwarf_corpus_dir(&opts)?;
             if !dis_lines_diff::diff(&hsaco_binary()?, &dir)? {
-                bail!("hsaco dis -l fell below its floors against llvm-objdump-22 -d -l");
+                bail!("hsaco dis -l/-S/--debug-vars fell below its floors against llvm-objdump-22");
             }
             Ok(())
         }

@@ -16,6 +16,7 @@ pub mod locate;
 pub mod names;
 mod sections;
 mod text;
+pub mod vars;
 
 pub use dump::{DumpOptions, Section};
 pub use load::DwarfObject;

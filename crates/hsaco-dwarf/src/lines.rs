@@ -258,3 +258,28 @@ fn function_name(
     }
     Ok(None)
 }
+
+/// A source path as `llvm-objdump --prefix PREFIX --prefix-strip N` makes it: an
+/// absolute `path` loses its first `strip` directories (the file name always stays)
+/// and gets `prefix` in front, joined with one `/`; a relative path, or an empty
+/// prefix, leaves it as it is. No `..` is resolved (the file system does that when
+/// the file is opened). Learned from llvm-objdump-22: `/p/` + `/work/x.cl` is
+/// `/p/work/x.cl`, and `--prefix /` changes nothing.
+pub fn prefixed(path: &str, prefix: &str, strip: usize) -> String {
+    if prefix.is_empty() || !path.starts_with('/') {
+        return path.to_string();
+    }
+    let head = prefix.trim_end_matches('/');
+    let mut out = String::with_capacity(prefix.len() + path.len());
+    out.push_str(head);
+    if strip == 0 {
+        out.push_str(path);
+        return out;
+    }
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    for p in &parts[strip.min(parts.len().saturating_sub(1))..] {
+        out.push('/');
+        out.push_str(p);
+    }
+    out
+}

@@ -37,7 +37,18 @@ llvm-mc-22 -triple amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj llvm_ops.s -o ll
 for f in cfi cfi-bad-rows; do
   llvm-mc-22 -triple amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj $f.s -o $f.o
 done
+# vars-regs.s: clang-22 --target=amdgcn-amd-amdhsa -mcpu=gfx90a -nogpulib -g -O2 -S of
+# `int f(int a, int b) { int c = a * b; c += a; return c * 3 + b; }` (t.c) with its
+# .debug_loclists expressions replaced by hand: DW_OP_regx VGPR0 (a), DW_OP_bregx
+# VGPR1-4 (b, both entries), to check the labels of register-only locations
+# (tests/cli/dis-debug-vars-regs: llvm-objdump-22 -d -l --debug-vars).
+llvm-mc-22 -triple amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj vars-regs.s -o vars-regs.o
 for f in *.o *.co; do
   (cd "$HERE" && llvm-dwarfdump-22 --debug-info --debug-loclists --debug-frame \
      --debug-aranges --debug-line "$f" > "$f.dwarfdump" || true)  # stderr: cfi-bad-rows.o
 done
+# src/: copies of the corpus sources (/work/shared/corpus/cl) of the objects above, for
+# `hsaco dis -S --prefix=crates/hsaco-dwarf/tests/data/src --prefix-strip=4` (the
+# line tables name /work/shared/corpus/cl/NAME.cl). The CLI goldens tests/cli/dis-source-*
+# and tests/cli/dis-debug-vars-* are llvm-objdump-22 -d with the options in their .args
+# files, run from the repository root (cp "$SRC"/{01_vadd,06_calls}.cl src/).

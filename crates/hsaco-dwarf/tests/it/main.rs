@@ -7,3 +7,4 @@ mod llvm_ext;
 mod llvm_locations;
 mod locate;
 mod smoke;
+mod vars;
