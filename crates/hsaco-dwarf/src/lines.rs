@@ -237,11 +237,25 @@ fn function_name(
     entry: &gimli::DebuggingInformationEntry<'_, '_, Slice<'_>>,
     steps: usize,
 ) -> gimli::Result<Option<String>> {
-    for at in [
+    let names = [
         gimli::DW_AT_linkage_name,
         gimli::DW_AT_MIPS_linkage_name,
         gimli::DW_AT_name,
-    ] {
+    ];
+    entry_name(dwarf, unit, entry, &names, steps)
+}
+
+/// The first of the string attributes `names` that `entry` has, following
+/// `DW_AT_abstract_origin` and `DW_AT_specification` (at most a few steps from
+/// `steps`).
+pub(crate) fn entry_name(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    entry: &gimli::DebuggingInformationEntry<'_, '_, Slice<'_>>,
+    names: &[gimli::DwAt],
+    steps: usize,
+) -> gimli::Result<Option<String>> {
+    for &at in names {
         if let Some(v) = entry.attr_value(at)? {
             let s = dwarf.attr_string(unit, v)?;
             return Ok(Some(s.to_string_lossy().into_owned()));
@@ -253,7 +267,7 @@ fn function_name(
     for at in [gimli::DW_AT_abstract_origin, gimli::DW_AT_specification] {
         if let Some(gimli::AttributeValue::UnitRef(o)) = entry.attr_value(at)? {
             let e = unit.entry(o)?;
-            return function_name(dwarf, unit, &e, steps + 1);
+            return entry_name(dwarf, unit, &e, names, steps + 1);
         }
     }
     Ok(None)

@@ -161,20 +161,7 @@ fn variable_name(
     entry: &gimli::DebuggingInformationEntry<'_, '_, Slice<'_>>,
     steps: usize,
 ) -> gimli::Result<Option<String>> {
-    if let Some(v) = entry.attr_value(gimli::DW_AT_name)? {
-        let s = dwarf.attr_string(unit, v)?;
-        return Ok(Some(s.to_string_lossy().into_owned()));
-    }
-    if steps >= 4 {
-        return Ok(None);
-    }
-    for at in [gimli::DW_AT_abstract_origin, gimli::DW_AT_specification] {
-        if let Some(gimli::AttributeValue::UnitRef(o)) = entry.attr_value(at)? {
-            let e = unit.entry(o)?;
-            return variable_name(dwarf, unit, &e, steps + 1);
-        }
-    }
-    Ok(None)
+    crate::lines::entry_name(dwarf, unit, entry, &[gimli::DW_AT_name], steps)
 }
 
 /// The characters the columns are drawn with (`--debug-vars=unicode` or `ascii`).
