@@ -60,7 +60,8 @@ pub fn annotate(
     label: &str,
     what: &Annotations,
 ) -> Result<()> {
-    let obj = hsaco_dwarf::DwarfObject::from_elf(bytes).ok();
+    let bases = section_bases(elf);
+    let obj = hsaco_dwarf::DwarfObject::from_elf_placed(bytes, &bases).ok();
     let table = match (&obj, what.lines || what.source) {
         (Some(obj), true) => LineTable::new(obj).0,
         _ => LineTable::default(),
@@ -80,7 +81,12 @@ pub fn annotate(
     let first_column = what.indent + if what.raw_insn { 24 } else { 16 };
     let first_column_inst = first_column + 8;
     let mut columns = Columns::default();
+    // (symbols by their values alone: llvm-objdump-22 names code after the symbol at
+    // or before the offset whatever its section, learned by running it on
+    // -ffunction-sections objects)
     let syms = symbols(elf);
+    // the base of the section being listed (from its `Disassembly of section` line)
+    let mut base = 0;
     let mut sources: HashMap<String, Source> = HashMap::new();
     // the previous instruction's function and location (None: none known)
     let mut prev: (Option<&str>, Option<&Location>) = (None, None);
@@ -88,22 +94,30 @@ pub fn annotate(
     let mut text = String::new();
     for (i, line) in lines.iter().enumerate() {
         let Some(address) = instruction_address(line) else {
+            if let Some(name) = line
+                .strip_prefix(b"Disassembly of section ")
+                .and_then(|l| l.strip_suffix(b":\n"))
+            {
+                base = section_base(elf, &bases, name);
+            }
             out.write_all(line)?;
             continue;
         };
+        // the address in the line table's and the variables' terms
+        let placed = address.wrapping_add(base);
         if !vars.is_empty() {
             let last = lines
                 .get(i + 1)
                 .is_none_or(|l| instruction_address(l).is_none());
-            let next = address + 4 * instruction_words(line);
-            columns.update(&vars, address, next, !last);
+            let next = placed + 4 * instruction_words(line);
+            columns.update(&vars, placed, next, !last);
         }
         if what.lines || what.source {
             // (an address no function holds keeps the previous name)
             let func = function(&syms, address)
-                .or_else(|| table.function(address))
+                .or_else(|| table.function(placed))
                 .or(prev.0);
-            let loc = table.lookup(address);
+            let loc = table.lookup(placed);
             let path = |l: &Location| match &what.prefix {
                 Some(p) => hsaco_dwarf::lines::prefixed(&l.file, p, what.prefix_strip),
                 None => l.file.clone(),
@@ -252,6 +266,39 @@ fn instruction_address(line: &[u8]) -> Option<u64> {
 
 /// The symbols code may be named after: functions, objects and symbols without a type,
 /// defined in a section.
+/// Where the code sections of a relocatable object are placed for the line and
+/// variable lookups: with code in more than one section (`-ffunction-sections`), each
+/// after the first at its own multiple of 2^32, so that addresses of different
+/// sections, which all start at 0, stay apart. (section index, base) pairs; none for a
+/// linked object or a single code section.
+fn section_bases(elf: &Elf<'_>) -> Vec<(usize, u64)> {
+    if elf.header().e_type.0 != hsaco_elf::elf::consts::ET_REL {
+        return Vec::new();
+    }
+    let code: Vec<usize> = elf
+        .sections()
+        .flatten()
+        .filter(|s| s.flags & u64::from(hsaco_elf::elf::consts::SHF_EXECINSTR) != 0 && s.size > 0)
+        .map(|s| s.index)
+        .collect();
+    if code.len() < 2 {
+        return Vec::new();
+    }
+    code.iter()
+        .enumerate()
+        .map(|(k, &i)| (i, (k as u64) << 32))
+        .collect()
+}
+
+/// The base [`section_bases`] gives the section named `name`.
+fn section_base(elf: &Elf<'_>, bases: &[(usize, u64)], name: &[u8]) -> u64 {
+    elf.sections()
+        .flatten()
+        .find(|s| s.name == name)
+        .and_then(|s| bases.iter().find(|(i, _)| *i == s.index))
+        .map_or(0, |(_, b)| *b)
+}
+
 fn symbols(elf: &Elf<'_>) -> Vec<Sym> {
     let mut syms = Vec::new();
     let Ok(Some(table)) = elf.symtab() else {

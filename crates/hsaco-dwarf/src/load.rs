@@ -41,6 +41,15 @@ impl<'a> DwarfObject<'a> {
     /// an error; a section or relocation that does not read is recorded in
     /// [`Self::errors`] and skipped.
     pub fn from_elf(data: &'a [u8]) -> Result<Self, Error> {
+        Self::from_elf_placed(data, &[])
+    }
+
+    /// As [`Self::from_elf`], with the sections of a relocatable object placed apart:
+    /// a relocation against a symbol of section index `i` adds the base that `bases`
+    /// gives for `i` (0 for the others). With code in several sections that all start
+    /// at 0 (`-ffunction-sections`), distinct bases keep their addresses apart, as a
+    /// section-aware reader (llvm-objdump) sees them.
+    pub fn from_elf_placed(data: &'a [u8], bases: &[(usize, u64)]) -> Result<Self, Error> {
         let elf = Elf::parse(data).map_err(|e| elf_error(e, ""))?;
         let mut obj = DwarfObject::default();
         let mut index_of = Vec::new();
@@ -85,7 +94,12 @@ impl<'a> DwarfObject<'a> {
                 let bytes = bytes.to_mut();
                 for r in table.iter() {
                     let s = match symtab.get(r.symbol as usize) {
-                        Ok(sym) => sym.value,
+                        Ok(sym) => {
+                            let base = sym
+                                .section_index()
+                                .and_then(|i| bases.iter().find(|(j, _)| *j == i).map(|(_, b)| *b));
+                            sym.value.wrapping_add(base.unwrap_or(0))
+                        }
                         Err(e) => {
                             obj.errors.push(elf_error(e, name));
                             continue;

@@ -207,6 +207,11 @@ pub fn write_elf(
             }
         };
         let sname = section.name_str();
+        // (an empty code section, such as `.text` of -ffunction-sections code, is left
+        // out, as llvm-objdump-22 does)
+        if bytes.is_empty() && !options.source {
+            continue;
+        }
         if !options.source {
             writeln!(out, "\nDisassembly of section {sname}:")?;
         }

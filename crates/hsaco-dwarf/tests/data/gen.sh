@@ -26,6 +26,11 @@ build control-gfx803-O2 gfx803 O2 13_control_flow
 build vectors-gfx1201-O2 gfx1201 O2 14_vectors
 build scratch-gfx1010-O2 gfx1010 O2 07_scratch  # DW_OP_fbreg without DW_AT_frame_base (locate)
 rm -f "$HERE/scratch-gfx1010-O2.co"  # (the .o is enough; 180 KB of text less)
+# -ffunction-sections: code in several sections that all start at 0 (dis -l/--debug-vars
+# look addresses up per section; tests/cli/dis-debug-vars-fsections)
+(cd "$SRC" && clang-22 -target amdgcn-amd-amdhsa -mcpu=gfx1100 -nogpulib -g -O2 \
+   -ffunction-sections -c -x cl -cl-std=CL2.0 -I. 06_calls.cl \
+   -o "$HERE/calls-fsections-gfx1100-O2.o")
 python3 regs.py > regs.s
 llvm-mc-22 -triple amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj regs.s -o regs.o
 python3 llvm_attrs.py > llvm_attrs.s
