@@ -198,6 +198,55 @@ impl Wave {
         }
     }
 
+    /// A 32-bit source for every lane, borrowed: a VGPR row in place, a scalar or
+    /// constant broadcast into `tmp` (no copy of the row, unlike [`Wave::gather`]).
+    #[inline(always)]
+    fn row<'a>(&'a self, s: Src, tmp: &'a mut [u32; LANES]) -> &'a [u32; LANES] {
+        if let Src::V(r) = s {
+            if let Some(row) = self.v[usize::from(r) * LANES..].first_chunk::<LANES>() {
+                return row;
+            }
+        }
+        *tmp = [self.sread(s); LANES];
+        tmp
+    }
+
+    /// A 32-bit float source with its abs/neg modifiers (source `k`): borrowed when
+    /// it has none, else a modified copy in `tmp`.
+    #[inline(always)]
+    fn frow<'a>(&'a self, i: &DInst, k: u32, tmp: &'a mut [u32; LANES]) -> &'a [u32; LANES] {
+        if i.mods >> k & (1 << m::NEG | 1 << m::ABS) == 0 {
+            self.row(i.src[k as usize], tmp)
+        } else {
+            self.gather(i.src[k as usize], tmp);
+            fmods32(i, k, tmp);
+            tmp
+        }
+    }
+
+    /// Write a row of 32-bit results: all `width()` lanes at once when EXEC has them
+    /// all, else lane by lane.
+    #[inline(always)]
+    fn put(&mut self, d: Dst, vals: &[u32; LANES], exec: u64) {
+        if let Dst::V(r) = d {
+            let b = usize::from(r) * LANES;
+            let lanes = self.lanes;
+            let Some(row) = self.v[b..].first_chunk_mut::<LANES>() else {
+                return;
+            };
+            if lanes == 32 && exec == u64::from(u32::MAX) {
+                row[..32].copy_from_slice(&vals[..32]);
+            } else if exec == u64::MAX {
+                *row = *vals;
+            } else {
+                for l in 0..LANES {
+                    let keep = 0u32.wrapping_sub((exec >> l) as u32 & 1);
+                    row[l] = (vals[l] & keep) | (row[l] & !keep);
+                }
+            }
+        }
+    }
+
     /// Gather a 32-bit source for every lane.
     #[inline(always)]
     fn gather(&self, s: Src, out: &mut [u32; LANES]) {
@@ -325,8 +374,10 @@ fn fmods64(i: &DInst, k: u32, v: &mut [u64; LANES]) {
 
 #[inline(always)]
 fn flush32(x: f32, ftz: bool) -> f32 {
-    if ftz && x.is_subnormal() {
-        f32::from_bits(x.to_bits() & 0x8000_0000)
+    // a zero exponent: a denormal (to a signed zero) or a zero (unchanged); no branch
+    let u = x.to_bits();
+    if ftz && u & 0x7f80_0000 == 0 {
+        f32::from_bits(u & 0x8000_0000)
     } else {
         x
     }
@@ -351,10 +402,55 @@ fn fma32(a: f32, b: f32, c: f32) -> f32 {
     }
 }
 
+/// [`fma32`] of the first `n` lanes with denormals flushed per `ftz`, then the output
+/// modifiers ([`fout32`]): the same bits as `fout32(fma32(..))` per lane, but the f64
+/// route's rare cases (see [`fma32`]) are looked for over the whole row and, when any
+/// lane has one, the row is computed again lane by lane, so that the common loop has no
+/// branch.
+#[inline(always)]
+fn fma_lanes(i: &DInst, n: usize, s: [&[u32; LANES]; 3], ftz: bool, r: &mut [u32; LANES]) {
+    #[inline(always)]
+    fn go<const FTZ: bool>(n: usize, [a, b, c]: [&[u32; LANES]; 3], r: &mut [u32; LANES]) {
+        let fl = |u: u32| -> u32 {
+            if FTZ && u & 0x7f80_0000 == 0 {
+                u & 0x8000_0000
+            } else {
+                u
+            }
+        };
+        let mut rare = false;
+        for l in 0..n {
+            let p = f64::from(f(fl(a[l]))) * f64::from(f(fl(b[l]))) + f64::from(f(fl(c[l])));
+            let u = p.to_bits();
+            let e = (u >> 52) & 0x7ff;
+            rare |= !(0x381..0x7ff).contains(&e) | (u & 0x1fff_ffff == 0x1000_0000);
+            r[l] = fl((p as f32).to_bits());
+        }
+        if rare {
+            for l in 0..n {
+                r[l] = fl(fma32(f(fl(a[l])), f(fl(b[l])), f(fl(c[l]))).to_bits());
+            }
+        }
+    }
+    if ftz {
+        go::<true>(n, s, r);
+    } else {
+        go::<false>(n, s, r);
+    }
+    if i.mods & (3 << m::OMOD | m::CLAMP) != 0 {
+        for x in r[..n].iter_mut() {
+            *x = fout32(i, f(*x), ftz);
+        }
+    }
+}
+
 /// Output modifiers of a 32-bit float result: omod, then clamp to [0, 1].
 #[inline(always)]
 fn fout32(i: &DInst, x: f32, ftz: bool) -> u32 {
     let mut x = flush32(x, ftz);
+    if i.mods & (3 << m::OMOD | m::CLAMP) == 0 {
+        return x.to_bits();
+    }
     match i.mods >> m::OMOD & 3 {
         1 => x *= 2.0,
         2 => x *= 4.0,
@@ -440,66 +536,72 @@ fn cvt_i32(x: f32) -> i32 {
     x as i32
 }
 
+/// Source `k` of a vector operation, borrowed: with its float modifiers when the
+/// operation is a float one.
+macro_rules! src_row {
+    ($w:expr, $i:expr, $k:expr, $tmp:expr) => {
+        if $i.mods & m::FLOAT != 0 {
+            $w.frow($i, $k, $tmp)
+        } else {
+            $w.row($i.src[$k as usize], $tmp)
+        }
+    };
+}
+
 macro_rules! v1 {
     ($w:expr, $i:expr, |$a:ident| $e:expr) => {{
-        let mut a = [0u32; LANES];
-        $w.gather($i.src[0], &mut a);
-        if $i.mods & m::FLOAT != 0 {
-            fmods32($i, 0, &mut a);
-        }
+        let mut ta = [0u32; LANES];
         let mut r = [0u32; LANES];
-        for l in 0..$w.width() {
-            let $a = a[l];
-            r[l] = $e;
+        {
+            let a = src_row!($w, $i, 0u32, &mut ta);
+            for l in 0..$w.width() {
+                let $a = a[l];
+                r[l] = $e;
+            }
         }
         let ex = $w.exec();
-        $w.scatter($i.dst, &r, ex);
+        $w.put($i.dst, &r, ex);
     }};
 }
 
 macro_rules! v2 {
     ($w:expr, $i:expr, |$a:ident, $b:ident| $e:expr) => {{
-        let mut a = [0u32; LANES];
-        let mut b = [0u32; LANES];
-        $w.gather($i.src[0], &mut a);
-        $w.gather($i.src[1], &mut b);
-        if $i.mods & m::FLOAT != 0 {
-            fmods32($i, 0, &mut a);
-            fmods32($i, 1, &mut b);
-        }
+        let mut ta = [0u32; LANES];
+        let mut tb = [0u32; LANES];
         let mut r = [0u32; LANES];
-        for l in 0..$w.width() {
-            let $a = a[l];
-            let $b = b[l];
-            r[l] = $e;
+        {
+            let a = src_row!($w, $i, 0u32, &mut ta);
+            let b = src_row!($w, $i, 1u32, &mut tb);
+            for l in 0..$w.width() {
+                let $a = a[l];
+                let $b = b[l];
+                r[l] = $e;
+            }
         }
         let ex = $w.exec();
-        $w.scatter($i.dst, &r, ex);
+        $w.put($i.dst, &r, ex);
     }};
 }
 
 macro_rules! v3 {
     ($w:expr, $i:expr, |$a:ident, $b:ident, $c:ident| $e:expr) => {{
-        let mut a = [0u32; LANES];
-        let mut b = [0u32; LANES];
-        let mut c = [0u32; LANES];
-        $w.gather($i.src[0], &mut a);
-        $w.gather($i.src[1], &mut b);
-        $w.gather($i.src[2], &mut c);
-        if $i.mods & m::FLOAT != 0 {
-            fmods32($i, 0, &mut a);
-            fmods32($i, 1, &mut b);
-            fmods32($i, 2, &mut c);
-        }
+        let mut ta = [0u32; LANES];
+        let mut tb = [0u32; LANES];
+        let mut tc = [0u32; LANES];
         let mut r = [0u32; LANES];
-        for l in 0..$w.width() {
-            let $a = a[l];
-            let $b = b[l];
-            let $c = c[l];
-            r[l] = $e;
+        {
+            let a = src_row!($w, $i, 0u32, &mut ta);
+            let b = src_row!($w, $i, 1u32, &mut tb);
+            let c = src_row!($w, $i, 2u32, &mut tc);
+            for l in 0..$w.width() {
+                let $a = a[l];
+                let $b = b[l];
+                let $c = c[l];
+                r[l] = $e;
+            }
         }
         let ex = $w.exec();
-        $w.scatter($i.dst, &r, ex);
+        $w.put($i.dst, &r, ex);
     }};
 }
 
@@ -559,22 +661,23 @@ macro_rules! vcarry {
     }};
 }
 
-/// A compare condition as a truth table over [`ord_ix`]: less, equal, greater, unordered.
+/// A compare condition as a truth table: less, equal, greater, unordered.
 #[inline(always)]
 fn cmp_table(c: Cmp) -> [u64; 4] {
     use std::cmp::Ordering::*;
     [Some(Less), Some(Equal), Some(Greater), None].map(|o| u64::from(c.test(o)))
 }
 
-/// The index of an ordering in [`cmp_table`].
+/// A lane mask from one byte per lane (each 0 or 1): eight lanes per multiplication,
+/// which moves byte `k` of a word to bit `56 + k` without carries.
 #[inline(always)]
-fn ord_ix(o: Option<std::cmp::Ordering>) -> usize {
-    match o {
-        Some(std::cmp::Ordering::Less) => 0,
-        Some(std::cmp::Ordering::Equal) => 1,
-        Some(std::cmp::Ordering::Greater) => 2,
-        None => 3,
+fn pack_lanes(bits: &[u8; LANES]) -> u64 {
+    let mut mask = 0u64;
+    for (k, c) in bits.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        mask |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
     }
+    mask
 }
 
 #[inline(always)]
@@ -648,10 +751,8 @@ fn jump(w: &mut Wave, prog: &Program, addr: u64) -> Result<(), Fault> {
 #[inline(always)]
 fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault> {
     let ex = w.exec();
-    if !matches!(i.op, Op::SNop | Op::SBranch | Op::SEndpgm | Op::SBarrier)
-        && i.dst != Dst::None
-        && matches!(i.dst, Dst::V(_))
-    {
+    // (scalar operations, branches and the like never have a vector destination)
+    if let Dst::V(_) = i.dst {
         w.lane_ops += u64::from(ex.count_ones());
     }
     macro_rules! s2 {
@@ -1073,19 +1174,17 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         }
         Op::VCndmaskB32 => {
             let mask = w.read_mask(i.src[2]);
-            let mut a = [0u32; LANES];
-            let mut b = [0u32; LANES];
-            w.gather(i.src[0], &mut a);
-            w.gather(i.src[1], &mut b);
-            if i.mods & (7 << m::ABS | 7 << m::NEG) != 0 {
-                fmods32(i, 0, &mut a);
-                fmods32(i, 1, &mut b);
-            }
+            let (mut ta, mut tb) = ([0u32; LANES], [0u32; LANES]);
             let mut r = [0u32; LANES];
-            for l in 0..w.width() {
-                r[l] = if mask >> l & 1 != 0 { b[l] } else { a[l] };
+            {
+                let a = w.frow(i, 0, &mut ta);
+                let b = w.frow(i, 1, &mut tb);
+                for l in 0..w.width() {
+                    let pick = 0u32.wrapping_sub((mask >> l) as u32 & 1);
+                    r[l] = (b[l] & pick) | (a[l] & !pick);
+                }
             }
-            w.scatter(i.dst, &r, ex);
+            w.put(i.dst, &r, ex);
         }
         Op::VAddU32 => v2!(w, i, |a, b| a.wrapping_add(b)),
         Op::VSubU32 => v2!(w, i, |a, b| a.wrapping_sub(b)),
@@ -1330,17 +1429,38 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             flush32(f(a), ftz) * flush32(f(b), ftz),
             ftz
         )),
-        Op::VFmaF32 => v3!(w, i, |a, b, c| fout32(
-            i,
-            fma32(flush32(f(a), ftz), flush32(f(b), ftz), flush32(f(c), ftz)),
-            ftz
-        )),
+        Op::VFmaF32 => {
+            let (mut ta, mut tb, mut tc) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
+            let mut r = [0u32; LANES];
+            {
+                let a = src_row!(w, i, 0u32, &mut ta);
+                let b = src_row!(w, i, 1u32, &mut tb);
+                let c = src_row!(w, i, 2u32, &mut tc);
+                fma_lanes(i, w.width(), [a, b, c], ftz, &mut r);
+            }
+            w.put(i.dst, &r, ex);
+        }
         Op::VMadF32 => v3!(w, i, |a, b, c| fout32(
             i,
             flush32(flush32(f(a), true) * flush32(f(b), true), true) + flush32(f(c), true),
             true
         )),
-        Op::VFmacF32 | Op::VMacF32 => {
+        Op::VFmacF32 => {
+            // D = S0 * S1 + D
+            let (mut ta, mut tb, mut tc) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
+            let mut r = [0u32; LANES];
+            {
+                let a = w.frow(i, 0, &mut ta);
+                let b = w.frow(i, 1, &mut tb);
+                let c = match i.dst {
+                    Dst::V(r) => w.row(Src::V(r), &mut tc),
+                    _ => &tc,
+                };
+                fma_lanes(i, w.width(), [a, b, c], ftz, &mut r);
+            }
+            w.put(i.dst, &r, ex);
+        }
+        Op::VMacF32 => {
             // D = S0 * S1 + D
             let mut a = [0u32; LANES];
             let mut b = [0u32; LANES];
@@ -1354,24 +1474,12 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             fmods32(i, 1, &mut b);
             let mut r = [0u32; LANES];
             for l in 0..w.width() {
-                r[l] = if i.op == Op::VFmacF32 {
-                    fout32(
-                        i,
-                        fma32(
-                            flush32(f(a[l]), ftz),
-                            flush32(f(b[l]), ftz),
-                            flush32(f(c[l]), ftz),
-                        ),
-                        ftz,
-                    )
-                } else {
-                    fout32(
-                        i,
-                        flush32(flush32(f(a[l]), true) * flush32(f(b[l]), true), true)
-                            + flush32(f(c[l]), true),
-                        true,
-                    )
-                };
+                r[l] = fout32(
+                    i,
+                    flush32(flush32(f(a[l]), true) * flush32(f(b[l]), true), true)
+                        + flush32(f(c[l]), true),
+                    true,
+                );
             }
             w.scatter(i.dst, &r, ex);
         }
@@ -1480,36 +1588,47 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
                     }
                 }
                 CmpTy::U32 | CmpTy::I32 | CmpTy::F32 => {
-                    let mut a = [0u32; LANES];
-                    let mut b = [0u32; LANES];
-                    w.gather(i.src[0], &mut a);
-                    w.gather(i.src[1], &mut b);
-                    if t == CmpTy::F32 {
-                        fmods32(i, 0, &mut a);
-                        fmods32(i, 1, &mut b);
-                    }
+                    let (mut ta, mut tb) = ([0u32; LANES], [0u32; LANES]);
+                    let (a, b) = if t == CmpTy::F32 {
+                        (w.frow(i, 0, &mut ta), w.frow(i, 1, &mut tb))
+                    } else {
+                        (w.row(i.src[0], &mut ta), w.row(i.src[1], &mut tb))
+                    };
                     // one loop per type, over the wave's lanes (mask is ANDed with EXEC),
-                    // the condition as a truth table indexed by the ordering
+                    // the condition as a truth table of less, equal, greater, unordered;
+                    // one byte per lane, packed into the mask afterwards
                     let n = w.width();
-                    let tb = cmp_table(c);
+                    let tb = cmp_table(c).map(|x| x as u8);
+                    let mut bits = [0u8; LANES];
                     match t {
                         CmpTy::U32 => {
                             for l in 0..n {
-                                mask |= tb[ord_ix(Some(a[l].cmp(&b[l])))] << l;
+                                let (x, y) = (a[l], b[l]);
+                                bits[l] = (u8::from(x < y) & tb[0])
+                                    | (u8::from(x == y) & tb[1])
+                                    | (u8::from(x > y) & tb[2]);
                             }
                         }
                         CmpTy::I32 => {
                             for l in 0..n {
-                                let o = (a[l] as i32).cmp(&(b[l] as i32));
-                                mask |= tb[ord_ix(Some(o))] << l;
+                                let (x, y) = (a[l] as i32, b[l] as i32);
+                                bits[l] = (u8::from(x < y) & tb[0])
+                                    | (u8::from(x == y) & tb[1])
+                                    | (u8::from(x > y) & tb[2]);
                             }
                         }
                         _ => {
                             for l in 0..n {
-                                mask |= tb[ord_ix(f(a[l]).partial_cmp(&f(b[l])))] << l;
+                                let (x, y) = (f(a[l]), f(b[l]));
+                                let (lt, eq, gt) = (x < y, x == y, x > y);
+                                bits[l] = (u8::from(lt) & tb[0])
+                                    | (u8::from(eq) & tb[1])
+                                    | (u8::from(gt) & tb[2])
+                                    | (u8::from(!(lt | eq | gt)) & tb[3]);
                             }
                         }
                     }
+                    mask = pack_lanes(&bits);
                 }
                 _ => {
                     let mut a = [0u64; LANES];
