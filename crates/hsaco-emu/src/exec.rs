@@ -636,10 +636,7 @@ macro_rules! v64 {
 /// Carry-out operations: `$e` gives `(result, carry)`; the carry mask goes to `sdst`.
 macro_rules! vcarry {
     ($w:expr, $i:expr, |$a:ident, $b:ident, $c:ident| $e:expr) => {{
-        let mut a = [0u32; LANES];
-        let mut b = [0u32; LANES];
-        $w.gather($i.src[0], &mut a);
-        $w.gather($i.src[1], &mut b);
+        let (mut ta, mut tb) = ([0u32; LANES], [0u32; LANES]);
         let cin = if $i.src[2] != Src::None {
             $w.read_mask($i.src[2])
         } else {
@@ -647,17 +644,21 @@ macro_rules! vcarry {
         };
         let ex = $w.exec();
         let mut r = [0u32; LANES];
-        let mut mask = 0u64;
-        for l in 0..LANES {
-            let $a = a[l];
-            let $b = b[l];
-            let $c = (cin >> l & 1) as u32;
-            let (v, co): (u32, bool) = $e;
-            r[l] = v;
-            mask |= u64::from(co) << l;
+        let mut bits = [0u8; LANES];
+        {
+            let a = $w.row($i.src[0], &mut ta);
+            let b = $w.row($i.src[1], &mut tb);
+            for l in 0..LANES {
+                let $a = a[l];
+                let $b = b[l];
+                let $c = (cin >> l & 1) as u32;
+                let (v, co): (u32, bool) = $e;
+                r[l] = v;
+                bits[l] = u8::from(co);
+            }
         }
-        $w.scatter($i.dst, &r, ex);
-        $w.write_mask($i.sdst, mask & ex);
+        $w.put($i.dst, &r, ex);
+        $w.write_mask($i.sdst, pack_lanes(&bits) & ex);
     }};
 }
 
@@ -2904,6 +2905,47 @@ fn vmem_addr(w: &Wave, i: &DInst, a: &[u64; LANES], lane: usize) -> u64 {
     }
 }
 
+/// The addresses of a global (not flat, not scratch) access for every lane, as
+/// [`vmem_addr`] computes them lane by lane, and the span `[lo, hi)` of the `n`-byte
+/// accesses of the lanes `ex` enables (`lo >= hi` when there are none).
+#[inline(always)]
+fn global_addrs(w: &Wave, i: &DInst, ex: u64, n: u64, addrs: &mut [u64; LANES]) -> (u64, u64) {
+    let imm = i.imm as u64;
+    let width = w.width();
+    if i.mods & m::SADDR != 0 {
+        let base = w.sread64(i.src[2]).wrapping_add(imm);
+        match i.src[0] {
+            Src::V(r) => {
+                let b = usize::from(r) * LANES;
+                for (a, v) in addrs.iter_mut().zip(&w.v[b..b + LANES]) {
+                    *a = base.wrapping_add(u64::from(*v));
+                }
+            }
+            _ => *addrs = [base; LANES],
+        }
+    } else {
+        match i.src[0] {
+            Src::V(r) => {
+                let b = usize::from(r) * LANES;
+                let b2 = (usize::from(r) + 1) % VROWS * LANES;
+                let (lo, hi) = (&w.v[b..b + LANES], &w.v[b2..b2 + LANES]);
+                for l in 0..LANES {
+                    addrs[l] = (u64::from(lo[l]) | u64::from(hi[l]) << 32).wrapping_add(imm);
+                }
+            }
+            other => *addrs = [w.sread64(other).wrapping_add(imm); LANES],
+        }
+    }
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    for (l, &ad) in addrs.iter().enumerate().take(width) {
+        if ex >> l & 1 != 0 {
+            lo = lo.min(ad);
+            hi = hi.max(ad.saturating_add(n));
+        }
+    }
+    (lo, hi)
+}
+
 fn gather_addr(w: &Wave, i: &DInst) -> [u64; LANES] {
     let mut a = [0u64; LANES];
     let seg = i.mods >> m::SEG & 3;
@@ -2975,7 +3017,6 @@ fn split_scratch(sp: &Space) -> bool {
 
 fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
     let ex = w.exec();
-    let a = gather_addr(w, i);
     let n = i.imm2 as usize;
     let Dst::V(row) = i.dst else { return Ok(()) };
     let row = usize::from(row);
@@ -2985,31 +3026,26 @@ fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
     if n.is_multiple_of(4) && (i.mods >> m::D16) & 3 == 0 && (i.mods >> m::SEG) & 3 == 2 {
         // all lanes in one region: one bounds check for the wave
         let mut addrs = [0u64; LANES];
-        let (mut lo, mut hi) = (u64::MAX, 0u64);
-        for l in 0..w.lanes as usize {
-            if ex >> l & 1 != 0 {
-                let ad = vmem_addr(w, i, &a, l);
-                addrs[l] = ad;
-                lo = lo.min(ad);
-                hi = hi.max(ad.saturating_add(n as u64));
-            }
-        }
+        let (lo, hi) = global_addrs(w, i, ex, n as u64, &mut addrs);
         if lo < hi {
             if let Some((base, data)) = cx.mem.span(lo, hi - lo) {
-                for l in 0..w.lanes as usize {
-                    if ex >> l & 1 == 0 {
-                        continue;
-                    }
-                    let o = (addrs[l] - base) as usize;
-                    for k in 0..n / 4 {
-                        let b = &data[o + 4 * k..o + 4 * k + 4];
-                        w.v[((row + k) % VROWS) * LANES + l] =
-                            u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                let width = w.width();
+                for k in 0..n / 4 {
+                    let rb = ((row + k) % VROWS) * LANES;
+                    let dst = &mut w.v[rb..rb + LANES];
+                    for l in 0..width {
+                        if ex >> l & 1 != 0 {
+                            let o = (addrs[l] - base) as usize + 4 * k;
+                            if let Some(b) = data.get(o..).and_then(|d| d.first_chunk::<4>()) {
+                                dst[l] = u32::from_le_bytes(*b);
+                            }
+                        }
                     }
                 }
                 return Ok(());
             }
         }
+        let a = gather_addr(w, i);
         for l in 0..w.lanes as usize {
             if ex >> l & 1 == 0 {
                 continue;
@@ -3027,6 +3063,7 @@ fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         }
         return Ok(());
     }
+    let a = gather_addr(w, i);
     for l in 0..w.lanes as usize {
         if ex >> l & 1 == 0 {
             continue;
@@ -3064,37 +3101,33 @@ fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
 
 fn mem_store(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
     let ex = w.exec();
-    let a = gather_addr(w, i);
     let n = i.imm2 as usize;
     let Src::V(row) = i.src[1] else { return Ok(()) };
     let row = usize::from(row);
     if n.is_multiple_of(4) && (i.mods >> m::D16) & 3 == 0 && (i.mods >> m::SEG) & 3 == 2 {
         let mut addrs = [0u64; LANES];
-        let (mut lo, mut hi) = (u64::MAX, 0u64);
-        for l in 0..w.lanes as usize {
-            if ex >> l & 1 != 0 {
-                let ad = vmem_addr(w, i, &a, l);
-                addrs[l] = ad;
-                lo = lo.min(ad);
-                hi = hi.max(ad.saturating_add(n as u64));
-            }
-        }
+        let (lo, hi) = global_addrs(w, i, ex, n as u64, &mut addrs);
         if lo < hi {
-            let lanes = w.lanes as usize;
+            let width = w.width();
             if let Some((base, data)) = cx.mem.span_mut(lo, hi - lo) {
-                for l in 0..lanes {
-                    if ex >> l & 1 == 0 {
-                        continue;
-                    }
-                    let o = (addrs[l] - base) as usize;
-                    for k in 0..n / 4 {
-                        let v = w.v[((row + k) % VROWS) * LANES + l].to_le_bytes();
-                        data[o + 4 * k..o + 4 * k + 4].copy_from_slice(&v);
+                for k in 0..n / 4 {
+                    let rb = ((row + k) % VROWS) * LANES;
+                    let src = &w.v[rb..rb + LANES];
+                    for l in 0..width {
+                        if ex >> l & 1 != 0 {
+                            let o = (addrs[l] - base) as usize + 4 * k;
+                            if let Some(b) =
+                                data.get_mut(o..).and_then(|d| d.first_chunk_mut::<4>())
+                            {
+                                *b = src[l].to_le_bytes();
+                            }
+                        }
                     }
                 }
                 return Ok(());
             }
         }
+        let a = gather_addr(w, i);
         for l in 0..w.lanes as usize {
             if ex >> l & 1 == 0 {
                 continue;
@@ -3113,6 +3146,7 @@ fn mem_store(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         }
         return Ok(());
     }
+    let a = gather_addr(w, i);
     for l in 0..w.lanes as usize {
         if ex >> l & 1 == 0 {
             continue;
