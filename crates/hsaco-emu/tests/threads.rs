@@ -9,7 +9,7 @@
 // another, as in the emulator itself
 #![allow(clippy::needless_range_loop)]
 
-use hsaco_emu::{kernel_names, load, run_kernel, ArgValue, Dispatch, Elem, RunOptions};
+use hsaco_emu::{kernel_names, load, run_kernel, Dispatch, RunOptions};
 
 /// Kernels whose work-groups read what other work-groups write (a race on a GPU too,
 /// whose outcome depends on the order the work-groups run in), so that one and two
@@ -19,38 +19,6 @@ const RACY: &[(&str, &str)] = &[(
     "flat_scratch.cl reads o[i] for every work-item i while the work-item i - 64 of \
      an earlier work-group writes o[64 + (i - 64)] = o[i]",
 )];
-
-fn args_for(k: &hsaco_emu::kernel::Kernel) -> Vec<ArgValue> {
-    let mut seed = 1u64;
-    let mut args = Vec::new();
-    for a in k.explicit_args() {
-        match a.value_kind.as_deref() {
-            Some("global_buffer") => {
-                let data = (0..16384 * 4)
-                    .map(|_| {
-                        seed = seed
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
-                        ((seed >> 33) % 7) as u8
-                    })
-                    .collect();
-                args.push(ArgValue::Buffer {
-                    elem: Elem::U8,
-                    data,
-                });
-            }
-            Some("dynamic_shared_pointer") => {
-                args.push(ArgValue::Scalar(1024u32.to_le_bytes().to_vec()))
-            }
-            _ => {
-                let mut v = vec![0u8; a.size.unwrap_or(4) as usize];
-                v[0] = 200;
-                args.push(ArgValue::Scalar(v));
-            }
-        }
-    }
-    args
-}
 
 #[test]
 fn one_and_two_threads_give_the_same_buffers_for_every_fixture() {
@@ -80,7 +48,7 @@ fn one_and_two_threads_give_the_same_buffers_for_every_fixture() {
                 grid: [block * 3 + 5, 1, 1],
                 block: [block, 1, 1],
                 dynamic_lds: 0,
-                args: args_for(&k),
+                args: hsaco_emu::fuzzing::made_up_args(&k, 16384 * 4),
             };
             let opts = |threads| RunOptions {
                 budget: 2_000_000,
