@@ -3010,6 +3010,27 @@ fn mem_slice<'c>(
     }
 }
 
+/// Write `bytes` to a space (through [`Memory::write`], which also serves regions
+/// shared between threads).
+fn mem_write(cx: &mut Ctx<'_>, sp: Space, bytes: &[u8], lane: usize) -> Result<(), Fault> {
+    match sp {
+        Space::Global(a) | Space::Scratch(a) => {
+            cx.mem.write(a, bytes).map_err(|Unmapped(x)| Fault::Memory {
+                addr: x,
+                lane: Some(lane as u32),
+                space: if matches!(sp, Space::Global(_)) {
+                    "global"
+                } else {
+                    "scratch"
+                },
+            })
+        }
+        Space::Lds(_) => {
+            mem_slice(cx, sp, bytes.len(), lane).map(|cell| cell.copy_from_slice(bytes))
+        }
+    }
+}
+
 /// Scratch is swizzled per dword: a wider access is one dword at a time.
 fn split_scratch(sp: &Space) -> bool {
     matches!(sp, Space::Scratch(_))
@@ -3162,13 +3183,65 @@ fn mem_store(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         if split_scratch(&sp) && n > 4 {
             for k in 0..n / 4 {
                 let sp = classify(w, cx, i, addr + 4 * k as u64, l);
-                mem_slice(cx, sp, 4, l)?.copy_from_slice(&data[4 * k..4 * k + 4]);
+                mem_write(cx, sp, &data[4 * k..4 * k + 4], l)?;
             }
         } else {
-            mem_slice(cx, sp, n, l)?.copy_from_slice(&data[..n]);
+            mem_write(cx, sp, &data[..n], l)?;
         }
     }
     Ok(())
+}
+
+/// The value an atomic operation (`op`, a name of [`ATOMIC_OPS`]) of `n` bytes leaves
+/// in memory that held `old`, with data `x` (and `cmp` for cmpswap); None for an
+/// operation without semantics.
+fn atomic_new(op: &str, n: usize, old: u64, x: u64, cmp: u64) -> Option<u64> {
+    let bits = 8 * n as u32;
+    let mask = if n == 8 { u64::MAX } else { 0xffff_ffff };
+    let sx = |v: u64| sext64(v, bits) as i64;
+    let new = match op {
+        "add" => old.wrapping_add(x),
+        "sub" => old.wrapping_sub(x),
+        "smin" => sx(old).min(sx(x)) as u64,
+        "smax" => sx(old).max(sx(x)) as u64,
+        "umin" => old.min(x),
+        "umax" => old.max(x),
+        "and" => old & x,
+        "or" => old | x,
+        "xor" => old ^ x,
+        "swap" => x,
+        // data = {src, cmp}: store src if old == cmp
+        "cmpswap" => {
+            if old == cmp {
+                x
+            } else {
+                old
+            }
+        }
+        "inc" => {
+            if old >= x {
+                0
+            } else {
+                old + 1
+            }
+        }
+        "dec" => {
+            if old == 0 || old > x {
+                x
+            } else {
+                old - 1
+            }
+        }
+        "add_f32" => u64::from((f32::from_bits(old as u32) + f32::from_bits(x as u32)).to_bits()),
+        "add_f64" => (f64::from_bits(old) + f64::from_bits(x)).to_bits(),
+        // IEEE maxNum/minNum (a NaN operand gives the other one), -0 < +0
+        "max_f32" => u64::from(fmax32(f(old as u32), f(x as u32)).to_bits()),
+        "min_f32" => u64::from(fmin32(f(old as u32), f(x as u32)).to_bits()),
+        "max_f64" => fmax64(d(old), d(x)).to_bits(),
+        "min_f64" => fmin64(d(old), d(x)).to_bits(),
+        _ => return None,
+    } & mask;
+    Some(new)
 }
 
 fn mem_atomic(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
@@ -3187,64 +3260,39 @@ fn mem_atomic(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         let addr = vmem_addr(w, i, &a, l);
         let sp = classify(w, cx, i, addr, l);
         let data = lane_bytes(w, drow, l, 2 * n);
-        let cell = mem_slice(cx, sp, n, l)?;
-        let mut ob = [0u8; 8];
-        ob[..n].copy_from_slice(cell);
-        let old = u64::from_le_bytes(ob);
         let mut xb = [0u8; 8];
         xb[..n].copy_from_slice(&data[..n]);
         let x = u64::from_le_bytes(xb);
         let mut cb = [0u8; 8];
         cb[..n].copy_from_slice(&data[n..2 * n]);
         let cmp = u64::from_le_bytes(cb);
-        let bits = 8 * n as u32;
-        let mask = if n == 8 { u64::MAX } else { 0xffff_ffff };
-        let sx = |v: u64| sext64(v, bits) as i64;
-        let new = match op {
-            "add" => old.wrapping_add(x),
-            "sub" => old.wrapping_sub(x),
-            "smin" => sx(old).min(sx(x)) as u64,
-            "smax" => sx(old).max(sx(x)) as u64,
-            "umin" => old.min(x),
-            "umax" => old.max(x),
-            "and" => old & x,
-            "or" => old | x,
-            "xor" => old ^ x,
-            "swap" => x,
-            // data = {src, cmp}: store src if old == cmp
-            "cmpswap" => {
-                if old == cmp {
-                    x
-                } else {
-                    old
-                }
+        if atomic_new(op, n, 0, x, cmp).is_none() {
+            return Err(Fault::Unimplemented);
+        }
+        let apply = |old: u64| atomic_new(op, n, old, x, cmp).unwrap_or(old);
+        let old = match sp {
+            Space::Global(a) | Space::Scratch(a) => {
+                cx.mem
+                    .atomic(a, n, apply)
+                    .map_err(|Unmapped(x)| Fault::Memory {
+                        addr: x,
+                        lane: Some(l as u32),
+                        space: if matches!(sp, Space::Global(_)) {
+                            "global"
+                        } else {
+                            "scratch"
+                        },
+                    })?
             }
-            "inc" => {
-                if old >= x {
-                    0
-                } else {
-                    old + 1
-                }
+            Space::Lds(_) => {
+                let cell = mem_slice(cx, sp, n, l)?;
+                let mut ob = [0u8; 8];
+                ob[..n].copy_from_slice(cell);
+                let old = u64::from_le_bytes(ob);
+                cell.copy_from_slice(&apply(old).to_le_bytes()[..n]);
+                old
             }
-            "dec" => {
-                if old == 0 || old > x {
-                    x
-                } else {
-                    old - 1
-                }
-            }
-            "add_f32" => {
-                u64::from((f32::from_bits(old as u32) + f32::from_bits(x as u32)).to_bits())
-            }
-            "add_f64" => (f64::from_bits(old) + f64::from_bits(x)).to_bits(),
-            // IEEE maxNum/minNum (a NaN operand gives the other one), -0 < +0
-            "max_f32" => u64::from(fmax32(f(old as u32), f(x as u32)).to_bits()),
-            "min_f32" => u64::from(fmin32(f(old as u32), f(x as u32)).to_bits()),
-            "max_f64" => fmax64(d(old), d(x)).to_bits(),
-            "min_f64" => fmin64(d(old), d(x)).to_bits(),
-            _ => return Err(Fault::Unimplemented),
-        } & mask;
-        cell.copy_from_slice(&new.to_le_bytes()[..n]);
+        };
         if i.mods & m::RTN != 0 {
             if let Dst::V(r) = i.dst {
                 store_lane(w, usize::from(r), l, &old.to_le_bytes()[..n], false);
@@ -3345,7 +3393,7 @@ fn buffer(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
             if load {
                 mem_read(cx, Space::Global(addr), &mut buf[k..k + len], l)?;
             } else {
-                mem_slice(cx, Space::Global(addr), len, l)?.copy_from_slice(&buf[k..k + len]);
+                mem_write(cx, Space::Global(addr), &buf[k..k + len], l)?;
             }
             k += len;
         }
