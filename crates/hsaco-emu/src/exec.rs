@@ -239,10 +239,8 @@ impl Wave {
             } else if exec == u64::MAX {
                 *row = *vals;
             } else {
-                for l in 0..LANES {
-                    let keep = 0u32.wrapping_sub((exec >> l) as u32 & 1);
-                    row[l] = (vals[l] & keep) | (row[l] & !keep);
-                }
+                let old = *row;
+                select_lanes(LANES, exec, &old, vals, row);
             }
         }
     }
@@ -662,11 +660,87 @@ macro_rules! vcarry {
     }};
 }
 
-/// A compare condition as a truth table: less, equal, greater, unordered.
+/// Each byte value as eight lane masks (bit `j` set: lane `j` all ones), for selecting
+/// lanes by a mask without a shift per lane.
+static EXPAND: [[u32; 8]; 256] = {
+    let mut t = [[0u32; 8]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut j = 0;
+        while j < 8 {
+            if i >> j & 1 != 0 {
+                t[i][j] = u32::MAX;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Per lane `if mask has the lane { b } else { a }`, for the first `n` lanes (a
+/// multiple of 8).
 #[inline(always)]
-fn cmp_table(c: Cmp) -> [u64; 4] {
-    use std::cmp::Ordering::*;
-    [Some(Less), Some(Equal), Some(Greater), None].map(|o| u64::from(c.test(o)))
+fn select_lanes(n: usize, mask: u64, a: &[u32; LANES], b: &[u32; LANES], r: &mut [u32; LANES]) {
+    for k in 0..n / 8 {
+        let e = &EXPAND[(mask >> (8 * k)) as usize & 255];
+        for j in 0..8 {
+            let l = 8 * k + j;
+            r[l] = (b[l] & e[j]) | (a[l] & !e[j]);
+        }
+    }
+}
+
+/// A compare of the first `n` lanes as a lane mask, the condition matched once and
+/// each lane compared by the same closure (the operands converted by `conv`): for
+/// integers every pair is ordered, so the float forms of the conditions serve both.
+// meant for floats: the negated conditions are true for unordered operands, `x == x`
+// is false for a NaN, and `x < y || x > y` (ordered, not equal) is not `x != y`
+#[allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::eq_op,
+    clippy::double_comparisons
+)]
+#[inline(always)]
+fn cmp_mask<T: PartialOrd + Copy>(
+    c: Cmp,
+    n: usize,
+    a: &[u32; LANES],
+    b: &[u32; LANES],
+    conv: impl Fn(u32) -> T + Copy,
+) -> u64 {
+    #[inline(always)]
+    fn go<T: Copy>(
+        n: usize,
+        a: &[u32; LANES],
+        b: &[u32; LANES],
+        conv: impl Fn(u32) -> T,
+        t: impl Fn(T, T) -> bool,
+    ) -> u64 {
+        let mut bits = [0u8; LANES];
+        for l in 0..n {
+            bits[l] = u8::from(t(conv(a[l]), conv(b[l])));
+        }
+        pack_lanes(&bits)
+    }
+    match c {
+        Cmp::F => 0,
+        Cmp::T => go(n, a, b, conv, |_, _| true),
+        Cmp::Lt => go(n, a, b, conv, |x, y| x < y),
+        Cmp::Eq => go(n, a, b, conv, |x, y| x == y),
+        Cmp::Le => go(n, a, b, conv, |x, y| x <= y),
+        Cmp::Gt => go(n, a, b, conv, |x, y| x > y),
+        Cmp::Ne | Cmp::Lg => go(n, a, b, conv, |x, y| x < y || x > y),
+        Cmp::Ge => go(n, a, b, conv, |x, y| x >= y),
+        Cmp::O => go(n, a, b, conv, |x, y| x == x && y == y),
+        Cmp::U => go(n, a, b, conv, |x, y| x != x || y != y),
+        Cmp::Nge => go(n, a, b, conv, |x, y| !(x >= y)),
+        Cmp::Nlg => go(n, a, b, conv, |x, y| !(x < y || x > y)),
+        Cmp::Ngt => go(n, a, b, conv, |x, y| !(x > y)),
+        Cmp::Nle => go(n, a, b, conv, |x, y| !(x <= y)),
+        Cmp::Neq => go(n, a, b, conv, |x, y| x != y),
+        Cmp::Nlt => go(n, a, b, conv, |x, y| !(x < y)),
+    }
 }
 
 /// A lane mask from one byte per lane (each 0 or 1): eight lanes per multiplication,
@@ -1180,10 +1254,7 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             {
                 let a = w.frow(i, 0, &mut ta);
                 let b = w.frow(i, 1, &mut tb);
-                for l in 0..w.width() {
-                    let pick = 0u32.wrapping_sub((mask >> l) as u32 & 1);
-                    r[l] = (b[l] & pick) | (a[l] & !pick);
-                }
+                select_lanes(w.width(), mask, a, b, &mut r);
             }
             w.put(i.dst, &r, ex);
         }
@@ -1595,41 +1666,14 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
                     } else {
                         (w.row(i.src[0], &mut ta), w.row(i.src[1], &mut tb))
                     };
-                    // one loop per type, over the wave's lanes (mask is ANDed with EXEC),
-                    // the condition as a truth table of less, equal, greater, unordered;
-                    // one byte per lane, packed into the mask afterwards
+                    // one loop per type and condition, over the wave's lanes (mask is
+                    // ANDed with EXEC); one byte per lane, packed into the mask afterwards
                     let n = w.width();
-                    let tb = cmp_table(c).map(|x| x as u8);
-                    let mut bits = [0u8; LANES];
-                    match t {
-                        CmpTy::U32 => {
-                            for l in 0..n {
-                                let (x, y) = (a[l], b[l]);
-                                bits[l] = (u8::from(x < y) & tb[0])
-                                    | (u8::from(x == y) & tb[1])
-                                    | (u8::from(x > y) & tb[2]);
-                            }
-                        }
-                        CmpTy::I32 => {
-                            for l in 0..n {
-                                let (x, y) = (a[l] as i32, b[l] as i32);
-                                bits[l] = (u8::from(x < y) & tb[0])
-                                    | (u8::from(x == y) & tb[1])
-                                    | (u8::from(x > y) & tb[2]);
-                            }
-                        }
-                        _ => {
-                            for l in 0..n {
-                                let (x, y) = (f(a[l]), f(b[l]));
-                                let (lt, eq, gt) = (x < y, x == y, x > y);
-                                bits[l] = (u8::from(lt) & tb[0])
-                                    | (u8::from(eq) & tb[1])
-                                    | (u8::from(gt) & tb[2])
-                                    | (u8::from(!(lt | eq | gt)) & tb[3]);
-                            }
-                        }
-                    }
-                    mask = pack_lanes(&bits);
+                    mask = match t {
+                        CmpTy::U32 => cmp_mask(c, n, a, b, |x| x),
+                        CmpTy::I32 => cmp_mask(c, n, a, b, |x| x as i32),
+                        _ => cmp_mask(c, n, a, b, f),
+                    };
                 }
                 _ => {
                     let mut a = [0u64; LANES];
