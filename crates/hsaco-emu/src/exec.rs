@@ -239,8 +239,13 @@ impl Wave {
             } else if exec == u64::MAX {
                 *row = *vals;
             } else {
-                let old = *row;
-                select_lanes(LANES, exec, &old, vals, row);
+                for k in 0..LANES / 8 {
+                    let e = &EXPAND[(exec >> (8 * k)) as usize & 255];
+                    for j in 0..8 {
+                        let l = 8 * k + j;
+                        row[l] = (vals[l] & e[j]) | (row[l] & !e[j]);
+                    }
+                }
             }
         }
     }
@@ -398,6 +403,53 @@ fn fma32(a: f32, b: f32, c: f32) -> f32 {
     } else {
         a.mul_add(b, c)
     }
+}
+
+/// A two-source f32 operation `op` on every lane, as `fout32(op(flush32(a),
+/// flush32(b)))` per lane, in a loop without branches: the flushes selected per lane,
+/// the output modifiers applied afterwards when the instruction has any.
+#[inline]
+fn f2_lanes(w: &mut Wave, i: &DInst, ftz: bool, op: impl Fn(f32, f32) -> f32) {
+    #[inline(always)]
+    fn go<const FTZ: bool>(
+        n: usize,
+        a: &[u32; LANES],
+        b: &[u32; LANES],
+        r: &mut [u32; LANES],
+        op: impl Fn(f32, f32) -> f32,
+    ) {
+        let fl = |u: u32| -> u32 {
+            if FTZ && u & 0x7f80_0000 == 0 {
+                u & 0x8000_0000
+            } else {
+                u
+            }
+        };
+        for l in 0..n {
+            r[l] = fl(op(f(fl(a[l])), f(fl(b[l]))).to_bits());
+        }
+    }
+    let (mut ta, mut tb) = ([0u32; LANES], [0u32; LANES]);
+    let mut r = [0u32; LANES];
+    {
+        let (a, b) = if i.mods & m::FLOAT != 0 {
+            (w.frow(i, 0, &mut ta), w.frow(i, 1, &mut tb))
+        } else {
+            (w.row(i.src[0], &mut ta), w.row(i.src[1], &mut tb))
+        };
+        if ftz {
+            go::<true>(w.width(), a, b, &mut r, op);
+        } else {
+            go::<false>(w.width(), a, b, &mut r, op);
+        }
+    }
+    if i.mods & (3 << m::OMOD | m::CLAMP) != 0 {
+        for x in r[..w.width()].iter_mut() {
+            *x = fout32(i, f(*x), ftz);
+        }
+    }
+    let ex = w.exec();
+    w.put(i.dst, &r, ex);
 }
 
 /// [`fma32`] of the first `n` lanes with denormals flushed per `ftz`, then the output
@@ -701,7 +753,7 @@ fn select_lanes(n: usize, mask: u64, a: &[u32; LANES], b: &[u32; LANES], r: &mut
     clippy::eq_op,
     clippy::double_comparisons
 )]
-#[inline(always)]
+#[inline]
 fn cmp_mask<T: PartialOrd + Copy>(
     c: Cmp,
     n: usize,
@@ -1481,26 +1533,10 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             w.scatter(i.dst, &r, ex);
         }
         // ---- VALU f32
-        Op::VAddF32 => v2!(w, i, |a, b| fout32(
-            i,
-            flush32(f(a), ftz) + flush32(f(b), ftz),
-            ftz
-        )),
-        Op::VSubF32 => v2!(w, i, |a, b| fout32(
-            i,
-            flush32(f(a), ftz) - flush32(f(b), ftz),
-            ftz
-        )),
-        Op::VSubrevF32 => v2!(w, i, |a, b| fout32(
-            i,
-            flush32(f(b), ftz) - flush32(f(a), ftz),
-            ftz
-        )),
-        Op::VMulF32 => v2!(w, i, |a, b| fout32(
-            i,
-            flush32(f(a), ftz) * flush32(f(b), ftz),
-            ftz
-        )),
+        Op::VAddF32 => f2_lanes(w, i, ftz, |a, b| a + b),
+        Op::VSubF32 => f2_lanes(w, i, ftz, |a, b| a - b),
+        Op::VSubrevF32 => f2_lanes(w, i, ftz, |a, b| b - a),
+        Op::VMulF32 => f2_lanes(w, i, ftz, |a, b| a * b),
         Op::VFmaF32 => {
             let (mut ta, mut tb, mut tc) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
             let mut r = [0u32; LANES];
@@ -2990,6 +3026,21 @@ fn global_addrs(w: &Wave, i: &DInst, ex: u64, n: u64, addrs: &mut [u64; LANES]) 
     (lo, hi)
 }
 
+/// Every one of the `width` lanes is active and lane `l` accesses the dword at
+/// `addrs[0] + 4 * l`.
+#[inline(always)]
+fn contiguous(addrs: &[u64; LANES], width: usize, ex: u64) -> bool {
+    if ex != u64::MAX >> (LANES - width) {
+        return false;
+    }
+    let a0 = addrs[0];
+    let mut ok = true;
+    for (l, &a) in addrs.iter().enumerate().take(width) {
+        ok &= a == a0.wrapping_add(4 * l as u64);
+    }
+    ok
+}
+
 fn gather_addr(w: &Wave, i: &DInst) -> [u64; LANES] {
     let mut a = [0u64; LANES];
     let seg = i.mods >> m::SEG & 3;
@@ -3095,6 +3146,17 @@ fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         if lo < hi {
             if let Some((base, data)) = cx.mem.span(lo, hi - lo) {
                 let width = w.width();
+                if n == 4 && contiguous(&addrs, width, ex) {
+                    // every lane, one dword after another: one copy of the row
+                    let rb = (row % VROWS) * LANES;
+                    let o = (lo - base) as usize;
+                    if let Some(src) = data.get(o..o + 4 * width) {
+                        for (d, c) in w.v[rb..rb + width].iter_mut().zip(src.chunks_exact(4)) {
+                            *d = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                        }
+                        return Ok(());
+                    }
+                }
                 for k in 0..n / 4 {
                     let rb = ((row + k) % VROWS) * LANES;
                     let dst = &mut w.v[rb..rb + LANES];
@@ -3175,6 +3237,16 @@ fn mem_store(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         if lo < hi {
             let width = w.width();
             if let Some((base, data)) = cx.mem.span_mut(lo, hi - lo) {
+                if n == 4 && contiguous(&addrs, width, ex) {
+                    let rb = (row % VROWS) * LANES;
+                    let o = (lo - base) as usize;
+                    if let Some(dst) = data.get_mut(o..o + 4 * width) {
+                        for (c, v) in dst.chunks_exact_mut(4).zip(&w.v[rb..rb + width]) {
+                            c.copy_from_slice(&v.to_le_bytes());
+                        }
+                        return Ok(());
+                    }
+                }
                 for k in 0..n / 4 {
                     let rb = ((row + k) % VROWS) * LANES;
                     let src = &w.v[rb..rb + LANES];
