@@ -3105,21 +3105,27 @@ fn mem_slice<'c>(
     }
 }
 
+/// The fault of an unmapped global or scratch access of `lane`.
+fn memory_fault(sp: &Space, Unmapped(addr): Unmapped, lane: usize) -> Fault {
+    Fault::Memory {
+        addr,
+        lane: Some(lane as u32),
+        space: if matches!(sp, Space::Scratch(_)) {
+            "scratch"
+        } else {
+            "global"
+        },
+    }
+}
+
 /// Write `bytes` to a space (through [`Memory::write`], which also serves regions
 /// shared between threads).
 fn mem_write(cx: &mut Ctx<'_>, sp: Space, bytes: &[u8], lane: usize) -> Result<(), Fault> {
     match sp {
-        Space::Global(a) | Space::Scratch(a) => {
-            cx.mem.write(a, bytes).map_err(|Unmapped(x)| Fault::Memory {
-                addr: x,
-                lane: Some(lane as u32),
-                space: if matches!(sp, Space::Global(_)) {
-                    "global"
-                } else {
-                    "scratch"
-                },
-            })
-        }
+        Space::Global(a) | Space::Scratch(a) => cx
+            .mem
+            .write(a, bytes)
+            .map_err(|u| memory_fault(&sp, u, lane)),
         Space::Lds(_) => {
             mem_slice(cx, sp, bytes.len(), lane).map(|cell| cell.copy_from_slice(bytes))
         }
@@ -3387,19 +3393,10 @@ fn mem_atomic(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         }
         let apply = |old: u64| atomic_new(op, n, old, x, cmp).unwrap_or(old);
         let old = match sp {
-            Space::Global(a) | Space::Scratch(a) => {
-                cx.mem
-                    .atomic(a, n, apply)
-                    .map_err(|Unmapped(x)| Fault::Memory {
-                        addr: x,
-                        lane: Some(l as u32),
-                        space: if matches!(sp, Space::Global(_)) {
-                            "global"
-                        } else {
-                            "scratch"
-                        },
-                    })?
-            }
+            Space::Global(a) | Space::Scratch(a) => cx
+                .mem
+                .atomic(a, n, apply)
+                .map_err(|u| memory_fault(&sp, u, l))?,
             Space::Lds(_) => {
                 let cell = mem_slice(cx, sp, n, l)?;
                 let mut ob = [0u8; 8];
