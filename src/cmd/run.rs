@@ -22,8 +22,8 @@ use std::process::ExitCode;
 ///   LDS       lds:BYTES   (a `local` pointer argument: the bytes of its array)
 /// An unimplemented instruction, a memory fault, a trap or an exhausted instruction
 /// budget is an error naming the instruction and where it is (exit status 1).
-/// --threads N runs the work-groups on N threads when they cannot see each other's
-/// writes (no global atomics, printf or clock reads; else one thread).
+/// --threads N runs the work-groups on N threads (one when the kernel has printf or
+/// clock reads); with global atomics the threads share the buffers.
 ///
 /// Examples:
 ///   hsaco run 01_vadd.co --kernel vadd_f32 --grid 1000 --block 256 \
@@ -54,8 +54,8 @@ pub struct Opts {
     /// With several code objects in FILE, the one for this processor.
     #[arg(long)]
     pub device: Option<String>,
-    /// Host threads for the work-groups (one when the kernel has global atomics, printf
-    /// or clock reads).
+    /// Host threads for the work-groups (one when the kernel has printf or clock
+    /// reads).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Wave-instructions one wave may execute.

@@ -19,35 +19,7 @@ fn main() {
                     continue;
                 }
             };
-            let mut seed = 1u64;
-            let mut args = Vec::new();
-            for a in k.explicit_args() {
-                match a.value_kind.as_deref() {
-                    Some("global_buffer") => {
-                        let data = (0..65536 * 4)
-                            .map(|_| {
-                                seed = seed
-                                    .wrapping_mul(6364136223846793005)
-                                    .wrapping_add(1442695040888963407);
-                                ((seed >> 33) % 7) as u8
-                            })
-                            .collect();
-                        args.push(ArgValue::Buffer {
-                            elem: Elem::U8,
-                            data,
-                        });
-                    }
-                    Some("dynamic_shared_pointer") => {
-                        args.push(ArgValue::Scalar(1024u32.to_le_bytes().to_vec()))
-                    }
-                    _ => {
-                        let n = a.size.unwrap_or(4) as usize;
-                        let mut v = vec![0u8; n];
-                        v[0] = 200;
-                        args.push(ArgValue::Scalar(v));
-                    }
-                }
-            }
+            let args = hsaco_emu::fuzzing::made_up_args(&k, 65536 * 4);
             let block = k
                 .metadata
                 .reqd_workgroup_size

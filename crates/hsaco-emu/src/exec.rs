@@ -204,6 +204,58 @@ impl Wave {
         }
     }
 
+    /// A 32-bit source for every lane, borrowed: a VGPR row in place, a scalar or
+    /// constant broadcast into `tmp` (no copy of the row, unlike [`Wave::gather`]).
+    #[inline(always)]
+    fn row<'a>(&'a self, s: Src, tmp: &'a mut [u32; LANES]) -> &'a [u32; LANES] {
+        if let Src::V(r) = s {
+            if let Some(row) = self.v[usize::from(r) * LANES..].first_chunk::<LANES>() {
+                return row;
+            }
+        }
+        *tmp = [self.sread(s); LANES];
+        tmp
+    }
+
+    /// A 32-bit float source with its abs/neg modifiers (source `k`): borrowed when
+    /// it has none, else a modified copy in `tmp`.
+    #[inline(always)]
+    fn frow<'a>(&'a self, i: &DInst, k: u32, tmp: &'a mut [u32; LANES]) -> &'a [u32; LANES] {
+        if i.mods >> k & (1 << m::NEG | 1 << m::ABS) == 0 {
+            self.row(i.src[k as usize], tmp)
+        } else {
+            self.gather(i.src[k as usize], tmp);
+            fmods32(i, k, tmp);
+            tmp
+        }
+    }
+
+    /// Write a row of 32-bit results: all `width()` lanes at once when EXEC has them
+    /// all, else lane by lane.
+    #[inline(always)]
+    fn put(&mut self, d: Dst, vals: &[u32; LANES], exec: u64) {
+        if let Dst::V(r) = d {
+            let b = usize::from(r) * LANES;
+            let lanes = self.lanes;
+            let Some(row) = self.v[b..].first_chunk_mut::<LANES>() else {
+                return;
+            };
+            if lanes == 32 && exec == u64::from(u32::MAX) {
+                row[..32].copy_from_slice(&vals[..32]);
+            } else if exec == u64::MAX {
+                *row = *vals;
+            } else {
+                for k in 0..LANES / 8 {
+                    let e = &EXPAND[(exec >> (8 * k)) as usize & 255];
+                    for j in 0..8 {
+                        let l = 8 * k + j;
+                        row[l] = (vals[l] & e[j]) | (row[l] & !e[j]);
+                    }
+                }
+            }
+        }
+    }
+
     /// Gather a 32-bit source for every lane.
     #[inline(always)]
     fn gather(&self, s: Src, out: &mut [u32; LANES]) {
@@ -331,8 +383,10 @@ fn fmods64(i: &DInst, k: u32, v: &mut [u64; LANES]) {
 
 #[inline(always)]
 fn flush32(x: f32, ftz: bool) -> f32 {
-    if ftz && x.is_subnormal() {
-        f32::from_bits(x.to_bits() & 0x8000_0000)
+    // a zero exponent: a denormal (to a signed zero) or a zero (unchanged); no branch
+    let u = x.to_bits();
+    if ftz && u & 0x7f80_0000 == 0 {
+        f32::from_bits(u & 0x8000_0000)
     } else {
         x
     }
@@ -357,10 +411,102 @@ fn fma32(a: f32, b: f32, c: f32) -> f32 {
     }
 }
 
+/// A two-source f32 operation `op` on every lane, as `fout32(op(flush32(a),
+/// flush32(b)))` per lane, in a loop without branches: the flushes selected per lane,
+/// the output modifiers applied afterwards when the instruction has any.
+#[inline]
+fn f2_lanes(w: &mut Wave, i: &DInst, ftz: bool, op: impl Fn(f32, f32) -> f32) {
+    #[inline(always)]
+    fn go<const FTZ: bool>(
+        n: usize,
+        a: &[u32; LANES],
+        b: &[u32; LANES],
+        r: &mut [u32; LANES],
+        op: impl Fn(f32, f32) -> f32,
+    ) {
+        let fl = |u: u32| -> u32 {
+            if FTZ && u & 0x7f80_0000 == 0 {
+                u & 0x8000_0000
+            } else {
+                u
+            }
+        };
+        for l in 0..n {
+            r[l] = fl(op(f(fl(a[l])), f(fl(b[l]))).to_bits());
+        }
+    }
+    let (mut ta, mut tb) = ([0u32; LANES], [0u32; LANES]);
+    let mut r = [0u32; LANES];
+    {
+        let (a, b) = if i.mods & m::FLOAT != 0 {
+            (w.frow(i, 0, &mut ta), w.frow(i, 1, &mut tb))
+        } else {
+            (w.row(i.src[0], &mut ta), w.row(i.src[1], &mut tb))
+        };
+        if ftz {
+            go::<true>(w.width(), a, b, &mut r, op);
+        } else {
+            go::<false>(w.width(), a, b, &mut r, op);
+        }
+    }
+    if i.mods & (3 << m::OMOD | m::CLAMP) != 0 {
+        for x in r[..w.width()].iter_mut() {
+            *x = fout32(i, f(*x), ftz);
+        }
+    }
+    let ex = w.exec();
+    w.put(i.dst, &r, ex);
+}
+
+/// [`fma32`] of the first `n` lanes with denormals flushed per `ftz`, then the output
+/// modifiers ([`fout32`]): the same bits as `fout32(fma32(..))` per lane, but the f64
+/// route's rare cases (see [`fma32`]) are looked for over the whole row and, when any
+/// lane has one, the row is computed again lane by lane, so that the common loop has no
+/// branch.
+#[inline(always)]
+fn fma_lanes(i: &DInst, n: usize, s: [&[u32; LANES]; 3], ftz: bool, r: &mut [u32; LANES]) {
+    #[inline(always)]
+    fn go<const FTZ: bool>(n: usize, [a, b, c]: [&[u32; LANES]; 3], r: &mut [u32; LANES]) {
+        let fl = |u: u32| -> u32 {
+            if FTZ && u & 0x7f80_0000 == 0 {
+                u & 0x8000_0000
+            } else {
+                u
+            }
+        };
+        let mut rare = false;
+        for l in 0..n {
+            let p = f64::from(f(fl(a[l]))) * f64::from(f(fl(b[l]))) + f64::from(f(fl(c[l])));
+            let u = p.to_bits();
+            let e = (u >> 52) & 0x7ff;
+            rare |= !(0x381..0x7ff).contains(&e) | (u & 0x1fff_ffff == 0x1000_0000);
+            r[l] = fl((p as f32).to_bits());
+        }
+        if rare {
+            for l in 0..n {
+                r[l] = fl(fma32(f(fl(a[l])), f(fl(b[l])), f(fl(c[l]))).to_bits());
+            }
+        }
+    }
+    if ftz {
+        go::<true>(n, s, r);
+    } else {
+        go::<false>(n, s, r);
+    }
+    if i.mods & (3 << m::OMOD | m::CLAMP) != 0 {
+        for x in r[..n].iter_mut() {
+            *x = fout32(i, f(*x), ftz);
+        }
+    }
+}
+
 /// Output modifiers of a 32-bit float result: omod, then clamp to [0, 1].
 #[inline(always)]
 fn fout32(i: &DInst, x: f32, ftz: bool) -> u32 {
     let mut x = flush32(x, ftz);
+    if i.mods & (3 << m::OMOD | m::CLAMP) == 0 {
+        return x.to_bits();
+    }
     match i.mods >> m::OMOD & 3 {
         1 => x *= 2.0,
         2 => x *= 4.0,
@@ -446,66 +592,72 @@ fn cvt_i32(x: f32) -> i32 {
     x as i32
 }
 
+/// Source `k` of a vector operation, borrowed: with its float modifiers when the
+/// operation is a float one.
+macro_rules! src_row {
+    ($w:expr, $i:expr, $k:expr, $tmp:expr) => {
+        if $i.mods & m::FLOAT != 0 {
+            $w.frow($i, $k, $tmp)
+        } else {
+            $w.row($i.src[$k as usize], $tmp)
+        }
+    };
+}
+
 macro_rules! v1 {
     ($w:expr, $i:expr, |$a:ident| $e:expr) => {{
-        let mut a = [0u32; LANES];
-        $w.gather($i.src[0], &mut a);
-        if $i.mods & m::FLOAT != 0 {
-            fmods32($i, 0, &mut a);
-        }
+        let mut ta = [0u32; LANES];
         let mut r = [0u32; LANES];
-        for l in 0..$w.width() {
-            let $a = a[l];
-            r[l] = $e;
+        {
+            let a = src_row!($w, $i, 0u32, &mut ta);
+            for l in 0..$w.width() {
+                let $a = a[l];
+                r[l] = $e;
+            }
         }
         let ex = $w.exec();
-        $w.scatter($i.dst, &r, ex);
+        $w.put($i.dst, &r, ex);
     }};
 }
 
 macro_rules! v2 {
     ($w:expr, $i:expr, |$a:ident, $b:ident| $e:expr) => {{
-        let mut a = [0u32; LANES];
-        let mut b = [0u32; LANES];
-        $w.gather($i.src[0], &mut a);
-        $w.gather($i.src[1], &mut b);
-        if $i.mods & m::FLOAT != 0 {
-            fmods32($i, 0, &mut a);
-            fmods32($i, 1, &mut b);
-        }
+        let mut ta = [0u32; LANES];
+        let mut tb = [0u32; LANES];
         let mut r = [0u32; LANES];
-        for l in 0..$w.width() {
-            let $a = a[l];
-            let $b = b[l];
-            r[l] = $e;
+        {
+            let a = src_row!($w, $i, 0u32, &mut ta);
+            let b = src_row!($w, $i, 1u32, &mut tb);
+            for l in 0..$w.width() {
+                let $a = a[l];
+                let $b = b[l];
+                r[l] = $e;
+            }
         }
         let ex = $w.exec();
-        $w.scatter($i.dst, &r, ex);
+        $w.put($i.dst, &r, ex);
     }};
 }
 
 macro_rules! v3 {
     ($w:expr, $i:expr, |$a:ident, $b:ident, $c:ident| $e:expr) => {{
-        let mut a = [0u32; LANES];
-        let mut b = [0u32; LANES];
-        let mut c = [0u32; LANES];
-        $w.gather($i.src[0], &mut a);
-        $w.gather($i.src[1], &mut b);
-        $w.gather($i.src[2], &mut c);
-        if $i.mods & m::FLOAT != 0 {
-            fmods32($i, 0, &mut a);
-            fmods32($i, 1, &mut b);
-            fmods32($i, 2, &mut c);
-        }
+        let mut ta = [0u32; LANES];
+        let mut tb = [0u32; LANES];
+        let mut tc = [0u32; LANES];
         let mut r = [0u32; LANES];
-        for l in 0..$w.width() {
-            let $a = a[l];
-            let $b = b[l];
-            let $c = c[l];
-            r[l] = $e;
+        {
+            let a = src_row!($w, $i, 0u32, &mut ta);
+            let b = src_row!($w, $i, 1u32, &mut tb);
+            let c = src_row!($w, $i, 2u32, &mut tc);
+            for l in 0..$w.width() {
+                let $a = a[l];
+                let $b = b[l];
+                let $c = c[l];
+                r[l] = $e;
+            }
         }
         let ex = $w.exec();
-        $w.scatter($i.dst, &r, ex);
+        $w.put($i.dst, &r, ex);
     }};
 }
 
@@ -540,10 +692,7 @@ macro_rules! v64 {
 /// Carry-out operations: `$e` gives `(result, carry)`; the carry mask goes to `sdst`.
 macro_rules! vcarry {
     ($w:expr, $i:expr, |$a:ident, $b:ident, $c:ident| $e:expr) => {{
-        let mut a = [0u32; LANES];
-        let mut b = [0u32; LANES];
-        $w.gather($i.src[0], &mut a);
-        $w.gather($i.src[1], &mut b);
+        let (mut ta, mut tb) = ([0u32; LANES], [0u32; LANES]);
         let cin = if $i.src[2] != Src::None {
             $w.read_mask($i.src[2])
         } else {
@@ -551,36 +700,117 @@ macro_rules! vcarry {
         };
         let ex = $w.exec();
         let mut r = [0u32; LANES];
-        let mut mask = 0u64;
-        for l in 0..LANES {
-            let $a = a[l];
-            let $b = b[l];
-            let $c = (cin >> l & 1) as u32;
-            let (v, co): (u32, bool) = $e;
-            r[l] = v;
-            mask |= u64::from(co) << l;
+        let mut bits = [0u8; LANES];
+        {
+            let a = $w.row($i.src[0], &mut ta);
+            let b = $w.row($i.src[1], &mut tb);
+            for l in 0..LANES {
+                let $a = a[l];
+                let $b = b[l];
+                let $c = (cin >> l & 1) as u32;
+                let (v, co): (u32, bool) = $e;
+                r[l] = v;
+                bits[l] = u8::from(co);
+            }
         }
-        $w.scatter($i.dst, &r, ex);
-        $w.write_mask($i.sdst, mask & ex);
+        $w.put($i.dst, &r, ex);
+        $w.write_mask($i.sdst, pack_lanes(&bits) & ex);
     }};
 }
 
-/// A compare condition as a truth table over [`ord_ix`]: less, equal, greater, unordered.
+/// Each byte value as eight lane masks (bit `j` set: lane `j` all ones), for selecting
+/// lanes by a mask without a shift per lane.
+static EXPAND: [[u32; 8]; 256] = {
+    let mut t = [[0u32; 8]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut j = 0;
+        while j < 8 {
+            if i >> j & 1 != 0 {
+                t[i][j] = u32::MAX;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Per lane `if mask has the lane { b } else { a }`, for the first `n` lanes (a
+/// multiple of 8).
 #[inline(always)]
-fn cmp_table(c: Cmp) -> [u64; 4] {
-    use std::cmp::Ordering::*;
-    [Some(Less), Some(Equal), Some(Greater), None].map(|o| u64::from(c.test(o)))
+fn select_lanes(n: usize, mask: u64, a: &[u32; LANES], b: &[u32; LANES], r: &mut [u32; LANES]) {
+    for k in 0..n / 8 {
+        let e = &EXPAND[(mask >> (8 * k)) as usize & 255];
+        for j in 0..8 {
+            let l = 8 * k + j;
+            r[l] = (b[l] & e[j]) | (a[l] & !e[j]);
+        }
+    }
 }
 
-/// The index of an ordering in [`cmp_table`].
-#[inline(always)]
-fn ord_ix(o: Option<std::cmp::Ordering>) -> usize {
-    match o {
-        Some(std::cmp::Ordering::Less) => 0,
-        Some(std::cmp::Ordering::Equal) => 1,
-        Some(std::cmp::Ordering::Greater) => 2,
-        None => 3,
+/// A compare of the first `n` lanes as a lane mask, the condition matched once and
+/// each lane compared by the same closure (the operands converted by `conv`): for
+/// integers every pair is ordered, so the float forms of the conditions serve both.
+// meant for floats: the negated conditions are true for unordered operands, `x == x`
+// is false for a NaN, and `x < y || x > y` (ordered, not equal) is not `x != y`
+#[allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::eq_op,
+    clippy::double_comparisons
+)]
+#[inline]
+fn cmp_mask<T: PartialOrd + Copy>(
+    c: Cmp,
+    n: usize,
+    a: &[u32; LANES],
+    b: &[u32; LANES],
+    conv: impl Fn(u32) -> T + Copy,
+) -> u64 {
+    #[inline(always)]
+    fn go<T: Copy>(
+        n: usize,
+        a: &[u32; LANES],
+        b: &[u32; LANES],
+        conv: impl Fn(u32) -> T,
+        t: impl Fn(T, T) -> bool,
+    ) -> u64 {
+        let mut bits = [0u8; LANES];
+        for l in 0..n {
+            bits[l] = u8::from(t(conv(a[l]), conv(b[l])));
+        }
+        pack_lanes(&bits)
     }
+    match c {
+        Cmp::F => 0,
+        Cmp::T => go(n, a, b, conv, |_, _| true),
+        Cmp::Lt => go(n, a, b, conv, |x, y| x < y),
+        Cmp::Eq => go(n, a, b, conv, |x, y| x == y),
+        Cmp::Le => go(n, a, b, conv, |x, y| x <= y),
+        Cmp::Gt => go(n, a, b, conv, |x, y| x > y),
+        Cmp::Ne | Cmp::Lg => go(n, a, b, conv, |x, y| x < y || x > y),
+        Cmp::Ge => go(n, a, b, conv, |x, y| x >= y),
+        Cmp::O => go(n, a, b, conv, |x, y| x == x && y == y),
+        Cmp::U => go(n, a, b, conv, |x, y| x != x || y != y),
+        Cmp::Nge => go(n, a, b, conv, |x, y| !(x >= y)),
+        Cmp::Nlg => go(n, a, b, conv, |x, y| !(x < y || x > y)),
+        Cmp::Ngt => go(n, a, b, conv, |x, y| !(x > y)),
+        Cmp::Nle => go(n, a, b, conv, |x, y| !(x <= y)),
+        Cmp::Neq => go(n, a, b, conv, |x, y| x != y),
+        Cmp::Nlt => go(n, a, b, conv, |x, y| !(x < y)),
+    }
+}
+
+/// A lane mask from one byte per lane (each 0 or 1): eight lanes per multiplication,
+/// which moves byte `k` of a word to bit `56 + k` without carries.
+#[inline(always)]
+fn pack_lanes(bits: &[u8; LANES]) -> u64 {
+    let mut mask = 0u64;
+    for (k, c) in bits.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        mask |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    mask
 }
 
 #[inline(always)]
@@ -654,10 +884,8 @@ fn jump(w: &mut Wave, prog: &Program, addr: u64) -> Result<(), Fault> {
 #[inline(always)]
 fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault> {
     let ex = w.exec();
-    if !matches!(i.op, Op::SNop | Op::SBranch | Op::SEndpgm | Op::SBarrier)
-        && i.dst != Dst::None
-        && matches!(i.dst, Dst::V(_))
-    {
+    // (scalar operations, branches and the like never have a vector destination)
+    if let Dst::V(_) = i.dst {
         w.lane_ops += u64::from(ex.count_ones());
     }
     macro_rules! s2 {
@@ -1086,19 +1314,14 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         }
         Op::VCndmaskB32 => {
             let mask = w.read_mask(i.src[2]);
-            let mut a = [0u32; LANES];
-            let mut b = [0u32; LANES];
-            w.gather(i.src[0], &mut a);
-            w.gather(i.src[1], &mut b);
-            if i.mods & (7 << m::ABS | 7 << m::NEG) != 0 {
-                fmods32(i, 0, &mut a);
-                fmods32(i, 1, &mut b);
-            }
+            let (mut ta, mut tb) = ([0u32; LANES], [0u32; LANES]);
             let mut r = [0u32; LANES];
-            for l in 0..w.width() {
-                r[l] = if mask >> l & 1 != 0 { b[l] } else { a[l] };
+            {
+                let a = w.frow(i, 0, &mut ta);
+                let b = w.frow(i, 1, &mut tb);
+                select_lanes(w.width(), mask, a, b, &mut r);
             }
-            w.scatter(i.dst, &r, ex);
+            w.put(i.dst, &r, ex);
         }
         Op::VAddU32 => v2!(w, i, |a, b| a.wrapping_add(b)),
         Op::VSubU32 => v2!(w, i, |a, b| a.wrapping_sub(b)),
@@ -1323,37 +1546,42 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             w.scatter(i.dst, &r, ex);
         }
         // ---- VALU f32
-        Op::VAddF32 => v2!(w, i, |a, b| fout32(
-            i,
-            flush32(f(a), ftz) + flush32(f(b), ftz),
-            ftz
-        )),
-        Op::VSubF32 => v2!(w, i, |a, b| fout32(
-            i,
-            flush32(f(a), ftz) - flush32(f(b), ftz),
-            ftz
-        )),
-        Op::VSubrevF32 => v2!(w, i, |a, b| fout32(
-            i,
-            flush32(f(b), ftz) - flush32(f(a), ftz),
-            ftz
-        )),
-        Op::VMulF32 => v2!(w, i, |a, b| fout32(
-            i,
-            flush32(f(a), ftz) * flush32(f(b), ftz),
-            ftz
-        )),
-        Op::VFmaF32 => v3!(w, i, |a, b, c| fout32(
-            i,
-            fma32(flush32(f(a), ftz), flush32(f(b), ftz), flush32(f(c), ftz)),
-            ftz
-        )),
+        Op::VAddF32 => f2_lanes(w, i, ftz, |a, b| a + b),
+        Op::VSubF32 => f2_lanes(w, i, ftz, |a, b| a - b),
+        Op::VSubrevF32 => f2_lanes(w, i, ftz, |a, b| b - a),
+        Op::VMulF32 => f2_lanes(w, i, ftz, |a, b| a * b),
+        Op::VFmaF32 => {
+            let (mut ta, mut tb, mut tc) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
+            let mut r = [0u32; LANES];
+            {
+                let a = src_row!(w, i, 0u32, &mut ta);
+                let b = src_row!(w, i, 1u32, &mut tb);
+                let c = src_row!(w, i, 2u32, &mut tc);
+                fma_lanes(i, w.width(), [a, b, c], ftz, &mut r);
+            }
+            w.put(i.dst, &r, ex);
+        }
         Op::VMadF32 => v3!(w, i, |a, b, c| fout32(
             i,
             flush32(flush32(f(a), true) * flush32(f(b), true), true) + flush32(f(c), true),
             true
         )),
-        Op::VFmacF32 | Op::VMacF32 => {
+        Op::VFmacF32 => {
+            // D = S0 * S1 + D
+            let (mut ta, mut tb, mut tc) = ([0u32; LANES], [0u32; LANES], [0u32; LANES]);
+            let mut r = [0u32; LANES];
+            {
+                let a = w.frow(i, 0, &mut ta);
+                let b = w.frow(i, 1, &mut tb);
+                let c = match i.dst {
+                    Dst::V(r) => w.row(Src::V(r), &mut tc),
+                    _ => &tc,
+                };
+                fma_lanes(i, w.width(), [a, b, c], ftz, &mut r);
+            }
+            w.put(i.dst, &r, ex);
+        }
+        Op::VMacF32 => {
             // D = S0 * S1 + D
             let mut a = [0u32; LANES];
             let mut b = [0u32; LANES];
@@ -1367,24 +1595,12 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             fmods32(i, 1, &mut b);
             let mut r = [0u32; LANES];
             for l in 0..w.width() {
-                r[l] = if i.op == Op::VFmacF32 {
-                    fout32(
-                        i,
-                        fma32(
-                            flush32(f(a[l]), ftz),
-                            flush32(f(b[l]), ftz),
-                            flush32(f(c[l]), ftz),
-                        ),
-                        ftz,
-                    )
-                } else {
-                    fout32(
-                        i,
-                        flush32(flush32(f(a[l]), true) * flush32(f(b[l]), true), true)
-                            + flush32(f(c[l]), true),
-                        true,
-                    )
-                };
+                r[l] = fout32(
+                    i,
+                    flush32(flush32(f(a[l]), true) * flush32(f(b[l]), true), true)
+                        + flush32(f(c[l]), true),
+                    true,
+                );
             }
             w.scatter(i.dst, &r, ex);
         }
@@ -1493,36 +1709,20 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
                     }
                 }
                 CmpTy::U32 | CmpTy::I32 | CmpTy::F32 => {
-                    let mut a = [0u32; LANES];
-                    let mut b = [0u32; LANES];
-                    w.gather(i.src[0], &mut a);
-                    w.gather(i.src[1], &mut b);
-                    if t == CmpTy::F32 {
-                        fmods32(i, 0, &mut a);
-                        fmods32(i, 1, &mut b);
-                    }
-                    // one loop per type, over the wave's lanes (mask is ANDed with EXEC),
-                    // the condition as a truth table indexed by the ordering
+                    let (mut ta, mut tb) = ([0u32; LANES], [0u32; LANES]);
+                    let (a, b) = if t == CmpTy::F32 {
+                        (w.frow(i, 0, &mut ta), w.frow(i, 1, &mut tb))
+                    } else {
+                        (w.row(i.src[0], &mut ta), w.row(i.src[1], &mut tb))
+                    };
+                    // one loop per type and condition, over the wave's lanes (mask is
+                    // ANDed with EXEC); one byte per lane, packed into the mask afterwards
                     let n = w.width();
-                    let tb = cmp_table(c);
-                    match t {
-                        CmpTy::U32 => {
-                            for l in 0..n {
-                                mask |= tb[ord_ix(Some(a[l].cmp(&b[l])))] << l;
-                            }
-                        }
-                        CmpTy::I32 => {
-                            for l in 0..n {
-                                let o = (a[l] as i32).cmp(&(b[l] as i32));
-                                mask |= tb[ord_ix(Some(o))] << l;
-                            }
-                        }
-                        _ => {
-                            for l in 0..n {
-                                mask |= tb[ord_ix(f(a[l]).partial_cmp(&f(b[l])))] << l;
-                            }
-                        }
-                    }
+                    mask = match t {
+                        CmpTy::U32 => cmp_mask(c, n, a, b, |x| x),
+                        CmpTy::I32 => cmp_mask(c, n, a, b, |x| x as i32),
+                        _ => cmp_mask(c, n, a, b, f),
+                    };
                 }
                 _ => {
                     let mut a = [0u64; LANES];
@@ -2798,6 +2998,62 @@ fn vmem_addr(w: &Wave, i: &DInst, a: &[u64; LANES], lane: usize) -> u64 {
     }
 }
 
+/// The addresses of a global (not flat, not scratch) access for every lane, as
+/// [`vmem_addr`] computes them lane by lane, and the span `[lo, hi)` of the `n`-byte
+/// accesses of the lanes `ex` enables (`lo >= hi` when there are none).
+#[inline(always)]
+fn global_addrs(w: &Wave, i: &DInst, ex: u64, n: u64, addrs: &mut [u64; LANES]) -> (u64, u64) {
+    let imm = i.imm as u64;
+    let width = w.width();
+    if i.mods & m::SADDR != 0 {
+        let base = w.sread64(i.src[2]).wrapping_add(imm);
+        match i.src[0] {
+            Src::V(r) => {
+                let b = usize::from(r) * LANES;
+                for (a, v) in addrs.iter_mut().zip(&w.v[b..b + LANES]) {
+                    *a = base.wrapping_add(u64::from(*v));
+                }
+            }
+            _ => *addrs = [base; LANES],
+        }
+    } else {
+        match i.src[0] {
+            Src::V(r) => {
+                let b = usize::from(r) * LANES;
+                let b2 = (usize::from(r) + 1) % VROWS * LANES;
+                let (lo, hi) = (&w.v[b..b + LANES], &w.v[b2..b2 + LANES]);
+                for l in 0..LANES {
+                    addrs[l] = (u64::from(lo[l]) | u64::from(hi[l]) << 32).wrapping_add(imm);
+                }
+            }
+            other => *addrs = [w.sread64(other).wrapping_add(imm); LANES],
+        }
+    }
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    for (l, &ad) in addrs.iter().enumerate().take(width) {
+        if ex >> l & 1 != 0 {
+            lo = lo.min(ad);
+            hi = hi.max(ad.saturating_add(n));
+        }
+    }
+    (lo, hi)
+}
+
+/// Every one of the `width` lanes is active and lane `l` accesses the dword at
+/// `addrs[0] + 4 * l`.
+#[inline(always)]
+fn contiguous(addrs: &[u64; LANES], width: usize, ex: u64) -> bool {
+    if ex != u64::MAX >> (LANES - width) {
+        return false;
+    }
+    let a0 = addrs[0];
+    let mut ok = true;
+    for (l, &a) in addrs.iter().enumerate().take(width) {
+        ok &= a == a0.wrapping_add(4 * l as u64);
+    }
+    ok
+}
+
 fn gather_addr(w: &Wave, i: &DInst) -> [u64; LANES] {
     let mut a = [0u64; LANES];
     let seg = i.mods >> m::SEG & 3;
@@ -2862,6 +3118,33 @@ fn mem_slice<'c>(
     }
 }
 
+/// The fault of an unmapped global or scratch access of `lane`.
+fn memory_fault(sp: &Space, Unmapped(addr): Unmapped, lane: usize) -> Fault {
+    Fault::Memory {
+        addr,
+        lane: Some(lane as u32),
+        space: if matches!(sp, Space::Scratch(_)) {
+            "scratch"
+        } else {
+            "global"
+        },
+    }
+}
+
+/// Write `bytes` to a space (through [`Memory::write`], which also serves regions
+/// shared between threads).
+fn mem_write(cx: &mut Ctx<'_>, sp: Space, bytes: &[u8], lane: usize) -> Result<(), Fault> {
+    match sp {
+        Space::Global(a) | Space::Scratch(a) => cx
+            .mem
+            .write(a, bytes)
+            .map_err(|u| memory_fault(&sp, u, lane)),
+        Space::Lds(_) => {
+            mem_slice(cx, sp, bytes.len(), lane).map(|cell| cell.copy_from_slice(bytes))
+        }
+    }
+}
+
 /// Scratch is swizzled per dword: a wider access is one dword at a time.
 fn split_scratch(sp: &Space) -> bool {
     matches!(sp, Space::Scratch(_))
@@ -2869,7 +3152,6 @@ fn split_scratch(sp: &Space) -> bool {
 
 fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
     let ex = w.exec();
-    let a = gather_addr(w, i);
     let n = i.imm2 as usize;
     let Dst::V(row) = i.dst else { return Ok(()) };
     let row = usize::from(row);
@@ -2879,31 +3161,37 @@ fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
     if n.is_multiple_of(4) && (i.mods >> m::D16) & 3 == 0 && (i.mods >> m::SEG) & 3 == 2 {
         // all lanes in one region: one bounds check for the wave
         let mut addrs = [0u64; LANES];
-        let (mut lo, mut hi) = (u64::MAX, 0u64);
-        for l in 0..w.lanes as usize {
-            if ex >> l & 1 != 0 {
-                let ad = vmem_addr(w, i, &a, l);
-                addrs[l] = ad;
-                lo = lo.min(ad);
-                hi = hi.max(ad.saturating_add(n as u64));
-            }
-        }
+        let (lo, hi) = global_addrs(w, i, ex, n as u64, &mut addrs);
         if lo < hi {
             if let Some((base, data)) = cx.mem.span(lo, hi - lo) {
-                for l in 0..w.lanes as usize {
-                    if ex >> l & 1 == 0 {
-                        continue;
+                let width = w.width();
+                if n == 4 && contiguous(&addrs, width, ex) {
+                    // every lane, one dword after another: one copy of the row
+                    let rb = (row % VROWS) * LANES;
+                    let o = (lo - base) as usize;
+                    if let Some(src) = data.get(o..o + 4 * width) {
+                        for (d, c) in w.v[rb..rb + width].iter_mut().zip(src.chunks_exact(4)) {
+                            *d = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                        }
+                        return Ok(());
                     }
-                    let o = (addrs[l] - base) as usize;
-                    for k in 0..n / 4 {
-                        let b = &data[o + 4 * k..o + 4 * k + 4];
-                        w.v[((row + k) % VROWS) * LANES + l] =
-                            u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+                for k in 0..n / 4 {
+                    let rb = ((row + k) % VROWS) * LANES;
+                    let dst = &mut w.v[rb..rb + LANES];
+                    for l in 0..width {
+                        if ex >> l & 1 != 0 {
+                            let o = (addrs[l] - base) as usize + 4 * k;
+                            if let Some(b) = data.get(o..).and_then(|d| d.first_chunk::<4>()) {
+                                dst[l] = u32::from_le_bytes(*b);
+                            }
+                        }
                     }
                 }
                 return Ok(());
             }
         }
+        let a = gather_addr(w, i);
         for l in 0..w.lanes as usize {
             if ex >> l & 1 == 0 {
                 continue;
@@ -2921,6 +3209,7 @@ fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         }
         return Ok(());
     }
+    let a = gather_addr(w, i);
     for l in 0..w.lanes as usize {
         if ex >> l & 1 == 0 {
             continue;
@@ -2958,37 +3247,43 @@ fn mem_load(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
 
 fn mem_store(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
     let ex = w.exec();
-    let a = gather_addr(w, i);
     let n = i.imm2 as usize;
     let Src::V(row) = i.src[1] else { return Ok(()) };
     let row = usize::from(row);
     if n.is_multiple_of(4) && (i.mods >> m::D16) & 3 == 0 && (i.mods >> m::SEG) & 3 == 2 {
         let mut addrs = [0u64; LANES];
-        let (mut lo, mut hi) = (u64::MAX, 0u64);
-        for l in 0..w.lanes as usize {
-            if ex >> l & 1 != 0 {
-                let ad = vmem_addr(w, i, &a, l);
-                addrs[l] = ad;
-                lo = lo.min(ad);
-                hi = hi.max(ad.saturating_add(n as u64));
-            }
-        }
+        let (lo, hi) = global_addrs(w, i, ex, n as u64, &mut addrs);
         if lo < hi {
-            let lanes = w.lanes as usize;
+            let width = w.width();
             if let Some((base, data)) = cx.mem.span_mut(lo, hi - lo) {
-                for l in 0..lanes {
-                    if ex >> l & 1 == 0 {
-                        continue;
+                if n == 4 && contiguous(&addrs, width, ex) {
+                    let rb = (row % VROWS) * LANES;
+                    let o = (lo - base) as usize;
+                    if let Some(dst) = data.get_mut(o..o + 4 * width) {
+                        for (c, v) in dst.chunks_exact_mut(4).zip(&w.v[rb..rb + width]) {
+                            c.copy_from_slice(&v.to_le_bytes());
+                        }
+                        return Ok(());
                     }
-                    let o = (addrs[l] - base) as usize;
-                    for k in 0..n / 4 {
-                        let v = w.v[((row + k) % VROWS) * LANES + l].to_le_bytes();
-                        data[o + 4 * k..o + 4 * k + 4].copy_from_slice(&v);
+                }
+                for k in 0..n / 4 {
+                    let rb = ((row + k) % VROWS) * LANES;
+                    let src = &w.v[rb..rb + LANES];
+                    for l in 0..width {
+                        if ex >> l & 1 != 0 {
+                            let o = (addrs[l] - base) as usize + 4 * k;
+                            if let Some(b) =
+                                data.get_mut(o..).and_then(|d| d.first_chunk_mut::<4>())
+                            {
+                                *b = src[l].to_le_bytes();
+                            }
+                        }
                     }
                 }
                 return Ok(());
             }
         }
+        let a = gather_addr(w, i);
         for l in 0..w.lanes as usize {
             if ex >> l & 1 == 0 {
                 continue;
@@ -3007,6 +3302,7 @@ fn mem_store(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         }
         return Ok(());
     }
+    let a = gather_addr(w, i);
     for l in 0..w.lanes as usize {
         if ex >> l & 1 == 0 {
             continue;
@@ -3022,13 +3318,65 @@ fn mem_store(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         if split_scratch(&sp) && n > 4 {
             for k in 0..n / 4 {
                 let sp = classify(w, cx, i, addr + 4 * k as u64, l);
-                mem_slice(cx, sp, 4, l)?.copy_from_slice(&data[4 * k..4 * k + 4]);
+                mem_write(cx, sp, &data[4 * k..4 * k + 4], l)?;
             }
         } else {
-            mem_slice(cx, sp, n, l)?.copy_from_slice(&data[..n]);
+            mem_write(cx, sp, &data[..n], l)?;
         }
     }
     Ok(())
+}
+
+/// The value an atomic operation (`op`, a name of [`ATOMIC_OPS`]) of `n` bytes leaves
+/// in memory that held `old`, with data `x` (and `cmp` for cmpswap); None for an
+/// operation without semantics.
+fn atomic_new(op: &str, n: usize, old: u64, x: u64, cmp: u64) -> Option<u64> {
+    let bits = 8 * n as u32;
+    let mask = if n == 8 { u64::MAX } else { 0xffff_ffff };
+    let sx = |v: u64| sext64(v, bits) as i64;
+    let new = match op {
+        "add" => old.wrapping_add(x),
+        "sub" => old.wrapping_sub(x),
+        "smin" => sx(old).min(sx(x)) as u64,
+        "smax" => sx(old).max(sx(x)) as u64,
+        "umin" => old.min(x),
+        "umax" => old.max(x),
+        "and" => old & x,
+        "or" => old | x,
+        "xor" => old ^ x,
+        "swap" => x,
+        // data = {src, cmp}: store src if old == cmp
+        "cmpswap" => {
+            if old == cmp {
+                x
+            } else {
+                old
+            }
+        }
+        "inc" => {
+            if old >= x {
+                0
+            } else {
+                old + 1
+            }
+        }
+        "dec" => {
+            if old == 0 || old > x {
+                x
+            } else {
+                old - 1
+            }
+        }
+        "add_f32" => u64::from((f32::from_bits(old as u32) + f32::from_bits(x as u32)).to_bits()),
+        "add_f64" => (f64::from_bits(old) + f64::from_bits(x)).to_bits(),
+        // IEEE maxNum/minNum (a NaN operand gives the other one), -0 < +0
+        "max_f32" => u64::from(fmax32(f(old as u32), f(x as u32)).to_bits()),
+        "min_f32" => u64::from(fmin32(f(old as u32), f(x as u32)).to_bits()),
+        "max_f64" => fmax64(d(old), d(x)).to_bits(),
+        "min_f64" => fmin64(d(old), d(x)).to_bits(),
+        _ => return None,
+    } & mask;
+    Some(new)
 }
 
 fn mem_atomic(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
@@ -3047,64 +3395,30 @@ fn mem_atomic(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
         let addr = vmem_addr(w, i, &a, l);
         let sp = classify(w, cx, i, addr, l);
         let data = lane_bytes(w, drow, l, 2 * n);
-        let cell = mem_slice(cx, sp, n, l)?;
-        let mut ob = [0u8; 8];
-        ob[..n].copy_from_slice(cell);
-        let old = u64::from_le_bytes(ob);
         let mut xb = [0u8; 8];
         xb[..n].copy_from_slice(&data[..n]);
         let x = u64::from_le_bytes(xb);
         let mut cb = [0u8; 8];
         cb[..n].copy_from_slice(&data[n..2 * n]);
         let cmp = u64::from_le_bytes(cb);
-        let bits = 8 * n as u32;
-        let mask = if n == 8 { u64::MAX } else { 0xffff_ffff };
-        let sx = |v: u64| sext64(v, bits) as i64;
-        let new = match op {
-            "add" => old.wrapping_add(x),
-            "sub" => old.wrapping_sub(x),
-            "smin" => sx(old).min(sx(x)) as u64,
-            "smax" => sx(old).max(sx(x)) as u64,
-            "umin" => old.min(x),
-            "umax" => old.max(x),
-            "and" => old & x,
-            "or" => old | x,
-            "xor" => old ^ x,
-            "swap" => x,
-            // data = {src, cmp}: store src if old == cmp
-            "cmpswap" => {
-                if old == cmp {
-                    x
-                } else {
-                    old
-                }
+        if atomic_new(op, n, 0, x, cmp).is_none() {
+            return Err(Fault::Unimplemented);
+        }
+        let apply = |old: u64| atomic_new(op, n, old, x, cmp).unwrap_or(old);
+        let old = match sp {
+            Space::Global(a) | Space::Scratch(a) => cx
+                .mem
+                .atomic(a, n, apply)
+                .map_err(|u| memory_fault(&sp, u, l))?,
+            Space::Lds(_) => {
+                let cell = mem_slice(cx, sp, n, l)?;
+                let mut ob = [0u8; 8];
+                ob[..n].copy_from_slice(cell);
+                let old = u64::from_le_bytes(ob);
+                cell.copy_from_slice(&apply(old).to_le_bytes()[..n]);
+                old
             }
-            "inc" => {
-                if old >= x {
-                    0
-                } else {
-                    old + 1
-                }
-            }
-            "dec" => {
-                if old == 0 || old > x {
-                    x
-                } else {
-                    old - 1
-                }
-            }
-            "add_f32" => {
-                u64::from((f32::from_bits(old as u32) + f32::from_bits(x as u32)).to_bits())
-            }
-            "add_f64" => (f64::from_bits(old) + f64::from_bits(x)).to_bits(),
-            // IEEE maxNum/minNum (a NaN operand gives the other one), -0 < +0
-            "max_f32" => u64::from(fmax32(f(old as u32), f(x as u32)).to_bits()),
-            "min_f32" => u64::from(fmin32(f(old as u32), f(x as u32)).to_bits()),
-            "max_f64" => fmax64(d(old), d(x)).to_bits(),
-            "min_f64" => fmin64(d(old), d(x)).to_bits(),
-            _ => return Err(Fault::Unimplemented),
-        } & mask;
-        cell.copy_from_slice(&new.to_le_bytes()[..n]);
+        };
         if i.mods & m::RTN != 0 {
             if let Dst::V(r) = i.dst {
                 store_lane(w, usize::from(r), l, &old.to_le_bytes()[..n], false);
@@ -3205,7 +3519,7 @@ fn buffer(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<(), Fault> {
             if load {
                 mem_read(cx, Space::Global(addr), &mut buf[k..k + len], l)?;
             } else {
-                mem_slice(cx, Space::Global(addr), len, l)?.copy_from_slice(&buf[k..k + len]);
+                mem_write(cx, Space::Global(addr), &buf[k..k + len], l)?;
             }
             k += len;
         }

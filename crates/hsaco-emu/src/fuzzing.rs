@@ -18,6 +18,7 @@
 
 use crate::dispatch::{ArgValue, Dispatch, Elem};
 use crate::exec::{Wave, LANES};
+use crate::kernel::Kernel;
 use crate::memory::Memory;
 use crate::RunOptions;
 
@@ -138,4 +139,41 @@ fn code_object(d: &[u8], own_descriptor: bool) {
         trace: None,
     };
     let _ = crate::run_kernel(&k, &disp, &opts);
+}
+
+/// Made-up arguments for `k` from its metadata, the same on every call: each global
+/// buffer `buffer_bytes` pseudo-random bytes of 0-6 (small, so that values used as
+/// indices or counts stay small), each dynamic LDS pointer 1024 bytes, each scalar 200
+/// in its low byte. For runs that only ask whether a kernel runs, or whether two ways
+/// of running it agree (the two-thread test, the `sweep` example).
+pub fn made_up_args(k: &Kernel, buffer_bytes: usize) -> Vec<ArgValue> {
+    let mut seed = 1u64;
+    let mut args = Vec::new();
+    for a in k.explicit_args() {
+        match a.value_kind.as_deref() {
+            Some("global_buffer") => {
+                let data = (0..buffer_bytes)
+                    .map(|_| {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        ((seed >> 33) % 7) as u8
+                    })
+                    .collect();
+                args.push(ArgValue::Buffer {
+                    elem: Elem::U8,
+                    data,
+                });
+            }
+            Some("dynamic_shared_pointer") => {
+                args.push(ArgValue::Scalar(1024u32.to_le_bytes().to_vec()))
+            }
+            _ => {
+                let mut v = vec![0u8; a.size.unwrap_or(4).max(1) as usize];
+                v[0] = 200;
+                args.push(ArgValue::Scalar(v));
+            }
+        }
+    }
+    args
 }

@@ -189,8 +189,8 @@ pub struct Stats {
     pub lane_operations: u64,
     /// Seconds spent executing (not loading).
     pub seconds: f64,
-    /// Host threads that ran work-groups (1 when the kernel has global atomics,
-    /// printf or clock reads, whose work-groups see each other).
+    /// Host threads that ran work-groups (1 when the kernel has printf or clock
+    /// reads; with global/flat atomics the threads share the buffers).
     pub threads: usize,
 }
 
@@ -324,17 +324,19 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                             }
                         }
                         let mut live = 0u64;
+                        // the work-item ID of the wave's first lane, then counted up
+                        // (X fastest) without a division per lane
+                        let first = wi * wave_size;
+                        let mut id = [
+                            first % size[0],
+                            first / size[0] % size[1],
+                            first / (size[0] * size[1]),
+                        ];
                         for l in 0..wave_size {
-                            let flat = wi * wave_size + l;
-                            if flat >= items {
-                                continue;
+                            if first + l >= items {
+                                break;
                             }
                             live |= 1 << l;
-                            let id = [
-                                flat % size[0],
-                                flat / size[0] % size[1],
-                                flat / (size[0] * size[1]),
-                            ];
                             let regs = dispatch::workitem_vgprs(
                                 k.device.packed_work_item_ids,
                                 rsrc2.enable_vgpr_workitem_id(),
@@ -343,6 +345,15 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                             for (r, v) in regs.iter().enumerate() {
                                 if let Some(v) = v {
                                     w.v[r * LANES + l as usize] = *v;
+                                }
+                            }
+                            id[0] += 1;
+                            if id[0] == size[0] {
+                                id[0] = 0;
+                                id[1] += 1;
+                                if id[1] == size[1] {
+                                    id[1] = 0;
+                                    id[2] += 1;
                                 }
                             }
                         }
@@ -431,20 +442,28 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
         }
         Ok((stats, trace))
     };
-    // several threads when the work-groups cannot see each other's writes: no global
-    // atomics, no printf, no clock; each thread runs a contiguous share of the groups on
-    // its own copy of memory, and the bytes each changed are merged afterwards
-    let independent = !prog.insts.iter().any(|i| {
-        matches!(
-            i.op,
-            ops::Op::MemAtomic | ops::Op::SMemtime | ops::Op::SMemrealtime
-        )
-    }) && placed.printf_buffer.is_none();
+    // several threads when the outcome cannot depend on the order of the work-groups'
+    // runs beyond what a GPU leaves open: no printf, no clock; each thread runs a
+    // contiguous share of the groups on its own copy of memory, and the bytes each
+    // changed in the buffers are merged afterwards; with global/flat atomics the
+    // buffers are shared by the threads instead (every access to them atomic, the
+    // atomic operations read-modify-writes), so atomics are atomic across threads and
+    // a work-group sees what the others wrote as on a GPU
+    let independent = !prog
+        .insts
+        .iter()
+        .any(|i| matches!(i.op, ops::Op::SMemtime | ops::Op::SMemrealtime))
+        && placed.printf_buffer.is_none();
+    let atomics = prog.insts.iter().any(|i| i.op == ops::Op::MemAtomic);
     let threads = if independent && opts.trace.is_none() {
         (opts.threads.max(1) as u64).min(ngroups.max(1)) as usize
     } else {
         1
     };
+    if threads > 1 && atomics {
+        let bases: Vec<u64> = placed.buffers.iter().map(|b| b.1).collect();
+        mem.share(&bases);
+    }
     let start = std::time::Instant::now();
     let (mut stats, trace) = if threads <= 1 {
         run_range(0..ngroups, &mut mem)?
@@ -471,10 +490,13 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                 })
                 .collect()
         });
+        // the shared buffers' final contents (the threads' copies of them are stale and
+        // not merged)
+        mem.unshare();
         let mut total = Stats::default();
         let mut merged: Vec<(u64, Vec<u8>)> = Vec::new();
         for (_, addr, _, len) in &placed.buffers {
-            if *len > 0 {
+            if *len > 0 && !atomics {
                 if let Some(r) = mem.region_at(*addr) {
                     merged.push((*addr, r.data.clone()));
                 }

@@ -4,6 +4,9 @@
 //! on a GPU. Every access names its address; an access that is not wholly inside one
 //! region is a fault (the caller adds the lane, instruction and PC).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
 /// Where the dispatcher places things (realistic, widely spaced canonical addresses,
 /// like those ROCr hands out on a 48-bit virtual address space).
 pub mod layout {
@@ -29,10 +32,48 @@ pub mod layout {
 pub struct Region {
     /// First address.
     pub base: u64,
-    /// Contents.
+    /// Contents (while the region is shared, see [`Memory::share`], as they were
+    /// when sharing began; their length is the region's).
     pub data: Vec<u8>,
     /// What it is (for messages): `kernarg`, `arg 2`, `code`, ...
     pub name: String,
+    /// The contents while shared between host threads: little-endian 8-byte words that
+    /// every thread reads and writes with atomic operations.
+    shared: Option<Arc<[AtomicU64]>>,
+}
+
+/// The bytes `off..off + out.len()` of shared words.
+fn shared_read(w: &[AtomicU64], off: usize, out: &mut [u8]) {
+    for (k, b) in out.iter_mut().enumerate() {
+        let at = off + k;
+        *b = w
+            .get(at / 8)
+            .map_or(0, |x| (x.load(Ordering::Relaxed) >> (8 * (at % 8))) as u8);
+    }
+}
+
+/// Write bytes into shared words: a whole word with one store, part of one by clearing
+/// and setting only its bytes, so that other threads' writes to the other bytes of the
+/// word stay.
+fn shared_write(w: &[AtomicU64], off: usize, bytes: &[u8]) {
+    let mut k = 0;
+    while k < bytes.len() {
+        let at = off + k;
+        let (word, sh) = (at / 8, at % 8);
+        let n = (8 - sh).min(bytes.len() - k);
+        let Some(x) = w.get(word) else { return };
+        let mut v = [0u8; 8];
+        v[sh..sh + n].copy_from_slice(&bytes[k..k + n]);
+        let v = u64::from_le_bytes(v);
+        if n == 8 {
+            x.store(v, Ordering::Relaxed);
+        } else {
+            let mask = (u64::MAX >> (64 - 8 * n)) << (8 * sh);
+            x.fetch_and(!mask, Ordering::Relaxed);
+            x.fetch_or(v, Ordering::Relaxed);
+        }
+        k += n;
+    }
 }
 
 /// The address space: regions sorted by base, never overlapping.
@@ -80,6 +121,7 @@ impl Memory {
                 base,
                 data,
                 name: name.to_string(),
+                shared: None,
             },
         );
         Ok(())
@@ -119,11 +161,84 @@ impl Memory {
         }
     }
 
+    /// Share the regions that start at `bases` (the buffers) between the clones of this
+    /// memory, for running work-groups on several host threads: from then on every
+    /// access to them, from any clone, goes to one set of atomic words, and the atomic
+    /// operations ([`Memory::atomic`]) are atomic across the threads.
+    /// [`Memory::unshare`] brings the contents back into [`Region::data`].
+    pub fn share(&mut self, bases: &[u64]) {
+        for r in self.regions.iter_mut() {
+            if r.shared.is_none() && bases.contains(&r.base) {
+                let words: Vec<AtomicU64> = r
+                    .data
+                    .chunks(8)
+                    .map(|c| {
+                        let mut v = [0u8; 8];
+                        v[..c.len()].copy_from_slice(c);
+                        AtomicU64::new(u64::from_le_bytes(v))
+                    })
+                    .collect();
+                r.shared = Some(words.into());
+            }
+        }
+    }
+
+    /// Copy the shared regions' words back into their bytes and stop sharing them.
+    pub fn unshare(&mut self) {
+        for r in self.regions.iter_mut() {
+            if let Some(w) = r.shared.take() {
+                shared_read(&w, 0, &mut r.data);
+            }
+        }
+    }
+
+    /// An atomic read-modify-write of `n` (1 to 8) bytes at `addr`: `op` gives the new
+    /// value from the old one; returns the old one. Atomic across threads in a shared
+    /// region when the access is naturally aligned (as the hardware requires of
+    /// atomics); an unaligned one there is a read and a write.
+    pub fn atomic(
+        &mut self,
+        addr: u64,
+        n: usize,
+        op: impl Fn(u64) -> u64,
+    ) -> Result<u64, Unmapped> {
+        let n = n.clamp(1, 8);
+        let (i, off) = self.locate(addr, n)?;
+        let r = &mut self.regions[i];
+        let mask = u64::MAX >> (64 - 8 * n);
+        if let Some(w) = &r.shared {
+            let sh = 8 * (off % 8);
+            if let (Some(x), true) = (w.get(off / 8), off % n == 0 && off % 8 + n <= 8) {
+                let mut old = 0;
+                let _ = x.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |word| {
+                    old = (word >> sh) & mask;
+                    Some(word & !(mask << sh) | (op(old) & mask) << sh)
+                });
+                return Ok(old);
+            }
+            let mut b = [0u8; 8];
+            shared_read(w, off, &mut b[..n]);
+            let old = u64::from_le_bytes(b);
+            shared_write(w, off, &(op(old) & mask).to_le_bytes()[..n]);
+            return Ok(old);
+        }
+        let cell = &mut r.data[off..off + n];
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(cell);
+        let old = u64::from_le_bytes(b);
+        cell.copy_from_slice(&(op(old) & mask).to_le_bytes()[..n]);
+        Ok(old)
+    }
+
     /// Read `out.len()` bytes at `addr`.
     #[inline]
     pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), Unmapped> {
         let (i, off) = self.locate(addr, out.len())?;
-        out.copy_from_slice(&self.regions[i].data[off..off + out.len()]);
+        let r = &self.regions[i];
+        match &r.shared {
+            None => out.copy_from_slice(&r.data[off..off + out.len()]),
+            Some(w) => shared_read(w, off, out),
+        }
         Ok(())
     }
 
@@ -131,22 +246,36 @@ impl Memory {
     #[inline]
     pub fn write(&mut self, addr: u64, bytes: &[u8]) -> Result<(), Unmapped> {
         let (i, off) = self.locate(addr, bytes.len())?;
-        self.regions[i].data[off..off + bytes.len()].copy_from_slice(bytes);
+        let r = &mut self.regions[i];
+        match &r.shared {
+            None => r.data[off..off + bytes.len()].copy_from_slice(bytes),
+            Some(w) => shared_write(w, off, bytes),
+        }
         Ok(())
     }
 
-    /// The bytes `addr..addr+len` to read and modify in place.
+    /// The bytes `addr..addr+len` to read and modify in place; not for a shared region
+    /// (see [`Memory::share`]: its accesses go through [`Memory::read`],
+    /// [`Memory::write`] and [`Memory::atomic`]), which gives `Unmapped(addr)`.
     #[inline]
     pub fn slice_mut(&mut self, addr: u64, len: usize) -> Result<&mut [u8], Unmapped> {
         let (i, off) = self.locate(addr, len)?;
-        Ok(&mut self.regions[i].data[off..off + len])
+        let r = &mut self.regions[i];
+        if r.shared.is_some() {
+            return Err(Unmapped(addr));
+        }
+        Ok(&mut r.data[off..off + len])
     }
 
-    /// The region holding all of `addr..addr+len`: its base and contents.
+    /// The region holding all of `addr..addr+len`: its base and contents (None for a
+    /// shared region too: use [`Memory::read`]).
     #[inline]
     pub fn span(&self, addr: u64, len: u64) -> Option<(u64, &[u8])> {
         let (i, _) = self.locate(addr, usize::try_from(len).ok()?).ok()?;
         let r = &self.regions[i];
+        if r.shared.is_some() {
+            return None;
+        }
         Some((r.base, &r.data))
     }
 
@@ -155,6 +284,9 @@ impl Memory {
     pub fn span_mut(&mut self, addr: u64, len: u64) -> Option<(u64, &mut [u8])> {
         let (i, _) = self.locate(addr, usize::try_from(len).ok()?).ok()?;
         let r = &mut self.regions[i];
+        if r.shared.is_some() {
+            return None;
+        }
         Some((r.base, &mut r.data))
     }
 
@@ -162,6 +294,11 @@ impl Memory {
     #[inline]
     pub fn read_u32(&self, addr: u64) -> Result<u32, Unmapped> {
         let (i, off) = self.locate(addr, 4)?;
+        if let Some(w) = &self.regions[i].shared {
+            let mut b = [0u8; 4];
+            shared_read(w, off, &mut b);
+            return Ok(u32::from_le_bytes(b));
+        }
         let d = &self.regions[i].data;
         Ok(u32::from_le_bytes([
             d[off],
@@ -175,6 +312,10 @@ impl Memory {
     #[inline]
     pub fn write_u32(&mut self, addr: u64, v: u32) -> Result<(), Unmapped> {
         let (i, off) = self.locate(addr, 4)?;
+        if let Some(w) = &self.regions[i].shared {
+            shared_write(w, off, &v.to_le_bytes());
+            return Ok(());
+        }
         let d = &mut self.regions[i].data;
         let b = v.to_le_bytes();
         d[off] = b[0];
@@ -196,6 +337,44 @@ mod tests {
         assert_eq!(m.read_u32(0), Err(Unmapped(0)));
         assert_eq!(m.read_u32(0x1000), Err(Unmapped(0x1000)));
         assert!(m.map(0, vec![0; 4], "null").is_err());
+    }
+
+    #[test]
+    fn shared_regions_are_atomic_across_clones_and_threads() {
+        let mut m = Memory::new();
+        m.map(layout::GLOBAL, vec![0; 20], "a").unwrap();
+        m.map(layout::KERNARG, vec![0; 8], "k").unwrap();
+        m.share(&[layout::GLOBAL]);
+        std::thread::scope(|sc| {
+            for t in 0..2u8 {
+                let mut c = m.clone();
+                sc.spawn(move || {
+                    for _ in 0..20_000 {
+                        // a 32-bit counter in the middle of a word, a 64-bit one
+                        c.atomic(layout::GLOBAL + 4, 4, |x| x + 1).unwrap();
+                        c.atomic(layout::GLOBAL + 8, 8, |x| x + 3).unwrap();
+                    }
+                    // plain byte stores to the two threads' own bytes of one word
+                    c.write(layout::GLOBAL + 16 + u64::from(t), &[t + 1])
+                        .unwrap();
+                    // the unshared region is the clone's own
+                    c.write(layout::KERNARG, &[9]).unwrap();
+                });
+            }
+        });
+        assert_eq!(m.read_u32(layout::GLOBAL + 4), Ok(40_000));
+        m.unshare();
+        let d = &m.region_at(layout::GLOBAL).unwrap().data;
+        assert_eq!(u64::from_le_bytes(d[8..16].try_into().unwrap()), 120_000);
+        assert_eq!(&d[16..20], &[1, 2, 0, 0]);
+        assert_eq!(m.region_at(layout::KERNARG).unwrap().data[0], 0);
+        // an access past the end of a shared region still faults
+        m.share(&[layout::GLOBAL]);
+        assert_eq!(
+            m.atomic(layout::GLOBAL + 18, 4, |x| x),
+            Err(Unmapped(layout::GLOBAL + 20))
+        );
+        assert!(m.span(layout::GLOBAL, 4).is_none());
     }
 
     #[test]

@@ -1361,8 +1361,8 @@ fn printf_through_the_buffer() {
     }
 }
 
-/// `--threads 2` gives the buffers `--threads 1` gives, run after run; kernels whose
-/// work-groups see each other (global atomics) run on one thread.
+/// `--threads 2` gives the buffers `--threads 1` gives, run after run; a kernel with
+/// global atomics runs on two threads too, with the same counts.
 #[test]
 fn two_threads_same_results() {
     let n = 3000usize;
@@ -1409,7 +1409,7 @@ fn two_threads_same_results() {
             assert_eq!(one.stats.wave_instructions, two.stats.wave_instructions);
         }
     }
-    // global atomics: one thread
+    // global atomics: two threads sharing the buffers (tests/threads.rs has more)
     let co = data("10_histogram_gfx90a_cov5.co");
     let d = Dispatch {
         grid: [512, 1, 1],
@@ -1422,7 +1422,7 @@ fn two_threads_same_results() {
         ..RunOptions::default()
     };
     let out = run(&co, "histogram256", &d, &opts).unwrap();
-    assert_eq!(out.stats.threads, 1);
+    assert_eq!(out.stats.threads, 2);
     assert_eq!(as_i32(&out.buffers[1].data)[1], 400);
 }
 

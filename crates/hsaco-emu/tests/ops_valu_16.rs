@@ -10,6 +10,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod common;
+use common::float::{max_num, min_num};
 use common::*;
 
 const P16: [&str; 3] = ["gfx900", "gfx90a", "gfx803"];
@@ -89,37 +90,6 @@ fn h_pairs() -> (Vec<u32>, Vec<u32>) {
         }
     }
     (a, b)
-}
-
-fn min_num(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() {
-        a
-    } else if a == b {
-        if a.is_sign_negative() {
-            a
-        } else {
-            b
-        }
-    } else {
-        a.min(b)
-    }
-}
-fn max_num(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() {
-        a
-    } else if a == b {
-        if a.is_sign_positive() {
-            a
-        } else {
-            b
-        }
-    } else {
-        a.max(b)
-    }
 }
 
 fn hbin(procs: &[&'static str], alts: &[&str], f: impl Fn(f64, f64) -> f64) {

@@ -10,24 +10,15 @@
 #![allow(clippy::needless_range_loop)]
 
 mod common;
+use common::float::f32bits::*;
+use common::float::{max_num, min_num};
 use common::*;
 
 const P: [&str; 4] = ALL;
 
-const NAN: u32 = 0x7fc0_0000;
-const INF: u32 = 0x7f80_0000;
-const NINF: u32 = 0xff80_0000;
-const NZERO: u32 = 0x8000_0000;
 const DEN: u32 = 0x0000_0001;
 const DEN_MAX: u32 = 0x007f_ffff;
 const NDEN: u32 = 0x8000_0003;
-
-fn fb(x: f32) -> u32 {
-    x.to_bits()
-}
-fn bf(x: u32) -> f32 {
-    f32::from_bits(x)
-}
 
 /// The f32 operands: zeros of both signs, normals, extremes, denormals, infinities,
 /// a quiet NaN.
@@ -52,12 +43,6 @@ fn vals() -> Vec<u32> {
         fb(1.0e10),
         fb(-7.0),
     ]
-}
-
-/// The same value, or both NaN (a NaN result is any NaN: the manuals give the quiet
-/// NaN's payload no meaning).
-fn same(got: u32, want: u32) -> bool {
-    got == want || (bf(got).is_nan() && bf(want).is_nan())
 }
 
 fn fcheck(
@@ -134,43 +119,6 @@ fn ftri(procs: &[&'static str], alts: &[&str], v: &[u32], f: impl Fn(f32, f32, f
             a.len(),
         )
     });
-}
-
-/// IEEE 754-2008 minNum/maxNum as the manuals give them in IEEE mode: a quiet NaN
-/// operand loses to a number, and -0 is below +0.
-fn min_num(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() {
-        a
-    } else if a == b {
-        if a.is_sign_negative() {
-            a
-        } else {
-            b
-        }
-    } else if a < b {
-        a
-    } else {
-        b
-    }
-}
-fn max_num(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() {
-        a
-    } else if a == b {
-        if a.is_sign_positive() {
-            a
-        } else {
-            b
-        }
-    } else if a > b {
-        a
-    } else {
-        b
-    }
 }
 
 #[test]

@@ -7,25 +7,13 @@
 #![allow(clippy::needless_range_loop)]
 
 mod common;
+use common::float::f64bits::*;
+use common::float::{max_num, min_num};
 use common::*;
 
 const P: [&str; 4] = ALL;
 
-const NAN: u64 = 0x7ff8_0000_0000_0000;
-const INF: u64 = 0x7ff0_0000_0000_0000;
-const NINF: u64 = 0xfff0_0000_0000_0000;
-const NZERO: u64 = 0x8000_0000_0000_0000;
 const DEN: u64 = 1;
-
-fn db(x: f64) -> u64 {
-    x.to_bits()
-}
-fn bd(x: u64) -> f64 {
-    f64::from_bits(x)
-}
-fn same(g: u64, w: u64) -> bool {
-    g == w || (bd(g).is_nan() && bd(w).is_nan())
-}
 
 fn vals() -> Vec<u64> {
     vec![
@@ -48,37 +36,6 @@ fn vals() -> Vec<u64> {
 
 fn q(o: &[u32], i: usize) -> u64 {
     u64::from(o[2 * i]) | u64::from(o[2 * i + 1]) << 32
-}
-
-fn min_num(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() {
-        a
-    } else if a == b {
-        if a.is_sign_negative() {
-            a
-        } else {
-            b
-        }
-    } else {
-        a.min(b)
-    }
-}
-fn max_num(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() {
-        a
-    } else if a == b {
-        if a.is_sign_positive() {
-            a
-        } else {
-            b
-        }
-    } else {
-        a.max(b)
-    }
 }
 
 fn bin64(alts: &[&str], f: impl Fn(f64, f64) -> f64) {

@@ -13,6 +13,8 @@
 // lanes and cases are indexed by number, as in the emulator itself
 #![allow(clippy::needless_range_loop)]
 
+pub mod float;
+
 use hsaco_build::KernelBuilder;
 use hsaco_emu::{ArgValue, Dispatch, Elem, EmuError, RunOptions};
 
