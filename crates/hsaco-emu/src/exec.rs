@@ -1145,6 +1145,7 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         Op::VLshlOrB32 => v3!(w, i, |a, b, c| (a << (b & 31)) | c),
         Op::VAndOrB32 => v3!(w, i, |a, b, c| (a & b) | c),
         Op::VOr3B32 => v3!(w, i, |a, b, c| a | b | c),
+        Op::VXor3B32 => v3!(w, i, |a, b, c| a ^ b ^ c),
         Op::VXadU32 => v3!(w, i, |a, b, c| (a ^ b).wrapping_add(c)),
         Op::VAdd3U32 => v3!(w, i, |a, b, c| a.wrapping_add(b).wrapping_add(c)),
         Op::VMulLoU32 => v2!(w, i, |a, b| a.wrapping_mul(b)),
@@ -1576,7 +1577,13 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         Op::VMax3U32 => v3!(w, i, |a, b, c| a.max(b).max(c)),
         Op::VMin3U32 => v3!(w, i, |a, b, c| a.min(b).min(c)),
         Op::VMed3U32 => v3!(w, i, |a, b, c| a.max(b).min(a.min(b).max(c))),
-        Op::VRsqF32 => v1!(w, i, |a| fout32(i, 1.0 / flush32(f(a), ftz).sqrt(), ftz)),
+        // one rounding of the exact value (the manuals give 1 ULP; 1 / sqrt in f32
+        // rounds twice and can be 1.05 ULP off, e.g. for 5.494071)
+        Op::VRsqF32 => v1!(w, i, |a| fout32(
+            i,
+            (1.0 / f64::from(flush32(f(a), ftz)).sqrt()) as f32,
+            ftz
+        )),
         Op::VExpF32 => v1!(w, i, |a| fout32(i, flush32(f(a), ftz).exp2(), ftz)),
         Op::VLogF32 => v1!(w, i, |a| fout32(i, flush32(f(a), ftz).log2(), ftz)),
         Op::VRndneF32 => v1!(w, i, |a| fout32(i, f(a).round_ties_even(), ftz)),

@@ -203,6 +203,7 @@ ops! {
     VLshlOrB32 = ["v_lshl_or_b32"],
     VAndOrB32 = ["v_and_or_b32"],
     VOr3B32 = ["v_or3_b32"],
+    VXor3B32 = ["v_xor3_b32"],
     VXadU32 = ["v_xad_u32"],
     VAdd3U32 = ["v_add3_u32"],
     VMulLoU32 = ["v_mul_lo_u32"],

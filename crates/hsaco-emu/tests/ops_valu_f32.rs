@@ -569,6 +569,34 @@ fn transcendentals_within_one_ulp() {
 }
 
 #[test]
+fn rsq_within_one_ulp_of_the_exact_value() {
+    // the manuals give V_RSQ_F32 1 ULP; measured from the exact value (not from its
+    // rounding, as above), with operands where 1 / sqrt rounded twice in f32 is over
+    // 1 ULP off (5.494071: 1.05 ULP)
+    let v = [
+        0x40af_cf6e_u32,
+        fb(3.0),
+        fb(0.3),
+        fb(1.0e-20),
+        1,
+        fb(7.5e37),
+    ];
+    each(&P, &["v_rsq_f32 v24, v8"], &[in32(&v)], 1, |p, got| {
+        for (i, x) in v.iter().enumerate() {
+            let xf = f64::from(bf(*x));
+            let want = 1.0 / xf.sqrt();
+            let e = ((want.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+            let ulp = 2f64.powi(e - 23);
+            let g = f64::from(bf(got[i]));
+            assert!(
+                (g - want).abs() <= ulp,
+                "{p} v_rsq_f32({xf:e}) = {g:e}, want {want:e} within 1 ulp"
+            );
+        }
+    });
+}
+
+#[test]
 fn division_steps() {
     // div_scale with operands in the normal range leaves the operand alone and clears
     // VCC; a NaN or infinite S0 is passed through with VCC set (manual pseudocode)

@@ -11,8 +11,8 @@ SRC=${SRC:-$HERE/../../../../../shared/corpus/cl}
 [ -d "$SRC" ] || SRC=/work/shared/corpus/cl
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-# every non-image corpus kernel (19_libm's device libraries are not run yet) for each
-# target at code object v4 and v5
+# every non-image corpus kernel but 19_libm (below) for each target at code object v4
+# and v5
 for target in gfx900 gfx906 gfx90a gfx942 gfx1100 gfx803 gfx1030 gfx1200; do
   for cov in 4 5; do
     for k in 01_vadd 02_reduce_lds 03_atomics 04_fp64 05_half 06_calls 07_scratch 08_dyn_lds 09_matmul_tiled 10_histogram 11_scan 12_intops 13_control_flow 14_vectors 15_wave_intrinsics 16_matrix 17_printf; do
@@ -50,3 +50,26 @@ for cov in 4 5; do
     -c "$HERE/wmma_w64.cl" -o "$TMP/wmma_w64.o" 2>/dev/null
   ld.lld-22 -shared --no-undefined -s "$TMP/wmma_w64.o" -o "$HERE/wmma_w64_gfx1100w64_cov$cov.co"
 done
+# 19_libm (OpenCL built-ins from the ROCm device libraries) in the corpus's devlibs
+# configuration (../shared/corpus/build-cl-corpus.sh, xtask/src/corpus.rs): Debian's
+# rocm-device-libs 5.2 bitcode plus oclc_daz_opt_off.bc. It has oclc_isa_version_*.bc
+# for gfx803/900/906/908/90a/940/1010-1036 only, so gfx942, gfx1100 and gfx1200 do not
+# build ("cannot find ROCm device library for gfx942"). libm_parts.cl (one built-in per
+# kernel, checked each against its own ULP bound) at v5 only: its math code is the same
+# at v4.
+DEVLIBS=${DEVLIBS:-/usr/lib/x86_64-linux-gnu/amdgcn/bitcode}
+DL=(-DUSE_DEVLIBS "--rocm-device-lib-path=$DEVLIBS" -Xclang -mlink-builtin-bitcode
+    -Xclang "$DEVLIBS/oclc_daz_opt_off.bc")
+for target in gfx803 gfx900 gfx906 gfx90a gfx1030; do
+  for cov in 4 5; do
+    clang-22 -target amdgcn-amd-amdhsa -mcpu=$target -mcode-object-version=$cov \
+      -O2 -x cl -cl-std=CL2.0 -DCORPUS_COV=$cov -I"$SRC" "${DL[@]}" \
+      -c "$SRC/19_libm.cl" -o "$TMP/19_libm.o" 2>/dev/null
+    ld.lld-22 -shared --no-undefined -s "$TMP/19_libm.o" -o "$HERE/19_libm_${target}_cov$cov.co"
+  done
+  clang-22 -target amdgcn-amd-amdhsa -mcpu=$target -mcode-object-version=5 \
+    -O2 -x cl -cl-std=CL2.0 "${DL[@]}" \
+    -c "$HERE/libm_parts.cl" -o "$TMP/libm_parts.o" 2>/dev/null
+  ld.lld-22 -shared --no-undefined -s "$TMP/libm_parts.o" -o "$HERE/libm_parts_${target}_cov5.co"
+done
+# f64 references for tanh/cbrt/erf (mpmath): libm_ref.py > libm_f64_ref.txt
