@@ -611,11 +611,10 @@ pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
         } else if i.mods & m::SALU != 0 {
             step_salu(w, cx, i)
         } else if i.mods & m::VOPD != 0 {
-            // dual issue: the halves do not depend on each other, so one after the other
             let mut x = *i;
             x.mods &= !m::VOPD;
             match prog.vopd_y.get(i.imm2 as usize) {
-                Some(y) => step(w, cx, &x).and_then(|_| step(w, cx, y)),
+                Some(y) => step_vopd(w, cx, &x, y),
                 None => Err(Fault::Invalid),
             }
         } else {
@@ -627,6 +626,29 @@ pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
             Err(f) => return Err((pc, f)),
         }
     }
+}
+
+/// A VOPD pair: both halves read their sources before either writes. clang pairs
+/// `v_dual_mov_b32 v12, v2 :: v_dual_add_nc_u32 v1, v12, v1` (gfx1200, ocml's sin/cos
+/// argument reduction) where the Y half reads the v12 of before the X half's write;
+/// the Y half cannot write a source of X after X has run, so X runs first and, when Y
+/// reads X's destination, with that register's old value in place.
+fn step_vopd(w: &mut Wave, cx: &mut Ctx<'_>, x: &DInst, y: &DInst) -> Result<Option<Stop>, Fault> {
+    let Dst::V(xd) = x.dst else {
+        return Err(Fault::Invalid);
+    };
+    if !y.src.contains(&Src::V(xd)) {
+        step(w, cx, x)?;
+        return step(w, cx, y);
+    }
+    let row = usize::from(xd) * LANES..usize::from(xd) * LANES + LANES;
+    let old: Vec<u32> = w.v[row.clone()].to_vec();
+    step(w, cx, x)?;
+    let new: Vec<u32> = w.v[row.clone()].to_vec();
+    w.v[row.clone()].copy_from_slice(&old);
+    step(w, cx, y)?;
+    w.v[row].copy_from_slice(&new);
+    Ok(None)
 }
 
 #[inline(always)]

@@ -277,7 +277,7 @@ ops! {
     // ---- f32 / f64 more
     VMax3F32 = ["v_max3_f32"],
     VMin3F32 = ["v_min3_f32"],
-    VMed3F32 = ["v_med3_f32"],
+    VMed3F32 = ["v_med3_f32", "v_med3_num_f32"],
     VMax3I32 = ["v_max3_i32"],
     VMin3I32 = ["v_min3_i32"],
     VMed3I32 = ["v_med3_i32"],

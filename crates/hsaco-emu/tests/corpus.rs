@@ -1938,8 +1938,9 @@ fn wmma_and_fdot2_in_wave64() {
 }
 
 /// 19_libm (OpenCL built-ins from the ROCm device libraries) and its one-built-in-per-
-/// kernel variant tests/data/libm_parts.cl: built by tests/data/build.sh for the targets
-/// Debian's rocm-device-libs 5.2 has bitcode for (no gfx942, gfx1100, gfx1200).
+/// kernel variant tests/data/libm_parts.cl, built by tests/data/build.sh with Debian's
+/// rocm-device-libs 5.2; it has no ISA-version library for gfx942, gfx1100 and gfx1200,
+/// which build.sh supplies (one constant, see there).
 const LIBM_CONFIGS: &[&str] = &[
     "gfx803_cov4",
     "gfx803_cov5",
@@ -1951,6 +1952,12 @@ const LIBM_CONFIGS: &[&str] = &[
     "gfx90a_cov5",
     "gfx1030_cov4",
     "gfx1030_cov5",
+    "gfx942_cov4",
+    "gfx942_cov5",
+    "gfx1100_cov4",
+    "gfx1100_cov5",
+    "gfx1200_cov4",
+    "gfx1200_cov5",
 ];
 
 /// ULP bounds of the OpenCL C specification's "Relative Error as ULPs" tables (full

@@ -346,6 +346,18 @@ fn three_operand_min_max_med() {
         s.sort_by(|x, y| x.partial_cmp(y).unwrap());
         fb(s[1])
     });
+    // gfx12's spelling (RDNA4 guide: the median with the `_num` min/max)
+    assert!(has("gfx1200", "v_med3_num_f32 v24, v8, v12, v16"));
+    ftri(
+        &["gfx1200"],
+        &["v_med3_num_f32 v24, v8, v12, v16"],
+        &v,
+        |a, b, c| {
+            let mut s = [a, b, c];
+            s.sort_by(|x, y| x.partial_cmp(y).unwrap());
+            fb(s[1])
+        },
+    );
 }
 
 #[test]
