@@ -91,17 +91,20 @@ DLMANUAL() {   # target isa-version cov wave64(on/off)
   l+=(-Xclang -mlink-builtin-bitcode -Xclang "$TMP/isa.bc")
   echo "${l[@]}"
 }
-for tv in gfx942:9402:on gfx1100:11000:off gfx1200:12000:off; do
-  IFS=: read -r target isa w64 <<<"$tv"
+# (gfx1100w64: gfx1100 built for wave64, with oclc_wavefrontsize64_on)
+for tv in gfx942:gfx942:9402:on gfx1100:gfx1100:11000:off gfx1200:gfx1200:12000:off \
+          gfx1100w64:gfx1100:11000:on; do
+  IFS=: read -r name target isa w64 <<<"$tv"
+  wflag=(); [ $name = gfx1100w64 ] && wflag=(-mwavefrontsize64)
   for cov in 4 5; do
     for f in 19_libm libm_parts; do
       [ $f = libm_parts ] && [ $cov = 4 ] && continue
       src="$SRC/19_libm.cl"; [ $f = libm_parts ] && src="$HERE/libm_parts.cl"
       # shellcheck disable=SC2046
-      clang-22 -target amdgcn-amd-amdhsa -mcpu=$target -mcode-object-version=$cov \
+      clang-22 -target amdgcn-amd-amdhsa -mcpu=$target "${wflag[@]}" -mcode-object-version=$cov \
         -O2 -x cl -cl-std=CL2.0 -DCORPUS_COV=$cov -I"$SRC" -DUSE_DEVLIBS -nogpulib \
         $(DLMANUAL $target $isa $cov $w64) -c "$src" -o "$TMP/devlibs.o" 2>/dev/null
-      ld.lld-22 -shared --no-undefined -s "$TMP/devlibs.o" -o "$HERE/${f}_${target}_cov$cov.co"
+      ld.lld-22 -shared --no-undefined -s "$TMP/devlibs.o" -o "$HERE/${f}_${name}_cov$cov.co"
     done
   done
 done
