@@ -841,11 +841,10 @@ pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
         } else if i.mods & m::SALU != 0 {
             step_salu(w, cx, i)
         } else if i.mods & m::VOPD != 0 {
-            // dual issue: the halves do not depend on each other, so one after the other
             let mut x = *i;
             x.mods &= !m::VOPD;
             match prog.vopd_y.get(i.imm2 as usize) {
-                Some(y) => step(w, cx, &x).and_then(|_| step(w, cx, y)),
+                Some(y) => step_vopd(w, cx, &x, y),
                 None => Err(Fault::Invalid),
             }
         } else {
@@ -857,6 +856,29 @@ pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
             Err(f) => return Err((pc, f)),
         }
     }
+}
+
+/// A VOPD pair: both halves read their sources before either writes. clang pairs
+/// `v_dual_mov_b32 v12, v2 :: v_dual_add_nc_u32 v1, v12, v1` (gfx1200, ocml's sin/cos
+/// argument reduction) where the Y half reads the v12 of before the X half's write;
+/// the Y half cannot write a source of X after X has run, so X runs first and, when Y
+/// reads X's destination, with that register's old value in place.
+fn step_vopd(w: &mut Wave, cx: &mut Ctx<'_>, x: &DInst, y: &DInst) -> Result<Option<Stop>, Fault> {
+    let Dst::V(xd) = x.dst else {
+        return Err(Fault::Invalid);
+    };
+    if !y.src.contains(&Src::V(xd)) {
+        step(w, cx, x)?;
+        return step(w, cx, y);
+    }
+    let row = usize::from(xd) * LANES..usize::from(xd) * LANES + LANES;
+    let old: Vec<u32> = w.v[row.clone()].to_vec();
+    step(w, cx, x)?;
+    let new: Vec<u32> = w.v[row.clone()].to_vec();
+    w.v[row.clone()].copy_from_slice(&old);
+    step(w, cx, y)?;
+    w.v[row].copy_from_slice(&new);
+    Ok(None)
 }
 
 #[inline(always)]
@@ -1368,6 +1390,7 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         Op::VLshlOrB32 => v3!(w, i, |a, b, c| (a << (b & 31)) | c),
         Op::VAndOrB32 => v3!(w, i, |a, b, c| (a & b) | c),
         Op::VOr3B32 => v3!(w, i, |a, b, c| a | b | c),
+        Op::VXor3B32 => v3!(w, i, |a, b, c| a ^ b ^ c),
         Op::VXadU32 => v3!(w, i, |a, b, c| (a ^ b).wrapping_add(c)),
         Op::VAdd3U32 => v3!(w, i, |a, b, c| a.wrapping_add(b).wrapping_add(c)),
         Op::VMulLoU32 => v2!(w, i, |a, b| a.wrapping_mul(b)),
@@ -1776,7 +1799,13 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         Op::VMax3U32 => v3!(w, i, |a, b, c| a.max(b).max(c)),
         Op::VMin3U32 => v3!(w, i, |a, b, c| a.min(b).min(c)),
         Op::VMed3U32 => v3!(w, i, |a, b, c| a.max(b).min(a.min(b).max(c))),
-        Op::VRsqF32 => v1!(w, i, |a| fout32(i, 1.0 / flush32(f(a), ftz).sqrt(), ftz)),
+        // one rounding of the exact value (the manuals give 1 ULP; 1 / sqrt in f32
+        // rounds twice and can be 1.05 ULP off, e.g. for 5.494071)
+        Op::VRsqF32 => v1!(w, i, |a| fout32(
+            i,
+            (1.0 / f64::from(flush32(f(a), ftz)).sqrt()) as f32,
+            ftz
+        )),
         Op::VExpF32 => v1!(w, i, |a| fout32(i, flush32(f(a), ftz).exp2(), ftz)),
         Op::VLogF32 => v1!(w, i, |a| fout32(i, flush32(f(a), ftz).log2(), ftz)),
         Op::VRndneF32 => v1!(w, i, |a| fout32(i, f(a).round_ties_even(), ftz)),

@@ -203,6 +203,7 @@ ops! {
     VLshlOrB32 = ["v_lshl_or_b32"],
     VAndOrB32 = ["v_and_or_b32"],
     VOr3B32 = ["v_or3_b32"],
+    VXor3B32 = ["v_xor3_b32"],
     VXadU32 = ["v_xad_u32"],
     VAdd3U32 = ["v_add3_u32"],
     VMulLoU32 = ["v_mul_lo_u32"],
@@ -276,7 +277,7 @@ ops! {
     // ---- f32 / f64 more
     VMax3F32 = ["v_max3_f32"],
     VMin3F32 = ["v_min3_f32"],
-    VMed3F32 = ["v_med3_f32"],
+    VMed3F32 = ["v_med3_f32", "v_med3_num_f32"],
     VMax3I32 = ["v_max3_i32"],
     VMin3I32 = ["v_min3_i32"],
     VMed3I32 = ["v_med3_i32"],

@@ -1936,3 +1936,466 @@ fn wmma_and_fdot2_in_wave64() {
         }
     }
 }
+
+/// 19_libm (OpenCL built-ins from the ROCm device libraries) and its one-built-in-per-
+/// kernel variant tests/data/libm_parts.cl, built by tests/data/build.sh with Debian's
+/// rocm-device-libs 5.2; it has no ISA-version library for gfx942, gfx1100 and gfx1200,
+/// which build.sh supplies (one constant, see there).
+const LIBM_CONFIGS: &[&str] = &[
+    "gfx803_cov4",
+    "gfx803_cov5",
+    "gfx900_cov4",
+    "gfx900_cov5",
+    "gfx906_cov4",
+    "gfx906_cov5",
+    "gfx90a_cov4",
+    "gfx90a_cov5",
+    "gfx1030_cov4",
+    "gfx1030_cov5",
+    "gfx942_cov4",
+    "gfx942_cov5",
+    "gfx1100_cov4",
+    "gfx1100_cov5",
+    "gfx1200_cov4",
+    "gfx1200_cov5",
+    "gfx1100w64_cov4",
+    "gfx1100w64_cov5",
+];
+
+/// ULP bounds of the OpenCL C specification's "Relative Error as ULPs" tables (full
+/// profile, single and double precision alike): sin/cos 4, exp 3, log1p 2, pow 16,
+/// tanh 5, cbrt 2, erf 16. native_rsqrt is implementation-defined there; ocml's
+/// native_rsqrt is the hardware `v_rsq_f32`, whose ISA-manual description gives 1 ULP.
+mod ulps {
+    pub const SIN: f64 = 4.0;
+    pub const COS: f64 = 4.0;
+    pub const EXP: f64 = 3.0;
+    pub const LOG1P: f64 = 2.0;
+    pub const POW: f64 = 16.0;
+    pub const NATIVE_RSQRT: f64 = 1.0;
+    pub const TANH: f64 = 5.0;
+    pub const CBRT: f64 = 2.0;
+    pub const ERF: f64 = 16.0;
+}
+
+/// The spacing of f32 values at |r| (r in f64): 2^(e-23) for |r| in [2^e, 2^(e+1)),
+/// 2^-149 below the smallest normal.
+fn ulp32(r: f64) -> f64 {
+    let a = r.abs();
+    if a < f64::from(f32::MIN_POSITIVE) {
+        return 2f64.powi(-149);
+    }
+    let e = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    2f64.powi(e - 23)
+}
+
+/// The spacing of f64 values at |r|.
+fn ulp64(r: f64) -> f64 {
+    let a = r.abs();
+    if a < f64::MIN_POSITIVE {
+        return 2f64.powi(-1074);
+    }
+    let e = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    2f64.powi(e - 52)
+}
+
+/// `got` (an f32 result) is within `bound` ULPs of the exact `want`: NaN for NaN, the
+/// same signed zero or infinity for an exact zero or infinity, an infinity of the
+/// right sign when `want` is beyond the f32 range.
+fn close32(got: f32, want: f64, bound: f64) -> bool {
+    if want.is_nan() {
+        return got.is_nan();
+    }
+    if want == 0.0 || want.is_infinite() {
+        return got.to_bits() == (want as f32).to_bits();
+    }
+    if want.abs() > f64::from(f32::MAX) * (1.0 + 2f64.powi(-24)) {
+        return got.is_infinite() && got.is_sign_positive() == want.is_sign_positive();
+    }
+    got.is_finite() && (f64::from(got) - want).abs() <= bound * ulp32(want)
+}
+
+/// Whether the kernels of `cfg` flush f32 denormals: clang-22 gives the OpenCL kernels
+/// FLOAT_DENORM_MODE_32 = 0 on gfx8 (3 on gfx9+; seen in `clang -S`'s
+/// `.amdhsa_float_denorm_mode_32`).
+fn ftz32(cfg: &str) -> bool {
+    cfg.starts_with("gfx8")
+}
+
+/// [`close32`] for `got = f(x)`; when the kernel flushes f32 denormals, a denormal `x`
+/// may be read as a zero of its sign and a denormal result may be written as a zero
+/// (AMD ISA manuals: denormal mode "flush" applies to inputs and outputs).
+fn close32_ftz(got: f32, x: f32, f: impl Fn(f64) -> f64, bound: f64, ftz: bool) -> bool {
+    let want = f(f64::from(x));
+    if close32(got, want, bound) {
+        return true;
+    }
+    if !ftz {
+        return false;
+    }
+    let tiny = |w: f64| w != 0.0 && w.abs() < f64::from(f32::MIN_POSITIVE);
+    let x0 = if x.abs() < f32::MIN_POSITIVE {
+        0f32.copysign(x)
+    } else {
+        x
+    };
+    let want0 = f(f64::from(x0));
+    close32(got, want0, bound) || (got == 0.0 && (tiny(want) || tiny(want0)))
+}
+
+/// `got` within `bound` ULPs of `want`, the correctly rounded f64 (exceptional values as
+/// in [`close32`]).
+fn close64(got: f64, want: f64, bound: f64) -> bool {
+    if want.is_nan() {
+        return got.is_nan();
+    }
+    if want == 0.0 || want.is_infinite() {
+        return got.to_bits() == want.to_bits();
+    }
+    got.is_finite() && (got - want).abs() <= bound * ulp64(want)
+}
+
+/// tests/data/libm_f64_ref.txt (tests/data/libm_ref.py, mpmath at 200 bits): inputs and
+/// the correctly rounded tanh, cbrt, erf of each.
+fn libm_f64_ref() -> Vec<(f64, [f64; 3])> {
+    let text = String::from_utf8(data("libm_f64_ref.txt")).unwrap();
+    text.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let x = f64::from_bits(u64::from_str_radix(f[0], 16).unwrap());
+            let p = |s: &str| -> f64 { s.parse().unwrap_or_else(|_| panic!("{s}")) };
+            (x, [p(f[1]), p(f[2]), p(f[3])])
+        })
+        .collect()
+}
+
+/// f32 inputs: edge values (zeros, denormals, the largest finite, NaN, infinities,
+/// arguments where exp overflows, log1p's -1, huge arguments for sin/cos's argument
+/// reduction) then pseudo-random values, uniform in [lo, hi) and of magnitudes 1e-38
+/// to 3e38 (negative ones too when `neg`).
+fn libm_inputs32(n: usize, lo: f32, hi: f32, neg: bool, seed: u64) -> Vec<f32> {
+    let mut v = vec![
+        0.0,
+        -0.0,
+        f32::from_bits(1),
+        -1e-40,
+        f32::MIN_POSITIVE,
+        1e-30,
+        1e-7,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        -0.999_999_94,
+        -2.0,
+        std::f32::consts::PI,
+        std::f32::consts::FRAC_PI_2,
+        10.0,
+        -10.0,
+        88.7,
+        89.0,
+        -87.0,
+        -104.0,
+        -150.0,
+        100.0,
+        1e4,
+        12345.678,
+        1e10,
+        -1e15,
+        1e30,
+        f32::MAX,
+        f32::MIN,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    ];
+    let mut r = Rng(seed);
+    while v.len() < n {
+        let u = (r.next() >> 40) as f32 / (1u64 << 24) as f32;
+        if v.len() % 2 == 0 {
+            v.push(lo + (hi - lo) * u);
+        } else {
+            let m = 10f32.powf(-38.0 + 76.5 * u);
+            let s = if neg && r.next() & 1 == 1 { -1.0 } else { 1.0 };
+            v.push(s * m);
+        }
+    }
+    v.truncate(n);
+    v
+}
+
+/// OpenCL `convert_uchar_sat_rte`: round to nearest even, clamp to [0, 255], NaN to 0.
+fn uchar_sat_rte(x: f32) -> u32 {
+    if x.is_nan() {
+        0
+    } else {
+        x.round_ties_even().clamp(0.0, 255.0) as u32
+    }
+}
+
+#[test]
+fn libm_builtins_each_within_its_ulp_bound() {
+    const N: usize = 256;
+    let x = libm_inputs32(N, -10.0, 10.0, true, 190);
+    // pow: every pair of these bases and exponents (C99 special cases included)
+    let bases = [
+        0.0f32,
+        -0.0,
+        1e-40,
+        0.5,
+        1.0,
+        2.0,
+        10.0,
+        1e10,
+        -2.0,
+        -8.0,
+        3.4e38,
+        7.25,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        0.999,
+    ];
+    let exps = [
+        0.0f32,
+        -0.0,
+        0.3,
+        2.0,
+        -1.0,
+        3.0,
+        0.5,
+        -0.5,
+        1e10,
+        -1e10,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1.0 / 3.0,
+        -7.0,
+        100.5,
+    ];
+    let (pb, pe): (Vec<f32>, Vec<f32>) = bases
+        .iter()
+        .flat_map(|&b| exps.iter().map(move |&e| (b, e)))
+        .unzip();
+    let refs = libm_f64_ref();
+    let dx: Vec<f64> = refs.iter().map(|r| r.0).collect();
+    type F = fn(f64) -> f64;
+    let f32_cases: [(&str, F, f64); 5] = [
+        ("f32_sin", f64::sin, ulps::SIN),
+        ("f32_cos", f64::cos, ulps::COS),
+        ("f32_exp", f64::exp, ulps::EXP),
+        ("f32_log1p", f64::ln_1p, ulps::LOG1P),
+        ("f32_native_rsqrt", |v| 1.0 / v.sqrt(), ulps::NATIVE_RSQRT),
+    ];
+    // the largest error seen per built-in (in ULPs of the exact value; f64: of the
+    // correctly rounded one), printed for NOTES.md
+    let mut worst: Vec<(&str, f64)> = Vec::new();
+    let mut note = |k: &'static str, err: f64| {
+        if !err.is_finite() {
+            return;
+        }
+        match worst.iter_mut().find(|w| w.0 == k) {
+            Some(w) => w.1 = w.1.max(err),
+            None => worst.push((k, err)),
+        }
+    };
+    let err32 = |got: f32, want: f64| (f64::from(got) - want).abs() / ulp32(want);
+    for cfg in LIBM_CONFIGS.iter().filter(|c| c.ends_with("cov5")) {
+        let co = data(&format!("libm_parts_{cfg}.co"));
+        for (k, f, bound) in f32_cases {
+            let out = go(&co, k, N as u32, 64, vec![f32s(&x), f32s(&[0.0; N])]);
+            let got = as_f32(&out[1]);
+            for i in 0..N {
+                // the ISA manuals do not say how v_rsq_f32 treats a denormal operand
+                if k == "f32_native_rsqrt" && x[i] != 0.0 && x[i].abs() < f32::MIN_POSITIVE {
+                    continue;
+                }
+                let want = f(f64::from(x[i]));
+                assert!(
+                    close32_ftz(got[i], x[i], f, bound, ftz32(cfg)),
+                    "{cfg} {k}({:e} = {:#010x}) = {:e}, want {want:e} within {bound} ulp",
+                    x[i],
+                    x[i].to_bits(),
+                    got[i]
+                );
+                if want.abs() <= f64::from(f32::MAX) && want.abs() >= f64::from(f32::MIN_POSITIVE) {
+                    note(k, err32(got[i], want));
+                }
+            }
+        }
+        let n = pb.len();
+        let out = go(
+            &co,
+            "f32_pow",
+            n as u32,
+            64,
+            vec![f32s(&pb), f32s(&pe), f32s(&vec![0.0; n])],
+        );
+        let got = as_f32(&out[2]);
+        for i in 0..n {
+            let want = f64::from(pb[i]).powf(f64::from(pe[i]));
+            let e = f64::from(pe[i]);
+            assert!(
+                close32_ftz(got[i], pb[i], |b| b.powf(e), ulps::POW, ftz32(cfg)),
+                "{cfg} pow({:e}, {:e}) = {:e}, want {want:e} within {} ulp",
+                pb[i],
+                pe[i],
+                got[i],
+                ulps::POW
+            );
+            if want.abs() <= f64::from(f32::MAX) && want.abs() >= f64::from(f32::MIN_POSITIVE) {
+                note("f32_pow", err32(got[i], want));
+            }
+        }
+        for (j, (k, bound)) in [
+            ("f64_tanh", ulps::TANH),
+            ("f64_cbrt", ulps::CBRT),
+            ("f64_erf", ulps::ERF),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let n = dx.len();
+            let out = go(&co, k, n as u32, 64, vec![f64s(&dx), f64s(&vec![0.0; n])]);
+            let got = as_f64(&out[1]);
+            for i in 0..n {
+                let want = refs[i].1[j];
+                // the reference is the correctly rounded value: half an ulp from the exact one
+                assert!(
+                    close64(got[i], want, bound + 0.5),
+                    "{cfg} {k}({:e} = {:#018x}) = {:e}, want {want:e} within {bound} ulp",
+                    dx[i],
+                    dx[i].to_bits(),
+                    got[i]
+                );
+                if want.abs() >= f64::MIN_POSITIVE {
+                    note(k, (got[i] - want).abs() / ulp64(want));
+                }
+            }
+        }
+    }
+    eprintln!("largest errors (ulp): {worst:?}");
+}
+
+/// The unmodified 19_libm kernel: `y` (a sum of six f32 built-ins) within the composed
+/// bound, `dy` (tanh + cbrt + erf in f64) likewise, the saturating conversion and the
+/// untouched inputs bit for bit.
+#[test]
+fn libm_corpus_kernel_within_composed_bounds() {
+    let refs = libm_f64_ref();
+    let n = refs.len();
+    // log1p and pow take |v| and native_rsqrt v + 2: mostly v >= -2, where none is NaN
+    let x = libm_inputs32(n, -1.9, 12.0, false, 191);
+    let dx: Vec<f64> = refs.iter().map(|r| r.0).collect();
+    let e = 2f64.powi(-23);
+    for cfg in LIBM_CONFIGS {
+        let co = data(&format!("19_libm_{cfg}.co"));
+        for &(grid, block) in &[(n as u32, 64u32), (n as u32 - 3, 100)] {
+            let g = grid as usize;
+            let out = go(
+                &co,
+                "libm",
+                grid,
+                block,
+                vec![
+                    f32s(&x),
+                    f32s(&vec![0.0; n]),
+                    f64s(&dx),
+                    f64s(&vec![0.0; n]),
+                    i32s(&vec![-1; n]),
+                ],
+            );
+            assert_eq!(bits(&as_f32(&out[0])), bits(&x), "{cfg}: x unchanged");
+            let y = as_f32(&out[1]);
+            let dy = as_f64(&out[3]);
+            let sat = as_i32(&out[4]);
+            for i in 0..n {
+                if i >= g {
+                    assert_eq!(y[i], 0.0, "{cfg} y[{i}] past the grid");
+                    assert_eq!(sat[i], -1, "{cfg} sat[{i}] past the grid");
+                    continue;
+                }
+                let v = x[i];
+                let a = f64::from(v.abs());
+                // each term exactly (f64 functions of the f32 operands the kernel has)
+                let t = [
+                    f64::from(v).sin(),
+                    f64::from(v).cos() * f64::from(v).exp(),
+                    -a.ln_1p(),
+                    a.powf(f64::from(0.3f32)),
+                    1.0 / f64::from(v + 2.0).sqrt(),
+                ];
+                let b = [
+                    ulps::SIN,
+                    ulps::COS + ulps::EXP,
+                    ulps::LOG1P,
+                    ulps::POW,
+                    ulps::NATIVE_RSQRT,
+                ];
+                let want: f64 = t.iter().sum();
+                let big = |t: f64| !t.is_finite() || t.abs() > f64::from(f32::MAX);
+                let (c, ex) = (f64::from(v).cos(), f64::from(v).exp());
+                if t.iter().any(|&t| big(t)) || big(want) || big(ex) {
+                    // an infinite or NaN term (exp beyond the f32 range too): the
+                    // kernel's f32 arithmetic on the terms rounded to f32
+                    let t32: Vec<f32> = t.iter().map(|&t| t as f32).collect();
+                    let w = t32[0] + c as f32 * ex as f32 + t32[2] + t32[3] + t32[4];
+                    assert!(
+                        (w.is_nan() && y[i].is_nan()) || w.to_bits() == y[i].to_bits(),
+                        "{cfg} libm y({v:e}) = {:e}, want {w:e}",
+                        y[i]
+                    );
+                } else {
+                    // each term within its bound (sin 4, cos*exp 4+3, ...: relative
+                    // 2^-23 per ulp), plus the five roundings of the product and the
+                    // four sums, each at most half an ulp of a partial result, itself
+                    // at most the sum of the terms' magnitudes
+                    let tol = t
+                        .iter()
+                        .zip(b)
+                        .map(|(t, b)| (b + 2.5) * t.abs() * e)
+                        .sum::<f64>()
+                        * 1.001
+                        + 40.0 * 2f64.powi(-149);
+                    assert!(
+                        (f64::from(y[i]) - want).abs() <= tol,
+                        "{cfg} libm y({v:e}) = {:e}, want {want:e} +- {tol:e}",
+                        y[i]
+                    );
+                }
+                // tanh + cbrt + erf: the correctly rounded references (half an ulp
+                // off), each function's bound, two roundings of the sums
+                let r = refs[i].1;
+                let want = r[0] + r[1] + r[2];
+                if !want.is_finite() {
+                    assert!(
+                        (want.is_nan() && dy[i].is_nan()) || want.to_bits() == dy[i].to_bits(),
+                        "{cfg} libm dy({:e}) = {:e}, want {want:e}",
+                        dx[i],
+                        dy[i]
+                    );
+                } else {
+                    let tol = r
+                        .iter()
+                        .zip([ulps::TANH, ulps::CBRT, ulps::ERF])
+                        .map(|(t, b)| (b + 0.5 + 1.0) * ulp64(*t))
+                        .sum::<f64>()
+                        * 1.001
+                        + ulp64(want);
+                    assert!(
+                        (dy[i] - want).abs() <= tol,
+                        "{cfg} libm dy({:e}) = {:e}, want {want:e} +- {tol:e}",
+                        dx[i],
+                        dy[i]
+                    );
+                }
+                let w = uchar_sat_rte(v)
+                    | uchar_sat_rte(v * 100.0) << 8
+                    | uchar_sat_rte(-v) << 16
+                    | uchar_sat_rte(v * 1000.0) << 24;
+                assert_eq!(sat[i] as u32, w, "{cfg} convert_uchar4_sat_rte({v:e})");
+            }
+        }
+    }
+}

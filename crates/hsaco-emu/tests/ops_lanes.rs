@@ -185,8 +185,7 @@ fn saveexec() {
 
 #[test]
 fn gfx11_dual_issue() {
-    // VOPD: the two halves are the plain operations (the manual requires them to be
-    // independent: Y may not read X's destination, so no order between them shows)
+    // VOPD: the two halves are the plain operations
     let a: Vec<u32> = (0..32).map(|l| (l as f32 * 0.5 - 3.0).to_bits()).collect();
     let b: Vec<u32> = (0..32).map(|l| (l as f32 + 0.25).to_bits()).collect();
     let c: Vec<u32> = (0..32).map(|l| 0x1000 + l).collect();
@@ -202,5 +201,35 @@ fn gfx11_dual_issue() {
         assert_eq!(out[0][2 * l + 1], c[l], "v_dual_mov_b32 lane {l}");
         assert_eq!(out[1][2 * l], (y + x).to_bits(), "v_dual_add_f32 lane {l}");
         assert_eq!(out[1][2 * l + 1], c[l], "v_dual_mov_b32 lane {l}");
+    }
+}
+
+#[test]
+fn gfx11_dual_issue_reads_before_writes() {
+    // RDNA3 ISA guide, VOPD: the two operations "are executed at the same time, so
+    // there are no races between them if one reads a VGPR and the other writes the
+    // same VGPR. The 'read' gets the old value." clang-22 relies on it (gfx1200 ocml
+    // cos: `v_dual_mov_b32 v12, v2 :: v_dual_add_nc_u32 v1, v12, v1`, the add first
+    // in the code clang gives with VOPD off).
+    let a: Vec<u32> = (0..32).map(|l| 0x100 + l).collect();
+    let b: Vec<u32> = (0..32).map(|l| 0x7000_0000 + 3 * l).collect();
+    let c: Vec<u32> = (0..32).map(|l| 0x55 * l).collect();
+    let out = run("gfx1100", &[in32(&a), in32(&b), in32(&c)], &[2, 2], |k| {
+        // inputs in v8, v12, v16 (bank constraints want v9 and v14 here)
+        k.i("v_mov_b32 v9, v8");
+        k.i("v_mov_b32 v14, v12");
+        k.i("v_mov_b32 v24, v16");
+        // Y reads v24, which X writes: Y sees c
+        k.i("v_dual_mov_b32 v24, v9 :: v_dual_add_nc_u32 v25, v24, v14");
+        // a swap: each half reads what the other writes
+        k.i("v_mov_b32 v28, v8");
+        k.i("v_mov_b32 v29, v12");
+        k.i("v_dual_mov_b32 v28, v29 :: v_dual_mov_b32 v29, v28");
+    });
+    for l in 0..32 {
+        assert_eq!(out[0][2 * l], a[l], "X lane {l}");
+        assert_eq!(out[0][2 * l + 1], c[l].wrapping_add(b[l]), "Y lane {l}");
+        assert_eq!(out[1][2 * l], b[l], "swap X lane {l}");
+        assert_eq!(out[1][2 * l + 1], a[l], "swap Y lane {l}");
     }
 }

@@ -294,6 +294,18 @@ fn three_operand_min_max_med() {
         s.sort_by(|x, y| x.partial_cmp(y).unwrap());
         fb(s[1])
     });
+    // gfx12's spelling (RDNA4 guide: the median with the `_num` min/max)
+    assert!(has("gfx1200", "v_med3_num_f32 v24, v8, v12, v16"));
+    ftri(
+        &["gfx1200"],
+        &["v_med3_num_f32 v24, v8, v12, v16"],
+        &v,
+        |a, b, c| {
+            let mut s = [a, b, c];
+            s.sort_by(|x, y| x.partial_cmp(y).unwrap());
+            fb(s[1])
+        },
+    );
 }
 
 #[test]
@@ -514,6 +526,34 @@ fn transcendentals_within_one_ulp() {
             }
         });
     }
+}
+
+#[test]
+fn rsq_within_one_ulp_of_the_exact_value() {
+    // the manuals give V_RSQ_F32 1 ULP; measured from the exact value (not from its
+    // rounding, as above), with operands where 1 / sqrt rounded twice in f32 is over
+    // 1 ULP off (5.494071: 1.05 ULP)
+    let v = [
+        0x40af_cf6e_u32,
+        fb(3.0),
+        fb(0.3),
+        fb(1.0e-20),
+        1,
+        fb(7.5e37),
+    ];
+    each(&P, &["v_rsq_f32 v24, v8"], &[in32(&v)], 1, |p, got| {
+        for (i, x) in v.iter().enumerate() {
+            let xf = f64::from(bf(*x));
+            let want = 1.0 / xf.sqrt();
+            let e = ((want.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+            let ulp = 2f64.powi(e - 23);
+            let g = f64::from(bf(got[i]));
+            assert!(
+                (g - want).abs() <= ulp,
+                "{p} v_rsq_f32({xf:e}) = {g:e}, want {want:e} within 1 ulp"
+            );
+        }
+    });
 }
 
 #[test]

@@ -30,6 +30,13 @@ fn moves_and_logic() {
         &EDGE32[8..],
         |a, b, c| a | b | c,
     );
+    // gfx10+ (RDNA guides: "D = S0 ^ S1 ^ S2"); not on gfx9 before gfx950
+    tri32(
+        &["gfx1100"],
+        &["v_xor3_b32 v24, v8, v12, v16"],
+        &EDGE32[6..14],
+        |a, b, c| a ^ b ^ c,
+    );
 }
 
 #[test]
