@@ -46,9 +46,24 @@ fn range(data: &[u8], offset: u64, size: u64) -> Option<&[u8]> {
 }
 
 /// A NUL-terminated string at `offset` in a string table.
+/// `bytes` as text, borrowed when it is UTF-8 (checked by `str::from_utf8`, which
+/// goes a word at a time over ASCII, unlike `String::from_utf8_lossy`).
+fn utf8_or_lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 fn string_at(strtab: &[u8], offset: u32) -> Option<&[u8]> {
     let rest = strtab.get(offset as usize..)?;
-    let len = rest.iter().position(|&b| b == 0)?;
+    // (`CStr` finds the NUL a word at a time: library objects have thousands of
+    // mangled names of a hundred bytes or more, and a byte-by-byte search of them was
+    // a tenth of `dis`'s serial time)
+    let len = std::ffi::CStr::from_bytes_until_nul(rest)
+        .ok()?
+        .to_bytes()
+        .len();
     Some(&rest[..len])
 }
 
@@ -797,7 +812,7 @@ pub struct Section<'data> {
 impl<'data> Section<'data> {
     /// The name as text (invalid UTF-8 replaced).
     pub fn name_str(&self) -> Cow<'data, str> {
-        String::from_utf8_lossy(self.name)
+        utf8_or_lossy(self.name)
     }
 
     /// The section's bytes in the file; empty for `SHT_NOBITS` and `SHT_NULL`.
@@ -962,6 +977,35 @@ impl<'data> SymbolTable<'data> {
         })
     }
 
+    /// The symbols `wanted(st_info, st_shndx)` chooses, in index order, and an `Err`
+    /// (the one [`iter`](Self::iter) gives) for every symbol whose name cannot be
+    /// read, chosen or not: [`iter`](Self::iter) without finding the names of the
+    /// others (a library object's thousands of absolute symbols with long names,
+    /// when `dis` wants only the code's).
+    pub fn iter_where(
+        &self,
+        wanted: impl Fn(u8, u16) -> bool + 'data,
+    ) -> impl Iterator<Item = Result<Symbol<'data>>> + 'data {
+        let table = *self;
+        // (a name can be read when a NUL ends it: its offset is at most the last NUL's)
+        let last_nul = self.strtab.iter().rposition(|&b| b == 0);
+        (0..self.count).filter_map(move |i| {
+            let size = if table.is_64 {
+                ELF64_SYM_SIZE
+            } else {
+                ELF32_SYM_SIZE
+            };
+            let d = table.data.get(i * size..(i + 1) * size)?;
+            let (st_name, info, shndx) = if table.is_64 {
+                (u32_at(d, 0), u8_at(d, 4), u16_at(d, 6))
+            } else {
+                (u32_at(d, 0), u8_at(d, 12), u16_at(d, 14))
+            };
+            let readable = st_name == 0 || last_nul.is_some_and(|n| st_name as usize <= n);
+            (wanted(info, shndx) || !readable).then(|| table.get(i))
+        })
+    }
+
     /// All symbols in index order, starting with the null symbol. An item is `Err`
     /// when a name cannot be read; iteration continues.
     pub fn iter(&self) -> impl Iterator<Item = Result<Symbol<'data>>> + 'data {
@@ -1003,7 +1047,7 @@ pub struct Symbol<'data> {
 impl<'data> Symbol<'data> {
     /// The name as text (invalid UTF-8 replaced).
     pub fn name_str(&self) -> Cow<'data, str> {
-        String::from_utf8_lossy(self.name)
+        utf8_or_lossy(self.name)
     }
 
     /// The type (`STT_*`).

@@ -936,3 +936,53 @@ fn write_fixed_puts_everything_where_asked() {
     });
     assert!(b.write_fixed(&fixed).is_err());
 }
+
+/// `iter_where` gives what `iter` gives, filtered by type and section, and still the
+/// error of every symbol whose name cannot be read, chosen or not.
+#[test]
+fn symbols_where_are_symbols_filtered_with_every_name_error() {
+    let good = read("gfx906_cov5_calls.o");
+    let elf = Elf::parse(&good).unwrap();
+    let symtab = elf.symtab().unwrap().unwrap();
+    let all: Vec<_> = symtab.iter().map(Result::unwrap).collect();
+    assert!(all.len() > 3, "{}", all.len());
+    let every: Vec<_> = symtab.iter_where(|_, _| true).map(Result::unwrap).collect();
+    assert_eq!(every, all);
+    let funcs: Vec<_> = symtab
+        .iter_where(|info, _| info & 0xf == STT_FUNC)
+        .map(Result::unwrap)
+        .collect();
+    let expected: Vec<_> = all
+        .iter()
+        .copied()
+        .filter(|s| s.info & 0xf == STT_FUNC)
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(funcs, expected);
+    assert_eq!(symtab.iter_where(|_, _| false).count(), 0);
+
+    // symbol 1's name offset past the end of the string table: an error chosen or not
+    let at = symtab.section().offset as usize + 24;
+    let mut bad = good.clone();
+    bad[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    let elf = Elf::parse(&bad).unwrap();
+    let symtab = elf.symtab().unwrap().unwrap();
+    let expected = symtab.get(1).unwrap_err();
+    let errors: Vec<_> = symtab.iter_where(|_, _| false).collect();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].as_ref().unwrap_err().offset, expected.offset);
+    // the last byte of the string table is its last NUL: a name starting there is empty,
+    // one past it cannot be read
+    let strtab_len = symtab.strtab().len() as u32;
+    for (off, readable) in [(strtab_len - 1, true), (strtab_len, false)] {
+        let mut bad = good.clone();
+        bad[at..at + 4].copy_from_slice(&off.to_le_bytes());
+        let elf = Elf::parse(&bad).unwrap();
+        let symtab = elf.symtab().unwrap().unwrap();
+        assert_eq!(symtab.get(1).is_ok(), readable);
+        assert_eq!(
+            symtab.iter_where(|_, _| false).count(),
+            usize::from(!readable)
+        );
+    }
+}
