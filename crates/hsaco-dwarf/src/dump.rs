@@ -623,7 +623,9 @@ impl<'d> UnitPrinter<'_, 'd> {
                 if name == c::DW_AT_type {
                     // from the cache, not copied
                     if !self.names.contains_key(&(r.0 as u64)) {
-                        self.type_name(r, 0);
+                        // (into the cache without a copy to return)
+                        let n = self.type_name_uncached(r, 0);
+                        self.names.insert(r.0 as u64, n);
                     }
                     if let Some(Some(n)) = self.names.get(&(r.0 as u64)) {
                         out.push_str(" \"");
@@ -691,7 +693,8 @@ impl<'d> UnitPrinter<'_, 'd> {
     }
 
     fn loclist(&self, out: &mut String, o: gimli::LocationListsOffset, indent: usize) {
-        let _ = write!(out, "0x{:08x}: ", o.0);
+        hex0x(out, o.0 as u64, 8);
+        out.push_str(": ");
         let Ok(mut it) = self.dwarf.locations(self.unit, o) else {
             out.push_str("<error>");
             return;
@@ -718,7 +721,7 @@ impl<'d> UnitPrinter<'_, 'd> {
     }
 
     fn rangelist(&self, out: &mut String, o: gimli::RangeListsOffset, indent: usize) {
-        let _ = write!(out, "0x{:08x}", o.0);
+        hex0x(out, o.0 as u64, 8);
         let Ok(mut it) = self.dwarf.ranges(self.unit, o) else {
             out.push_str("<error>");
             return;
@@ -741,11 +744,6 @@ impl<'d> UnitPrinter<'_, 'd> {
                 }
             }
         }
-    }
-
-    fn entry_attr(&self, off: UnitOffset, at: c::DwAt) -> Option<AttributeValue<Slice<'d>>> {
-        let e = self.unit.entry(off).ok()?;
-        e.attr_value(at).ok().flatten()
     }
 
     /// A DIE's name for a reference: its linkage name, else DW_AT_name, else the
@@ -787,8 +785,13 @@ impl<'d> UnitPrinter<'_, 'd> {
         n
     }
 
-    fn inner_type(&mut self, off: UnitOffset, depth: u32) -> (Option<UnitOffset>, Option<String>) {
-        match self.entry_attr(off, c::DW_AT_type) {
+    /// The type the entry `e` refers to (`DW_AT_type`), and its name.
+    fn inner_type(
+        &mut self,
+        e: &gimli::DebuggingInformationEntry<'_, '_, Slice<'d>>,
+        depth: u32,
+    ) -> (Option<UnitOffset>, Option<String>) {
+        match e.attr_value(c::DW_AT_type).ok().flatten() {
             Some(AttributeValue::UnitRef(r)) => (Some(r), self.type_name(r, depth + 1)),
             _ => (None, None),
         }
@@ -798,10 +801,9 @@ impl<'d> UnitPrinter<'_, 'd> {
         if depth > 32 {
             return None;
         }
-        let tag = self.unit.entry(off).ok()?.tag();
-        let own = self
-            .entry_attr(off, c::DW_AT_name)
-            .and_then(|v| self.string(v));
+        // (the entry read once: each `unit.entry` parses all its attributes)
+        let e = self.unit.entry(off).ok()?;
+        let tag = e.tag();
         Some(match tag {
             c::DW_TAG_pointer_type | c::DW_TAG_reference_type | c::DW_TAG_rvalue_reference_type => {
                 let sym = match tag {
@@ -809,7 +811,7 @@ impl<'d> UnitPrinter<'_, 'd> {
                     c::DW_TAG_reference_type => "&",
                     _ => "&&",
                 };
-                let (_, inner) = self.inner_type(off, depth);
+                let (_, inner) = self.inner_type(&e, depth);
                 let inner = inner.unwrap_or_else(|| "void".to_string());
                 if inner.ends_with('*') || inner.ends_with('&') {
                     format!("{inner}{sym}")
@@ -823,7 +825,7 @@ impl<'d> UnitPrinter<'_, 'd> {
                 } else {
                     "volatile"
                 };
-                let (r, inner) = self.inner_type(off, depth);
+                let (r, inner) = self.inner_type(&e, depth);
                 let inner = inner.unwrap_or_else(|| "void".to_string());
                 let inner_is_ptr = r
                     .and_then(|r| self.unit.entry(r).ok())
@@ -835,7 +837,7 @@ impl<'d> UnitPrinter<'_, 'd> {
                 }
             }
             c::DW_TAG_array_type => {
-                let (_, inner) = self.inner_type(off, depth);
+                let (_, inner) = self.inner_type(&e, depth);
                 let mut s = inner.unwrap_or_else(|| "void".to_string());
                 // subranges
                 if let Ok(mut tree) = self.unit.entries_tree(Some(off)) {
@@ -871,7 +873,12 @@ impl<'d> UnitPrinter<'_, 'd> {
             }
             // a named type by its name; anything else (an anonymous structure, a
             // restrict or atomic qualifier) by its tag: `structure `, `restrict `
-            _ => match own {
+            _ => match e
+                .attr_value(c::DW_AT_name)
+                .ok()
+                .flatten()
+                .and_then(|v| self.string(v))
+            {
                 Some(n) => n,
                 None => {
                     let t = tag.static_string()?;
