@@ -757,18 +757,28 @@ impl<'d> UnitPrinter<'_, 'd> {
             return None;
         }
         let e = self.unit.entry(off).ok()?;
-        for at in [
+        // the first of each attribute, in one pass over the entry's attributes (an
+        // `attr_value` per name parsed them up to five times)
+        const WANTED: [c::DwAt; 5] = [
             c::DW_AT_linkage_name,
             c::DW_AT_MIPS_linkage_name,
             c::DW_AT_name,
-        ] {
-            if let Ok(Some(v)) = e.attr_value(at) {
-                return self.string(v);
+            c::DW_AT_specification,
+            c::DW_AT_abstract_origin,
+        ];
+        let mut found: [Option<AttributeValue<Slice<'d>>>; 5] = [None; 5];
+        let mut attrs = e.attrs();
+        while let Ok(Some(a)) = attrs.next() {
+            if let Some(i) = WANTED.iter().position(|&w| w == a.name()) {
+                found[i].get_or_insert(a.value());
             }
         }
-        for at in [c::DW_AT_specification, c::DW_AT_abstract_origin] {
-            if let Ok(Some(AttributeValue::UnitRef(r))) = e.attr_value(at) {
-                return self.die_name_depth(r, depth + 1);
+        if let Some(v) = found[..3].iter().flatten().next() {
+            return self.string(*v);
+        }
+        for v in &found[3..] {
+            if let Some(AttributeValue::UnitRef(r)) = v {
+                return self.die_name_depth(*r, depth + 1);
             }
         }
         None
