@@ -43,6 +43,11 @@ pub(crate) fn hex(out: &mut String, x: u64, width: usize) {
         n = 16;
     }
     out.reserve(n);
+    // the zeros before the number in one copy (addresses are mostly zeros), then
+    // its digits
+    const ZEROS: &str = "0000000000000000";
+    out.push_str(&ZEROS[..n - significant]);
+    let mut n = significant;
     if n % 2 == 1 {
         n -= 1;
         let d = ((x >> (4 * n)) & 15) as usize;
