@@ -208,20 +208,27 @@ fn debug_info(obj: &DwarfObject, opts: DumpOptions, out: &mut String, errors: &m
         } else {
             8
         };
-        let _ = write!(
-            out,
-            "0x{off:08x}: Compile Unit: length = 0x{len:0ow$x}, format = {fmt}, version = 0x{:04x}",
-            header.version()
-        );
+        // "0x{off:08x}: Compile Unit: length = 0x{len:0ow$x}, format = {fmt}, version =
+        // 0x{:04x}[, unit_type = {ut}], abbr_offset = 0x{:04x}, addr_size = 0x{:02x}
+        // (next unit at 0x{next:08x})\n\n", without core::fmt
+        hex0x(out, off, 8);
+        out.push_str(": Compile Unit: length = ");
+        hex0x(out, len, ow);
+        out.push_str(", format = ");
+        out.push_str(fmt);
+        out.push_str(", version = ");
+        hex0x(out, header.version().into(), 4);
         if header.version() >= 5 {
-            let _ = write!(out, ", unit_type = {ut}");
+            out.push_str(", unit_type = ");
+            out.push_str(ut);
         }
-        let _ = writeln!(
-            out,
-            ", abbr_offset = 0x{:04x}, addr_size = 0x{:02x} (next unit at 0x{next:08x})\n",
-            header.debug_abbrev_offset().0,
-            header.address_size()
-        );
+        out.push_str(", abbr_offset = ");
+        hex0x(out, header.debug_abbrev_offset().0 as u64, 4);
+        out.push_str(", addr_size = ");
+        hex0x(out, header.address_size().into(), 2);
+        out.push_str(" (next unit at ");
+        hex0x(out, next, 8);
+        out.push_str(")\n\n");
         let Some(unit) = unit_of(&dwarf, header, off, errors) else {
             continue;
         };
@@ -666,7 +673,9 @@ impl<'d> UnitPrinter<'_, 'd> {
                 hex0x(out, x.0 as u64, 8);
             }
             V::DebugLocListsIndex(i) => {
-                let _ = write!(out, "indexed (0x{:x}) loclist = ", i.0);
+                out.push_str("indexed (");
+                hex0x(out, i.0 as u64, 0);
+                out.push_str(") loclist = ");
                 match self.dwarf.locations_offset(self.unit, i) {
                     Ok(o) => self.loclist(out, o, indent),
                     Err(_) => out.push_str("<unresolved>"),
@@ -676,7 +685,9 @@ impl<'d> UnitPrinter<'_, 'd> {
                 self.loclist(out, o, indent);
             }
             V::DebugRngListsIndex(i) => {
-                let _ = write!(out, "indexed (0x{:x}) rangelist = ", i.0);
+                out.push_str("indexed (");
+                hex0x(out, i.0 as u64, 0);
+                out.push_str(") rangelist = ");
                 match self.dwarf.ranges_offset(self.unit, i) {
                     Ok(o) => self.rangelist(out, o, indent),
                     Err(_) => out.push_str("<unresolved>"),
