@@ -149,7 +149,11 @@ mod tests {
         // every digit pair of the tables, and every digit count
         let mut xs: Vec<u64> = (0..=1100).collect();
         for shift in 0..64 {
-            xs.extend([1u64 << shift, (1u64 << shift) - 1, 0x0123_4567_89ab_cdef >> shift]);
+            xs.extend([
+                1u64 << shift,
+                (1u64 << shift) - 1,
+                0x0123_4567_89ab_cdef >> shift,
+            ]);
         }
         for x in xs {
             for w in [0usize, 3, 8, 16, 17] {
