@@ -208,20 +208,27 @@ fn debug_info(obj: &DwarfObject, opts: DumpOptions, out: &mut String, errors: &m
         } else {
             8
         };
-        let _ = write!(
-            out,
-            "0x{off:08x}: Compile Unit: length = 0x{len:0ow$x}, format = {fmt}, version = 0x{:04x}",
-            header.version()
-        );
+        // "0x{off:08x}: Compile Unit: length = 0x{len:0ow$x}, format = {fmt}, version =
+        // 0x{:04x}[, unit_type = {ut}], abbr_offset = 0x{:04x}, addr_size = 0x{:02x}
+        // (next unit at 0x{next:08x})\n\n", without core::fmt
+        hex0x(out, off, 8);
+        out.push_str(": Compile Unit: length = ");
+        hex0x(out, len, ow);
+        out.push_str(", format = ");
+        out.push_str(fmt);
+        out.push_str(", version = ");
+        hex0x(out, header.version().into(), 4);
         if header.version() >= 5 {
-            let _ = write!(out, ", unit_type = {ut}");
+            out.push_str(", unit_type = ");
+            out.push_str(ut);
         }
-        let _ = writeln!(
-            out,
-            ", abbr_offset = 0x{:04x}, addr_size = 0x{:02x} (next unit at 0x{next:08x})\n",
-            header.debug_abbrev_offset().0,
-            header.address_size()
-        );
+        out.push_str(", abbr_offset = ");
+        hex0x(out, header.debug_abbrev_offset().0 as u64, 4);
+        out.push_str(", addr_size = ");
+        hex0x(out, header.address_size().into(), 2);
+        out.push_str(" (next unit at ");
+        hex0x(out, next, 8);
+        out.push_str(")\n\n");
         let Some(unit) = unit_of(&dwarf, header, off, errors) else {
             continue;
         };
@@ -623,7 +630,9 @@ impl<'d> UnitPrinter<'_, 'd> {
                 if name == c::DW_AT_type {
                     // from the cache, not copied
                     if !self.names.contains_key(&(r.0 as u64)) {
-                        self.type_name(r, 0);
+                        // (into the cache without a copy to return)
+                        let n = self.type_name_uncached(r, 0);
+                        self.names.insert(r.0 as u64, n);
                     }
                     if let Some(Some(n)) = self.names.get(&(r.0 as u64)) {
                         out.push_str(" \"");
@@ -664,7 +673,9 @@ impl<'d> UnitPrinter<'_, 'd> {
                 hex0x(out, x.0 as u64, 8);
             }
             V::DebugLocListsIndex(i) => {
-                let _ = write!(out, "indexed (0x{:x}) loclist = ", i.0);
+                out.push_str("indexed (");
+                hex0x(out, i.0 as u64, 0);
+                out.push_str(") loclist = ");
                 match self.dwarf.locations_offset(self.unit, i) {
                     Ok(o) => self.loclist(out, o, indent),
                     Err(_) => out.push_str("<unresolved>"),
@@ -674,7 +685,9 @@ impl<'d> UnitPrinter<'_, 'd> {
                 self.loclist(out, o, indent);
             }
             V::DebugRngListsIndex(i) => {
-                let _ = write!(out, "indexed (0x{:x}) rangelist = ", i.0);
+                out.push_str("indexed (");
+                hex0x(out, i.0 as u64, 0);
+                out.push_str(") rangelist = ");
                 match self.dwarf.ranges_offset(self.unit, i) {
                     Ok(o) => self.rangelist(out, o, indent),
                     Err(_) => out.push_str("<unresolved>"),
@@ -691,7 +704,8 @@ impl<'d> UnitPrinter<'_, 'd> {
     }
 
     fn loclist(&self, out: &mut String, o: gimli::LocationListsOffset, indent: usize) {
-        let _ = write!(out, "0x{:08x}: ", o.0);
+        hex0x(out, o.0 as u64, 8);
+        out.push_str(": ");
         let Ok(mut it) = self.dwarf.locations(self.unit, o) else {
             out.push_str("<error>");
             return;
@@ -718,7 +732,7 @@ impl<'d> UnitPrinter<'_, 'd> {
     }
 
     fn rangelist(&self, out: &mut String, o: gimli::RangeListsOffset, indent: usize) {
-        let _ = write!(out, "0x{:08x}", o.0);
+        hex0x(out, o.0 as u64, 8);
         let Ok(mut it) = self.dwarf.ranges(self.unit, o) else {
             out.push_str("<error>");
             return;
@@ -743,11 +757,6 @@ impl<'d> UnitPrinter<'_, 'd> {
         }
     }
 
-    fn entry_attr(&self, off: UnitOffset, at: c::DwAt) -> Option<AttributeValue<Slice<'d>>> {
-        let e = self.unit.entry(off).ok()?;
-        e.attr_value(at).ok().flatten()
-    }
-
     /// A DIE's name for a reference: its linkage name, else DW_AT_name, else the
     /// name of what it specifies or abstracts.
     fn die_name(&mut self, off: UnitOffset) -> Option<String> {
@@ -759,18 +768,28 @@ impl<'d> UnitPrinter<'_, 'd> {
             return None;
         }
         let e = self.unit.entry(off).ok()?;
-        for at in [
+        // the first of each attribute, in one pass over the entry's attributes (an
+        // `attr_value` per name parsed them up to five times)
+        const WANTED: [c::DwAt; 5] = [
             c::DW_AT_linkage_name,
             c::DW_AT_MIPS_linkage_name,
             c::DW_AT_name,
-        ] {
-            if let Ok(Some(v)) = e.attr_value(at) {
-                return self.string(v);
+            c::DW_AT_specification,
+            c::DW_AT_abstract_origin,
+        ];
+        let mut found: [Option<AttributeValue<Slice<'d>>>; 5] = [None; 5];
+        let mut attrs = e.attrs();
+        while let Ok(Some(a)) = attrs.next() {
+            if let Some(i) = WANTED.iter().position(|&w| w == a.name()) {
+                found[i].get_or_insert(a.value());
             }
         }
-        for at in [c::DW_AT_specification, c::DW_AT_abstract_origin] {
-            if let Ok(Some(AttributeValue::UnitRef(r))) = e.attr_value(at) {
-                return self.die_name_depth(r, depth + 1);
+        if let Some(v) = found[..3].iter().flatten().next() {
+            return self.string(*v);
+        }
+        for v in &found[3..] {
+            if let Some(AttributeValue::UnitRef(r)) = v {
+                return self.die_name_depth(*r, depth + 1);
             }
         }
         None
@@ -787,8 +806,13 @@ impl<'d> UnitPrinter<'_, 'd> {
         n
     }
 
-    fn inner_type(&mut self, off: UnitOffset, depth: u32) -> (Option<UnitOffset>, Option<String>) {
-        match self.entry_attr(off, c::DW_AT_type) {
+    /// The type the entry `e` refers to (`DW_AT_type`), and its name.
+    fn inner_type(
+        &mut self,
+        e: &gimli::DebuggingInformationEntry<'_, '_, Slice<'d>>,
+        depth: u32,
+    ) -> (Option<UnitOffset>, Option<String>) {
+        match e.attr_value(c::DW_AT_type).ok().flatten() {
             Some(AttributeValue::UnitRef(r)) => (Some(r), self.type_name(r, depth + 1)),
             _ => (None, None),
         }
@@ -798,10 +822,9 @@ impl<'d> UnitPrinter<'_, 'd> {
         if depth > 32 {
             return None;
         }
-        let tag = self.unit.entry(off).ok()?.tag();
-        let own = self
-            .entry_attr(off, c::DW_AT_name)
-            .and_then(|v| self.string(v));
+        // (the entry read once: each `unit.entry` parses all its attributes)
+        let e = self.unit.entry(off).ok()?;
+        let tag = e.tag();
         Some(match tag {
             c::DW_TAG_pointer_type | c::DW_TAG_reference_type | c::DW_TAG_rvalue_reference_type => {
                 let sym = match tag {
@@ -809,7 +832,7 @@ impl<'d> UnitPrinter<'_, 'd> {
                     c::DW_TAG_reference_type => "&",
                     _ => "&&",
                 };
-                let (_, inner) = self.inner_type(off, depth);
+                let (_, inner) = self.inner_type(&e, depth);
                 let inner = inner.unwrap_or_else(|| "void".to_string());
                 if inner.ends_with('*') || inner.ends_with('&') {
                     format!("{inner}{sym}")
@@ -823,7 +846,7 @@ impl<'d> UnitPrinter<'_, 'd> {
                 } else {
                     "volatile"
                 };
-                let (r, inner) = self.inner_type(off, depth);
+                let (r, inner) = self.inner_type(&e, depth);
                 let inner = inner.unwrap_or_else(|| "void".to_string());
                 let inner_is_ptr = r
                     .and_then(|r| self.unit.entry(r).ok())
@@ -835,7 +858,7 @@ impl<'d> UnitPrinter<'_, 'd> {
                 }
             }
             c::DW_TAG_array_type => {
-                let (_, inner) = self.inner_type(off, depth);
+                let (_, inner) = self.inner_type(&e, depth);
                 let mut s = inner.unwrap_or_else(|| "void".to_string());
                 // subranges
                 if let Ok(mut tree) = self.unit.entries_tree(Some(off)) {
@@ -871,7 +894,12 @@ impl<'d> UnitPrinter<'_, 'd> {
             }
             // a named type by its name; anything else (an anonymous structure, a
             // restrict or atomic qualifier) by its tag: `structure `, `restrict `
-            _ => match own {
+            _ => match e
+                .attr_value(c::DW_AT_name)
+                .ok()
+                .flatten()
+                .and_then(|v| self.string(v))
+            {
                 Some(n) => n,
                 None => {
                     let t = tag.static_string()?;

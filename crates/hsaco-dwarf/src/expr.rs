@@ -45,25 +45,18 @@ pub fn write_expression(out: &mut String, bytes: &[u8], cx: ExprContext) {
 }
 
 fn reg(out: &mut String, n: u64, cx: ExprContext) {
-    match cx.regs.name(n) {
-        Some(name) => out.push_str(&name),
-        None => hex0x(out, n, 0),
+    if !cx.regs.write_name(out, n) {
+        hex0x(out, n, 0);
     }
 }
 
 /// Register then signed offset: `VGPR5+0` when named, `0x606 +0` when not.
 fn reg_offset(out: &mut String, n: u64, off: i64, cx: ExprContext) {
-    match cx.regs.name(n) {
-        Some(name) => {
-            out.push_str(&name);
-            plus_signed(out, off);
-        }
-        None => {
-            hex0x(out, n, 0);
-            out.push(' ');
-            plus_signed(out, off);
-        }
+    if !cx.regs.write_name(out, n) {
+        hex0x(out, n, 0);
+        out.push(' ');
     }
+    plus_signed(out, off);
 }
 
 /// Reads with `f`, or gives 0 and leaves `r` as it was when `f` fails.
@@ -138,25 +131,17 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         0x28 | 0x2f => signed(out, lenient(r, |r| r.read_i16()) as i64),
         0x50..=0x6f => {
             let n = (op - 0x50) as u64;
-            if let Some(name) = cx.regs.name(n) {
-                out.push(' ');
-                out.push_str(&name);
+            out.push(' ');
+            if !cx.regs.write_name(out, n) {
+                out.pop();
             }
         }
         0x70..=0x8f => {
             let n = (op - 0x70) as u64;
             let off = lenient(r, |r| r.read_sleb128());
-            match cx.regs.name(n) {
-                Some(name) => {
-                    out.push(' ');
-                    out.push_str(&name);
-                    plus_signed(out, off);
-                }
-                None => {
-                    out.push(' ');
-                    plus_signed(out, off);
-                }
-            }
+            out.push(' ');
+            cx.regs.write_name(out, n);
+            plus_signed(out, off);
         }
         0x90 => {
             let n = lenient(r, |r| r.read_uleb128());

@@ -72,15 +72,23 @@ impl DwarfRegister {
     /// the range the spec reserves after VGPR255), and leaves PC_32, STATUS, VCC and
     /// every wavefront 32 vector register unnamed (printed as a number).
     pub fn llvm_name(self) -> Option<String> {
+        self.llvm_parts().map(|(prefix, i)| match i {
+            Some(i) => format!("{prefix}{i}"),
+            None => prefix.to_string(),
+        })
+    }
+
+    /// [`Self::llvm_name`] as a prefix and the number after it, if any.
+    fn llvm_parts(self) -> Option<(&'static str, Option<u64>)> {
         let n = self.0;
         Some(match n {
-            1 => "EXEC_LO".to_string(),
-            16 => "PC_REG".to_string(),
-            17 => "EXEC".to_string(),
-            32..=95 => format!("SGPR{}", n - 32),
-            1088..=1129 => format!("SGPR{}", n - 1088 + 64),
-            2560..=3071 => format!("VGPR{}", n - 2560),
-            3072..=3327 => format!("AGPR{}", n - 3072),
+            1 => ("EXEC_LO", None),
+            16 => ("PC_REG", None),
+            17 => ("EXEC", None),
+            32..=95 => ("SGPR", Some(n - 32)),
+            1088..=1129 => ("SGPR", Some(n - 1088 + 64)),
+            2560..=3071 => ("VGPR", Some(n - 2560)),
+            3072..=3327 => ("AGPR", Some(n - 3072)),
             _ => return None,
         })
     }
@@ -128,6 +136,31 @@ impl RegisterNames {
         match self {
             RegisterNames::Llvm => DwarfRegister(n).llvm_name(),
             RegisterNames::Spec => DwarfRegister(n).spec_name(),
+        }
+    }
+
+    /// Appends the name of register `n` to `out` (as [`Self::name`] gives it, without
+    /// a `String` of its own for the LLVM names, which the expressions of the `-g`
+    /// corpus print by the thousand); false, nothing appended, when it has none.
+    pub(crate) fn write_name(self, out: &mut String, n: u64) -> bool {
+        match self {
+            RegisterNames::Llvm => match DwarfRegister(n).llvm_parts() {
+                Some((prefix, i)) => {
+                    out.push_str(prefix);
+                    if let Some(i) = i {
+                        crate::text::dec(out, i);
+                    }
+                    true
+                }
+                None => false,
+            },
+            RegisterNames::Spec => match self.name(n) {
+                Some(name) => {
+                    out.push_str(&name);
+                    true
+                }
+                None => false,
+            },
         }
     }
 }
