@@ -278,7 +278,7 @@ fn section_bases(elf: &Elf<'_>) -> Vec<(usize, u64)> {
     let code: Vec<usize> = elf
         .sections()
         .flatten()
-        .filter(|s| s.flags & u64::from(hsaco_elf::elf::consts::SHF_EXECINSTR) != 0 && s.size > 0)
+        .filter(|s| s.flags & hsaco_elf::elf::consts::SHF_EXECINSTR != 0 && s.size > 0)
         .map(|s| s.index)
         .collect();
     if code.len() < 2 {
