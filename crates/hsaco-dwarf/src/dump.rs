@@ -1031,6 +1031,9 @@ fn debug_line(obj: &DwarfObject, out: &mut String, errors: &mut Vec<Error>) {
         out.push('\n');
         let mut rows = program.rows();
         let mut header_printed = false;
+        // (one blank line after the table's rows, when the last ends a sequence: not
+        // one per sequence, as llvm-dwarfdump-22 prints -ffunction-sections tables)
+        let mut last_ended = false;
         loop {
             match rows.next_row() {
                 Ok(Some((_, row))) => {
@@ -1070,9 +1073,7 @@ fn debug_line(obj: &DwarfObject, out: &mut String, errors: &mut Vec<Error>) {
                         out.push_str(" end_sequence");
                     }
                     out.push('\n');
-                    if row.end_sequence() {
-                        out.push('\n');
-                    }
+                    last_ended = row.end_sequence();
                 }
                 Ok(None) => break,
                 Err(e) => {
@@ -1080,6 +1081,9 @@ fn debug_line(obj: &DwarfObject, out: &mut String, errors: &mut Vec<Error>) {
                     break;
                 }
             }
+        }
+        if last_ended {
+            out.push('\n');
         }
         let next = offset as u64 + total + if fmt64 { 12 } else { 4 };
         if next <= offset as u64 {
