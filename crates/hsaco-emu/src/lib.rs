@@ -49,6 +49,9 @@ use memory::Memory;
 use std::fmt;
 use translate::Program;
 
+/// The stack of the threads that run work-groups (virtual memory; only what is used is
+/// touched): the interpreter's frame is large in unoptimised builds.
+const WORKER_STACK: usize = 64 << 20;
 /// Everything that can go wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EmuError {
@@ -466,7 +469,16 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
     }
     let start = std::time::Instant::now();
     let (mut stats, trace) = if threads <= 1 {
-        run_range(0..ngroups, &mut mem)?
+        // (on a thread of its own with a known stack: the interpreter's frame is large
+        // in unoptimised builds, more than a test thread's 2 MiB)
+        std::thread::scope(|sc| {
+            std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(sc, || run_range(0..ngroups, &mut mem))
+                .map_err(|e| EmuError::Load(format!("cannot start the emulator thread: {e}")))?
+                .join()
+                .unwrap_or_else(|_| Err(EmuError::Load("the emulator thread panicked".into())))
+        })?
     } else {
         let per = ngroups.div_ceil(threads as u64);
         let results: Vec<(RangeResult, Memory)> = std::thread::scope(|sc| {
@@ -475,12 +487,20 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                     let mut m = mem.clone();
                     let range = (t * per).min(ngroups)..((t + 1) * per).min(ngroups);
                     let run_range = &run_range;
-                    sc.spawn(move || (run_range(range, &mut m), m))
+                    std::thread::Builder::new()
+                        .stack_size(WORKER_STACK)
+                        .spawn_scoped(sc, move || (run_range(range, &mut m), m))
                 })
                 .collect();
             handles
                 .into_iter()
                 .map(|h| {
+                    let Ok(h) = h else {
+                        return (
+                            Err(EmuError::Load("cannot start a worker thread".into())),
+                            Memory::new(),
+                        );
+                    };
                     h.join().unwrap_or_else(|_| {
                         (
                             Err(EmuError::Load("a worker thread panicked".into())),
