@@ -1820,14 +1820,28 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         }),
         Op::VFrexpMantF32 => v1!(w, i, |a| frexp32(f(a)).0.to_bits()),
         Op::VFrexpExpI32F32 => v1!(w, i, |a| frexp32(f(a)).1 as u32),
-        // division steps: the scale step leaves operands in the normal range as they
-        // are (VCC 0); fixup handles the special values
+        // division steps: the scale step as the manuals' pseudocode has it (see
+        // `div_scale32`); fixup handles the special values
         Op::VDivScaleF32 => {
             let mut a = [0u32; LANES];
+            let mut b = [0u32; LANES];
+            let mut c = [0u32; LANES];
             w.gather(i.src[0], &mut a);
+            w.gather(i.src[1], &mut b);
+            w.gather(i.src[2], &mut c);
             fmods32(i, 0, &mut a);
+            fmods32(i, 1, &mut b);
+            fmods32(i, 2, &mut c);
+            let mut vcc = 0u64;
+            for l in 0..w.lanes as usize {
+                let (r, set) = div_scale32(f(a[l]), f(b[l]), f(c[l]));
+                a[l] = r.to_bits();
+                if set && ex >> l & 1 != 0 {
+                    vcc |= 1 << l;
+                }
+            }
             w.scatter(i.dst, &a, ex);
-            w.write_mask(i.sdst, 0);
+            w.write_mask(i.sdst, vcc);
         }
         Op::VDivFmasF32 => {
             let vcc = w.vcc();
@@ -3566,6 +3580,45 @@ pub const ATOMIC_OPS: &[&str] = &[
     "add", "sub", "smin", "smax", "umin", "umax", "and", "or", "xor", "swap", "cmpswap", "inc",
     "dec", "add_f32", "add_f64", "max_f32", "min_f32", "max_f64", "min_f64",
 ];
+
+/// `v_div_scale_f32` with S0 `s0`, denominator `s1` and numerator `s2`, as the RDNA3
+/// and CDNA3 manuals' pseudocode gives it: S0 unchanged, or scaled by 2^64 (2^-64) where
+/// the quotient or the reciprocal would leave the normal range, and whether VCC is set
+/// (the later `v_div_fmas_f32` then scales the result back); NaN when either S1 or S2
+/// is 0.
+fn div_scale32(s0: f32, s1: f32, s2: f32) -> (f32, bool) {
+    let exponent = |x: f32| ((x.to_bits() >> 23) & 0xff) as i32;
+    let scaled = |x: f32, e: i32| (f64::from(x) * 2f64.powi(e)) as f32;
+    // a value of f32's denormal range (not 0), the reciprocal computed in f64
+    let denormal = |x: f64| x != 0.0 && x.abs() < f64::from(f32::MIN_POSITIVE);
+    if s2 == 0.0 || s1 == 0.0 {
+        return (f32::NAN, false);
+    }
+    if exponent(s2) - exponent(s1) >= 96 {
+        // N/D near the largest f32: only the denominator is scaled
+        return (if s0 == s1 { scaled(s0, 64) } else { s0 }, true);
+    }
+    if s1.is_subnormal() {
+        return (scaled(s0, 64), false);
+    }
+    let reciprocal_denormal = denormal(1.0 / f64::from(s1));
+    let quotient_denormal = (s2 / s1).is_subnormal();
+    if reciprocal_denormal && quotient_denormal {
+        return (if s0 == s1 { scaled(s0, 64) } else { s0 }, true);
+    }
+    if reciprocal_denormal {
+        return (scaled(s0, -64), false);
+    }
+    if quotient_denormal {
+        // only the numerator is scaled
+        return (if s0 == s2 { scaled(s0, 64) } else { s0 }, true);
+    }
+    if exponent(s2) <= 23 {
+        // a tiny numerator
+        return (scaled(s0, 64), false);
+    }
+    (s0, false)
+}
 
 #[cfg(test)]
 mod tests {

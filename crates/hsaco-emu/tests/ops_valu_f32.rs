@@ -625,22 +625,83 @@ fn division_steps() {
     );
 }
 
-/// Known wrong (listed in `ops_coverage.rs`): the emulator's `v_div_scale_f32` does
-/// not implement the extreme-exponent cases of the manual's pseudocode (NOTES "Left"),
-/// so an infinite or NaN numerator leaves VCC clear where the manual sets it.
+/// `v_div_scale_f32 D, VCC, S0, S1 (denominator), S2 (numerator)` on the cases of the
+/// manuals' pseudocode (RDNA3 and CDNA3 ISA guides, V_DIV_SCALE_F32), with S0 the
+/// numerator (`v8, v12, v8`) and with S0 the denominator (`v12, v12, v8`): expected
+/// values written from the pseudocode by hand.
 #[test]
-#[ignore = "v_div_scale_f32 extreme exponents not implemented (ops_coverage.rs KNOWN_WRONG)"]
 fn division_scale_special_operands() {
-    let num = [INF, NAN];
-    let den = [fb(2.0), fb(1.0)];
+    let p64 = 2f32.powi(64);
+    // (numerator, denominator, D with S0 = numerator, D with S0 = denominator, VCC)
+    let cases: [(u32, u32, u32, u32, u32); 10] = [
+        // an infinite or NaN numerator: exponent(S2) - exponent(S1) >= 96, VCC set,
+        // only a denominator in S0 scaled
+        (INF, fb(2.0), INF, fb(2.0 * p64), 1),
+        (NAN, fb(1.0), NAN, fb(p64), 1),
+        // 2^100 / 2^-10: the same case with finite values
+        (
+            fb(2f32.powi(100)),
+            fb(2f32.powi(-10)),
+            fb(2f32.powi(100)),
+            fb(2f32.powi(54)),
+            1,
+        ),
+        // a zero numerator or denominator: NaN, VCC clear
+        (0, fb(3.0), NAN, NAN, 0),
+        (fb(3.0), 0, NAN, NAN, 0),
+        // a denormal denominator (2^-149) under a small numerator (2^-60, so that the
+        // exponents differ by less than 96): both scaled by 2^64
+        (
+            fb(2f32.powi(-60)),
+            DEN,
+            fb(2f32.powi(4)),
+            fb(2f32.powi(-85)),
+            0,
+        ),
+        // a denormal denominator under 1.0: the exponents differ by 127, VCC set
+        (fb(1.0), DEN, fb(1.0), fb(2f32.powi(-85)), 1),
+        // 1/S1 denormal (S1 = 2^127), quotient normal: both scaled by 2^-64
+        (
+            fb(2f32.powi(100)),
+            fb(2f32.powi(127)),
+            fb(2f32.powi(36)),
+            fb(2f32.powi(63)),
+            0,
+        ),
+        // a denormal quotient (2^-100 / 2^40), 1/S1 normal: VCC set, only a numerator in
+        // S0 scaled
+        (
+            fb(2f32.powi(-100)),
+            fb(2f32.powi(40)),
+            fb(2f32.powi(-36)),
+            fb(2f32.powi(40)),
+            1,
+        ),
+        // an ordinary quotient: unchanged
+        (fb(6.0), fb(3.0), fb(6.0), fb(3.0), 0),
+    ];
+    let num: Vec<u32> = cases.iter().map(|c| c.0).collect();
+    let den: Vec<u32> = cases.iter().map(|c| c.1).collect();
     for p in GFX9 {
-        let out = run(p, &[in32(&num), in32(&den)], &[1, 1], |k| {
+        let out = run(p, &[in32(&num), in32(&den)], &[1, 1, 1, 1], |k| {
             k.i("v_div_scale_f32 v24, vcc, v8, v12, v8");
             k.i("v_cndmask_b32 v28, 0, 1, vcc");
+            k.i("v_div_scale_f32 v32, vcc, v12, v12, v8");
+            k.i("v_cndmask_b32 v36, 0, 1, vcc");
         });
-        for i in 0..2 {
-            assert!(same(out[0][i], num[i]), "{p} div_scale special lane {i}");
-            assert_eq!(out[1][i], 1, "{p} div_scale VCC special lane {i}");
+        for (i, c) in cases.iter().enumerate() {
+            assert!(
+                same(out[0][i], c.2),
+                "{p} div_scale num lane {i}: {:#x}",
+                out[0][i]
+            );
+            assert_eq!(out[1][i], c.4, "{p} div_scale VCC (num) lane {i}");
+            assert!(
+                same(out[2][i], c.3),
+                "{p} div_scale den lane {i}: {:#x}",
+                out[2][i]
+            );
+            assert_eq!(out[3][i], c.4, "{p} div_scale VCC (den) lane {i}");
         }
     }
 }
