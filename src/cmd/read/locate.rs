@@ -27,7 +27,10 @@ pub fn run(opts: &Opts, var: &str) -> Result<ExitCode> {
     };
     let mut text = String::new();
     let mut any = false;
+    // (whether some object was read: an unreadable file has its own error already)
+    let mut read_one = false;
     let (files_json, mut status) = super::dwarf::each_object(&opts.files, |label, dwarf| {
+        read_one = true;
         let (vars, errors) = locate::find(
             dwarf,
             var,
@@ -55,7 +58,7 @@ pub fn run(opts: &Opts, var: &str) -> Result<ExitCode> {
         });
         (v, status)
     });
-    if !any {
+    if read_one && !any {
         let scope = match &opts.function {
             Some(f) => format!(" in function {f}"),
             None => String::new(),
