@@ -1549,6 +1549,50 @@ fn matrix_terms(path: MatrixPath, n: usize, a: &[f32], b: &[f32]) -> Vec<(usize,
     out
 }
 
+/// A matrix input: a quarter-integer in [-8, 8] when `exact` (every partial sum of the
+/// matrix tests is then exactly representable), else a random f32.
+fn matrix_val(r: &mut Rng, exact: bool) -> f32 {
+    if exact {
+        ((r.next() % 65) as i32 - 32) as f32 / 4.0
+    } else {
+        r.f32()
+    }
+}
+
+/// The RDNA3 guide requires WMMA's A and B (16 values per lane) to be the same in
+/// every 16-lane group of a wave: copy the first group's over the others.
+fn replicate_first_16_lanes(a: &mut [f32], b: &mut [f32], n: usize, wave: usize) {
+    for t in 0..n {
+        if t % wave >= 16 {
+            let src = t - t % wave + t % 16;
+            for e in 0..16 {
+                a[16 * t + e] = a[16 * src + e];
+                b[16 * t + e] = b[16 * src + e];
+            }
+        }
+    }
+}
+
+/// `got` is within `terms * 2^-24 * (|c0| + sum |a b|)` of the exact sum `exact_sum`:
+/// the bound of any order of f32 additions of exact products.
+fn assert_sum_within(
+    terms: &[(f32, f32)],
+    c0: f32,
+    exact_sum: f64,
+    got: f32,
+    what: impl Fn() -> String,
+) {
+    let mag = terms.iter().fold(f64::from(c0.abs()), |m, (x, y)| {
+        m + f64::from(*x * *y).abs()
+    });
+    let bound = terms.len() as f64 * mag * 2f64.powi(-24);
+    assert!(
+        (f64::from(got) - exact_sum).abs() <= bound,
+        "{}: {got} vs {exact_sum} (bound {bound})",
+        what()
+    );
+}
+
 /// 16_matrix: MFMA (gfx90a, gfx942), WMMA (gfx1100, gfx1200), the dot products, and the
 /// FMA fallback elsewhere. gfx1100 built for wave64 has no fixture: clang-22 refuses
 /// the source's wave32 WMMA builtin there (tests/data/build.sh).
@@ -1575,15 +1619,8 @@ fn matrix_cores_and_dot_products() {
             for &(grid, block) in &[(64u32, 64u32), (256, 128), (192, 64)] {
                 let n = grid as usize;
                 let mut r = Rng(u64::from(grid) * 7 + u64::from(exact));
-                let val = |r: &mut Rng| -> f32 {
-                    if exact {
-                        ((r.next() % 65) as i32 - 32) as f32 / 4.0
-                    } else {
-                        r.f32()
-                    }
-                };
-                let mut a: Vec<f32> = (0..16 * n).map(|_| val(&mut r)).collect();
-                let mut b: Vec<f32> = (0..16 * n).map(|_| val(&mut r)).collect();
+                let mut a: Vec<f32> = (0..16 * n).map(|_| matrix_val(&mut r, exact)).collect();
+                let mut b: Vec<f32> = (0..16 * n).map(|_| matrix_val(&mut r, exact)).collect();
                 let c: Vec<f32> = (0..8 * n)
                     .map(|_| {
                         if exact {
@@ -1594,15 +1631,7 @@ fn matrix_cores_and_dot_products() {
                     })
                     .collect();
                 if path == MatrixPath::Wmma11 {
-                    // the RDNA3 guide requires A and B replicated in both 16-lane halves
-                    for t in 0..n {
-                        if t % 32 >= 16 {
-                            for e in 0..16 {
-                                a[16 * t + e] = a[16 * (t - 16) + e];
-                                b[16 * t + e] = b[16 * (t - 16) + e];
-                            }
-                        }
-                    }
+                    replicate_first_16_lanes(&mut a, &mut b, n, 32);
                 }
                 let out = go(
                     &co,
@@ -1628,15 +1657,9 @@ fn matrix_cores_and_dot_products() {
                         // every partial sum is a multiple of 1/16 below 2^20: exact
                         want[at] = exact_sum as f32;
                     } else {
-                        let mag = terms.iter().fold(f64::from(c0.abs()), |s, (x, y)| {
-                            s + f64::from(*x * *y).abs()
+                        assert_sum_within(&terms, c0, exact_sum, got[at], || {
+                            format!("{cfg} matrix_core[{at}] {grid}/{block}")
                         });
-                        let bound = terms.len() as f64 * mag * 2f64.powi(-24);
-                        assert!(
-                            (f64::from(got[at]) - exact_sum).abs() <= bound,
-                            "{cfg} matrix_core[{at}] {grid}/{block}: {} vs {exact_sum} (bound {bound})",
-                            got[at]
-                        );
                         want[at] = got[at];
                     }
                 }
@@ -1837,25 +1860,12 @@ fn wmma_and_fdot2_in_wave64() {
             for &(grid, block) in &[(64u32, 64u32), (256, 128), (192, 64)] {
                 let n = grid as usize;
                 let mut r = Rng(u64::from(grid) * 5 + u64::from(exact));
-                let val = |r: &mut Rng| -> f32 {
-                    if exact {
-                        ((r.next() % 65) as i32 - 32) as f32 / 4.0
-                    } else {
-                        r.f32()
-                    }
-                };
-                let mut a: Vec<f32> = (0..16 * n).map(|_| val(&mut r)).collect();
-                let mut b: Vec<f32> = (0..16 * n).map(|_| val(&mut r)).collect();
-                let c: Vec<f32> = (0..4 * n).map(|_| val(&mut r) * 8.0).collect();
-                for t in 0..n {
-                    if t % 64 >= 16 {
-                        let src = t - (t % 64) + t % 16;
-                        for e in 0..16 {
-                            a[16 * t + e] = a[16 * src + e];
-                            b[16 * t + e] = b[16 * src + e];
-                        }
-                    }
-                }
+                let mut a: Vec<f32> = (0..16 * n).map(|_| matrix_val(&mut r, exact)).collect();
+                let mut b: Vec<f32> = (0..16 * n).map(|_| matrix_val(&mut r, exact)).collect();
+                let c: Vec<f32> = (0..4 * n)
+                    .map(|_| matrix_val(&mut r, exact) * 8.0)
+                    .collect();
+                replicate_first_16_lanes(&mut a, &mut b, n, 64);
                 let out = go(
                     &co,
                     "wmma_w64",
@@ -1879,15 +1889,9 @@ fn wmma_and_fdot2_in_wave64() {
                             if exact {
                                 want[at] = s as f32;
                             } else {
-                                let mag = terms.iter().fold(f64::from(c[at].abs()), |m, (x, y)| {
-                                    m + f64::from(*x * *y).abs()
+                                assert_sum_within(&terms, c[at], s, got[at], || {
+                                    format!("{cfg} wmma_w64[{at}] {grid}/{block}")
                                 });
-                                let bound = terms.len() as f64 * mag * 2f64.powi(-24);
-                                assert!(
-                                    (f64::from(got[at]) - s).abs() <= bound,
-                                    "{cfg} wmma_w64[{at}]: {} vs {s}",
-                                    got[at]
-                                );
                                 want[at] = got[at];
                             }
                         }
