@@ -24,6 +24,9 @@ pub enum Stop {
     Ended,
     /// At an `s_barrier`.
     Barrier,
+    /// One instruction ran ([`Ctx::step`]: the traced wave is run one instruction at
+    /// a time for a [`crate::TraceObserver`]).
+    Step,
 }
 
 /// Why execution failed (the caller adds kernel, PC and instruction text).
@@ -335,6 +338,10 @@ pub struct Ctx<'a> {
     pub ftz32: bool,
     /// Instruction indices executed by the traced wave.
     pub trace: Option<Vec<usize>>,
+    /// With `trace`: return [`Stop::Step`] after each instruction.
+    pub step: bool,
+    /// (An instruction ran in this call, when stepping.)
+    pub stepped: bool,
 }
 
 #[inline(always)]
@@ -834,6 +841,14 @@ pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
         }
         w.pc = pc + 1;
         if let Some(t) = &mut cx.trace {
+            if cx.step && cx.stepped {
+                // one instruction a call: give this one back
+                w.pc = pc;
+                w.count -= 1;
+                cx.stepped = false;
+                return Ok(Stop::Step);
+            }
+            cx.stepped = true;
             t.push(pc);
         }
         let r = if i.mods & (m::SDWA | m::DPP | m::VOPD | m::SALU) == 0 {
@@ -3022,7 +3037,7 @@ fn classify(w: &Wave, cx: &Ctx<'_>, i: &DInst, addr: u64, lane: usize) -> Space 
 /// lanes interleaved (AMDGPUUsage "Private Segment Buffer": element size 4, index
 /// stride = the wave size), from the wave's FLAT_SCRATCH base.
 #[inline]
-fn scratch_addr(w: &Wave, off: u32, lane: usize) -> u64 {
+pub(crate) fn scratch_addr(w: &Wave, off: u32, lane: usize) -> u64 {
     let base = if w.flat_scratch_in_sgprs {
         u64::from(w.s[102]) | u64::from(w.s[103]) << 32
     } else {
