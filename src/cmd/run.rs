@@ -36,13 +36,14 @@ mod trace_vars;
 ///   hsaco run 01_vadd.co --kernel vadd_f32 --grid 1000 --block 256 \
 ///       --arg buf:f32:1000=iota --arg buf:f32:1000=fill(2) --arg buf:f32:1000=zeros \
 ///       --arg u32=1000
-///   hsaco run tests/cli/data/trace_vars/add-g-O0-gfx90a.co --kernel add \
+///   hsaco run tests/cli/data/trace_vars/add-g-O2-gfx90a.co --kernel add \
 ///       --grid 64 --block 64 --arg buf:i32:64=iota --arg buf:i32:64=fill(10) \
 ///       --arg buf:i32:64=zeros --arg f32=0.5 --arg buf:f32:64=zeros \
 ///       --trace 0:0 --trace-vars --lane 5
-///     ...   (`sum = a[i] + b[i]` stored to its scratch slot)
-///     0x7f3a12001d08: buffer_store_dword v0, off, s[0:3], s33 offset:44
+///     ...   (add.cl: int sum = a + b elementwise; unsigned twice = sum * 2u)
+///     0x7f3a1200173c: v_add_u32_e32 v1, v2, v1
 ///         lane 5: sum = 15 (int)
+///         lane 5: twice = 30 (unsigned int)
 ///   hsaco run --coverage                 the operations implemented per generation
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
