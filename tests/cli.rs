@@ -244,30 +244,33 @@ fn as_writes_nothing_on_error() {
 /// (signed); `twice` = (unsigned)sum * 2 (wraps: unsigned); `scaled` = sum * 0.5
 /// (float). Each value is shown right after the instruction that wrote it: at -O0 the
 /// store to the variable's scratch slot (DW_OP_fbreg +40/44/48/52: `offset:40` ...),
-/// at -O2 the VALU operation whose result register the location list names.
+/// at -O2 the VALU operation whose result register the location list names. gfx90a
+/// (wave64, MUBUF scratch) and, at -O0, gfx1100 (wave32, architected flat scratch).
 #[test]
 fn trace_vars_shows_source_values() {
     let trace = |file: &str, lane: u32| -> (bool, String) {
         let lane = lane.to_string();
+        // one wave: 32 work-items for gfx1100 (wave32), 64 for gfx90a
+        let n = if file.contains("gfx1100") { "32" } else { "64" };
         let out = run_hsaco(&[
             "run",
             file,
             "--kernel",
             "add",
             "--grid",
-            "64",
+            n,
             "--block",
-            "64",
+            n,
             "--arg",
-            "buf:i32:64=iota",
+            &format!("buf:i32:{n}=iota"),
             "--arg",
-            "buf:i32:64=fill(-100)",
+            &format!("buf:i32:{n}=fill(-100)"),
             "--arg",
-            "buf:i32:64=zeros",
+            &format!("buf:i32:{n}=zeros"),
             "--arg",
             "f32=0.5",
             "--arg",
-            "buf:f32:64=zeros",
+            &format!("buf:f32:{n}=zeros"),
             "--trace",
             "0:0",
             "--trace-vars",
@@ -307,12 +310,20 @@ fn trace_vars_shows_source_values() {
             ("scaled", format!("{scaled:?} (float)"), "offset:52", true),
             ("s", "0.5 (float)".to_string(), "", true),
         ];
-        let (ok, err) = trace(&format!("{dir}/add-g-O0-gfx90a.co"), lane);
-        assert!(ok, "{err}");
-        for (name, value, store, _) in &want {
-            let line = format!("    lane {lane}: {name} = {value}");
-            let inst = after(&err, &line).unwrap_or_else(|| panic!("-O0: no `{line}`:\n{err}"));
-            assert!(inst.contains(store), "-O0 `{line}` after `{inst}`");
+        // gfx90a: MUBUF scratch, s33 unswizzled (divided by 64); gfx1100: scratch_
+        // with s33 per lane (wave32, lanes 5 and 37 % 32 = 5 there)
+        for target in ["gfx90a", "gfx1100"] {
+            if target == "gfx1100" && lane >= 32 {
+                continue;
+            }
+            let (ok, err) = trace(&format!("{dir}/add-g-O0-{target}.co"), lane);
+            assert!(ok, "{err}");
+            for (name, value, store, _) in &want {
+                let line = format!("    lane {lane}: {name} = {value}");
+                let inst = after(&err, &line)
+                    .unwrap_or_else(|| panic!("{target} -O0: no `{line}`:\n{err}"));
+                assert!(inst.contains(store), "{target} -O0 `{line}` after `{inst}`");
+            }
         }
         // at -O2, `i` and the parameters have no location; sum and twice come from
         // the add (v1), scaled from the multiply (v2)

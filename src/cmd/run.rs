@@ -376,7 +376,8 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
             );
         }
         let base = k.load_base;
-        let mut tracer = trace_vars::VarTracer::new(obj, opts.lane, base);
+        let unswizzled = !k.device.processor.has_architected_flat_scratch();
+        let mut tracer = trace_vars::VarTracer::new(obj, opts.lane, base, unswizzled);
         let out = hsaco_emu::run_observed(&bytes, kernel, &disp, &run_opts, &mut tracer);
         // the trace with the variables (in place of the plain one)
         for line in &tracer.lines {

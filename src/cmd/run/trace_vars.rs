@@ -20,6 +20,8 @@ pub struct VarTracer<'a> {
     /// Where the emulator mapped the image (a trace address less this is the
     /// object's address, which DWARF uses).
     base: u64,
+    /// The frame pointer is an unswizzled wave offset (see `frame_base_register`).
+    unswizzled_frame: bool,
     /// The trace, as printed.
     pub lines: Vec<String>,
     /// Each variable's (DIE's) last shown value.
@@ -28,11 +30,14 @@ pub struct VarTracer<'a> {
 }
 
 impl<'a> VarTracer<'a> {
-    pub fn new(obj: DwarfObject<'a>, lane: u32, base: u64) -> Self {
+    /// `unswizzled_frame`: the code keeps its frame pointer as an unswizzled wave
+    /// offset (MUBUF scratch), not a per-lane one (see `frame_base_register`).
+    pub fn new(obj: DwarfObject<'a>, lane: u32, base: u64, unswizzled_frame: bool) -> Self {
         VarTracer {
             obj,
             lane,
             base,
+            unswizzled_frame,
             lines: Vec::new(),
             last: HashMap::new(),
             info: HashMap::new(),
@@ -44,6 +49,7 @@ impl<'a> VarTracer<'a> {
 struct Wave<'s, 'a> {
     st: &'s TracedStep<'a>,
     lane: u32,
+    unswizzled_frame: bool,
 }
 
 impl Wave<'_, '_> {
@@ -89,10 +95,15 @@ impl Machine for Wave<'_, '_> {
     }
     fn frame_base_register(&mut self, reg: u64) -> Option<u64> {
         // an SGPR frame base (clang: SGPR33, the frame pointer) is an unswizzled wave
-        // offset (AMDGPUUsage, the calling convention); private_lane addresses are per
-        // lane: swizzled = unswizzled / wave size
+        // offset (AMDGPUUsage, the calling convention), while private_lane addresses
+        // are per lane: swizzled = unswizzled / wave size. clang-22 keeps it so where
+        // the stack is reached through MUBUF scratch (gfx8-gfx10.3, gfx90a: `s_lshr_b32
+        // s4, s33, 6` before a flat access); with architected flat scratch (gfx94x,
+        // gfx11+) its `scratch_*` instructions take s33 as the per-lane offset itself
         match DwarfRegister(reg).amdgpu()? {
-            AmdgpuRegister::Sgpr(_) => Some(self.reg(reg, None)? / u64::from(self.st.wave_size())),
+            AmdgpuRegister::Sgpr(_) if self.unswizzled_frame => {
+                Some(self.reg(reg, None)? / u64::from(self.st.wave_size()))
+            }
             _ => None,
         }
     }
@@ -210,6 +221,7 @@ impl TraceObserver for VarTracer<'_> {
         let mut w = Wave {
             st,
             lane: self.lane,
+            unswizzled_frame: self.unswizzled_frame,
         };
         let (vars, _) = locate::variables_at(&self.obj, pc, options, &mut w);
         for v in vars.iter().filter(|v| v.in_scope) {
