@@ -236,3 +236,132 @@ fn as_writes_nothing_on_error() {
         .collect();
     assert!(leftovers.is_empty());
 }
+
+/// `run --trace-vars` on the -g fixtures (tests/cli/data/trace_vars, built by
+/// build.sh from add.cl): the values shown for the traced lane follow from the
+/// kernel's source, with a = iota, b = fill(-100), s = 0.5 and one wave-64
+/// work-group: `i` is the work-item ID, the lane; `sum` = a[i] + b[i] = lane - 100
+/// (signed); `twice` = (unsigned)sum * 2 (wraps: unsigned); `scaled` = sum * 0.5
+/// (float). Each value is shown right after the instruction that wrote it: at -O0 the
+/// store to the variable's scratch slot (DW_OP_fbreg +40/44/48/52: `offset:40` ...),
+/// at -O2 the VALU operation whose result register the location list names. gfx90a
+/// (wave64, MUBUF scratch) and, at -O0, gfx1100 (wave32, architected flat scratch).
+#[test]
+fn trace_vars_shows_source_values() {
+    let trace = |file: &str, lane: u32| -> (bool, String) {
+        let lane = lane.to_string();
+        // one wave: 32 work-items for gfx1100 (wave32), 64 for gfx90a
+        let n = if file.contains("gfx1100") { "32" } else { "64" };
+        let out = run_hsaco(&[
+            "run",
+            file,
+            "--kernel",
+            "add",
+            "--grid",
+            n,
+            "--block",
+            n,
+            "--arg",
+            &format!("buf:i32:{n}=iota"),
+            "--arg",
+            &format!("buf:i32:{n}=fill(-100)"),
+            "--arg",
+            &format!("buf:i32:{n}=zeros"),
+            "--arg",
+            "f32=0.5",
+            "--arg",
+            &format!("buf:f32:{n}=zeros"),
+            "--trace",
+            "0:0",
+            "--trace-vars",
+            "--lane",
+            &lane,
+            "--quiet",
+        ]);
+        (
+            out.status.success(),
+            String::from_utf8(out.stderr).expect("utf-8"),
+        )
+    };
+    // (the instruction line before a variable's line)
+    let after = |err: &str, line: &str| -> Option<String> {
+        let lines: Vec<&str> = err.lines().collect();
+        let at = lines.iter().position(|l| *l == line)?;
+        lines[..at]
+            .iter()
+            .rev()
+            .find(|l| !l.starts_with("    "))
+            .map(|l| l.to_string())
+    };
+    let dir = "tests/cli/data/trace_vars";
+    for lane in [5u32, 37] {
+        let sum = i64::from(lane) - 100;
+        let twice = (sum as i32 as u32).wrapping_mul(2);
+        let scaled = sum as f32 * 0.5;
+        let want = [
+            ("i", format!("{lane} (int)"), "offset:40", true),
+            ("sum", format!("{sum} (int)"), "offset:44", true),
+            (
+                "twice",
+                format!("{twice} (unsigned int)"),
+                "offset:48",
+                true,
+            ),
+            ("scaled", format!("{scaled:?} (float)"), "offset:52", true),
+            ("s", "0.5 (float)".to_string(), "", true),
+        ];
+        // gfx90a: MUBUF scratch, s33 unswizzled (divided by 64); gfx1100: scratch_
+        // with s33 per lane (wave32, lanes 5 and 37 % 32 = 5 there)
+        for target in ["gfx90a", "gfx1100"] {
+            if target == "gfx1100" && lane >= 32 {
+                continue;
+            }
+            let (ok, err) = trace(&format!("{dir}/add-g-O0-{target}.co"), lane);
+            assert!(ok, "{err}");
+            for (name, value, store, _) in &want {
+                let line = format!("    lane {lane}: {name} = {value}");
+                let inst = after(&err, &line)
+                    .unwrap_or_else(|| panic!("{target} -O0: no `{line}`:\n{err}"));
+                assert!(inst.contains(store), "{target} -O0 `{line}` after `{inst}`");
+            }
+        }
+        // at -O2, `i` and the parameters have no location; sum and twice come from
+        // the add (v1), scaled from the multiply (v2)
+        let (ok, err) = trace(&format!("{dir}/add-g-O2-gfx90a.co"), lane);
+        assert!(ok, "{err}");
+        for (name, value, op) in [
+            ("sum", &want[1].1, "v_add_u32"),
+            ("twice", &want[2].1, "v_add_u32"),
+            ("scaled", &want[3].1, "v_mul_f32"),
+        ] {
+            let line = format!("    lane {lane}: {name} = {value}");
+            let inst = after(&err, &line).unwrap_or_else(|| panic!("-O2: no `{line}`:\n{err}"));
+            assert!(inst.contains(op), "-O2 `{line}` after `{inst}`");
+        }
+        assert!(!err.contains(&format!("lane {lane}: i = ")), "-O2 shows i");
+    }
+    // pointers in hex (the buffers are where the emulator placed them: not 0)
+    let (_, err) = trace(&format!("{dir}/add-g-O0-gfx90a.co"), 0);
+    assert!(
+        err.lines().any(|l| l.starts_with("    lane 0: a = 0x")
+            && l.ends_with("(const int *)")
+            && !l.contains("= 0x0 ")),
+        "{err}"
+    );
+    // an object without DWARF: an error, not a silent plain trace
+    let out = run_hsaco(&[
+        "run",
+        "src/cmd/demo_data/vadd-gfx906-cov5.co",
+        "--kernel",
+        "vadd",
+        "--trace",
+        "0:0",
+        "--trace-vars",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(
+        err.contains("needs debug information (build with -g)"),
+        "{err}"
+    );
+}

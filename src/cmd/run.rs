@@ -8,6 +8,8 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod trace_vars;
+
 /// Run a kernel of a code object on the CPU, set up as the ROCm runtime and the
 /// command processor set it up (kernarg segment with hidden arguments, dispatch
 /// packet, queue, scratch, initial registers), and print its buffers.
@@ -24,11 +26,24 @@ use std::process::ExitCode;
 /// budget is an error naming the instruction and where it is (exit status 1).
 /// --threads N runs the work-groups on N threads (one when the kernel has printf or
 /// clock reads); with global atomics the threads share the buffers.
+/// --trace-vars (with --trace, for a code object built with -g) prints after each
+/// traced instruction the source variables in scope whose value changed, for lane
+/// --lane N (default 0): read where the DWARF locations say (registers, scratch,
+/// memory) as the next instruction sees them, worded by their base types (signed,
+/// unsigned, float, bool; pointers in hex).
 ///
 /// Examples:
 ///   hsaco run 01_vadd.co --kernel vadd_f32 --grid 1000 --block 256 \
 ///       --arg buf:f32:1000=iota --arg buf:f32:1000=fill(2) --arg buf:f32:1000=zeros \
 ///       --arg u32=1000
+///   hsaco run tests/cli/data/trace_vars/add-g-O2-gfx90a.co --kernel add \
+///       --grid 64 --block 64 --arg buf:i32:64=iota --arg buf:i32:64=fill(10) \
+///       --arg buf:i32:64=zeros --arg f32=0.5 --arg buf:f32:64=zeros \
+///       --trace 0:0 --trace-vars --lane 5
+///     ...   (add.cl: int sum = a + b elementwise; unsigned twice = sum * 2u)
+///     0x7f3a1200173c: v_add_u32_e32 v1, v2, v1
+///         lane 5: sum = 15 (int)
+///         lane 5: twice = 30 (unsigned int)
 ///   hsaco run --coverage                 the operations implemented per generation
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
@@ -71,6 +86,13 @@ pub struct Opts {
     /// from 0), printed on stderr.
     #[arg(long)]
     pub trace: Option<String>,
+    /// With --trace: after each instruction, the source variables (DWARF, -g) whose
+    /// value changed, for lane --lane.
+    #[arg(long, requires = "trace")]
+    pub trace_vars: bool,
+    /// The lane whose variables --trace-vars shows.
+    #[arg(long, default_value_t = 0, requires = "trace_vars")]
+    pub lane: u32,
     /// Do not print the buffers (statistics only; with --json, "buffers" is empty).
     #[arg(long)]
     pub quiet: bool,
@@ -339,7 +361,42 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
         threads: opts.threads.max(1),
         trace,
     };
-    let out = hsaco_emu::run(&bytes, kernel, &disp, &run_opts);
+    let out = if opts.trace_vars {
+        let obj = hsaco_dwarf::load::DwarfObject::from_elf(&bytes)
+            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        if !obj.has(".debug_info") {
+            bail!("{name}: --trace-vars needs debug information (build with -g)");
+        }
+        let k = hsaco_emu::load(&bytes, kernel).map_err(anyhow::Error::new)?;
+        if opts.lane >= k.wave_size() {
+            bail!(
+                "--lane {}: the kernel's waves have {} lanes",
+                opts.lane,
+                k.wave_size()
+            );
+        }
+        let base = k.load_base;
+        let unswizzled = !k.device.processor.has_architected_flat_scratch();
+        let mut tracer = trace_vars::VarTracer::new(obj, opts.lane, base, unswizzled);
+        let out = hsaco_emu::run_observed(&bytes, kernel, &disp, &run_opts, &mut tracer);
+        // the trace with the variables (in place of the plain one)
+        for line in &tracer.lines {
+            eprintln!("{line}");
+        }
+        out.map(|mut o| {
+            o.trace.clear();
+            o
+        })
+        .map_err(|e| match e {
+            hsaco_emu::EmuError::Exec(mut x) => {
+                x.trace.clear();
+                hsaco_emu::EmuError::Exec(x)
+            }
+            e => e,
+        })
+    } else {
+        hsaco_emu::run(&bytes, kernel, &disp, &run_opts)
+    };
     if let Err(hsaco_emu::EmuError::Exec(x)) = &out {
         for line in &x.trace {
             eprintln!("{line}");

@@ -91,6 +91,15 @@ pub trait Machine {
     fn call_frame_cfa(&mut self) -> Option<u64> {
         None
     }
+    /// The frame address a register frame base (`DW_AT_frame_base DW_OP_regx R`)
+    /// stands for, for `DW_OP_fbreg`; `None` (the default): register R's contents.
+    /// (clang-22 names SGPR33, the frame pointer, which AMDGPUUsage's calling
+    /// convention makes an unswizzled wave offset, while the private_lane address
+    /// `DW_OP_fbreg` forms is per lane: a machine can divide by the wave size here.)
+    fn frame_base_register(&mut self, reg: u64) -> Option<u64> {
+        let _ = reg;
+        None
+    }
 }
 
 /// A [`Machine`] that knows nothing: every content stays symbolic.
@@ -1213,7 +1222,10 @@ impl Eval<'_, '_> {
                 // convention, what LLVM emits: DW_AT_frame_base DW_OP_regx SGPR33)
                 let l = match fb {
                     Location::Register { reg, bit_offset } if bit_offset.known() == Some(0) => {
-                        let v = self.register_value(reg);
+                        let v = match self.m.frame_base_register(reg) {
+                            Some(a) => Value::Const(a),
+                            None => self.register_value(reg),
+                        };
                         Location::Memory {
                             space: DEFAULT_ASPACE,
                             address: v,
@@ -1976,5 +1988,176 @@ pub fn clang_promoted_register(bytes: &[u8]) -> Option<(u64, u64)> {
     match rest {
         [lit @ 0x30..=0x4f, 0x16, 0x18] => Some((reg, (*lit - 0x30) as u64)),
         _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Types of variables
+
+/// How a variable's bytes read, from its DWARF type (typedefs and cv-qualifiers
+/// looked through).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeKind {
+    /// `DW_ATE_signed`, `DW_ATE_signed_char`.
+    Signed,
+    /// `DW_ATE_unsigned`, `DW_ATE_unsigned_char`, `DW_ATE_UTF`.
+    Unsigned,
+    /// `DW_ATE_float`.
+    Float,
+    /// `DW_ATE_boolean`.
+    Bool,
+    /// A pointer or reference.
+    Pointer,
+    /// Anything else (structures, arrays, enumerations, ...).
+    Other,
+}
+
+/// A variable's type: how to read it, its size in bytes and its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeInfo {
+    /// How the bytes read.
+    pub kind: TypeKind,
+    /// Size in bytes (`DW_AT_byte_size`; a pointer without one: the unit's address
+    /// size).
+    pub size: u64,
+    /// The type's name (`int`, `float`; `T *` for a pointer to T; empty when none).
+    pub name: String,
+}
+
+/// The name and type of a variable or parameter ([`variable_info`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariableInfo {
+    /// `DW_AT_name` (empty when none).
+    pub name: String,
+    /// The type, when it reads.
+    pub ty: Option<TypeInfo>,
+}
+
+/// The name and type of the variable or parameter of DIE `die` (a `.debug_info`
+/// offset), through its `DW_AT_abstract_origin` (inlined and concrete instances
+/// carry them on their abstract origin); `None` when the DIE does not read.
+pub fn variable_info(obj: &DwarfObject<'_>, die: u64) -> Option<VariableInfo> {
+    let dwarf = obj.gimli();
+    let mut errors = Vec::new();
+    for (header, off) in crate::dump::unit_headers(&dwarf, &mut errors) {
+        let end = off.saturating_add(header.length_including_self() as u64);
+        if die < off || die >= end {
+            continue;
+        }
+        let unit = crate::dump::unit_of(&dwarf, header, off, &mut errors)?;
+        let at = gimli::DebugInfoOffset(die as usize).to_unit_offset(&unit.header)?;
+        let mut e = unit.entry(at).ok()?;
+        let mut name = None;
+        let mut ty = None;
+        // name and type are on the abstract origin of a concrete or inlined instance
+        for _ in 0..8 {
+            if name.is_none() {
+                name = e
+                    .attr_value(gimli::DW_AT_name)
+                    .ok()
+                    .flatten()
+                    .and_then(|v| dwarf.attr_string(&unit, v).ok())
+                    .and_then(|s| s.to_string().ok().map(|s| s.to_string()));
+            }
+            if ty.is_none() {
+                if let Some(gimli::AttributeValue::UnitRef(t)) =
+                    e.attr_value(gimli::DW_AT_type).ok().flatten()
+                {
+                    ty = Some(t);
+                }
+            }
+            if name.is_some() && ty.is_some() {
+                break;
+            }
+            match e.attr_value(gimli::DW_AT_abstract_origin).ok().flatten() {
+                Some(gimli::AttributeValue::UnitRef(r)) => e = unit.entry(r).ok()?,
+                _ => break,
+            }
+        }
+        return Some(VariableInfo {
+            name: name.unwrap_or_default(),
+            ty: ty.and_then(|t| type_info(&dwarf, &unit, t, 0)),
+        });
+    }
+    None
+}
+
+fn type_info(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    at: gimli::UnitOffset,
+    depth: u32,
+) -> Option<TypeInfo> {
+    if depth > 16 {
+        return None;
+    }
+    let e = unit.entry(at).ok()?;
+    let name = e
+        .attr_value(gimli::DW_AT_name)
+        .ok()
+        .flatten()
+        .and_then(|v| dwarf.attr_string(unit, v).ok())
+        .and_then(|s| s.to_string().ok().map(|s| s.to_string()))
+        .unwrap_or_default();
+    let size = e
+        .attr_value(gimli::DW_AT_byte_size)
+        .ok()
+        .flatten()
+        .and_then(|v| v.udata_value());
+    let inner = match e.attr_value(gimli::DW_AT_type).ok().flatten() {
+        Some(gimli::AttributeValue::UnitRef(r)) => Some(r),
+        _ => None,
+    };
+    match e.tag() {
+        gimli::DW_TAG_base_type => {
+            let enc = match e.attr_value(gimli::DW_AT_encoding).ok().flatten() {
+                Some(gimli::AttributeValue::Encoding(x)) => x,
+                _ => return None,
+            };
+            let kind = match enc {
+                gimli::DW_ATE_signed | gimli::DW_ATE_signed_char => TypeKind::Signed,
+                gimli::DW_ATE_unsigned | gimli::DW_ATE_unsigned_char | gimli::DW_ATE_UTF => {
+                    TypeKind::Unsigned
+                }
+                gimli::DW_ATE_float => TypeKind::Float,
+                gimli::DW_ATE_boolean => TypeKind::Bool,
+                _ => TypeKind::Other,
+            };
+            Some(TypeInfo {
+                kind,
+                size: size?,
+                name,
+            })
+        }
+        gimli::DW_TAG_pointer_type
+        | gimli::DW_TAG_reference_type
+        | gimli::DW_TAG_rvalue_reference_type => {
+            let pointee = inner
+                .and_then(|r| type_info(dwarf, unit, r, depth + 1))
+                .map_or_else(|| "void".to_string(), |t| t.name);
+            Some(TypeInfo {
+                kind: TypeKind::Pointer,
+                size: size.unwrap_or(u64::from(unit.header.address_size())),
+                name: format!("{pointee} *"),
+            })
+        }
+        gimli::DW_TAG_typedef
+        | gimli::DW_TAG_const_type
+        | gimli::DW_TAG_volatile_type
+        | gimli::DW_TAG_restrict_type
+        | gimli::DW_TAG_atomic_type => {
+            let mut t = type_info(dwarf, unit, inner?, depth + 1)?;
+            match e.tag() {
+                gimli::DW_TAG_typedef if !name.is_empty() => t.name = name,
+                gimli::DW_TAG_const_type => t.name = format!("const {}", t.name),
+                _ => {}
+            }
+            Some(t)
+        }
+        _ => Some(TypeInfo {
+            kind: TypeKind::Other,
+            size: size.unwrap_or(0),
+            name,
+        }),
     }
 }

@@ -24,6 +24,9 @@ pub enum Stop {
     Ended,
     /// At an `s_barrier`.
     Barrier,
+    /// One instruction ran ([`Ctx::step`]: the traced wave is run one instruction at
+    /// a time for a [`crate::TraceObserver`]).
+    Step,
 }
 
 /// Why execution failed (the caller adds kernel, PC and instruction text).
@@ -335,6 +338,10 @@ pub struct Ctx<'a> {
     pub ftz32: bool,
     /// Instruction indices executed by the traced wave.
     pub trace: Option<Vec<usize>>,
+    /// With `trace`: return [`Stop::Step`] after each instruction.
+    pub step: bool,
+    /// (An instruction ran in this call, when stepping.)
+    pub stepped: bool,
 }
 
 #[inline(always)]
@@ -834,6 +841,14 @@ pub fn run(w: &mut Wave, cx: &mut Ctx<'_>) -> Result<Stop, (usize, Fault)> {
         }
         w.pc = pc + 1;
         if let Some(t) = &mut cx.trace {
+            if cx.step && cx.stepped {
+                // one instruction a call: give this one back
+                w.pc = pc;
+                w.count -= 1;
+                cx.stepped = false;
+                return Ok(Stop::Step);
+            }
+            cx.stepped = true;
             t.push(pc);
         }
         let r = if i.mods & (m::SDWA | m::DPP | m::VOPD | m::SALU) == 0 {
@@ -1858,11 +1873,8 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             for l in 0..LANES {
                 let mut x = fma32(f(a[l]), f(b[l]), f(c[l]));
                 if vcc >> l & 1 != 0 {
-                    x *= if f(c[l]).abs() >= 2.0 {
-                        2f32.powi(32)
-                    } else {
-                        2f32.powi(-32)
-                    };
+                    // undo `v_div_scale_f32`'s 2^64 (see `div_fmas_scale`)
+                    x = (f64::from(x) * div_fmas_scale((c[l] >> 23 & 0xff) > 127, 64)) as f32;
                 }
                 r[l] = fout32(i, x, ftz);
             }
@@ -1932,10 +1944,24 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
         }
         Op::VDivScaleF64 => {
             let mut a = [0u64; LANES];
+            let mut b = [0u64; LANES];
+            let mut c = [0u64; LANES];
             w.gather64(i.src[0], &mut a);
+            w.gather64(i.src[1], &mut b);
+            w.gather64(i.src[2], &mut c);
             fmods64(i, 0, &mut a);
+            fmods64(i, 1, &mut b);
+            fmods64(i, 2, &mut c);
+            let mut vcc = 0u64;
+            for l in 0..w.lanes as usize {
+                let (r, set) = div_scale64(d(a[l]), d(b[l]), d(c[l]));
+                a[l] = r.to_bits();
+                if set && ex >> l & 1 != 0 {
+                    vcc |= 1 << l;
+                }
+            }
             w.scatter64(i.dst, &a, ex);
-            w.write_mask(i.sdst, 0);
+            w.write_mask(i.sdst, vcc);
         }
         Op::VDivFmasF64 => {
             let vcc = w.vcc();
@@ -1952,11 +1978,8 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             for l in 0..LANES {
                 let mut x = d(a[l]).mul_add(d(b[l]), d(c[l]));
                 if vcc >> l & 1 != 0 {
-                    x *= if d(c[l]).abs() >= 2.0 {
-                        2f64.powi(64)
-                    } else {
-                        2f64.powi(-64)
-                    };
+                    // undo `v_div_scale_f64`'s 2^128 (see `div_fmas_scale`)
+                    x *= div_fmas_scale((c[l] >> 52 & 0x7ff) > 1023, 128);
                 }
                 r[l] = fout64(i, x);
             }
@@ -2632,7 +2655,11 @@ fn div_fixup(q: f64, den: f64, n: f64) -> f64 {
     } else if den.is_infinite() || n == 0.0 {
         sign(0.0)
     } else if q.is_nan() {
-        f64::NAN
+        // ordinary operands and a NaN estimate: the division macro's quotient
+        // overflowed (q' = inf, then inf - inf in div_fmas); the hardware gives the
+        // infinity (NOTES "Float details": the manuals' branch `exponent(S1) == 2047`
+        // -> OVERFLOW cannot be reached as written, S1 being inf or NaN was handled)
+        sign(f64::INFINITY)
     } else {
         sign(q.abs())
     }
@@ -3010,7 +3037,7 @@ fn classify(w: &Wave, cx: &Ctx<'_>, i: &DInst, addr: u64, lane: usize) -> Space 
 /// lanes interleaved (AMDGPUUsage "Private Segment Buffer": element size 4, index
 /// stride = the wave size), from the wave's FLAT_SCRATCH base.
 #[inline]
-fn scratch_addr(w: &Wave, off: u32, lane: usize) -> u64 {
+pub(crate) fn scratch_addr(w: &Wave, off: u32, lane: usize) -> u64 {
     let base = if w.flat_scratch_in_sgprs {
         u64::from(w.s[102]) | u64::from(w.s[103]) << 32
     } else {
@@ -3618,6 +3645,62 @@ fn div_scale32(s0: f32, s1: f32, s2: f32) -> (f32, bool) {
         return (scaled(s0, 64), false);
     }
     (s0, false)
+}
+
+/// `v_div_scale_f64` with S0 `s0`, denominator `s1` and numerator `s2`, as the RDNA3
+/// and CDNA3 manuals' pseudocode gives it (V_DIV_SCALE_F64): S0 unchanged, or scaled
+/// by 2^128 (2^-128) where the quotient or the reciprocal would leave the normal range,
+/// and whether VCC is set (the later `v_div_fmas_f64` then scales the result back); NaN
+/// when either S1 or S2 is 0. The pseudocode's `== DENORM` tests are read as "is
+/// subnormal" of the value computed in f64 (round to nearest even), `exponent` as the
+/// biased exponent field (2047 for infinities and NaNs, 0 for denormals).
+///
+/// Followed literally, also where the macro then goes wrong: when 1/S1 and S2/S1 are
+/// both subnormal the manual scales the denominator *up* by 2^128 (it is at least
+/// 2^1022, so it becomes infinite); NOTES "Float details" lists what the division
+/// macro then gives.
+fn div_scale64(s0: f64, s1: f64, s2: f64) -> (f64, bool) {
+    let exponent = |x: f64| ((x.to_bits() >> 52) & 0x7ff) as i32;
+    // ldexp by +-128: one multiplication by a power of two, exact unless the result
+    // overflows or is subnormal (then rounded once, as ldexp rounds)
+    let scaled = |x: f64, e: i32| x * 2f64.powi(e);
+    if s2 == 0.0 || s1 == 0.0 {
+        return (f64::NAN, false);
+    }
+    if exponent(s2) - exponent(s1) >= 768 {
+        // N/D near the largest f64: only the denominator is scaled
+        return (if s0 == s1 { scaled(s0, 128) } else { s0 }, true);
+    }
+    if s1.is_subnormal() {
+        return (scaled(s0, 128), false);
+    }
+    let reciprocal_denormal = (1.0 / s1).is_subnormal();
+    let quotient_denormal = (s2 / s1).is_subnormal();
+    if reciprocal_denormal && quotient_denormal {
+        return (if s0 == s1 { scaled(s0, 128) } else { s0 }, true);
+    }
+    if reciprocal_denormal {
+        return (scaled(s0, -128), false);
+    }
+    if quotient_denormal {
+        // only the numerator is scaled
+        return (if s0 == s2 { scaled(s0, 128) } else { s0 }, true);
+    }
+    if exponent(s2) <= 53 {
+        // a tiny numerator
+        return (scaled(s0, 128), false);
+    }
+    (s0, false)
+}
+
+/// The factor `v_div_fmas` multiplies its fma by when the lane's VCC is set: 2^`e` when
+/// S2 (the scaled quotient estimate in the division macro) has a biased exponent above
+/// the bias (|S2| >= 2, an infinity or a NaN), else 2^-`e`. `e` is the scale
+/// `v_div_scale` applied (64 for f32, 128 for f64), so that the pair cancels: the
+/// manuals' V_DIV_FMAS pseudocode writes a fixed 2^32 (f32) or 2^64 (f64), which would
+/// leave every VCC-scaled quotient off by that factor (NOTES "Float details").
+fn div_fmas_scale(up: bool, e: i32) -> f64 {
+    2f64.powi(if up { e } else { -e })
 }
 
 #[cfg(test)]

@@ -213,6 +213,95 @@ pub struct RunResult {
 /// What one thread's share of the work-groups gives: counters and the trace.
 type RangeResult = Result<(Stats, Vec<String>), EmuError>;
 
+/// The traced wave right after one of its instructions ran, as a [`TraceObserver`]
+/// sees it: the instruction and read-only access to the wave's registers and to the
+/// memory it sees.
+pub struct TracedStep<'a> {
+    /// Address of the instruction that ran.
+    pub address: u64,
+    /// The address of the next instruction the wave runs (`None` once it ended).
+    pub next: Option<u64>,
+    /// The trace line of the instruction (`address: text`, as [`RunResult::trace`]).
+    pub line: String,
+    wave: &'a Wave,
+    mem: &'a Memory,
+    lds: &'a [u8],
+}
+
+impl TracedStep<'_> {
+    /// Lanes of the wave (32 or 64).
+    pub fn wave_size(&self) -> u32 {
+        self.wave.lanes
+    }
+    /// Scalar register by operand code (`s0`..`s105`, then VCC at 106-107, ...).
+    pub fn sgpr(&self, n: u32) -> Option<u32> {
+        self.wave.s.get(n as usize).copied()
+    }
+    /// Lane `lane`'s element of VGPR `n` (AGPRs follow the 256 VGPRs on gfx90a/gfx942).
+    pub fn vgpr(&self, n: u32, lane: u32) -> Option<u32> {
+        if lane >= self.wave.lanes {
+            return None;
+        }
+        self.wave
+            .v
+            .get(n as usize * exec::LANES + lane as usize)
+            .copied()
+    }
+    /// The EXEC mask.
+    pub fn exec(&self) -> u64 {
+        self.wave.exec()
+    }
+    /// Lane `lane`'s private (scratch) bytes at per-lane `offset`, through the
+    /// swizzle scratch accesses use; `false` when they are not mapped.
+    pub fn private(&self, lane: u32, offset: u32, out: &mut [u8]) -> bool {
+        if lane >= self.wave.lanes {
+            return false;
+        }
+        for (k, b) in out.iter_mut().enumerate() {
+            let a = exec::scratch_addr(self.wave, offset.wrapping_add(k as u32), lane as usize);
+            if self.mem.read(a, std::slice::from_mut(b)).is_err() {
+                return false;
+            }
+        }
+        true
+    }
+    /// Global memory bytes at `address`; `false` when they are not mapped.
+    pub fn global(&self, address: u64, out: &mut [u8]) -> bool {
+        self.mem.read(address, out).is_ok()
+    }
+    /// The work-group's LDS bytes at `offset`; `false` past its end.
+    pub fn lds(&self, offset: u32, out: &mut [u8]) -> bool {
+        let o = offset as usize;
+        match self.lds.get(o..o + out.len()) {
+            Some(b) => {
+                out.copy_from_slice(b);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Sees the traced wave ([`RunOptions::trace`]) after each of its instructions
+/// ([`run_observed`]); the wave runs one instruction at a time meanwhile.
+pub trait TraceObserver {
+    /// One instruction ran (not called for an instruction that faulted).
+    fn step(&mut self, step: &TracedStep<'_>);
+}
+
+/// [`run`] with `observer` called after each instruction of the traced wave
+/// ([`RunOptions::trace`]; nothing is observed without it).
+pub fn run_observed(
+    data: &[u8],
+    name: &str,
+    disp: &Dispatch,
+    opts: &RunOptions,
+    observer: &mut (dyn TraceObserver + Send),
+) -> Result<RunResult, EmuError> {
+    let k = load(data, name)?;
+    run_kernel_with(&k, disp, opts, Some(observer))
+}
+
 /// Load a code object, dispatch kernel `name` and run it to completion.
 pub fn run(
     data: &[u8],
@@ -226,6 +315,16 @@ pub fn run(
 
 /// Run an already loaded kernel.
 pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunResult, EmuError> {
+    run_kernel_with(k, disp, opts, None)
+}
+
+fn run_kernel_with(
+    k: &Kernel,
+    disp: &Dispatch,
+    opts: &RunOptions,
+    observer: Option<&mut (dyn TraceObserver + Send)>,
+) -> Result<RunResult, EmuError> {
+    let observer = std::sync::Mutex::new(observer);
     if k.device.generation < hsaco_target::Generation::Gfx8 {
         // SMRD offsets in dwords, the gfx6/gfx7 buffer forms: not done, and running
         // them as gfx8 code would give wrong answers
@@ -379,6 +478,8 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                         clock,
                         ftz32,
                         trace: None,
+                        step: false,
+                        stepped: false,
                     };
                     loop {
                         let mut all_done = true;
@@ -391,7 +492,47 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                             if traced {
                                 cx.trace = Some(Vec::new());
                             }
-                            let r = exec::run(w, &mut cx);
+                            let mut guard = if traced { observer.lock().ok() } else { None };
+                            let r = match guard.as_mut().and_then(|o| o.as_mut()) {
+                                None => exec::run(w, &mut cx),
+                                Some(obs) => {
+                                    // one instruction at a time, each shown to the observer
+                                    cx.step = true;
+                                    let r = loop {
+                                        cx.stepped = false;
+                                        let r = exec::run(w, &mut cx);
+                                        let last = cx.trace.as_ref().and_then(|t| t.last());
+                                        if let (Ok(_), Some(&pc)) = (&r, last) {
+                                            let inst = prog.raw[pc];
+                                            let text = if inst.op == u16::MAX {
+                                                "<invalid>".to_string()
+                                            } else {
+                                                dec.text(&inst)
+                                            };
+                                            let ended = matches!(r, Ok(Stop::Ended));
+                                            obs.step(&TracedStep {
+                                                address: prog.addr[pc],
+                                                next: if ended {
+                                                    None
+                                                } else {
+                                                    prog.addr.get(w.pc).copied()
+                                                },
+                                                line: format!("{:#x}: {text}", prog.addr[pc]),
+                                                wave: w,
+                                                mem: cx.mem,
+                                                lds: cx.lds,
+                                            });
+                                        }
+                                        if !matches!(r, Ok(Stop::Step)) {
+                                            break r;
+                                        }
+                                    };
+                                    cx.step = false;
+                                    cx.stepped = false;
+                                    r
+                                }
+                            };
+                            drop(guard);
                             if let Some(t) = cx.trace.take() {
                                 for pc in t {
                                     let inst = prog.raw[pc];
@@ -408,7 +549,7 @@ pub fn run_kernel(k: &Kernel, disp: &Dispatch, opts: &RunOptions) -> Result<RunR
                             }
                             match r {
                                 Ok(Stop::Ended) => {}
-                                Ok(Stop::Barrier) => all_done = false,
+                                Ok(Stop::Barrier) | Ok(Stop::Step) => all_done = false,
                                 Err((pc, fault)) => {
                                     let inst = prog.raw[pc.min(prog.raw.len() - 1)];
                                     let text = if inst.op == u16::MAX {
@@ -621,6 +762,8 @@ pub fn run_code_budget(
         clock: 0,
         ftz32: false,
         trace: None,
+        step: false,
+        stepped: false,
     };
     exec::run(w, &mut cx).map_err(|(pc, f)| (prog.addr.get(pc).copied().unwrap_or(0), f))
 }

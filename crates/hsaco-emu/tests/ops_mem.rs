@@ -992,3 +992,31 @@ fn inactive_lanes_do_not_access_memory() {
         }
     }
 }
+
+#[test]
+fn scratch_saddr_is_any_single_sgpr() {
+    // `scratch_* off, vN, sODD`: the SGPR offset is that one register (clang's frame
+    // pointer s33 at -O0), not the even-aligned pair: a store through s21 (s20 holds
+    // something else) is read back through a VGPR address of s21 + 4
+    for p in GFX9 {
+        let got = scratch_kernel(p, |k| {
+            for t in [
+                "v_mad_u32_u24 v8, v0, 3, 1",
+                "s_mov_b32 s20, 40",
+                "s_mov_b32 s21, 8",
+                "v_mov_b32 v11, 12",
+                "scratch_store_dword off, v8, s21 offset:4",
+                "s_waitcnt 0",
+                "scratch_load_dword v20, v11, off",
+                "s_waitcnt 0",
+                "v_lshlrev_b32 v30, 5, v0",
+                "global_store_dword v30, v20, s[6:7]",
+            ] {
+                k.inst(t, &[]).unwrap_or_else(|e| panic!("{p}: {t}: {e}"));
+            }
+        });
+        for l in 0..64usize {
+            assert_eq!(got[8 * l], 3 * l as u32 + 1, "{p} lane {l}");
+        }
+    }
+}

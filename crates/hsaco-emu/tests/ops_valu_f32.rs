@@ -761,3 +761,103 @@ fn class_tests() {
         }
     }
 }
+
+/// The f32 division macro as clang-22 emits it for a correctly rounded `a / b`
+/// (gfx90a, -O2 -cl-fp32-correctly-rounded-divide-sqrt, f32 denormals kept) on extreme
+/// quotients, against the host's correctly rounded `a / b`, except where the manuals'
+/// div_scale pseudocode (followed literally) leads the macro astray: listed in
+/// `astray` with what the emulator gives (NOTES "Float details").
+#[test]
+fn division_macro_extreme_quotients() {
+    let min = f32::MIN_POSITIVE;
+    let den = bf(DEN);
+    let cases: Vec<(f32, f32)> = vec![
+        (1.0, 3.0),
+        (22.0, 7.0),
+        (-7.5, 2.5),
+        (0.1, 0.3),
+        // overflow (exponent gap >= 96: VCC, the denominator scaled by 2^64)
+        (1e30, 1e-30),
+        (-1e30, 1e-30),
+        (f32::MAX, 0.5),
+        // huge finite quotients in the gap case (scaled back by 2^64)
+        (1e20, 1e-10),
+        (f32::MAX, 2.0),
+        (3e38, 1e-3),
+        // denormal quotients (VCC, the numerator scaled, scaled back by 2^-64)
+        (1e-30, 1e10),
+        (min, 3.0),
+        (-min, 7.0),
+        (den, 2.0),
+        (3.0 * den, 2.0),
+        // below the denormals
+        (min, f32::MAX),
+        (-1e-10, 3e38),
+        // denormal denominators (both scaled by 2^64)
+        (1.0, den),
+        (1e-40, 3e-41),
+        (1e-30, 1e-39),
+        // tiny numerators
+        (1e-38, 3.0),
+        // 1/S1 denormal, the quotient normal (both scaled by 2^-64)
+        (1e30, 3e38),
+        (f32::MAX, f32::MAX),
+        // special operands (div_fixup)
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (f32::INFINITY, 2.0),
+        (2.0, f32::INFINITY),
+        (f32::NAN, 1.0),
+    ];
+    // 1/S1 and S2/S1 both denormal: the manual scales the denominator up by 2^64 to
+    // infinity and the macro ends in the overflow infinity, not the denormal quotient
+    let astray: Vec<(f32, f32, u32)> = vec![(1.0, 1e38, INF), (-1e-5, 1e38, NINF)];
+    let num: Vec<u32> = cases
+        .iter()
+        .map(|c| fb(c.0))
+        .chain(astray.iter().map(|c| fb(c.0)))
+        .collect();
+    let dnm: Vec<u32> = cases
+        .iter()
+        .map(|c| fb(c.1))
+        .chain(astray.iter().map(|c| fb(c.1)))
+        .collect();
+    for p in GFX9 {
+        let out = run(p, &[in32(&num), in32(&dnm)], &[1], |k| {
+            for t in [
+                "v_div_scale_f32 v40, s[20:21], v12, v12, v8",
+                "v_rcp_f32 v41, v40",
+                "v_div_scale_f32 v42, vcc, v8, v12, v8",
+                "v_fma_f32 v43, -v40, v41, 1.0",
+                "v_fma_f32 v41, v43, v41, v41",
+                "v_mul_f32 v43, v42, v41",
+                "v_fma_f32 v44, -v40, v43, v42",
+                "v_fma_f32 v43, v44, v41, v43",
+                "v_fma_f32 v40, -v40, v43, v42",
+                "v_div_fmas_f32 v40, v40, v41, v43",
+                "v_div_fixup_f32 v24, v40, v12, v8",
+            ] {
+                k.i(t);
+            }
+        });
+        for (i, (a, b)) in cases.iter().enumerate() {
+            let want = fb(a / b);
+            assert!(
+                same(out[0][i], want),
+                "{p} {a:e} / {b:e}: {:e} ({:#x}), want {:e}",
+                bf(out[0][i]),
+                out[0][i],
+                a / b
+            );
+        }
+        for (j, (a, b, want)) in astray.iter().enumerate() {
+            let i = cases.len() + j;
+            assert!(
+                same(out[0][i], *want),
+                "{p} {a:e} / {b:e} (astray): {:e} ({:#x})",
+                bf(out[0][i]),
+                out[0][i]
+            );
+        }
+    }
+}
