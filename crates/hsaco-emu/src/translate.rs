@@ -721,13 +721,6 @@ fn translate_one(
             if seg != 0 && has_saddr {
                 d.mods |= m::SADDR;
             }
-            if seg == 1 && has_saddr && saddr < 106 {
-                // scratch_'s saddr is one SGPR of any number: the field's register,
-                // not the even-aligned pair hsaco-isa's decoder gives (gfx942, gfx11:
-                // `scratch_store_dword off, v0, s33` read s32, the stack pointer,
-                // instead of s33, the frame pointer, at -O0)
-                d.src[2] = Src::S(saddr as u8);
-            }
             // scratch_: the VGPR offset is there when the SVE bit says so (gfx940, gfx11+),
             // else only when saddr is the "no SGPR" code (gfx9 0x7f, gfx10 null)
             if seg == 1 {

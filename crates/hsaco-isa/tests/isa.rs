@@ -1364,3 +1364,30 @@ fn gfx1250_literal_vectors() {
         10,
     );
 }
+
+/// A scratch_ instruction's scalar offset is one SGPR of any number (AMDGPUUsage and
+/// llvm-mc-22: `scratch_store_dword off, v0, s33` assembles, `s[32:33]` does not), so
+/// the decoded operand is that register alone, not an aligned pair. Words from
+/// `llvm-mc-22 -show-encoding` of `scratch_store_dword off, v0, s33 offset:4` (gfx900,
+/// gfx942) and `scratch_store_b32 off, v0, s33 offset:4` (gfx1100); gfx1030 as gfx900.
+#[test]
+fn scratch_scalar_offset_is_one_sgpr() {
+    use hsaco_isa::Operand;
+    for (p, w) in [
+        ("gfx900", "dc704004 00210000"),
+        ("gfx942", "dc704004 00210000"),
+        ("gfx1030", "dc704004 00210000"),
+        ("gfx1100", "dc690004 00210000"),
+    ] {
+        let dec = Decoder::for_processor(p).unwrap();
+        let i = dec.decode(&words_to_bytes(w)).unwrap();
+        assert!(
+            i.operands.contains(&Operand::Sgpr {
+                first: 33,
+                count: 1
+            }),
+            "{p}: {:?}",
+            i.operands
+        );
+    }
+}
