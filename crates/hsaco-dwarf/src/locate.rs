@@ -950,7 +950,9 @@ impl Eval<'_, '_> {
                     return Err(err(at, "DW_OP_piece of more than 2^61 bytes"));
                 }
             }
-            let op = Operation::parse(&mut r, encoding).map_err(wrap(at))?;
+            let code = r.slice()[0];
+            let op = Operation::parse(&mut r, encoding)
+                .map_err(|g| err(at, format!("{}: {g}", op_name(code))))?;
             self.standard(op, &mut r, bytes)?;
         }
         Ok(())

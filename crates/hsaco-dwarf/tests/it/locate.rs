@@ -870,6 +870,10 @@ fn operations_not_evaluated_are_named_errors() {
             "DW_OP_call_ref .debug_info offset 0x30 not evaluated (no unit to find it in)",
         ),
     ];
+    // an operand cut short names the operation too
+    let e = locate::evaluate(&[0x30, 0x98, 0x10], &cx, &mut Symbolic).unwrap_err();
+    assert_eq!(e.offset, 1);
+    assert!(e.message.starts_with("DW_OP_call2: "), "{e}");
     for &(bytes, offset, message) in cases {
         assert_eq!(
             locate::evaluate(bytes, &cx, &mut Symbolic).unwrap_err(),
