@@ -761,29 +761,29 @@ fn value(v: u64) -> Location {
 fn calls_run_the_called_location_on_the_same_stack() {
     let make = |o: &[u64]| {
         let [add3, none, looping, list, inner] = [o[0], o[1], o[2], o[3], o[4]];
-        let mut v: Vec<Vec<u8>> = Vec::new();
-        // 4, call p_add3 (lit3, plus): 7, as a value
-        v.push([&[0x34][..], &call2(add3), &[0x9f]].concat());
-        v.push([&[0x34][..], &call4(add3), &[0x9f]].concat());
-        // (one unit at .debug_info offset 0: the unit offset is the section offset)
-        v.push([&[0x34][..], &call_ref(add3), &[0x9f]].concat());
-        // no DW_AT_location: no effect, 4 stays
-        v.push([&[0x34][..], &call2(none), &[0x9f]].concat());
-        // a variable's location (fbreg +16 in the caller's frame): memory at
-        // SGPR33 + 16
-        v.push(call2(inner).to_vec());
-        // a location list: the entry for the PC
-        v.push([&call4(list)[..], &[0x9f]].concat());
-        // calls twice, arguments and results through the stack: (1 + 3) + 3 = 7,
-        // times 2
-        v.push([&[0x31][..], &call2(add3), &call2(add3), &[0x32, 0x1e, 0x9f]].concat());
-        // a DIE calling itself, at byte 1 of v7
-        v.push([&[0x30][..], &call2(looping)].concat());
-        // no DIE at the offset
-        v.push(call2(0xfff0).to_vec());
-        // a .debug_info offset outside the unit
-        v.push(call_ref(0x7fff_fff0).to_vec());
-        v
+        vec![
+            // 4, call p_add3 (lit3, plus): 7, as a value
+            [&[0x34][..], &call2(add3), &[0x9f]].concat(),
+            [&[0x34][..], &call4(add3), &[0x9f]].concat(),
+            // (one unit at .debug_info offset 0: the unit offset is the section offset)
+            [&[0x34][..], &call_ref(add3), &[0x9f]].concat(),
+            // no DW_AT_location: no effect, 4 stays
+            [&[0x34][..], &call2(none), &[0x9f]].concat(),
+            // a variable's location (fbreg +16 in the caller's frame): memory at
+            // SGPR33 + 16
+            call2(inner).to_vec(),
+            // a location list: the entry for the PC
+            [&call4(list)[..], &[0x9f]].concat(),
+            // calls twice, arguments and results through the stack: (1 + 3) + 3 = 7,
+            // times 2
+            [&[0x31][..], &call2(add3), &call2(add3), &[0x32, 0x1e, 0x9f]].concat(),
+            // a DIE calling itself, at byte 1 of v7
+            [&[0x30][..], &call2(looping)].concat(),
+            // no DIE at the offset
+            call2(0xfff0).to_vec(),
+            // a .debug_info offset outside the unit
+            call_ref(0x7fff_fff0).to_vec(),
+        ]
     };
     let obj = call_fixture(&make);
     let got = each(&obj, 10, 0x180);
