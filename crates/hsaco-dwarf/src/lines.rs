@@ -248,7 +248,8 @@ impl LineTable {
 
     /// The name (linkage name, else name) of the subprogram or inlined subroutine
     /// llvm-objdump-22 names the code at `address` after: the innermost one holding
-    /// it, as far as nested ranges go ([`FunctionMap`] for overlapping siblings);
+    /// it, as far as nested ranges go (overlapping sibling ranges are entered in DIE
+    /// order, each splitting only the range in force at its start, as llvm's map does);
     /// the first unit that has one. `address` is an offset in its section when
     /// the sections were placed ([`Self::new_placed`]).
     pub fn function(&self, address: u64) -> Option<&str> {

@@ -63,4 +63,6 @@ done
 # `hsaco dis -S --prefix=crates/hsaco-dwarf/tests/data/src --prefix-strip=4` (the
 # line tables name /work/shared/corpus/cl/NAME.cl). The CLI goldens tests/cli/dis-source-*
 # and tests/cli/dis-debug-vars-* are llvm-objdump-22 -d with the options in their .args
-# files, run from the repository root (cp "$SRC"/{01_vadd,06_calls}.cl src/).
+# files, run from the repository root (cp "$SRC"/{01_vadd,06_calls}.cl src/);
+# tests/cli/dis-lines-fsections*, dis-source-lines-fsections: the -ffunction-sections
+# objects above.
