@@ -870,10 +870,15 @@ fn operations_not_evaluated_are_named_errors() {
             "DW_OP_call_ref .debug_info offset 0x30 not evaluated (no unit to find it in)",
         ),
     ];
-    // an operand cut short names the operation too
-    let e = locate::evaluate(&[0x30, 0x98, 0x10], &cx, &mut Symbolic).unwrap_err();
-    assert_eq!(e.offset, 1);
-    assert!(e.message.starts_with("DW_OP_call2: "), "{e}");
+    // an operand cut short names the operation too, an unknown code its number
+    for (bytes, at, start) in [
+        (&[0x30, 0x98, 0x10][..], 1, "DW_OP_call2: "),
+        (&[0x30, 0x31, 0x01][..], 2, "DW_OP_0x01: "),
+    ] {
+        let e = locate::evaluate(bytes, &cx, &mut Symbolic).unwrap_err();
+        assert_eq!(e.offset, at);
+        assert!(e.message.starts_with(start), "{e}");
+    }
     for &(bytes, offset, message) in cases {
         assert_eq!(
             locate::evaluate(bytes, &cx, &mut Symbolic).unwrap_err(),
