@@ -63,7 +63,10 @@ pub fn annotate(
     let bases = section_bases(elf);
     let obj = hsaco_dwarf::DwarfObject::from_elf_placed(bytes, &bases).ok();
     let table = match (&obj, what.lines || what.source) {
-        (Some(obj), true) => LineTable::new(obj).0,
+        (Some(obj), true) => {
+            let placed: Vec<u64> = bases.iter().map(|&(_, b)| b).collect();
+            LineTable::new_placed(obj, &placed).0
+        }
         _ => LineTable::default(),
     };
     // llvm-objdump-22 shows variables in relocatable objects only: a linked object's
@@ -113,16 +116,23 @@ pub fn annotate(
             columns.update(&vars, placed, next, !last);
         }
         if what.lines || what.source {
-            // (an address no function holds keeps the previous name)
-            let func = function(&syms, address)
-                .or_else(|| table.function(placed))
-                .or(prev.0);
+            // the DWARF functions by offset alone, whatever the section, as
+            // llvm-objdump-22. An address no function holds: without a line row it
+            // keeps the previous name (padding after the last function); with one,
+            // it has no name, printed as nothing, and the next named address prints
+            // its name even if it is the previous one (llvm-objdump-22 at the start of
+            // 04_fp64.cl's `.text.fp64_dot` built with -ffunction-sections)
             let loc = table.lookup(placed);
+            let found = function(&syms, address).or_else(|| table.function(address));
+            let func = match (found, loc) {
+                (None, Some(_)) => None,
+                _ => found.or(prev.0),
+            };
             let path = |l: &Location| match &what.prefix {
                 Some(p) => hsaco_dwarf::lines::prefixed(&l.file, p, what.prefix_strip),
                 None => l.file.clone(),
             };
-            if what.lines && (func != prev.0 || key(loc) != key(prev.1)) {
+            if what.lines && ((func.is_some() && func != prev.0) || key(loc) != key(prev.1)) {
                 if func != prev.0 {
                     if let Some(f) = func {
                         writeln!(out, "; {f}():")?;

@@ -5,7 +5,10 @@
 //! `EXTRA_TARGETS` of `build-cl-corpus.sh`), at `-O0` and `-O2`, as `.o` and as a
 //! linked `.co`: `DIR/<processor>/O<n>/<kernel>.{o,co}`. A source that does not build
 //! is named in a NOTICE line (the `-nogpulib` build cannot link the two kernels that
-//! need the device libraries).
+//! need the device libraries). For the processors of `FSECTIONS_PROCESSORS` it also
+//! builds every source with `-ffunction-sections` (each function in its own code
+//! section, all at offset 0 of a relocatable object) into `O0-fs` and `O2-fs`
+//! (`cargo xtask dwarf-corpus DIR --fsections-only` builds only those).
 //!
 //! `cargo xtask dwarf-diff [--corpus DIR]` runs `llvm-dwarfdump-22` and `hsaco read`
 //! with `--debug-info --debug-loclists --debug-frame --debug-aranges --debug-line` on
@@ -22,6 +25,12 @@ use std::sync::Mutex;
 /// `EXTRA_TARGETS`).
 const PROCESSORS: &[&str] = crate::wild::TARGETS;
 
+/// The processors also built with `-ffunction-sections` (one of each family the
+/// corpus has, gfx1250 left out: its `lit64()` text differs already).
+const FSECTIONS_PROCESSORS: &[&str] = &[
+    "gfx803", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1201",
+];
+
 /// The llvm-dwarfdump options compared, in the order both tools print them.
 const SECTIONS: &[&str] = &[
     "--debug-info",
@@ -35,8 +44,9 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Builds the `-g` corpus into `dir`; returns the objects built.
-pub fn build(dir: &Path) -> Result<Vec<PathBuf>> {
+/// Builds the `-g` corpus into `dir` (only its `-ffunction-sections` part when
+/// `fsections_only`); returns the objects built.
+pub fn build(dir: &Path, fsections_only: bool) -> Result<Vec<PathBuf>> {
     for tool in ["clang-22", "ld.lld-22"] {
         if !crate::corpus::have_tool(tool) {
             bail!("{tool} not found: install clang-22 lld-22");
@@ -45,18 +55,27 @@ pub fn build(dir: &Path) -> Result<Vec<PathBuf>> {
     let src = crate::corpus::shared_dir().join("corpus/cl");
     let sources = crate::corpus::cl_kernels(&src)?;
     let mut jobs = Vec::new();
-    for p in PROCESSORS {
-        for opt in ["O0", "O2"] {
-            for s in &sources {
-                jobs.push((*p, opt, s.clone()));
+    // (processor, -O level, with -ffunction-sections, source)
+    for (processors, fsections) in [(PROCESSORS, false), (FSECTIONS_PROCESSORS, true)] {
+        if fsections_only && !fsections {
+            continue;
+        }
+        for p in processors {
+            for opt in ["O0", "O2"] {
+                for s in &sources {
+                    jobs.push((*p, opt, fsections, s.clone()));
+                }
             }
         }
     }
     eprintln!(
-        "building the -g corpus into {}: {} sources x {} processors x -O0/-O2",
+        "building the -g corpus into {}: {} sources x ({} processors x -O0/-O2{}, \
+         {} with -ffunction-sections x -O0/-O2)",
         dir.display(),
         sources.len(),
-        PROCESSORS.len()
+        PROCESSORS.len(),
+        if fsections_only { " not built" } else { "" },
+        FSECTIONS_PROCESSORS.len(),
     );
     let next = AtomicUsize::new(0);
     let built = Mutex::new(Vec::new());
@@ -65,11 +84,16 @@ pub fn build(dir: &Path) -> Result<Vec<PathBuf>> {
         for _ in 0..threads() {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some((proc_, opt, s)) = jobs.get(i) else {
+                let Some((proc_, opt, fsections, s)) = jobs.get(i) else {
                     break;
                 };
                 let name = s.file_stem().unwrap_or_default().to_string_lossy();
-                let out = dir.join(proc_.replace(':', "_")).join(opt);
+                let level = if *fsections {
+                    format!("{opt}-fs")
+                } else {
+                    opt.to_string()
+                };
+                let out = dir.join(proc_.replace(':', "_")).join(&level);
                 let _ = std::fs::create_dir_all(&out);
                 let o = out.join(format!("{name}.o"));
                 let co = out.join(format!("{name}.co"));
@@ -85,6 +109,7 @@ pub fn build(dir: &Path) -> Result<Vec<PathBuf>> {
                         "-cl-std=CL2.0",
                     ])
                     .arg(format!("-I{}", src.display()))
+                    .args(fsections.then_some("-ffunction-sections"))
                     .arg("-c")
                     .arg(s)
                     .arg("-o")
@@ -112,7 +137,7 @@ pub fn build(dir: &Path) -> Result<Vec<PathBuf>> {
                     Err(e) => ("compile", e.to_string()),
                 };
                 notices.lock().unwrap().push(format!(
-                    "NOTICE: SKIPPED {name} for {proc_} -{opt}: {} failed: {}",
+                    "NOTICE: SKIPPED {name} for {proc_} {level}: {} failed: {}",
                     step.0, step.1
                 ));
             });

@@ -28,8 +28,10 @@
 //!                                     on the -g corpus, `--corpus` naming it; also at the
 //!                                     end of the full run when target/dwarf-corpus exists)
 //! cargo xtask libshape [DIR]          build the library-shaped objects bench times (target/libshape)
-//! cargo xtask dwarf-corpus [DIR]      build the -g corpus (every cl kernel x processor x -O0/-O2,
-//!                                     .o and .co) into DIR (target/dwarf-corpus)
+//! cargo xtask dwarf-corpus [DIR] [--fsections-only]
+//!                                     build the -g corpus (every cl kernel x processor x -O0/-O2,
+//!                                     .o and .co, and -ffunction-sections for six processors in
+//!                                     O0-fs/O2-fs) into DIR (target/dwarf-corpus)
 //! cargo xtask dwarf-diff [--corpus DIR]
 //!                                     hsaco read --debug-* vs llvm-dwarfdump-22 on the -g corpus
 //! cargo xtask dis-lines-diff [--corpus DIR]
@@ -95,11 +97,13 @@ fn main() -> Result<()> {
         }
         "llvm-diff" => llvm_diff::run(&Options::parse(rest)?),
         "dwarf-corpus" => {
+            let fsections_only = rest.iter().any(|a| a == "--fsections-only");
             let dir = rest
-                .first()
+                .iter()
+                .find(|a| !a.starts_with("--"))
                 .map(PathBuf::from)
                 .unwrap_or_else(|| root().join("target/dwarf-corpus"));
-            dwarf_diff::build(&dir).map(|_| ())
+            dwarf_diff::build(&dir, fsections_only).map(|_| ())
         }
         "locate-diff" => {
             let opts = Options::parse(rest)?;
@@ -175,7 +179,7 @@ fn main() -> Result<()> {
     }
 }
 
-const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | objdump-reasm [--corpus DIR] [--limit N] | old-asm-diff [--compilers 14,16] | bench [--corpus DIR] [--libshape-only | --asm | --emu | --dwarf] | libshape [DIR] | dwarf-corpus [DIR] | dwarf-diff [--corpus DIR] | dis-lines-diff [--corpus DIR] | locate-diff [--corpus DIR]>";
+const HELP: &str = "usage: cargo xtask <ci | codegen [--check] | corpus [DIR] | llvm-diff [--corpus DIR] [--limit N] | ld-diff [--corpus DIR] [--limit N] | enc-diff [--corpus DIR] [--limit N] [--show N] | roundtrip [--corpus DIR] [--limit N] | enc-one PROC TEXT | asm-diff [--corpus DIR] [--limit N] [--encoder oracle|real] | objdump-reasm [--corpus DIR] [--limit N] | old-asm-diff [--compilers 14,16] | bench [--corpus DIR] [--libshape-only | --asm | --emu | --dwarf] | libshape [DIR] | dwarf-corpus [DIR] [--fsections-only] | dwarf-diff [--corpus DIR] | dis-lines-diff [--corpus DIR] | locate-diff [--corpus DIR]>";
 
 /// The `-g` corpus: `--corpus DIR`, or `target/dwarf-corpus` (built when missing).
 pub fn dwarf_corpus_dir(opts: &Options) -> Result<PathBuf> {
@@ -184,7 +188,7 @@ pub fn dwarf_corpus_dir(opts: &Options) -> Result<PathBuf> {
         None => {
             let d = root().join("target/dwarf-corpus");
             if dwarf_diff::objects(&d).map_or(true, |v| v.is_empty()) {
-                dwarf_diff::build(&d)?;
+                dwarf_diff::build(&d, false)?;
             }
             Ok(d)
         }

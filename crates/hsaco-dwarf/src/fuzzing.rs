@@ -2,7 +2,7 @@
 //! the seeded smoke test in `cargo test`. Each takes arbitrary bytes and must never
 //! panic.
 
-use crate::locate::{Context, Location, Machine, Options, Symbolic, Xderef};
+use crate::locate::{CallTarget, Context, Location, Machine, Options, Symbolic, Xderef};
 use crate::{DumpOptions, DwarfObject, Section};
 
 /// An ELF file: its debug sections (relocations applied) printed in full.
@@ -86,6 +86,15 @@ pub fn dwarf_expression(data: &[u8]) {
         }
     }
     let addr = |i: u64| Some(i.wrapping_mul(8));
+    // DW_OP_call*: even unit offsets call `DW_OP_lit(offset % 32)` (or, every 8th,
+    // the input itself: nested calls), odd ones have no location, .debug_info ones
+    // are refused
+    let call = |t: CallTarget| match t {
+        CallTarget::Unit(o) if o % 8 == 0 => Ok(Some(data.to_vec())),
+        CallTarget::Unit(o) if o % 2 == 0 => Ok(Some(vec![0x30 + (o % 32) as u8])),
+        CallTarget::Unit(_) => Ok(None),
+        CallTarget::DebugInfo(_) => Err("refused".to_string()),
+    };
     for (xderef, lane) in [(Xderef::AddressSpace, Some(3)), (Xderef::Load, None)] {
         let cx = Context {
             encoding: gimli::Encoding {
@@ -98,6 +107,7 @@ pub fn dwarf_expression(data: &[u8]) {
                 bit_offset: crate::locate::Value::Const(0),
             }),
             address_index: Some(&addr),
+            call: Some(&call),
             options: Options {
                 lane,
                 wave_size: Some(32),

@@ -38,17 +38,80 @@ pub struct LineTable {
     /// File paths, each once.
     files: Vec<String>,
     sequences: Vec<Sequence>,
-    /// Subprograms and inlined subroutines with one address range: start, end,
-    /// depth, name (the linkage name, else the name).
-    functions: Vec<(u64, u64, usize, String)>,
+    /// Per unit, the address map of its subprograms and inlined subroutines (see
+    /// [`FunctionMap`]), in section offsets.
+    functions: Vec<FunctionMap>,
+    /// Function names (linkage name, else name), one a DIE with ranges.
+    names: Vec<String>,
+    /// Where the code sections were placed ([`LineTable::new_placed`]), sorted.
+    bases: Vec<u64>,
+}
+
+/// The subprograms and inlined subroutines of one unit by address, as
+/// llvm-objdump-22 (its symbolizer) finds the function of an address: the ranges
+/// are entered in DIE order (a parent before its children), and a range entered
+/// inside the range in force at its start splits that one (the part after it is
+/// kept, the part before it shortened), so a nested range wins inside itself;
+/// a range is not checked against the ranges after its start, so sibling ranges
+/// that overlap (every function of a `-ffunction-sections` object starts at 0:
+/// the map knows no sections) leave only pieces of the earlier ones. Learned by
+/// running llvm-objdump-22 -d -l on `-ffunction-sections` objects (black box):
+/// 06_calls.cl gfx1100 -O2 names `collatz_steps+0xc0` after
+/// `__clang_ocl_kern_imp_calls` (entered later, longer) and
+/// `__clang_ocl_kern_imp_calls+0x10c` after `calls` (the piece left after its
+/// inlined `__clang_ocl_kern_imp_calls` [0, 0x10c) ends), and nothing at
+/// `__clang_ocl_kern_imp_calls+0x110` (past that piece: the previous name is kept).
+#[derive(Clone, Debug, Default)]
+struct FunctionMap {
+    /// Start -> (end, name index).
+    map: std::collections::BTreeMap<u64, (u64, usize)>,
+}
+
+impl FunctionMap {
+    /// Enter the range [start, end) of the DIE named `name`.
+    fn insert(&mut self, start: u64, end: u64, name: usize) {
+        if start >= end {
+            return;
+        }
+        if let Some((&s, &(e, n))) = self.map.range(..=start).next_back() {
+            if start < e {
+                if end < e {
+                    self.map.insert(end, (e, n));
+                }
+                if start > s {
+                    self.map.insert(s, (start, n));
+                }
+            }
+        }
+        self.map.insert(start, (end, name));
+    }
+
+    /// The name index of the range holding `address`.
+    fn get(&self, address: u64) -> Option<usize> {
+        let (_, &(end, name)) = self.map.range(..=address).next_back()?;
+        (address < end).then_some(name)
+    }
 }
 
 impl LineTable {
     /// The line tables of `obj`; a table that does not read is left out (and
     /// reported in the returned errors).
     pub fn new(obj: &DwarfObject) -> (Self, Vec<crate::Error>) {
+        Self::new_placed(obj, &[])
+    }
+
+    /// As [`Self::new`] for an object loaded with its code sections placed apart
+    /// ([`DwarfObject::from_elf_placed`]) at `bases`: [`Self::lookup`] takes placed
+    /// addresses (line rows are looked up per section, as llvm-objdump does), while
+    /// [`Self::function`] takes offsets in the section (its map knows no sections,
+    /// as llvm-objdump's does not).
+    pub fn new_placed(obj: &DwarfObject, bases: &[u64]) -> (Self, Vec<crate::Error>) {
         let dwarf = obj.gimli();
-        let mut table = LineTable::default();
+        let mut table = LineTable {
+            bases: bases.to_vec(),
+            ..LineTable::default()
+        };
+        table.bases.sort_unstable();
         let mut errors = Vec::new();
         for (header, offset) in crate::dump::unit_headers(&dwarf, &mut errors) {
             let Some(unit) = crate::dump::unit_of(&dwarf, header, offset, &mut errors) else {
@@ -132,9 +195,24 @@ impl LineTable {
     ) -> gimli::Result<()> {
         let mut entries = unit.entries();
         let mut depth = 0isize;
+        let mut map = FunctionMap::default();
+        // (pushed even when a DIE does not read: the ranges entered so far count)
+        let result = self.add_function_ranges(dwarf, unit, &mut entries, &mut depth, &mut map);
+        self.functions.push(map);
+        result
+    }
+
+    fn add_function_ranges(
+        &mut self,
+        dwarf: &gimli::Dwarf<Slice<'_>>,
+        unit: &gimli::Unit<Slice<'_>>,
+        entries: &mut gimli::EntriesCursor<'_, '_, Slice<'_>>,
+        depth: &mut isize,
+        map: &mut FunctionMap,
+    ) -> gimli::Result<()> {
         while let Some((delta, entry)) = entries.next_dfs()? {
-            depth += delta;
-            if depth > 1024 {
+            *depth += delta;
+            if *depth > 1024 {
                 break;
             }
             let tag = entry.tag();
@@ -152,22 +230,34 @@ impl LineTable {
             let Some(name) = function_name(dwarf, unit, entry, 0)? else {
                 continue;
             };
+            self.names.push(name);
+            let index = self.names.len() - 1;
             for (lo, hi) in spans {
-                self.functions
-                    .push((lo, hi, depth.max(0) as usize, name.clone()));
+                let base = self.base_of(lo);
+                map.insert(lo - base, hi.saturating_sub(base), index);
             }
         }
         Ok(())
     }
 
-    /// The name of the innermost subprogram or inlined subroutine whose range holds
-    /// `address` (its linkage name, else its name).
+    /// The base of the placed section holding `address` (0 when not placed).
+    fn base_of(&self, address: u64) -> u64 {
+        let i = self.bases.partition_point(|&b| b <= address);
+        i.checked_sub(1).map_or(0, |i| self.bases[i])
+    }
+
+    /// The name (linkage name, else name) of the subprogram or inlined subroutine
+    /// llvm-objdump-22 names the code at `address` after: the innermost one holding
+    /// it, as far as nested ranges go (overlapping sibling ranges are entered in DIE
+    /// order, each splitting only the range in force at its start, as llvm's map does);
+    /// the first unit that has one. `address` is an offset in its section when
+    /// the sections were placed ([`Self::new_placed`]).
     pub fn function(&self, address: u64) -> Option<&str> {
         self.functions
             .iter()
-            .filter(|(lo, hi, _, _)| *lo <= address && address < *hi)
-            .max_by_key(|(_, _, depth, _)| *depth)
-            .map(|(_, _, _, n)| n.as_str())
+            .find_map(|m| m.get(address))
+            .and_then(|i| self.names.get(i))
+            .map(String::as_str)
     }
 
     fn intern_file(&mut self, path: String) -> usize {

@@ -30,6 +30,17 @@
 //! ([`crate::names::LLVM_OPERATIONS_WITHOUT_CODE`]) and cannot be met in bytes;
 //! `DW_OP_implicit_pointer` is evaluated (default address space).
 //!
+//! `DW_OP_call2`/`call4` (a DIE of the unit by its unit offset) and `DW_OP_call_ref`
+//! (by its `.debug_info` offset, followed within the unit only) run the DIE's
+//! `DW_AT_location` expression (the entry for the PC of a location list) on the same
+//! stack, and do nothing when it has none (DWARF 5 section 2.5.1.5), through
+//! [`Context::call`]; nested at most 64 deep, the operation limit counts the called
+//! expressions. `DW_OP_entry_value` (and `DW_OP_GNU_entry_value`) of a register
+//! reads the register on entry. Everything else without a meaning here
+//! (`DW_OP_push_object_address`, `DW_OP_form_tls_address`,
+//! `DW_OP_GNU_push_tls_address`, `DW_OP_GNU_parameter_ref`, entry values of other
+//! expressions, calls without a unit) is an error naming the operation and its byte.
+//!
 //! `DW_OP_xderef` (`[address space] [address] DW_OP_xderef`): the extensions define it
 //! as `DW_OP_swap; DW_OP_LLVM_form_aspace_address; DW_OP_deref`. clang-22 appends
 //! `DW_OP_litN, DW_OP_swap, DW_OP_xderef` to every AMDGPU variable location to say
@@ -45,8 +56,11 @@ use crate::Error;
 use gimli::{Operation, Reader};
 use std::fmt;
 
-/// At most this many operations are executed (branches can loop).
+/// At most this many operations are executed (branches can loop), called
+/// expressions included.
 const MAX_STEPS: usize = 10_000;
+/// Nested `DW_OP_call*` at most (a DIE calling itself is a loop).
+const MAX_CALL_DEPTH: usize = 64;
 /// At most this many nodes in one symbolic value.
 const MAX_NODES: usize = 512;
 /// At most this many parts in a composite.
@@ -482,8 +496,43 @@ pub struct Context<'c> {
     pub frame_base: Option<Location>,
     /// `DW_OP_addrx` / `DW_OP_constx`: the address of an index in `.debug_addr`.
     pub address_index: Option<&'c dyn Fn(u64) -> Option<u64>>,
+    /// `DW_OP_call2`, `DW_OP_call4`, `DW_OP_call_ref`: the `DW_AT_location`
+    /// expression of the DIE the operand names (for the PC, when it is a location
+    /// list); `Ok(None)` when the DIE has no `DW_AT_location` (the call then has no
+    /// effect, DWARF 5 section 2.5.1.5), `Err` with why it cannot be had. `None`:
+    /// calls are errors.
+    pub call: Option<&'c CallFn<'c>>,
     /// Options.
     pub options: Options,
+}
+
+/// The DIE a `DW_OP_call*` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallTarget {
+    /// `DW_OP_call2`, `DW_OP_call4`: an offset in the current unit.
+    Unit(u64),
+    /// `DW_OP_call_ref`: an offset in `.debug_info`.
+    DebugInfo(u64),
+}
+
+impl fmt::Display for CallTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallTarget::Unit(o) => write!(f, "unit offset {o:#x}"),
+            CallTarget::DebugInfo(o) => write!(f, ".debug_info offset {o:#x}"),
+        }
+    }
+}
+
+/// What [`Context::call`] is: the called DIE's location expression, if it has one.
+pub type CallFn<'c> = dyn Fn(CallTarget) -> Result<Option<Vec<u8>>, String> + 'c;
+
+/// The name of the operation whose code is `code` (`DW_OP_0xNN` when it has none).
+fn op_name(code: u8) -> String {
+    match gimli::DwOp(code).static_string() {
+        Some(n) => n.to_string(),
+        None => format!("DW_OP_{code:#04x}"),
+    }
 }
 
 /// The result of an evaluation.
@@ -515,6 +564,10 @@ struct Eval<'c, 'm> {
     stack: Vec<Entry>,
     at: usize,
     lane_selected: bool,
+    /// `DW_OP_call*` nesting.
+    depth: usize,
+    /// Operations run, called expressions included.
+    steps: usize,
 }
 
 /// Evaluates expression `bytes` to a location description. Register and memory
@@ -531,6 +584,8 @@ pub fn evaluate(
         stack: Vec::new(),
         at: 0,
         lane_selected: false,
+        depth: 0,
+        steps: 0,
     };
     e.run(bytes)?;
     let location = match e.stack.pop() {
@@ -884,10 +939,9 @@ impl Eval<'_, '_> {
     fn run(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let encoding = self.cx.encoding;
         let mut r = Slice::new(bytes, gimli::LittleEndian);
-        let mut steps = 0;
         while !r.is_empty() {
-            steps += 1;
-            if steps > MAX_STEPS {
+            self.steps += 1;
+            if self.steps > MAX_STEPS {
                 return Err(err(self.at, "more than 10000 operations (a loop?)"));
             }
             self.at = bytes.len() - r.len();
@@ -905,7 +959,9 @@ impl Eval<'_, '_> {
                     return Err(err(at, "DW_OP_piece of more than 2^61 bytes"));
                 }
             }
-            let op = Operation::parse(&mut r, encoding).map_err(wrap(at))?;
+            let code = r.slice()[0];
+            let op = Operation::parse(&mut r, encoding)
+                .map_err(|g| err(at, format!("{}: {g}", op_name(code))))?;
             self.standard(op, &mut r, bytes)?;
         }
         Ok(())
@@ -1344,20 +1400,81 @@ impl Eval<'_, '_> {
                         if !rr.is_empty() {
                             return Err(err(
                                 at,
-                                "DW_OP_entry_value of an expression not supported",
+                                format!(
+                                    "{} of an expression not evaluated (only of a register)",
+                                    op_name(bytes[at])
+                                ),
                             ));
                         }
                         let v = self.entry_value(reg);
                         self.push(Entry::Value(v))?
                     }
-                    _ => return Err(err(at, "DW_OP_entry_value of an expression not supported")),
+                    _ => {
+                        return Err(err(
+                            at,
+                            format!(
+                                "{} of an expression not evaluated (only of a register)",
+                                op_name(bytes[at])
+                            ),
+                        ))
+                    }
                 }
             }
-            other => {
-                return Err(err(at, format!("{other:?} not supported")));
+            O::Call { offset } => {
+                let target = match offset {
+                    gimli::DieReference::UnitRef(o) => CallTarget::Unit(o.0 as u64),
+                    gimli::DieReference::DebugInfoRef(o) => CallTarget::DebugInfo(o.0 as u64),
+                };
+                self.call(op_name(bytes[at]), target)?;
+            }
+            // (DW_OP_push_object_address, DW_OP_form_tls_address,
+            // DW_OP_GNU_parameter_ref, DW_OP_GNU_variable_value, the WebAssembly
+            // operations ...: nothing to evaluate them with)
+            _ => {
+                return Err(err(at, format!("{} not evaluated", op_name(bytes[at]))));
             }
         }
         Ok(())
+    }
+
+    /// `DW_OP_call2/call4/call_ref` (DWARF 5 section 2.5.1.5): the called DIE's
+    /// `DW_AT_location` expression runs on the same stack; without one, nothing
+    /// happens.
+    fn call(&mut self, name: String, target: CallTarget) -> Result<(), Error> {
+        let at = self.at;
+        let Some(f) = self.cx.call else {
+            return Err(err(
+                at,
+                format!("{name} {target} not evaluated (no unit to find it in)"),
+            ));
+        };
+        let callee = f(target).map_err(|m| err(at, format!("{name} {target}: {m}")))?;
+        let Some(callee) = callee else {
+            return Ok(());
+        };
+        if self.depth >= MAX_CALL_DEPTH {
+            return Err(err(
+                at,
+                format!("{name} {target}: calls nested more than {MAX_CALL_DEPTH} deep (a loop?)"),
+            ));
+        }
+        self.depth += 1;
+        let result = self.run(&callee);
+        self.depth -= 1;
+        self.at = at;
+        if self.depth > 0 {
+            // (inside another call: the outermost call names where it started)
+            return result;
+        }
+        result.map_err(|e| {
+            err(
+                at,
+                format!(
+                    "{name} {target}: {} (at byte {} of the called expression)",
+                    e.message, e.offset
+                ),
+            )
+        })
     }
 
     fn entry_value(&mut self, reg: u64) -> Value {
@@ -1850,6 +1967,7 @@ fn context<'c>(
         encoding: unit.encoding(),
         frame_base,
         address_index: None,
+        call: None,
         options,
     }
 }
@@ -1879,6 +1997,37 @@ fn expression_at(
         }
     }
     Ok(None)
+}
+
+/// The `DW_AT_location` expression (for `pc`) of the DIE a `DW_OP_call*` names, in
+/// `unit` (a `DW_OP_call_ref` into another unit is not followed).
+fn called_expression(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    target: CallTarget,
+    pc: u64,
+) -> Result<Option<Vec<u8>>, String> {
+    let offset = match target {
+        CallTarget::Unit(o) => gimli::UnitOffset(o as usize),
+        CallTarget::DebugInfo(o) => gimli::DebugInfoOffset(o as usize)
+            .to_unit_offset(&unit.header)
+            .ok_or("a DIE of another unit is not followed")?,
+    };
+    let entry = unit
+        .entry(offset)
+        .map_err(|e| format!("no DIE there ({e})"))?;
+    let Some(v) = entry
+        .attr_value(gimli::DW_AT_location)
+        .map_err(|e| e.to_string())?
+    else {
+        return Ok(None);
+    };
+    match expression_at(dwarf, unit, v, pc).map_err(|e| e.to_string())? {
+        Some((bytes, _)) => Ok(Some(bytes)),
+        None => Err(format!(
+            "its DW_AT_location has no expression for PC {pc:#x}"
+        )),
+    }
 }
 
 fn list_ranges(
@@ -1916,8 +2065,10 @@ fn availability(
         return Ok(Availability::NotAvailable(list_ranges(dwarf, unit, v)?));
     };
     let addr = |i: u64| dwarf.address(unit, gimli::DebugAddrIndex(i as usize)).ok();
+    let call = |t: CallTarget| called_expression(dwarf, unit, t, want.pc);
     let mut cx = context(dwarf, unit, frame_base, want.options);
     cx.address_index = Some(&addr);
+    cx.call = Some(&call);
     Ok(match evaluate(&bytes, &cx, machine) {
         Ok(located) => Availability::Located {
             located,

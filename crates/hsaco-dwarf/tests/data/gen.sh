@@ -31,6 +31,13 @@ rm -f "$HERE/scratch-gfx1010-O2.co"  # (the .o is enough; 180 KB of text less)
 (cd "$SRC" && clang-22 -target amdgcn-amd-amdhsa -mcpu=gfx1100 -nogpulib -g -O2 \
    -ffunction-sections -c -x cl -cl-std=CL2.0 -I. 06_calls.cl \
    -o "$HERE/calls-fsections-gfx1100-O2.o")
+ld.lld-22 -shared --no-undefined "$HERE/calls-fsections-gfx1100-O2.o" \
+  -o "$HERE/calls-fsections-gfx1100-O2.co"  # (a line sequence per function)
+# (an address with a line row and no function: llvm-objdump -l repeats the next name;
+# tests/cli/dis-lines-fsections-unnamed)
+(cd "$SRC" && clang-22 -target amdgcn-amd-amdhsa -mcpu=gfx1030 -nogpulib -g -O2 \
+   -ffunction-sections -c -x cl -cl-std=CL2.0 -I. 04_fp64.cl \
+   -o "$HERE/fp64-fsections-gfx1030-O2.o")
 python3 regs.py > regs.s
 llvm-mc-22 -triple amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj regs.s -o regs.o
 python3 llvm_attrs.py > llvm_attrs.s
@@ -56,4 +63,6 @@ done
 # `hsaco dis -S --prefix=crates/hsaco-dwarf/tests/data/src --prefix-strip=4` (the
 # line tables name /work/shared/corpus/cl/NAME.cl). The CLI goldens tests/cli/dis-source-*
 # and tests/cli/dis-debug-vars-* are llvm-objdump-22 -d with the options in their .args
-# files, run from the repository root (cp "$SRC"/{01_vadd,06_calls}.cl src/).
+# files, run from the repository root (cp "$SRC"/{01_vadd,06_calls}.cl src/);
+# tests/cli/dis-lines-fsections*, dis-source-lines-fsections: the -ffunction-sections
+# objects above.

@@ -429,6 +429,7 @@ fn aspace_implicit_pointer_has_no_code() {
                 },
                 frame_base: None,
                 address_index: None,
+                call: None,
                 options: Options::default(),
             },
             &mut Symbolic
@@ -603,5 +604,299 @@ fn clang_promoted_register_idiom() {
     assert_eq!(
         locate::clang_promoted_register(&[0x92, 0x84, 0x0c, 0x00, 0x35, 0x16, 0x18, 0x9f]),
         None
+    );
+}
+
+/// The DIEs `DW_OP_call*` fixtures call, by name.
+const CALLEES: [&str; 5] = ["p_add3", "p_none", "p_loop", "p_list", "inner"];
+
+/// A unit with `DW_TAG_dwarf_procedure`s at the top level (`p_add3`: `DW_OP_lit3,
+/// DW_OP_plus`; `p_none`: no location; `p_loop`: `DW_OP_call2 p_loop`; `p_list`: a
+/// location list, `DW_OP_lit1` in [0x100, 0x180), `DW_OP_lit2` in [0x180, 0x200)),
+/// and a subprogram at [0x100, 0x200) (frame base `DW_OP_regx SGPR33`) holding
+/// `inner` (`DW_OP_fbreg +16`) and a variable `v<i>` per expression, each made by
+/// `make` from the callees' unit offsets (in `CALLEES` order).
+fn call_fixture(make: &dyn Fn(&[u64]) -> Vec<Vec<u8>>) -> DwarfObject<'static> {
+    let build = |offsets: &[u64]| {
+        let encoding = gimli::Encoding {
+            format: gimli::Format::Dwarf32,
+            version: 5,
+            address_size: 8,
+        };
+        let mut dwarf = DwarfUnit::new(encoding);
+        let root = dwarf.unit.root();
+        dwarf.unit.get_mut(root).set(
+            gimli::DW_AT_low_pc,
+            AttributeValue::Address(Address::Constant(0)),
+        );
+        let raw = |b: &[u8]| AttributeValue::Exprloc(Expression::raw(b.to_vec()));
+        let p_loop = offsets[2] as u16;
+        let list = LocationList(vec![
+            WLoc::StartEnd {
+                begin: Address::Constant(0x100),
+                end: Address::Constant(0x180),
+                data: Expression::raw(vec![0x31]),
+            },
+            WLoc::StartEnd {
+                begin: Address::Constant(0x180),
+                end: Address::Constant(0x200),
+                data: Expression::raw(vec![0x32]),
+            },
+        ]);
+        let list = AttributeValue::LocationListRef(dwarf.unit.locations.add(list));
+        let procedures = [
+            ("p_add3", Some(raw(&[0x33, 0x22]))),
+            ("p_none", None),
+            (
+                "p_loop",
+                Some(raw(&[0x98, p_loop as u8, (p_loop >> 8) as u8])),
+            ),
+            ("p_list", Some(list)),
+        ];
+        for (name, location) in procedures {
+            let p = dwarf.unit.add(root, gimli::DW_TAG_dwarf_procedure);
+            let p = dwarf.unit.get_mut(p);
+            p.set(gimli::DW_AT_name, AttributeValue::String(name.into()));
+            if let Some(l) = location {
+                p.set(gimli::DW_AT_location, l);
+            }
+        }
+        let sub = dwarf.unit.add(root, gimli::DW_TAG_subprogram);
+        let s = dwarf.unit.get_mut(sub);
+        s.set(
+            gimli::DW_AT_name,
+            AttributeValue::String(b"kernel".to_vec()),
+        );
+        s.set(
+            gimli::DW_AT_low_pc,
+            AttributeValue::Address(Address::Constant(0x100)),
+        );
+        s.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x100));
+        s.set(
+            gimli::DW_AT_frame_base,
+            AttributeValue::Exprloc(Expression::raw(vec![0x90, SGPR33 as u8])),
+        );
+        let mut vars = vec![("inner".to_string(), vec![0x91, 0x10])];
+        for (i, e) in make(offsets).into_iter().enumerate() {
+            vars.push((format!("v{i}"), e));
+        }
+        for (name, e) in vars {
+            let v = dwarf.unit.add(sub, gimli::DW_TAG_variable);
+            let v = dwarf.unit.get_mut(v);
+            v.set(gimli::DW_AT_name, AttributeValue::String(name.into_bytes()));
+            v.set(gimli::DW_AT_location, raw(&e));
+        }
+        crate::llvm_ext::written(&mut dwarf)
+    };
+    // the offsets do not depend on the operands' values (fixed sizes): written once
+    // with zeros to find them, then again with them
+    let first = build(&[0; CALLEES.len()]);
+    let dwarf = first.gimli();
+    let mut offsets = [0u64; CALLEES.len()];
+    let unit = dwarf.units().next().unwrap().unwrap();
+    let unit = dwarf.unit(unit).unwrap();
+    let mut entries = unit.entries();
+    while let Some((_, e)) = entries.next_dfs().unwrap() {
+        if let Some(v) = e.attr_value(gimli::DW_AT_name).unwrap() {
+            let name = dwarf.attr_string(&unit, v).unwrap();
+            if let Some(i) = CALLEES.iter().position(|c| c.as_bytes() == name.slice()) {
+                offsets[i] = e.offset().0 as u64;
+            }
+        }
+    }
+    assert!(offsets.iter().all(|&o| o != 0), "{offsets:?}");
+    build(&offsets)
+}
+
+fn call2(offset: u64) -> [u8; 3] {
+    [0x98, offset as u8, (offset >> 8) as u8]
+}
+
+fn call4(offset: u64) -> [u8; 5] {
+    let b = (offset as u32).to_le_bytes();
+    [0x99, b[0], b[1], b[2], b[3]]
+}
+
+fn call_ref(offset: u64) -> [u8; 5] {
+    let b = (offset as u32).to_le_bytes();
+    [0x9a, b[0], b[1], b[2], b[3]]
+}
+
+/// Each variable `v<i>` of `obj` at `pc`: its location, or its error message.
+fn each(obj: &DwarfObject, n: usize, pc: u64) -> Vec<Result<Location, String>> {
+    (0..n)
+        .map(|i| {
+            let (vars, errors) = locate::find(
+                obj,
+                &format!("v{i}"),
+                pc,
+                None,
+                Options::default(),
+                &mut Symbolic,
+            );
+            assert!(errors.is_empty(), "{errors:?}");
+            match &vars[0].availability {
+                Availability::Located { located, .. } => Ok(located.location.clone()),
+                Availability::Error(e) => Err(e.message.clone()),
+                other => panic!("{other:?}"),
+            }
+        })
+        .collect()
+}
+
+fn value(v: u64) -> Location {
+    Location::Implicit {
+        value: Implicit::Value(Value::Const(v)),
+        bit_offset: 0,
+    }
+}
+
+/// DWARF 5 section 2.5.1.5: `DW_OP_call2`/`call4` name a DIE of the current unit by
+/// its unit offset (2 or 4 bytes), `DW_OP_call_ref` by its `.debug_info` offset
+/// (offset size: 4 bytes in 32-bit DWARF); the DIE's `DW_AT_location` expression runs
+/// on the same stack (values on it are its arguments, values it leaves its
+/// results), and without one the call has no effect. Expected values worked out by
+/// hand from that text.
+#[test]
+fn calls_run_the_called_location_on_the_same_stack() {
+    let make = |o: &[u64]| {
+        let [add3, none, looping, list, inner] = [o[0], o[1], o[2], o[3], o[4]];
+        vec![
+            // 4, call p_add3 (lit3, plus): 7, as a value
+            [&[0x34][..], &call2(add3), &[0x9f]].concat(),
+            [&[0x34][..], &call4(add3), &[0x9f]].concat(),
+            // (one unit at .debug_info offset 0: the unit offset is the section offset)
+            [&[0x34][..], &call_ref(add3), &[0x9f]].concat(),
+            // no DW_AT_location: no effect, 4 stays
+            [&[0x34][..], &call2(none), &[0x9f]].concat(),
+            // a variable's location (fbreg +16 in the caller's frame): memory at
+            // SGPR33 + 16
+            call2(inner).to_vec(),
+            // a location list: the entry for the PC
+            [&call4(list)[..], &[0x9f]].concat(),
+            // calls twice, arguments and results through the stack: (1 + 3) + 3 = 7,
+            // times 2
+            [&[0x31][..], &call2(add3), &call2(add3), &[0x32, 0x1e, 0x9f]].concat(),
+            // a DIE calling itself, at byte 1 of v7
+            [&[0x30][..], &call2(looping)].concat(),
+            // no DIE at the offset
+            call2(0xfff0).to_vec(),
+            // a .debug_info offset outside the unit
+            call_ref(0x7fff_fff0).to_vec(),
+        ]
+    };
+    let obj = call_fixture(&make);
+    let got = each(&obj, 10, 0x180);
+    assert_eq!(got[0], Ok(value(7)));
+    assert_eq!(got[1], Ok(value(7)));
+    assert_eq!(got[2], Ok(value(7)));
+    assert_eq!(got[3], Ok(value(4)));
+    assert_eq!(got[4], Ok(mem(0, add(reg(SGPR33), 16))));
+    assert_eq!(got[5], Ok(value(2)));
+    assert_eq!(got[6], Ok(value(14)));
+    let e = got[7].as_ref().unwrap_err();
+    assert!(
+        e.starts_with("DW_AT_location: DW_OP_call2 unit offset 0x")
+            && e.contains(": calls nested more than 64 deep (a loop?)")
+            && e.ends_with("(at byte 1 of the expression)"),
+        "{e}"
+    );
+    let e = got[8].as_ref().unwrap_err();
+    assert!(
+        e.starts_with("DW_AT_location: DW_OP_call2 unit offset 0xfff0: no DIE there"),
+        "{e}"
+    );
+    assert_eq!(
+        got[9],
+        Err(
+            "DW_AT_location: DW_OP_call_ref .debug_info offset 0x7ffffff0: a DIE of another \
+             unit is not followed (at byte 0 of the expression)"
+                .to_string()
+        )
+    );
+    // the other entry of the list
+    assert_eq!(each(&obj, 6, 0x100)[5], Ok(value(1)));
+}
+
+/// Operations with nothing to evaluate them with are errors naming the operation
+/// and its byte, never a panic or a made-up location.
+#[test]
+fn operations_not_evaluated_are_named_errors() {
+    let cx = locate::Context {
+        encoding: gimli::Encoding {
+            format: gimli::Format::Dwarf32,
+            version: 5,
+            address_size: 8,
+        },
+        frame_base: None,
+        address_index: None,
+        call: None,
+        options: Options::default(),
+    };
+    let cases: &[(&[u8], u64, &str)] = &[
+        (&[0x97], 0, "DW_OP_push_object_address not evaluated"),
+        (&[0x30, 0x9b], 1, "DW_OP_form_tls_address not evaluated"),
+        (&[0x30, 0xe0], 1, "DW_OP_GNU_push_tls_address not evaluated"),
+        (
+            &[0x30, 0xfa, 1, 0, 0, 0],
+            1,
+            "DW_OP_GNU_parameter_ref not evaluated",
+        ),
+        // entry values of anything but a register
+        (
+            &[0xa3, 2, 0x30, 0x9f],
+            0,
+            "DW_OP_entry_value of an expression not evaluated (only of a register)",
+        ),
+        (
+            &[0x31, 0xf3, 3, 0x90, 0x41, 0x06],
+            1,
+            "DW_OP_GNU_entry_value of an expression not evaluated (only of a register)",
+        ),
+        // calls without a unit to look the DIE up in
+        (
+            &[0x98, 0x10, 0],
+            0,
+            "DW_OP_call2 unit offset 0x10 not evaluated (no unit to find it in)",
+        ),
+        (
+            &[0x31, 0x99, 0x20, 0, 0, 0],
+            1,
+            "DW_OP_call4 unit offset 0x20 not evaluated (no unit to find it in)",
+        ),
+        (
+            &[0x9a, 0x30, 0, 0, 0],
+            0,
+            "DW_OP_call_ref .debug_info offset 0x30 not evaluated (no unit to find it in)",
+        ),
+    ];
+    // an operand cut short names the operation too, an unknown code its number
+    for (bytes, at, start) in [
+        (&[0x30, 0x98, 0x10][..], 1, "DW_OP_call2: "),
+        (&[0x30, 0x31, 0x01][..], 2, "DW_OP_0x01: "),
+    ] {
+        let e = locate::evaluate(bytes, &cx, &mut Symbolic).unwrap_err();
+        assert_eq!(e.offset, at);
+        assert!(e.message.starts_with(start), "{e}");
+    }
+    for &(bytes, offset, message) in cases {
+        assert_eq!(
+            locate::evaluate(bytes, &cx, &mut Symbolic).unwrap_err(),
+            hsaco_dwarf::Error {
+                section: "expression",
+                offset,
+                message: message.into()
+            },
+            "{bytes:02x?}"
+        );
+    }
+    // DW_OP_GNU_entry_value of a register is evaluated as DW_OP_entry_value
+    let l = locate::evaluate(&[0xf3, 2, 0x90, 0x41, 0x9f], &cx, &mut Symbolic).unwrap();
+    assert_eq!(
+        l.location,
+        Location::Implicit {
+            value: Implicit::Value(Value::EntryRegister(0x41)),
+            bit_offset: 0
+        }
     );
 }
