@@ -8,9 +8,10 @@
 //! byte as an opcode; tests/data/llvm_ops.o).
 
 use crate::names::{llvm_operation, LlvmOperand, RegisterNames, DW_OP_LLVM_USER};
+use crate::text::PushStr as _;
 use crate::text::{hex0x, plus_signed};
 use gimli::{constants as c, Reader};
-use std::fmt::Write;
+use std::io::Write as _;
 
 type R<'a> = gimli::EndianSlice<'a, gimli::LittleEndian>;
 
@@ -23,7 +24,7 @@ pub struct ExprContext {
 }
 
 /// Appends the text of expression `bytes` to `out`.
-pub fn write_expression(out: &mut String, bytes: &[u8], cx: ExprContext) {
+pub fn write_expression(out: &mut Vec<u8>, bytes: &[u8], cx: ExprContext) {
     let mut r = R::new(bytes, gimli::LittleEndian);
     let mut first = true;
     while !r.is_empty() {
@@ -44,17 +45,17 @@ pub fn write_expression(out: &mut String, bytes: &[u8], cx: ExprContext) {
     }
 }
 
-fn reg(out: &mut String, n: u64, cx: ExprContext) {
+fn reg(out: &mut Vec<u8>, n: u64, cx: ExprContext) {
     if !cx.regs.write_name(out, n) {
         hex0x(out, n, 0);
     }
 }
 
 /// Register then signed offset: `VGPR5+0` when named, `0x606 +0` when not.
-fn reg_offset(out: &mut String, n: u64, off: i64, cx: ExprContext) {
+fn reg_offset(out: &mut Vec<u8>, n: u64, off: i64, cx: ExprContext) {
     if !cx.regs.write_name(out, n) {
         hex0x(out, n, 0);
-        out.push(' ');
+        out.push(b' ');
     }
     plus_signed(out, off);
 }
@@ -71,7 +72,7 @@ fn lenient<T: Default>(r: &mut R<'_>, f: impl FnOnce(&mut R<'_>) -> gimli::Resul
     }
 }
 
-fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
+fn one(out: &mut Vec<u8>, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
     let op = r.read_u8()?;
     if op == DW_OP_LLVM_USER {
         let sub = r.read_uleb128()?;
@@ -90,7 +91,7 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
                 }
                 LlvmOperand::Register => {
                     let n = uleb(r)?;
-                    out.push(' ');
+                    out.push(b' ');
                     named = cx.regs.name(n).is_some();
                     reg(out, n, cx);
                 }
@@ -131,7 +132,7 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         0x28 | 0x2f => signed(out, lenient(r, |r| r.read_i16()) as i64),
         0x50..=0x6f => {
             let n = (op - 0x50) as u64;
-            out.push(' ');
+            out.push(b' ');
             if !cx.regs.write_name(out, n) {
                 out.pop();
             }
@@ -139,19 +140,19 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         0x70..=0x8f => {
             let n = (op - 0x70) as u64;
             let off = lenient(r, |r| r.read_sleb128());
-            out.push(' ');
+            out.push(b' ');
             cx.regs.write_name(out, n);
             plus_signed(out, off);
         }
         0x90 => {
             let n = lenient(r, |r| r.read_uleb128());
-            out.push(' ');
+            out.push(b' ');
             reg(out, n, cx);
         }
         0x92 => {
             let n = lenient(r, |r| r.read_uleb128());
             let off = lenient(r, |r| r.read_sleb128());
-            out.push(' ');
+            out.push(b' ');
             reg_offset(out, n, off, cx);
         }
         0x98 => hex(out, lenient(r, |r| r.read_u16()) as u64),
@@ -176,9 +177,9 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         0xa3 => {
             let len = lenient(r, |r| r.read_uleb128());
             let block = r.split(len as usize)?;
-            out.push('(');
+            out.push(b'(');
             write_expression(out, block.slice(), cx);
-            out.push(')');
+            out.push(b')');
         }
         0xa4 => {
             hex(out, lenient(r, |r| r.read_uleb128()));
@@ -192,7 +193,7 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         0xa5..=0xa7 => {
             if op == 0xa5 {
                 let n = lenient(r, |r| r.read_uleb128());
-                out.push(' ');
+                out.push(b' ');
                 reg(out, n, cx);
             } else {
                 hex(out, lenient(r, |r| r.read_u8()) as u64);
@@ -204,12 +205,12 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
     Ok(())
 }
 
-fn hex(out: &mut String, v: u64) {
-    out.push(' ');
+fn hex(out: &mut Vec<u8>, v: u64) {
+    out.push(b' ');
     hex0x(out, v, 0);
 }
 
-fn signed(out: &mut String, v: i64) {
-    out.push(' ');
+fn signed(out: &mut Vec<u8>, v: i64) {
+    out.push(b' ');
     plus_signed(out, v);
 }
