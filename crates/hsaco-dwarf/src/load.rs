@@ -57,7 +57,34 @@ impl<'a> DwarfObject<'a> {
             errors: Vec::new(),
         };
         let mut index_of = Vec::with_capacity(SECTION_NAMES.len());
-        for s in elf.sections().flatten() {
+        // Only the sections whose name starts with `.debug_` are read in full:
+        // resolving every header (a code object has ~38) was 4% of `read
+        // --debug-info` over the -g corpus (callgrind, 2026-11-27).
+        let names = elf
+            .section(elf.shstrndx())
+            .ok()
+            .filter(|_| elf.shstrndx() != 0)
+            .and_then(|s| s.data().ok());
+        let shdr = if elf.is_64() { 64 } else { 40 };
+        let shoff = elf.header().shoff as usize;
+        let maybe_debug = |index: usize| -> bool {
+            let (Some(names), Some(at)) = (names, index.checked_mul(shdr)) else {
+                return true;
+            };
+            let name = shoff
+                .checked_add(at)
+                .and_then(|o| elf.data().get(o..o.checked_add(4)?))
+                .and_then(|b| names.get(u32::from_le_bytes(b.try_into().ok()?) as usize..));
+            // (anything unexpected: looked at in full, as before)
+            name.is_none_or(|n| n.starts_with(b".debug_"))
+        };
+        for index in 0..elf.section_count() {
+            if !maybe_debug(index) {
+                continue;
+            }
+            let Ok(s) = elf.section(index) else {
+                continue;
+            };
             let Some(name) = SECTION_NAMES.iter().find(|n| n.as_bytes() == s.name) else {
                 continue;
             };
