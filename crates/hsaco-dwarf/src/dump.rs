@@ -472,7 +472,7 @@ fn print_unit_at(
         tag_name(out, abbrev.tag());
         out.push(b'\n');
         for a in &attrs {
-            spaces(out, 12 + indent + 2);
+            self::indent(out, 12 + indent + 2);
             attr_name(out, a.name());
             out.push_str("\t(");
             p.value(out, a, low_pc, 12 + indent + 2);
@@ -492,8 +492,13 @@ const NAME_TABLE: usize = 0x100;
 /// the copy, ~64 instructions an attribute line, 6% of `read --debug-info`).
 struct NameTables {
     tags: Vec<&'static str>,
-    attributes: Vec<&'static str>,
+    /// Each name padded to [`PADDED`] bytes, and its length (0: none, or longer).
+    attributes: Vec<([u8; PADDED], u8)>,
 }
+
+/// Attribute names are copied as this many bytes and cut back to their length: a
+/// fixed-size copy is a few moves where a copy of a variable length calls `memcpy`.
+const PADDED: usize = 32;
 
 fn name_tables() -> &'static NameTables {
     static TABLES: std::sync::OnceLock<NameTables> = std::sync::OnceLock::new();
@@ -502,9 +507,30 @@ fn name_tables() -> &'static NameTables {
             .map(|t| c::DwTag(t).static_string().unwrap_or(""))
             .collect(),
         attributes: (0..NAME_TABLE as u16)
-            .map(|a| c::DwAt(a).static_string().unwrap_or(""))
+            .map(|a| {
+                let name = c::DwAt(a).static_string().unwrap_or("").as_bytes();
+                let mut padded = [0u8; PADDED];
+                if name.len() > PADDED {
+                    return (padded, 0);
+                }
+                padded[..name.len()].copy_from_slice(name);
+                (padded, name.len() as u8)
+            })
             .collect(),
     })
+}
+
+/// Appends `n` spaces, a fixed-size copy when `n` is at most 64.
+#[inline]
+fn indent(out: &mut Vec<u8>, n: usize) {
+    const SPACES: [u8; 64] = [b' '; 64];
+    if n <= SPACES.len() {
+        let len = out.len();
+        out.extend_from_slice(&SPACES);
+        out.truncate(len + n);
+    } else {
+        spaces(out, n);
+    }
 }
 
 fn tag_name(out: &mut Vec<u8>, tag: c::DwTag) {
@@ -523,9 +549,11 @@ fn tag_name(out: &mut Vec<u8>, tag: c::DwTag) {
 }
 
 fn attr_name(out: &mut Vec<u8>, at: c::DwAt) {
-    if let Some(n) = name_tables().attributes.get(usize::from(at.0)) {
-        if !n.is_empty() {
-            out.push_str(n);
+    if let Some((padded, len)) = name_tables().attributes.get(usize::from(at.0)) {
+        if *len > 0 {
+            let start = out.len();
+            out.extend_from_slice(padded);
+            out.truncate(start + usize::from(*len));
             return;
         }
     }
