@@ -595,7 +595,11 @@ fn file_paths(
                 return Some(name);
             }
             let join = |d: Option<String>, n: String| match d {
-                Some(d) if !d.is_empty() => format!("{d}/{n}"),
+                Some(mut d) if !d.is_empty() => {
+                    d.push('/');
+                    d.push_str(&n);
+                    d
+                }
                 _ => n,
             };
             let path = join(h.directory(f.directory_index()).and_then(s), name);
@@ -759,28 +763,28 @@ impl<'d> UnitPrinter<'_, 'd> {
             V::UnitRef(r) => {
                 let abs = self.unit_off + r.0 as u64;
                 hex0x(out, abs, 8);
-                if name == c::DW_AT_type {
-                    // from the cache, not copied
-                    if !self.names.contains_key(&(r.0 as u64)) {
-                        // (into the cache without a copy to return)
-                        let n = self.type_name_uncached(r, 0);
-                        self.names.insert(r.0 as u64, n);
-                    }
-                    if let Some(Some(n)) = self.names.get(&(r.0 as u64)) {
-                        out.push_str(" \"");
-                        out.push_str(n);
-                        out.push(b'"');
-                    }
+                // from the caches, not copied (one look-up when cached)
+                let key = r.0 as u64;
+                let cached = if name == c::DW_AT_type {
+                    self.names.get(&key)
                 } else {
-                    if !self.die_names.contains_key(&(r.0 as u64)) {
-                        let n = self.die_name(r);
-                        self.die_names.insert(r.0 as u64, n);
+                    self.die_names.get(&key)
+                };
+                let n = match cached {
+                    Some(n) => n.as_deref(),
+                    None => {
+                        let (n, map) = if name == c::DW_AT_type {
+                            (self.type_name_uncached(r, 0), &mut self.names)
+                        } else {
+                            (self.die_name(r), &mut self.die_names)
+                        };
+                        map.entry(key).or_insert(n).as_deref()
                     }
-                    if let Some(Some(n)) = self.die_names.get(&(r.0 as u64)) {
-                        out.push_str(" \"");
-                        out.push_str(n);
-                        out.push(b'"');
-                    }
+                };
+                if let Some(n) = n {
+                    out.push_str(" \"");
+                    out.push_str(n);
+                    out.push(b'"');
                 }
             }
             V::DebugInfoRef(r) => {
@@ -965,12 +969,13 @@ impl<'d> UnitPrinter<'_, 'd> {
                     _ => "&&",
                 };
                 let (_, inner) = self.inner_type(&e, depth);
-                let inner = inner.unwrap_or_else(|| "void".to_string());
-                if inner.ends_with('*') || inner.ends_with('&') {
-                    format!("{inner}{sym}")
-                } else {
-                    format!("{inner} {sym}")
+                // (the inner name's buffer extended: `format!` was ~750 instructions)
+                let mut inner = inner.unwrap_or_else(|| "void".to_string());
+                if !(inner.ends_with('*') || inner.ends_with('&')) {
+                    inner.push(' ');
                 }
+                inner.push_str(sym);
+                inner
             }
             c::DW_TAG_const_type | c::DW_TAG_volatile_type => {
                 let q = if tag == c::DW_TAG_const_type {
@@ -984,9 +989,16 @@ impl<'d> UnitPrinter<'_, 'd> {
                     .and_then(|r| self.unit.entry(r).ok())
                     .is_some_and(|e| e.tag() == c::DW_TAG_pointer_type);
                 if inner_is_ptr {
-                    format!("{inner} {q}")
+                    let mut inner = inner;
+                    inner.push(' ');
+                    inner.push_str(q);
+                    inner
                 } else {
-                    format!("{q} {inner}")
+                    let mut s = String::with_capacity(q.len() + 1 + inner.len());
+                    s.push_str(q);
+                    s.push(' ');
+                    s.push_str(&inner);
+                    s
                 }
             }
             c::DW_TAG_array_type => {
