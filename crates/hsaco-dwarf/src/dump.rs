@@ -199,10 +199,13 @@ const ABBREVIATION_TABLES: usize = 64;
 /// this many.
 const ABBREVIATION_BYTES: usize = 1 << 16;
 
+/// Abbreviation tables kept by a thread: (hash of the bytes, the bytes, the table).
+type AbbreviationTables = Vec<(u64, Vec<u8>, std::sync::Arc<gimli::Abbreviations>)>;
+
 thread_local! {
     /// Abbreviation tables parsed before, by the bytes of `.debug_abbrev` from their
     /// offset to its end (with a hash of them, compared first).
-    static ABBREVIATIONS: std::cell::RefCell<Vec<(u64, Vec<u8>, std::sync::Arc<gimli::Abbreviations>)>> =
+    static ABBREVIATIONS: std::cell::RefCell<AbbreviationTables> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 

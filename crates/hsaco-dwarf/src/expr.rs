@@ -24,85 +24,105 @@ pub struct ExprContext {
 }
 
 /// Expressions up to this long are kept by [`write_expression`]'s cache.
-const CACHED_LEN: usize = 64;
-/// The cache is emptied when it holds this many texts.
-const CACHED_TEXTS: usize = 4096;
+const CACHED_LEN: usize = 61;
+/// A cache key: the context's three bytes, the expression's, zeros after.
+const KEY: usize = CACHED_LEN + 3;
+/// Texts up to this long are kept.
+const TEXT: usize = 160;
+/// Entries of the cache (a power of two).
+const SLOTS: usize = 1024;
+
+/// The texts of recent expressions: a direct-mapped table (an expression's slot
+/// from the hash of its key, the previous one there overwritten), keys and texts in
+/// place, so that neither a look-up nor a miss allocates. (A `HashMap` of boxed keys
+/// and texts cost more on an object whose expressions all differ than it saved.)
+///
+/// Each slot is [`SLOT`] bytes: the key ([`KEY`] bytes; all zeros when empty: a key's
+/// first byte, the address size, is never 0 for a cached expression, see
+/// [`write_expression`]), the text's length, the text ([`TEXT`] bytes).
+struct Texts(Vec<u8>);
+
+/// Bytes of a slot of [`Texts`].
+const SLOT: usize = KEY + 1 + TEXT;
+
+impl Texts {
+    fn new() -> Texts {
+        // (one zeroed block, large enough that the allocator maps fresh pages for it
+        // instead of clearing memory: pages are touched only when used)
+        Texts(vec![0; SLOTS * SLOT])
+    }
+}
 
 thread_local! {
     /// Texts of expressions printed before, by context and bytes ([`cache_key`]).
-    static TEXTS: std::cell::RefCell<std::collections::HashMap<Box<[u8]>, Box<[u8]>, std::hash::BuildHasherDefault<BytesHasher>>> =
-        std::cell::RefCell::new(std::collections::HashMap::default());
+    static TEXTS: std::cell::RefCell<Option<Texts>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The key of an expression in the cache: the context's fields, then the bytes.
-fn cache_key(bytes: &[u8], cx: ExprContext, key: &mut [u8; CACHED_LEN + 3]) -> usize {
+fn cache_key(bytes: &[u8], cx: ExprContext) -> [u8; KEY] {
+    let mut key = [0u8; KEY];
     key[0] = cx.address_size;
     key[1] = match cx.format {
-        gimli::Format::Dwarf32 => 0,
-        gimli::Format::Dwarf64 => 1,
+        gimli::Format::Dwarf32 => 1,
+        gimli::Format::Dwarf64 => 2,
     };
     key[2] = match cx.regs {
-        RegisterNames::Llvm => 0,
-        RegisterNames::Spec => 1,
+        RegisterNames::Llvm => 1,
+        RegisterNames::Spec => 2,
     };
     key[3..3 + bytes.len()].copy_from_slice(bytes);
-    3 + bytes.len()
+    key
 }
 
-/// A hash of byte strings eight bytes at a time (the default SipHash costs more than
-/// the look-up saves on these short keys).
-#[derive(Default)]
-pub(crate) struct BytesHasher(u64);
-
-impl std::hash::Hasher for BytesHasher {
-    fn finish(&self) -> u64 {
-        self.0
+/// The slot of `key`: a hash of its words.
+fn slot(key: &[u8; KEY], len: usize) -> usize {
+    let mut h = len as u64;
+    for w in key.chunks_exact(8) {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(w);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = self.0;
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            let mut x = [0u8; 8];
-            x.copy_from_slice(w);
-            h = (h.rotate_left(5) ^ u64::from_le_bytes(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-        for &b in words.remainder() {
-            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-        self.0 = h;
-    }
+    (h >> 40) as usize & (SLOTS - 1)
 }
 
 /// Appends the text of expression `bytes` to `out`.
 ///
 /// The text depends only on the bytes and the context, and the same few expressions
 /// come back again and again (clang's `DW_OP_bregx VGPRn+0, DW_OP_lit5, DW_OP_swap,
-/// DW_OP_xderef`): texts of short expressions are kept per thread and copied (~750
-/// instructions an expression decoded, 8% of `read --debug-info` over the -g corpus,
-/// callgrind 2026-11-27).
+/// DW_OP_xderef`): texts of short expressions are kept per thread ([`Texts`]) and
+/// copied (~750 instructions an expression decoded, 8% of `read --debug-info` over
+/// the -g corpus, callgrind 2026-11-27).
 pub fn write_expression(out: &mut Vec<u8>, bytes: &[u8], cx: ExprContext) {
-    if bytes.len() > CACHED_LEN {
+    if bytes.len() > CACHED_LEN || cx.address_size == 0 {
         return write_expression_uncached(out, bytes, cx);
     }
-    let mut key = [0u8; CACHED_LEN + 3];
-    let n = cache_key(bytes, cx, &mut key);
-    let key = &key[..n];
+    let key = cache_key(bytes, cx);
+    let i = slot(&key, bytes.len());
     let found = TEXTS.with_borrow(|texts| {
-        texts.get(key).map(|t| {
-            out.extend_from_slice(t);
-        })
+        let slot = texts.as_ref()?.0.get(i * SLOT..(i + 1) * SLOT)?;
+        if slot[..KEY] != key {
+            return None;
+        }
+        let len = usize::from(slot[KEY]);
+        out.extend_from_slice(&slot[KEY + 1..KEY + 1 + len]);
+        Some(())
     });
     if found.is_some() {
         return;
     }
     let start = out.len();
     write_expression_uncached(out, bytes, cx);
-    TEXTS.with_borrow_mut(|texts| {
-        if texts.len() >= CACHED_TEXTS {
-            texts.clear();
-        }
-        texts.insert(key.into(), out[start..].into());
-    });
+    let text = &out[start..];
+    if text.len() <= TEXT {
+        TEXTS.with_borrow_mut(|texts| {
+            let t = texts.get_or_insert_with(Texts::new);
+            if let Some(slot) = t.0.get_mut(i * SLOT..(i + 1) * SLOT) {
+                slot[..KEY].copy_from_slice(&key);
+                slot[KEY] = text.len() as u8;
+                slot[KEY + 1..KEY + 1 + text.len()].copy_from_slice(text);
+            }
+        });
+    }
 }
 
 fn write_expression_uncached(out: &mut Vec<u8>, bytes: &[u8], cx: ExprContext) {
