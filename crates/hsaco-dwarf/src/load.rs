@@ -4,7 +4,7 @@
 //! the addresses.
 
 use crate::Error;
-use hsaco_elf::elf::consts::{R_AMDGPU_ABS32, R_AMDGPU_ABS64};
+use hsaco_elf::elf::consts::{R_AMDGPU_ABS32, R_AMDGPU_ABS64, SHT_REL, SHT_RELA};
 use hsaco_elf::elf::Elf;
 use std::borrow::Cow;
 
@@ -67,14 +67,18 @@ impl<'a> DwarfObject<'a> {
             .and_then(|s| s.data().ok());
         let shdr = if elf.is_64() { 64 } else { 40 };
         let shoff = elf.header().shoff as usize;
+        // a header's (sh_name, sh_type), read from the file
+        let name_and_type = |index: usize| -> Option<(u32, u32)> {
+            let at = shoff.checked_add(index.checked_mul(shdr)?)?;
+            let b = elf.data().get(at..at.checked_add(8)?)?;
+            let word = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+            Some((word(0), word(4)))
+        };
         let maybe_debug = |index: usize| -> bool {
-            let (Some(names), Some(at)) = (names, index.checked_mul(shdr)) else {
+            let (Some(names), Some((name, _))) = (names, name_and_type(index)) else {
                 return true;
             };
-            let name = shoff
-                .checked_add(at)
-                .and_then(|o| elf.data().get(o..o.checked_add(4)?))
-                .and_then(|b| names.get(u32::from_le_bytes(b.try_into().ok()?) as usize..));
+            let name = names.get(name as usize..);
             // (anything unexpected: looked at in full, as before)
             name.is_none_or(|n| n.starts_with(b".debug_"))
         };
@@ -97,7 +101,25 @@ impl<'a> DwarfObject<'a> {
             }
         }
         if elf.header().e_type.0 == hsaco_elf::elf::consts::ET_REL {
-            for table in elf.relocation_tables() {
+            // `elf.relocation_tables()`, without resolving every header: one that is
+            // not a relocation table and whose name reads is passed over (as there),
+            // the others are resolved as there, errors included
+            let tables = (0..elf.section_count()).filter_map(|index| {
+                if let (Some(names), Some((name, ty))) = (names, name_and_type(index)) {
+                    let named = names.get(name as usize..).is_some_and(|n| n.contains(&0));
+                    if named && ty != SHT_REL && ty != SHT_RELA {
+                        return None;
+                    }
+                }
+                match elf.section(index) {
+                    Err(e) => Some(Err(e)),
+                    Ok(s) if matches!(s.sh_type.0, SHT_REL | SHT_RELA) => {
+                        Some(elf.relocation_table(&s))
+                    }
+                    Ok(_) => None,
+                }
+            });
+            for table in tables {
                 let table = match table {
                     Ok(t) => t,
                     Err(e) => {
