@@ -7,9 +7,10 @@
 
 use crate::expr::{write_expression, ExprContext};
 use crate::names::RegisterNames;
+use crate::text::PushStr as _;
 use gimli::Reader;
 use std::collections::BTreeMap;
-use std::fmt::Write;
+use std::io::Write as _;
 
 type R<'a> = gimli::EndianSlice<'a, gimli::LittleEndian>;
 
@@ -61,7 +62,7 @@ pub struct Row {
     regs: BTreeMap<u64, Rule>,
 }
 
-fn reg(out: &mut String, n: u64, cx: Cfa) {
+fn reg(out: &mut Vec<u8>, n: u64, cx: Cfa) {
     match cx.regs.name(n) {
         Some(name) => out.push_str(&name),
         None => {
@@ -96,7 +97,7 @@ pub fn cie_instructions_start(sec: &[u8], off: usize, aug: &str, version: u8) ->
 /// worked out (llvm-dwarfdump then prints no row). `end`: the FDE's end address (the
 /// last row's), `None` for a CIE.
 pub fn cfa_instructions(
-    out: &mut String,
+    out: &mut Vec<u8>,
     bytes: &[u8],
     start: u64,
     cx: Cfa,
@@ -115,7 +116,7 @@ pub fn cfa_instructions(
     while !r.is_empty() {
         let before = out.len();
         match one(out, &mut r, cx, ecx, state, &mut addr, &mut rows, &mut ok) {
-            Ok(()) => out.push('\n'),
+            Ok(()) => out.push(b'\n'),
             Err(_) => {
                 out.truncate(before);
                 let _ = writeln!(out, "  <decoding error>");
@@ -138,7 +139,7 @@ pub fn cfa_instructions(
 
 #[allow(clippy::too_many_arguments)]
 fn one(
-    out: &mut String,
+    out: &mut Vec<u8>,
     r: &mut R<'_>,
     cx: Cfa,
     ecx: ExprContext,
@@ -161,7 +162,7 @@ fn one(
     };
     let _ = write!(out, "  {name}:");
     let low = (op & 0x3f) as u64;
-    let mut advance = |out: &mut String, delta: u64, state: &mut UnwindState| {
+    let mut advance = |out: &mut Vec<u8>, delta: u64, state: &mut UnwindState| {
         let d = delta.wrapping_mul(cx.code_align);
         rows.push(Row {
             address: *addr,
@@ -180,13 +181,13 @@ fn one(
             0x40 => advance(out, low, state),
             0x80 => {
                 let off = r.read_uleb128()? as i64 * cx.data_align;
-                out.push(' ');
+                out.push(b' ');
                 reg(out, low, cx);
                 let _ = write!(out, " {off}");
                 state.regs.insert(low, Rule::Offset(off));
             }
             _ => {
-                out.push(' ');
+                out.push(b' ');
                 reg(out, low, cx);
                 restore(state, low);
             }
@@ -219,7 +220,7 @@ fn one(
             } else {
                 r.read_sleb128()?
             } * cx.data_align;
-            out.push(' ');
+            out.push(b' ');
             reg(out, n, cx);
             let _ = write!(out, " {off}");
             let rule = if op == 0x05 || op == 0x11 {
@@ -231,7 +232,7 @@ fn one(
         }
         0x06 | 0x07 | 0x08 | 0x0d => {
             let n = r.read_uleb128()?;
-            out.push(' ');
+            out.push(b' ');
             reg(out, n, cx);
             match op {
                 0x06 => restore(state, n),
@@ -255,9 +256,9 @@ fn one(
         0x09 => {
             let a = r.read_uleb128()?;
             let b = r.read_uleb128()?;
-            out.push(' ');
+            out.push(b' ');
             reg(out, a, cx);
-            out.push(' ');
+            out.push(b' ');
             reg(out, b, cx);
             state.regs.insert(a, Rule::Register(b));
         }
@@ -276,7 +277,7 @@ fn one(
             } else {
                 r.read_sleb128()? * cx.data_align
             };
-            out.push(' ');
+            out.push(b' ');
             reg(out, n, cx);
             if op == 0x0c {
                 let _ = write!(out, " {off:+}");
@@ -304,7 +305,7 @@ fn one(
         }
         0x0f => {
             let e = block(r)?;
-            out.push(' ');
+            out.push(b' ');
             write_expression(out, &e, ecx);
             state.cfa = CfaRule::Expression(e);
             state.cfa_set = true;
@@ -312,9 +313,9 @@ fn one(
         0x10 | 0x16 => {
             let n = r.read_uleb128()?;
             let e = block(r)?;
-            out.push(' ');
+            out.push(b' ');
             reg(out, n, cx);
-            out.push(' ');
+            out.push(b' ');
             write_expression(out, &e, ecx);
             let rule = if op == 0x10 {
                 Rule::Expression(e)
@@ -349,7 +350,7 @@ fn restore(state: &mut UnwindState, n: u64) {
 }
 
 /// The rows, one a line: `  0x4: CFA=SGPR32+16: SGPR33=[CFA-8]`.
-pub fn write_rows(out: &mut String, rows: &[Row], cx: Cfa) {
+pub fn write_rows(out: &mut Vec<u8>, rows: &[Row], cx: Cfa) {
     if rows.is_empty() {
         return;
     }
@@ -369,9 +370,9 @@ pub fn write_rows(out: &mut String, rows: &[Row], cx: Cfa) {
                 }
             }
             CfaRule::Expression(e) => {
-                out.push('[');
+                out.push(b'[');
                 write_expression(out, e, ecx);
-                out.push(']');
+                out.push(b']');
             }
         }
         let mut first = true;
@@ -379,7 +380,7 @@ pub fn write_rows(out: &mut String, rows: &[Row], cx: Cfa) {
             out.push_str(if first { ": " } else { ", " });
             first = false;
             reg(out, *n, cx);
-            out.push('=');
+            out.push(b'=');
             match rule {
                 Rule::Undefined => out.push_str("undefined"),
                 Rule::Same => out.push_str("same"),
@@ -391,13 +392,13 @@ pub fn write_rows(out: &mut String, rows: &[Row], cx: Cfa) {
                 }
                 Rule::Register(r) => reg(out, *r, cx),
                 Rule::Expression(e) => {
-                    out.push('[');
+                    out.push(b'[');
                     write_expression(out, e, ecx);
-                    out.push(']');
+                    out.push(b']');
                 }
                 Rule::ValExpression(e) => write_expression(out, e, ecx),
             }
         }
-        out.push('\n');
+        out.push(b'\n');
     }
 }

@@ -8,9 +8,10 @@
 //! byte as an opcode; tests/data/llvm_ops.o).
 
 use crate::names::{llvm_operation, LlvmOperand, RegisterNames, DW_OP_LLVM_USER};
+use crate::text::PushStr as _;
 use crate::text::{hex0x, plus_signed};
 use gimli::{constants as c, Reader};
-use std::fmt::Write;
+use std::io::Write as _;
 
 type R<'a> = gimli::EndianSlice<'a, gimli::LittleEndian>;
 
@@ -22,8 +23,109 @@ pub struct ExprContext {
     pub regs: RegisterNames,
 }
 
+/// Expressions up to this long are kept by [`write_expression`]'s cache.
+const CACHED_LEN: usize = 61;
+/// A cache key: the context's three bytes, the expression's, zeros after.
+const KEY: usize = CACHED_LEN + 3;
+/// Texts up to this long are kept.
+const TEXT: usize = 160;
+/// Entries of the cache (a power of two).
+const SLOTS: usize = 1024;
+
+/// The texts of recent expressions: a direct-mapped table (an expression's slot
+/// from the hash of its key, the previous one there overwritten), keys and texts in
+/// place, so that neither a look-up nor a miss allocates. (A `HashMap` of boxed keys
+/// and texts cost more on an object whose expressions all differ than it saved.)
+///
+/// Each slot is [`SLOT`] bytes: the key ([`KEY`] bytes; all zeros when empty: a key's
+/// first byte, the address size, is never 0 for a cached expression, see
+/// [`write_expression`]), the text's length, the text ([`TEXT`] bytes).
+struct Texts(Vec<u8>);
+
+/// Bytes of a slot of [`Texts`].
+const SLOT: usize = KEY + 1 + TEXT;
+
+impl Texts {
+    fn new() -> Texts {
+        // (one zeroed block, large enough that the allocator maps fresh pages for it
+        // instead of clearing memory: pages are touched only when used)
+        Texts(vec![0; SLOTS * SLOT])
+    }
+}
+
+thread_local! {
+    /// Texts of expressions printed before, by context and bytes ([`cache_key`]).
+    static TEXTS: std::cell::RefCell<Option<Texts>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The key of an expression in the cache: the context's fields, then the bytes.
+fn cache_key(bytes: &[u8], cx: ExprContext) -> [u8; KEY] {
+    let mut key = [0u8; KEY];
+    key[0] = cx.address_size;
+    key[1] = match cx.format {
+        gimli::Format::Dwarf32 => 1,
+        gimli::Format::Dwarf64 => 2,
+    };
+    key[2] = match cx.regs {
+        RegisterNames::Llvm => 1,
+        RegisterNames::Spec => 2,
+    };
+    key[3..3 + bytes.len()].copy_from_slice(bytes);
+    key
+}
+
+/// The slot of `key`: a hash of its words.
+fn slot(key: &[u8; KEY], len: usize) -> usize {
+    let mut h = len as u64;
+    for w in key.chunks_exact(8) {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(w);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    (h >> 40) as usize & (SLOTS - 1)
+}
+
 /// Appends the text of expression `bytes` to `out`.
-pub fn write_expression(out: &mut String, bytes: &[u8], cx: ExprContext) {
+///
+/// The text depends only on the bytes and the context, and the same few expressions
+/// come back again and again (clang's `DW_OP_bregx VGPRn+0, DW_OP_lit5, DW_OP_swap,
+/// DW_OP_xderef`): texts of short expressions are kept per thread ([`Texts`]) and
+/// copied (~750 instructions an expression decoded, 8% of `read --debug-info` over
+/// the -g corpus, callgrind 2026-11-27).
+pub fn write_expression(out: &mut Vec<u8>, bytes: &[u8], cx: ExprContext) {
+    if bytes.len() > CACHED_LEN || cx.address_size == 0 {
+        return write_expression_uncached(out, bytes, cx);
+    }
+    let key = cache_key(bytes, cx);
+    let i = slot(&key, bytes.len());
+    let found = TEXTS.with_borrow(|texts| {
+        let slot = texts.as_ref()?.0.get(i * SLOT..(i + 1) * SLOT)?;
+        if slot[..KEY] != key {
+            return None;
+        }
+        let len = usize::from(slot[KEY]);
+        out.extend_from_slice(&slot[KEY + 1..KEY + 1 + len]);
+        Some(())
+    });
+    if found.is_some() {
+        return;
+    }
+    let start = out.len();
+    write_expression_uncached(out, bytes, cx);
+    let text = &out[start..];
+    if text.len() <= TEXT {
+        TEXTS.with_borrow_mut(|texts| {
+            let t = texts.get_or_insert_with(Texts::new);
+            if let Some(slot) = t.0.get_mut(i * SLOT..(i + 1) * SLOT) {
+                slot[..KEY].copy_from_slice(&key);
+                slot[KEY] = text.len() as u8;
+                slot[KEY + 1..KEY + 1 + text.len()].copy_from_slice(text);
+            }
+        });
+    }
+}
+
+fn write_expression_uncached(out: &mut Vec<u8>, bytes: &[u8], cx: ExprContext) {
     let mut r = R::new(bytes, gimli::LittleEndian);
     let mut first = true;
     while !r.is_empty() {
@@ -44,17 +146,17 @@ pub fn write_expression(out: &mut String, bytes: &[u8], cx: ExprContext) {
     }
 }
 
-fn reg(out: &mut String, n: u64, cx: ExprContext) {
+fn reg(out: &mut Vec<u8>, n: u64, cx: ExprContext) {
     if !cx.regs.write_name(out, n) {
         hex0x(out, n, 0);
     }
 }
 
 /// Register then signed offset: `VGPR5+0` when named, `0x606 +0` when not.
-fn reg_offset(out: &mut String, n: u64, off: i64, cx: ExprContext) {
+fn reg_offset(out: &mut Vec<u8>, n: u64, off: i64, cx: ExprContext) {
     if !cx.regs.write_name(out, n) {
         hex0x(out, n, 0);
-        out.push(' ');
+        out.push(b' ');
     }
     plus_signed(out, off);
 }
@@ -71,7 +173,7 @@ fn lenient<T: Default>(r: &mut R<'_>, f: impl FnOnce(&mut R<'_>) -> gimli::Resul
     }
 }
 
-fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
+fn one(out: &mut Vec<u8>, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
     let op = r.read_u8()?;
     if op == DW_OP_LLVM_USER {
         let sub = r.read_uleb128()?;
@@ -90,7 +192,7 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
                 }
                 LlvmOperand::Register => {
                     let n = uleb(r)?;
-                    out.push(' ');
+                    out.push(b' ');
                     named = cx.regs.name(n).is_some();
                     reg(out, n, cx);
                 }
@@ -131,7 +233,7 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         0x28 | 0x2f => signed(out, lenient(r, |r| r.read_i16()) as i64),
         0x50..=0x6f => {
             let n = (op - 0x50) as u64;
-            out.push(' ');
+            out.push(b' ');
             if !cx.regs.write_name(out, n) {
                 out.pop();
             }
@@ -139,19 +241,19 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         0x70..=0x8f => {
             let n = (op - 0x70) as u64;
             let off = lenient(r, |r| r.read_sleb128());
-            out.push(' ');
+            out.push(b' ');
             cx.regs.write_name(out, n);
             plus_signed(out, off);
         }
         0x90 => {
             let n = lenient(r, |r| r.read_uleb128());
-            out.push(' ');
+            out.push(b' ');
             reg(out, n, cx);
         }
         0x92 => {
             let n = lenient(r, |r| r.read_uleb128());
             let off = lenient(r, |r| r.read_sleb128());
-            out.push(' ');
+            out.push(b' ');
             reg_offset(out, n, off, cx);
         }
         0x98 => hex(out, lenient(r, |r| r.read_u16()) as u64),
@@ -176,9 +278,9 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         0xa3 => {
             let len = lenient(r, |r| r.read_uleb128());
             let block = r.split(len as usize)?;
-            out.push('(');
+            out.push(b'(');
             write_expression(out, block.slice(), cx);
-            out.push(')');
+            out.push(b')');
         }
         0xa4 => {
             hex(out, lenient(r, |r| r.read_uleb128()));
@@ -192,7 +294,7 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
         0xa5..=0xa7 => {
             if op == 0xa5 {
                 let n = lenient(r, |r| r.read_uleb128());
-                out.push(' ');
+                out.push(b' ');
                 reg(out, n, cx);
             } else {
                 hex(out, lenient(r, |r| r.read_u8()) as u64);
@@ -204,12 +306,12 @@ fn one(out: &mut String, r: &mut R<'_>, cx: ExprContext) -> gimli::Result<()> {
     Ok(())
 }
 
-fn hex(out: &mut String, v: u64) {
-    out.push(' ');
+fn hex(out: &mut Vec<u8>, v: u64) {
+    out.push(b' ');
     hex0x(out, v, 0);
 }
 
-fn signed(out: &mut String, v: i64) {
-    out.push(' ');
+fn signed(out: &mut Vec<u8>, v: i64) {
+    out.push(b' ');
     plus_signed(out, v);
 }

@@ -42,12 +42,14 @@ pub fn dwarf_sections(data: &[u8]) {
 }
 
 fn dump_all(obj: &DwarfObject) {
-    let mut out = String::new();
+    let mut out = Vec::new();
     for s in Section::ALL {
         let _ = crate::dump::dump(obj, s, DumpOptions::default(), &mut out);
     }
     let regs = crate::names::RegisterNames::Spec;
     let _ = crate::dump::dump(obj, Section::Info, DumpOptions { regs }, &mut out);
+    // the dumps write bytes: every string from the input must have been made UTF-8
+    assert!(std::str::from_utf8(&out).is_ok(), "the text is not UTF-8");
     let _ = crate::dump::debug_info_records(obj, DumpOptions::default());
     let _ = crate::dump::debug_line_records(obj);
     // every variable's location at a few PCs, both readings of DW_OP_xderef

@@ -2103,7 +2103,7 @@ fn const_bytes(v: gimli::AttributeValue<Slice<'_>>) -> Vec<u8> {
 /// The text of expression `bytes` as llvm-dwarfdump-22 prints it (32-bit DWARF,
 /// 8-byte addresses: what AMDGPU units use).
 pub fn expression_text(bytes: &[u8]) -> String {
-    let mut s = String::new();
+    let mut s = Vec::new();
     crate::expr::write_expression(
         &mut s,
         bytes,
@@ -2113,7 +2113,7 @@ pub fn expression_text(bytes: &[u8]) -> String {
             regs: crate::names::RegisterNames::Llvm,
         },
     );
-    s
+    String::from_utf8_lossy(&s).into_owned()
 }
 
 /// The register R of an expression `DW_OP_bregx R +0, DW_OP_litN, DW_OP_swap,

@@ -142,7 +142,7 @@ impl RegisterNames {
     /// Appends the name of register `n` to `out` (as [`Self::name`] gives it, without
     /// a `String` of its own for the LLVM names, which the expressions of the `-g`
     /// corpus print by the thousand); false, nothing appended, when it has none.
-    pub(crate) fn write_name(self, out: &mut String, n: u64) -> bool {
+    pub(crate) fn write_name(self, out: &mut Vec<u8>, n: u64) -> bool {
         match self {
             RegisterNames::Llvm => match DwarfRegister(n).llvm_parts() {
                 Some((prefix, i)) => {
@@ -195,6 +195,7 @@ pub struct LlvmOperation {
     pub operands: &'static [LlvmOperand],
 }
 
+use crate::text::PushStr as _;
 use LlvmOperand::*;
 
 /// Every `DW_OP_LLVM_*` operation the spec defines and LLVM encodes, by sub-opcode.

@@ -5,9 +5,10 @@ use crate::cfa::{cfa_instructions, cie_instructions_start, write_rows, Cfa, Unwi
 use crate::dump::{gerr, DumpOptions};
 use crate::expr::{write_expression, ExprContext};
 use crate::load::DwarfObject;
+use crate::text::PushStr as _;
 use crate::Error;
 use gimli::{Reader, UnwindSection};
-use std::fmt::Write;
+use std::io::Write as _;
 
 fn u32_at(b: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
@@ -26,7 +27,7 @@ fn uleb_len(mut v: u64) -> usize {
 pub fn debug_loclists(
     obj: &DwarfObject,
     opts: DumpOptions,
-    out: &mut String,
+    out: &mut Vec<u8>,
     errors: &mut Vec<Error>,
 ) {
     let sec = obj.section(".debug_loclists");
@@ -179,7 +180,7 @@ pub fn debug_loclists(
                                 data_end(data);
                             }
                         }
-                        out.push('\n');
+                        out.push(b'\n');
                     }
                     Ok(None) => {
                         pos += 1; // DW_LLE_end_of_list
@@ -195,7 +196,7 @@ pub fn debug_loclists(
                 break;
             }
             if pos < end {
-                out.push('\n');
+                out.push(b'\n');
             }
         }
         off = end;
@@ -206,7 +207,7 @@ pub fn debug_loclists(
 pub fn debug_frame(
     obj: &DwarfObject,
     opts: DumpOptions,
-    out: &mut String,
+    out: &mut Vec<u8>,
     errors: &mut Vec<Error>,
 ) {
     let sec = obj.section(".debug_frame");
@@ -252,7 +253,7 @@ pub fn debug_frame(
                     "  Return address column: {}",
                     cie.return_address_register().0
                 );
-                out.push('\n');
+                out.push(b'\n');
                 let cx = Cfa {
                     code_align: cie.code_alignment_factor(),
                     data_align: cie.data_alignment_factor(),
@@ -264,7 +265,7 @@ pub fn debug_frame(
                     Some(start) if start <= end && end <= sec.len() => {
                         let mut state = UnwindState::default();
                         let rows = cfa_instructions(out, &sec[start..end], 0, cx, &mut state, None);
-                        out.push('\n');
+                        out.push(b'\n');
                         if let Some(rows) = rows.filter(|_| state.cfa_set) {
                             write_rows(out, &rows, cx);
                         }
@@ -275,7 +276,7 @@ pub fn debug_frame(
                         "CIE instructions out of bounds",
                     )),
                 }
-                out.push('\n');
+                out.push(b'\n');
             }
             gimli::CieOrFde::Fde(partial) => {
                 let off = partial_offset(sec, &partial);
@@ -302,7 +303,7 @@ pub fn debug_frame(
                         let cie_off = cie.offset();
                         let cie_aug = cie_augmentation(sec, cie_off);
                         let cie_end = cie_off + 4 + cie.entry_len();
-                        let mut scratch = String::new();
+                        let mut scratch = Vec::new();
                         if let Some(start) =
                             cie_instructions_start(sec, cie_off, &cie_aug, cie.version())
                         {
@@ -329,7 +330,7 @@ pub fn debug_frame(
                                 &mut state,
                                 Some(fde.initial_address().wrapping_add(fde.len())),
                             );
-                            out.push('\n');
+                            out.push(b'\n');
                             if let Some(rows) = rows {
                                 write_rows(out, &rows, cx);
                             }
@@ -340,7 +341,7 @@ pub fn debug_frame(
                                 "FDE instructions not decoded",
                             ));
                         }
-                        out.push('\n');
+                        out.push(b'\n');
                     }
                     Err(e) => errors.push(gerr(".debug_frame", off as u64, e)),
                 }
@@ -365,7 +366,7 @@ fn cie_augmentation(sec: &[u8], off: usize) -> String {
 }
 
 /// The address range tables.
-pub fn debug_aranges(obj: &DwarfObject, out: &mut String, errors: &mut Vec<Error>) {
+pub fn debug_aranges(obj: &DwarfObject, out: &mut Vec<u8>, errors: &mut Vec<Error>) {
     let sec = obj.section(".debug_aranges");
     let aranges = gimli::DebugAranges::new(sec, gimli::LittleEndian);
     let mut headers = aranges.headers();

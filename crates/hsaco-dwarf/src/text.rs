@@ -1,116 +1,111 @@
 //! Number and padding writers for the hot paths of the dumps: `core::fmt`'s padding
 //! (`{:w$}` writes its spaces one `write_char` at a time) and its integer formatting
 //! took a third of `read --debug-info`'s time over the `-g` corpus (perf, 2026-11-27).
+//! The dumps write bytes (`Vec<u8>`), not a `String`: a number is made in a small
+//! buffer and copied in once, which a `String` allows only through a UTF-8 check.
+
+/// `push_str` for the byte buffers the dumps write into (their text is UTF-8: every
+/// string from the input goes through `from_utf8_lossy` or is checked first).
+pub trait PushStr {
+    /// Appends the bytes of `s`.
+    fn push_str(&mut self, s: &str);
+}
+
+impl PushStr for Vec<u8> {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+}
 
 /// Appends `n` spaces.
-pub(crate) fn spaces(out: &mut String, mut n: usize) {
-    const S: &str = "                                                                ";
-    while n > S.len() {
-        out.push_str(S);
-        n -= S.len();
-    }
-    out.push_str(&S[..n]);
+#[inline]
+pub(crate) fn spaces(out: &mut Vec<u8>, n: usize) {
+    out.resize(out.len() + n, b' ');
 }
 
-/// Two hexadecimal digits for each byte value: `00` at 0, `ff` at 510. Numbers are
-/// appended two digits at a time as slices of these tables, which are already `str`:
-/// building the digits in a byte buffer and checking it with `str::from_utf8` cost
-/// ~65 instructions a number (a quarter of the numbers' cost), and pushing a `char`
-/// at a time cost more (callgrind over the `-g` corpus, 2026-11-27).
-const HEX_PAIRS: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\
-    202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f\
-    404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f\
-    606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f\
-    808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f\
-    a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf\
-    c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf\
-    e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-
-/// Two decimal digits for each value below 100: `00` at 0, `99` at 198.
-const DEC_PAIRS: &str = "0001020304050607080910111213141516171819202122232425262728293031\
-    3233343536373839404142434445464748495051525354555657585960616263\
-    6465666768697071727374757677787980818283848586878889909192939495\
-    96979899";
-
-const HEX_DIGITS: &str = "0123456789abcdef";
+/// The 16 hexadecimal digits of `x` (lowercase, zeros before), computed a word at a
+/// time: each nibble spread to a byte, then `'0'` or `'a' - 10` added to all of them
+/// at once. The text is written into a byte buffer: no `core::fmt`, no UTF-8 checks,
+/// and a fixed-size copy where the width is known (callgrind over the `-g` corpus,
+/// 2026-11-27: ~100 instructions a number as pairs of `&str` digits, ~30 this way).
+#[inline]
+fn hex16(x: u64) -> [u8; 16] {
+    fn spread(v: u32) -> u64 {
+        let mut x = u64::from(v);
+        x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
+        x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
+        x = (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+        // byte k holds nibble k; 1 in the bytes of 10 and more
+        let letters = ((x + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+        x + 0x3030_3030_3030_3030 + letters * (b'a' - b'0' - 10) as u64
+    }
+    let hi = spread((x >> 32) as u32).to_be_bytes();
+    let lo = spread(x as u32).to_be_bytes();
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&hi);
+    out[8..].copy_from_slice(&lo);
+    out
+}
 
 /// Appends `x` in lowercase hexadecimal, at least `width` digits (zeros before).
-pub(crate) fn hex(out: &mut String, x: u64, width: usize) {
+#[inline]
+pub(crate) fn hex(out: &mut Vec<u8>, x: u64, width: usize) {
     let significant = (64 - x.leading_zeros() as usize).div_ceil(4).max(1);
-    let mut n = significant.max(width);
-    if n > 16 {
-        spaces_zero(out, n - 16);
-        n = 16;
+    let digits = hex16(x);
+    if significant <= width && width <= 16 {
+        // (a constant width at most call sites: a fixed-size copy)
+        out.extend_from_slice(&digits[16 - width..]);
+        return;
     }
-    out.reserve(n);
-    // the zeros before the number in one copy (addresses are mostly zeros), then
-    // its digits
-    const ZEROS: &str = "0000000000000000";
-    out.push_str(&ZEROS[..n - significant]);
-    let mut n = significant;
-    if n % 2 == 1 {
-        n -= 1;
-        let d = ((x >> (4 * n)) & 15) as usize;
-        out.push_str(&HEX_DIGITS[d..d + 1]);
+    if width > 16 {
+        spaces_zero(out, width - 16);
+        out.extend_from_slice(&digits);
+        return;
     }
-    while n > 0 {
-        n -= 2;
-        let b = 2 * ((x >> (4 * n)) & 0xff) as usize;
-        out.push_str(&HEX_PAIRS[b..b + 2]);
-    }
+    out.extend_from_slice(&digits[16 - significant..]);
 }
 
-fn spaces_zero(out: &mut String, n: usize) {
-    for _ in 0..n {
-        out.push('0');
-    }
+#[cold]
+fn spaces_zero(out: &mut Vec<u8>, n: usize) {
+    out.resize(out.len() + n, b'0');
 }
 
 /// Appends `0x` and `x` in lowercase hexadecimal, at least `width` digits.
-pub(crate) fn hex0x(out: &mut String, x: u64, width: usize) {
-    out.push_str("0x");
+#[inline]
+pub(crate) fn hex0x(out: &mut Vec<u8>, x: u64, width: usize) {
+    out.extend_from_slice(b"0x");
     hex(out, x, width);
 }
 
 /// Appends `x` in decimal.
-pub(crate) fn dec(out: &mut String, x: u64) {
+pub(crate) fn dec(out: &mut Vec<u8>, x: u64) {
     if x < 10 {
-        let d = x as usize;
-        out.push_str(&HEX_DIGITS[d..d + 1]);
+        out.push(b'0' + x as u8);
         return;
     }
-    // pairs of digits from the lowest, then printed from the highest
-    let mut pairs = [0u8; 10];
-    let mut n = 0;
+    // digits from the lowest, at the end of the buffer
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
     let mut v = x;
-    while v >= 100 {
-        pairs[n] = (v % 100) as u8;
-        n += 1;
-        v /= 100;
+    while v > 0 {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
     }
-    if v >= 10 {
-        let b = 2 * v as usize;
-        out.push_str(&DEC_PAIRS[b..b + 2]);
-    } else {
-        let d = v as usize;
-        out.push_str(&HEX_DIGITS[d..d + 1]);
-    }
-    for &p in pairs[..n].iter().rev() {
-        let b = 2 * p as usize;
-        out.push_str(&DEC_PAIRS[b..b + 2]);
-    }
+    out.extend_from_slice(&buf[i..]);
 }
 
 /// Appends `x` in decimal with its sign, `+` included (`{x:+}`).
-pub(crate) fn plus_signed(out: &mut String, x: i64) {
-    out.push(if x < 0 { '-' } else { '+' });
+pub(crate) fn plus_signed(out: &mut Vec<u8>, x: i64) {
+    out.push(if x < 0 { b'-' } else { b'+' });
     dec(out, x.unsigned_abs());
 }
 
 /// Appends `x` in decimal, with a `-` when negative.
-pub(crate) fn dec_signed(out: &mut String, x: i64) {
+pub(crate) fn dec_signed(out: &mut Vec<u8>, x: i64) {
     if x < 0 {
-        out.push('-');
+        out.push(b'-');
     }
     dec(out, x.unsigned_abs());
 }
@@ -135,18 +130,18 @@ mod tests {
             1 << 63,
         ] {
             for w in [0usize, 1, 2, 4, 8, 16, 18] {
-                let mut s = String::new();
+                let mut s = Vec::new();
                 hex(&mut s, x, w);
-                assert_eq!(s, format!("{x:0w$x}"));
+                assert_eq!(String::from_utf8_lossy(&s), format!("{x:0w$x}"));
                 s.clear();
                 hex0x(&mut s, x, w);
-                assert_eq!(s, format!("0x{x:0w$x}"));
+                assert_eq!(String::from_utf8_lossy(&s), format!("0x{x:0w$x}"));
             }
-            let mut s = String::new();
+            let mut s = Vec::new();
             dec(&mut s, x);
-            assert_eq!(s, x.to_string());
+            assert_eq!(String::from_utf8_lossy(&s), x.to_string());
         }
-        // every digit pair of the tables, and every digit count
+        // every digit count, and digits 0-f in every place
         let mut xs: Vec<u64> = (0..=1100).collect();
         for shift in 0..64 {
             xs.extend([
@@ -157,26 +152,26 @@ mod tests {
         }
         for x in xs {
             for w in [0usize, 3, 8, 16, 17] {
-                let mut s = String::new();
+                let mut s = Vec::new();
                 hex(&mut s, x, w);
-                assert_eq!(s, format!("{x:0w$x}"));
+                assert_eq!(String::from_utf8_lossy(&s), format!("{x:0w$x}"));
             }
-            let mut s = String::new();
+            let mut s = Vec::new();
             dec(&mut s, x);
-            assert_eq!(s, x.to_string());
+            assert_eq!(String::from_utf8_lossy(&s), x.to_string());
         }
         for x in [0i64, 1, -1, 42, -42, i64::MIN, i64::MAX] {
-            let mut s = String::new();
+            let mut s = Vec::new();
             dec_signed(&mut s, x);
-            assert_eq!(s, x.to_string());
+            assert_eq!(String::from_utf8_lossy(&s), x.to_string());
             s.clear();
             plus_signed(&mut s, x);
-            assert_eq!(s, format!("{x:+}"));
+            assert_eq!(String::from_utf8_lossy(&s), format!("{x:+}"));
         }
         for n in [0usize, 1, 63, 64, 65, 200] {
-            let mut s = String::new();
+            let mut s = Vec::new();
             spaces(&mut s, n);
-            assert_eq!(s, " ".repeat(n));
+            assert_eq!(String::from_utf8_lossy(&s), " ".repeat(n));
         }
     }
 }

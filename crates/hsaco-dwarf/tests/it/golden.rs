@@ -13,11 +13,11 @@ pub fn data_dir() -> &'static Path {
 /// --debug-line NAME` prints.
 pub fn dump_all(name: &str, bytes: &[u8]) -> (String, Vec<hsaco_dwarf::Error>) {
     let obj = DwarfObject::from_elf(bytes).expect("an ELF file");
-    let mut out = format!("{name}:\tfile format elf64-amdgpu\n\n");
+    let mut out = format!("{name}:\tfile format elf64-amdgpu\n\n").into_bytes();
     let mut errors = obj.errors.clone();
     for (i, s) in Section::ALL.iter().enumerate() {
         if i > 0 {
-            out.push('\n');
+            out.push(b'\n');
         }
         errors.extend(hsaco_dwarf::dump::dump(
             &obj,
@@ -26,7 +26,7 @@ pub fn dump_all(name: &str, bytes: &[u8]) -> (String, Vec<hsaco_dwarf::Error>) {
             &mut out,
         ));
     }
-    (out, errors)
+    (String::from_utf8(out).expect("UTF-8 text"), errors)
 }
 
 #[test]
@@ -71,8 +71,9 @@ fn relocations_are_applied() {
     let bytes = std::fs::read(data_dir().join("calls-gfx1100-O2.o")).unwrap();
     let obj = DwarfObject::from_elf(&bytes).unwrap();
     assert!(obj.errors.is_empty(), "{:?}", obj.errors);
-    let mut text = String::new();
+    let mut text = Vec::new();
     hsaco_dwarf::dump::dump(&obj, Section::Info, DumpOptions::default(), &mut text);
+    let text = String::from_utf8(text).expect("UTF-8 text");
     // without the .rela.debug_str_offsets records every string would be the first
     // one (the producer), and every low_pc 0
     assert!(text.contains("DW_AT_name\t(\"06_calls.cl\")"), "{text}");

@@ -45,9 +45,10 @@ fn expr(bytes: &[u8]) -> AttributeValue {
 
 /// The attribute lines (name and value) of the DIEs, in order.
 fn attribute_lines(obj: &DwarfObject, regs: RegisterNames) -> Vec<String> {
-    let mut out = String::new();
+    let mut out = Vec::new();
     let errors = hsaco_dwarf::dump::dump(obj, Section::Info, DumpOptions { regs }, &mut out);
     assert!(errors.is_empty(), "{errors:?}");
+    let out = String::from_utf8(out).expect("UTF-8 text");
     out.lines()
         .filter(|l| l.starts_with("    ") && l.contains("\t("))
         .map(|l| l.trim().to_string())
@@ -166,7 +167,7 @@ fn bad_dwarf_names_section_and_offset() {
         ),
         (".debug_abbrev", vec![0]),
     ]);
-    let mut out = String::new();
+    let mut out = Vec::new();
     let errors = hsaco_dwarf::dump::dump(&obj, Section::Info, DumpOptions::default(), &mut out);
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(errors[0].section, ".debug_info");
@@ -176,7 +177,7 @@ fn bad_dwarf_names_section_and_offset() {
         errors[0]
     );
     // the rest of the object still reads: the line section is empty, not an error
-    let mut line = String::new();
+    let mut line = Vec::new();
     assert!(
         hsaco_dwarf::dump::dump(&obj, Section::Line, DumpOptions::default(), &mut line).is_empty()
     );
