@@ -505,7 +505,7 @@ mod tests {
                 (if i % 64 == 63 {
                     0xbf81_0000u32
                 } else {
-                    0xbf80_0000 | i % 7
+                    0xbf80_0000 | (i % 7)
                 })
                 .to_le_bytes()
             })
