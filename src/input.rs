@@ -144,8 +144,9 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 /// For `hsaco dis`: of a regular file that is a 64-bit little-endian AMDGPU ELF file
 /// whose `e_flags` pass `flags_ok`, only what the listing reads, at its offsets in a
 /// zeroed buffer of the file's size: the ELF header, the section header table, the
-/// section name table, the symbol tables and their string tables, and the executable
-/// sections. A library object is mostly metadata notes, constant data and relocations,
+/// section name table, the symbol table and the pages of its string table that hold
+/// the names listed (the dynamic symbols and their whole string table only when there
+/// are no static symbols), and the executable sections. A library object is mostly metadata notes, constant data and relocations,
 /// which a listing does not read (a 1.7 MB one: 0.9 MB of them), and the pages of the
 /// buffer nothing is read into are never touched. `None` (then the file is read
 /// whole) for anything else: another kind of file, sections past the end, extended
@@ -199,9 +200,25 @@ pub(crate) fn code_parts(
     };
     let mut wanted = Vec::new();
     need(shstrndx, &mut wanted)?;
+    // (the dynamic symbols are listed only when the first static symbol table holds
+    // none, `listing::write_elf`: a library object's are 80 KB of the 700 read)
+    let first_symtab =
+        (0..shnum).find(|&i| SectionEntry::at(headers, i).is_some_and(|s| s.sh_type == SHT_SYMTAB));
+    let static_symbols = first_symtab
+        .and_then(|i| SectionEntry::at(headers, i))
+        .is_some_and(|s| s.size >= 24);
+    // the string table of the listed symbols, of which only their names are read
+    let mut names_in = None;
     for i in 0..shnum {
         let s = SectionEntry::at(headers, i)?;
         match s.sh_type {
+            SHT_DYNSYM if static_symbols => {}
+            SHT_SYMTAB if static_symbols && Some(i) == first_symtab && s.link != 0 => {
+                need(i, &mut wanted)?;
+                let mut names = Vec::new();
+                need(s.link, &mut names)?;
+                names_in = names.first().copied();
+            }
             SHT_SYMTAB | SHT_DYNSYM | SHT_SYMTAB_SHNDX => {
                 need(i, &mut wanted)?;
                 if s.link != 0 {
@@ -213,11 +230,35 @@ pub(crate) fn code_parts(
         }
     }
     // (the program header table is only checked to lie inside the file)
-    wanted.sort_unstable();
-    // (ranges closer than a page apart are read as one)
     let mut read = 64 + (table_end - shoff);
+    read_ranges(&file, &mut data, wanted, &mut read)?;
+    if let (Some(strtab), Some(symtab)) = (names_in, first_symtab) {
+        read_symbol_names(
+            &file,
+            &mut data,
+            (shoff, table_end),
+            symtab,
+            strtab,
+            &mut read,
+        )?;
+    }
+    // the file must not have grown meanwhile
+    let mut probe = [0u8; 1];
+    (file.read_at(&mut probe, size as u64).ok()? == 0).then_some((data, read))
+}
+
+/// Reads the file's byte ranges `ranges` into `data` at their offsets (ranges closer
+/// than a page apart as one); adds the bytes read to `read`.
+fn read_ranges(
+    file: &std::fs::File,
+    data: &mut [u8],
+    mut ranges: Vec<(usize, usize)>,
+    read: &mut usize,
+) -> Option<()> {
+    use std::os::unix::fs::FileExt;
+    ranges.sort_unstable();
     let mut merged: Vec<(usize, usize)> = Vec::new();
-    for (s, e) in wanted {
+    for (s, e) in ranges {
         match merged.last_mut() {
             Some(last) if s <= last.1 + 4096 => last.1 = last.1.max(e),
             _ => merged.push((s, e)),
@@ -225,13 +266,104 @@ pub(crate) fn code_parts(
     }
     for (s, e) in merged {
         if s < e {
-            file.read_exact_at(&mut data[s..e], s as u64).ok()?;
-            read += e - s;
+            file.read_exact_at(data.get_mut(s..e)?, s as u64).ok()?;
+            *read += e - s;
         }
     }
-    // the file must not have grown meanwhile
-    let mut probe = [0u8; 1];
-    (file.read_at(&mut probe, size as u64).ok()? == 0).then_some((data, read))
+    Some(())
+}
+
+/// Of the string table at file range `strtab`, reads into `data` the pages that a
+/// listing reads: those of the names of the symbols it shows (of symbol table
+/// `symtab`, section `symtab` of the section header table at `table`: symbols of
+/// executable sections, not section or file symbols), from the page of a name's
+/// start to that of the NUL that ends it, and the table's last page
+/// (`SymbolTable::iter_where` looks for its last NUL; a name after that NUL is
+/// read there). A library object's string table is mostly the names of other
+/// symbols (constant data, kernel descriptors): of the 1.7 MB object's 85 pages, 18
+/// hold names the listing shows. The whole table when its last page has no NUL.
+fn read_symbol_names(
+    file: &std::fs::File,
+    data: &mut [u8],
+    table: (usize, usize),
+    symtab: usize,
+    strtab: (usize, usize),
+    read: &mut usize,
+) -> Option<()> {
+    use hsaco_elf::elf::consts::{SHF_EXECINSTR, SHT_NOBITS, STT_FILE, STT_SECTION};
+    const PAGE: usize = 4096;
+    let (so, se) = strtab;
+    if so >= se {
+        return Some(());
+    }
+    let headers = data.get(table.0..table.1)?;
+    let shnum = headers.len() / 64;
+    let listed: Vec<bool> = (0..shnum)
+        .map(|i| {
+            SectionEntry::at(headers, i)
+                .is_some_and(|s| s.flags & SHF_EXECINSTR != 0 && s.sh_type != SHT_NOBITS)
+        })
+        .collect();
+    let sym = SectionEntry::at(headers, symtab)?;
+    let sym_off = usize::try_from(sym.offset).ok()?;
+    let symbols = data.get(sym_off..sym_off.checked_add(usize::try_from(sym.size).ok()?)?)?;
+    // (the names' offsets in the file)
+    let starts: Vec<usize> = symbols
+        .chunks_exact(24)
+        .filter_map(|d| {
+            let name = u32_at(d, 0) as usize;
+            let kind = d[4] & 0xf;
+            let shndx = usize::from(u16_at(d, 6));
+            let shown = kind != STT_SECTION
+                && kind != STT_FILE
+                && listed.get(shndx).copied().unwrap_or(false);
+            (shown && name < se - so).then_some(so + name)
+        })
+        .collect();
+    let first_page = so / PAGE;
+    let mut have = vec![false; (se - 1) / PAGE - first_page + 1];
+    let page_range = |p: usize| (p * PAGE).max(so)..((p + 1) * PAGE).min(se);
+    let mut want: Vec<usize> = starts.iter().map(|a| a / PAGE).collect();
+    want.push((se - 1) / PAGE);
+    loop {
+        want.sort_unstable();
+        want.dedup();
+        want.retain(|p| !have[p - first_page]);
+        if want.is_empty() {
+            break;
+        }
+        let ranges = want
+            .iter()
+            .map(|&p| {
+                have[p - first_page] = true;
+                let r = page_range(p);
+                (r.start, r.end)
+            })
+            .collect();
+        read_ranges(file, data, ranges, read)?;
+        // a name whose NUL is not in the pages read yet needs the next page
+        want = Vec::new();
+        for &a in &starts {
+            let mut p = a / PAGE;
+            while have[p - first_page] {
+                let r = page_range(p);
+                if data[r.start.max(a)..r.end].contains(&0) || r.end == se {
+                    break;
+                }
+                p += 1;
+            }
+            if !have[p - first_page] {
+                want.push(p);
+            }
+        }
+    }
+    // (the last NUL must be in the last page, or the search for it would read
+    // pages not read)
+    let last = page_range((se - 1) / PAGE);
+    if !data[last].contains(&0) {
+        read_ranges(file, data, vec![strtab], read)?;
+    }
+    Some(())
 }
 
 #[cfg(test)]

@@ -427,48 +427,126 @@ mod tests {
     fn objects_read_in_parts_list_as_read_whole() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let (mut listed, mut smaller) = (0, 0);
+        let mut paths = Vec::new();
         for d in [
             "crates/hsaco-elf/tests/data/elf",
             "src/cmd/demo_data",
             "tests/cli/data",
+            "tests/cli/data/library",
         ] {
             for e in std::fs::read_dir(root.join(d)).unwrap().flatten() {
-                let path = e.path();
-                if !path.is_file() {
-                    continue;
-                }
-                let whole = std::fs::read(&path).unwrap();
-                for symbolize_operands in [false, true] {
-                    let options = listing::Options {
-                        show_raw_insn: true,
-                        threads: 1,
-                        symbolize_operands,
-                        demangle: None,
-                        source: false,
+                paths.push(e.path());
+            }
+        }
+        // string tables of many pages, of which only some hold names listed
+        let dir = std::env::temp_dir().join(format!("hsaco-dis-parts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (i, bytes) in sparse_names_objects().into_iter().enumerate() {
+            let path = dir.join(format!("sparse-{i}.co"));
+            std::fs::write(&path, bytes).unwrap();
+            paths.push(path);
+        }
+        for path in paths {
+            if !path.is_file() {
+                continue;
+            }
+            let whole = std::fs::read(&path).unwrap();
+            for symbolize_operands in [false, true] {
+                let options = listing::Options {
+                    show_raw_insn: true,
+                    threads: 1,
+                    symbolize_operands,
+                    demangle: None,
+                    source: false,
+                };
+                let list = |data: &[u8]| {
+                    let mut out = Vec::new();
+                    let how = How {
+                        kd: false,
+                        wave64: false,
+                        annotations: &Default::default(),
                     };
-                    let list = |data: &[u8]| {
-                        let mut out = Vec::new();
-                        let how = How {
-                            kd: false,
-                            wave64: false,
-                            annotations: &Default::default(),
-                        };
-                        let r = dis_file(&mut out, "f", data, None, &options, how);
-                        (String::from_utf8(out), r.map_err(|e| format!("{e:#}")))
+                    let r = dis_file(&mut out, "f", data, None, &options, how);
+                    (String::from_utf8(out), r.map_err(|e| format!("{e:#}")))
+                };
+                for poison in [0x00, 0xa5, 0xff] {
+                    let flags_ok = |f| can_list_from_parts(None, f);
+                    let Some((parts, read)) = input::code_parts(&path, flags_ok, Some(poison))
+                    else {
+                        continue;
                     };
-                    for poison in [0x00, 0xa5, 0xff] {
-                        let flags_ok = |f| can_list_from_parts(None, f);
-                        let Some((parts, read)) = input::code_parts(&path, flags_ok, Some(poison))
-                        else {
-                            continue;
-                        };
-                        assert_eq!(list(&parts), list(&whole), "{}", path.display());
-                        listed += 1;
-                        smaller += usize::from(read < whole.len());
-                    }
+                    assert_eq!(list(&parts), list(&whole), "{}", path.display());
+                    listed += 1;
+                    smaller += usize::from(read < whole.len());
                 }
             }
         }
+        std::fs::remove_dir_all(&dir).unwrap();
         assert!(listed >= 6 * 6 && smaller >= 6 * 4, "{listed} {smaller}");
+    }
+
+    /// Code objects whose string table spans many pages: 12 functions with names of
+    /// 1,500 to 4,250 characters (across page boundaries) among 588 data symbols with
+    /// names of 400; the same with the table's last 5,000 bytes, names of data symbols,
+    /// not NUL (its last page holds no NUL, and the last NUL is in a page whose names
+    /// are not listed).
+    fn sparse_names_objects() -> Vec<Vec<u8>> {
+        use hsaco_elf::elf::consts::*;
+        use hsaco_elf::elf::write::{Builder, SectionSpec, SymbolSection, SymbolSpec};
+        let mut b = Builder::new(
+            ET_REL,
+            ELFOSABI_AMDGPU_HSA,
+            ELFABIVERSION_AMDGPU_HSA_V5,
+            0x3f,
+        );
+        // s_nop 0 and s_endpgm (gfx90a)
+        let code: Vec<u8> = (0..12 * 64)
+            .flat_map(|i: u32| {
+                (if i % 64 == 63 {
+                    0xbf81_0000u32
+                } else {
+                    0xbf80_0000 | (i % 7)
+                })
+                .to_le_bytes()
+            })
+            .collect();
+        let text = b.add_section(SectionSpec::progbits(
+            ".text",
+            SHF_ALLOC | SHF_EXECINSTR,
+            256,
+            code,
+        ));
+        let data = b.add_section(SectionSpec::progbits(
+            ".rodata",
+            SHF_ALLOC,
+            16,
+            vec![7; 600 * 8],
+        ));
+        for i in 0..600u64 {
+            let (name, section, st_type, value) = if i % 50 == 20 {
+                let f = i / 50;
+                let name = format!("f{f}_{}", "x".repeat(1500 + 250 * f as usize));
+                (name, text, STT_FUNC, f * 256)
+            } else {
+                (format!("d{i}_{}", "y".repeat(400)), data, STT_OBJECT, i * 8)
+            };
+            b.add_symbol(SymbolSpec {
+                name,
+                value,
+                size: 8,
+                st_type,
+                bind: STB_GLOBAL,
+                other: STV_PROTECTED,
+                section: SymbolSection::Section(section),
+            });
+        }
+        let plain = b.write().unwrap();
+        let elf = Elf::parse(&plain).unwrap();
+        let strtab = elf.section_by_name(".strtab").unwrap();
+        assert!(strtab.size > 100_000, "{}", strtab.size);
+        let end = (strtab.offset + strtab.size) as usize;
+        let mut unended = plain.clone();
+        unended[end - 5000..end].fill(b'z');
+        vec![plain, unended]
     }
 }

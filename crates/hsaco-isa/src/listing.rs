@@ -541,13 +541,19 @@ impl Drop for PanicGuard<'_> {
 /// Lines of instructions listed before, by the instructions' bytes: real code repeats
 /// instructions (the same `s_waitcnt`, moves and loads), and the same bytes decode and
 /// print the same, so a repeated instruction is neither decoded nor printed again and
-/// only its address is written. Sets of 4 entries by the first word; branches are not
-/// kept (their text depends on the address).
+/// only its address is written. Sets of 4 entries: a one-word instruction's by its
+/// word, a longer one's by its first two words (by the first word alone, the many
+/// instructions that share it with other second words, VOP3 forms and loads with other
+/// registers or offsets, fell in one set and pushed each other out). A branch is kept
+/// with its target's distance from it, and its `<label+0x..>` annotation is looked up
+/// anew at each address (not when its text names the target: see [`list_code`]).
 ///
 /// A lookup reads the set's sizes and keys (4 and 64 bytes, side by side for all the
 /// sets), not the lines: with the lines beside the keys, a set's 4 entries were 4
 /// cache lines far apart in half a megabyte, and the misses of the lookups were a
 /// quarter of the listing's time on a library object of 44,000 lines.
+///
+/// [`list_code`]: Section::list_code
 #[derive(Default)]
 struct Memo {
     /// Each set's entries' instruction sizes (0: empty entry); `MEMO_SETS` sets once
@@ -555,8 +561,11 @@ struct Memo {
     sizes: Vec<[u8; MEMO_WAYS]>,
     /// Each set's entries' instruction bytes (little-endian, the rest zero).
     keys: Vec<[u128; MEMO_WAYS]>,
-    /// Each set's entries' lines.
-    lines: Vec<[MemoLine; MEMO_WAYS]>,
+    /// Each set's entries' lines, laid out as [`MEMO_LINE`] says. (Plain bytes, so
+    /// that the allocation comes zeroed from the system: the pages of sets never used
+    /// are never touched, and no pass fills them; a vector of structs was copied into
+    /// place entry by entry, 434 KB per listing thread.)
+    lines: Vec<[[u8; MEMO_LINE]; MEMO_WAYS]>,
     /// Each set's entry to replace next.
     oldest: Vec<u8>,
 }
@@ -569,16 +578,31 @@ const MEMO_SETS: usize = MEMO_ENTRIES / MEMO_WAYS;
 const MEMO_PREFIX: usize = 64;
 /// Longest kept line end: `:`, up to four words, newline.
 const MEMO_SUFFIX: usize = 40;
+/// A kept line: byte 0 the length of the start, 1 that of the end, 2 one for a
+/// branch, 4-7 a branch's target distance (little-endian), then the start
+/// ([`MEMO_PREFIX`] bytes) and the end ([`MEMO_SUFFIX`] bytes; a branch's ends after
+/// its words, without the annotation and the newline).
+const MEMO_LINE: usize = 8 + MEMO_PREFIX + MEMO_SUFFIX;
 
-#[derive(Clone, Copy)]
-struct MemoLine {
-    /// Lengths of `prefix` and `suffix`.
-    plen: u8,
-    slen: u8,
-    /// The line up to the address.
-    prefix: [u8; MEMO_PREFIX],
-    /// The line after the address, with its newline.
-    suffix: [u8; MEMO_SUFFIX],
+/// `MASKS[n]`: the low `n` bytes of a `u128`.
+const MASKS: [u128; 17] = {
+    let mut m = [u128::MAX; 17];
+    let mut n = 0;
+    while n < 16 {
+        m[n] = (1u128 << (8 * n)) - 1;
+        n += 1;
+    }
+    m
+};
+
+/// A kept line, read from the memo.
+struct MemoLine<'m> {
+    prefix: &'m [u8; MEMO_PREFIX],
+    plen: usize,
+    suffix: &'m [u8; MEMO_SUFFIX],
+    slen: usize,
+    /// A branch's target, less its address.
+    branch: Option<i64>,
 }
 
 impl Memo {
@@ -589,56 +613,79 @@ impl Memo {
         rest.first_chunk::<16>().map(|b| u128::from_le_bytes(*b))
     }
 
-    /// The set of an instruction (by its first word).
+    /// The set of an instruction of `size` bytes: by its first word if it has one,
+    /// else by its first two.
     #[inline]
-    fn set(window: u128) -> usize {
-        let h = u64::from(window as u32).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> 40) as usize % MEMO_SETS
+    fn set(window: u128, size: u8) -> usize {
+        let mut x = if size <= 4 {
+            u64::from(window as u32)
+        } else {
+            window as u64
+        };
+        x ^= x >> 32;
+        let h = x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> (64 - MEMO_SETS.trailing_zeros())) as usize % MEMO_SETS
     }
 
     /// The first `size` bytes of a window.
     #[inline]
     fn prefix(window: u128, size: u8) -> u128 {
-        match size {
-            16.. => window,
-            n => window & ((1u128 << (8 * u32::from(n))) - 1),
-        }
+        window & MASKS[usize::from(size).min(16)]
     }
 
     /// The instruction size and line of the instruction at the start of `rest`, if
     /// it was kept.
     #[inline]
-    fn get(&self, rest: &[u8]) -> Option<(u8, &MemoLine)> {
+    fn get(&self, rest: &[u8]) -> Option<(u8, MemoLine<'_>)> {
         let w = Self::window(rest)?;
-        let set = Self::set(w);
-        let sizes = self.sizes.get(set)?;
-        let keys = &self.keys[set];
-        (0..MEMO_WAYS)
-            .find(|&i| sizes[i] > 0 && Self::prefix(w, sizes[i]) == keys[i])
-            .map(|i| (sizes[i], &self.lines[set][i]))
+        if self.sizes.is_empty() {
+            return None;
+        }
+        for one_word in [true, false] {
+            let set = Self::set(w, if one_word { 4 } else { 8 });
+            let (sizes, keys) = (self.sizes.get(set)?, self.keys.get(set)?);
+            let found = (0..MEMO_WAYS).find(|&i| {
+                sizes[i] > 0 && (sizes[i] <= 4) == one_word && Self::prefix(w, sizes[i]) == keys[i]
+            });
+            if let Some(i) = found {
+                let e = self.lines.get(set)?.get(i)?;
+                let prefix = e[8..8 + MEMO_PREFIX].try_into().ok()?;
+                let suffix = e[8 + MEMO_PREFIX..].try_into().ok()?;
+                let distance = i32::from_le_bytes([e[4], e[5], e[6], e[7]]);
+                return Some((
+                    sizes[i],
+                    MemoLine {
+                        prefix,
+                        plen: usize::from(e[0]),
+                        suffix,
+                        slen: usize::from(e[1]),
+                        branch: (e[2] != 0).then_some(i64::from(distance)),
+                    },
+                ));
+            }
+        }
+        None
     }
 
     /// Keep the line of the instruction of `size` bytes at the start of `rest`: the
-    /// part before its address and the part after it (without the newline), in place of
-    /// the set's oldest entry.
-    fn put(&mut self, rest: &[u8], size: u8, prefix: &[u8], suffix: &[u8]) {
+    /// part before its address and the part after it (without the newline; for a
+    /// branch, whose target is `branch` bytes from its address, without the
+    /// annotation), in place of the set's oldest entry.
+    fn put(&mut self, rest: &[u8], size: u8, prefix: &[u8], suffix: &[u8], branch: Option<i64>) {
         let Some(w) = Self::window(rest) else { return };
         if size == 0 || size > 16 || prefix.len() > MEMO_PREFIX || suffix.len() >= MEMO_SUFFIX {
             return;
         }
+        let Ok(distance) = i32::try_from(branch.unwrap_or(0)) else {
+            return;
+        };
         if self.sizes.is_empty() {
-            let empty = MemoLine {
-                plen: 0,
-                slen: 0,
-                prefix: [0; MEMO_PREFIX],
-                suffix: [0; MEMO_SUFFIX],
-            };
             self.sizes = vec![[0; MEMO_WAYS]; MEMO_SETS];
             self.keys = vec![[0; MEMO_WAYS]; MEMO_SETS];
-            self.lines = vec![[empty; MEMO_WAYS]; MEMO_SETS];
+            self.lines = vec![[[0; MEMO_LINE]; MEMO_WAYS]; MEMO_SETS];
             self.oldest = vec![0; MEMO_SETS];
         }
-        let set = Self::set(w);
+        let set = Self::set(w, size);
         let (Some(sizes), Some(keys), Some(lines)) = (
             self.sizes.get_mut(set),
             self.keys.get_mut(set),
@@ -656,11 +703,17 @@ impl Memo {
         sizes[i] = size;
         keys[i] = Self::prefix(w, size);
         let e = &mut lines[i];
-        e.plen = prefix.len() as u8;
-        e.slen = suffix.len() as u8 + 1;
-        e.prefix[..prefix.len()].copy_from_slice(prefix);
-        e.suffix[..suffix.len()].copy_from_slice(suffix);
-        e.suffix[suffix.len()] = b'\n';
+        let newline = branch.is_none();
+        e[0] = prefix.len() as u8;
+        e[1] = (suffix.len() + usize::from(newline)) as u8;
+        e[2] = u8::from(!newline);
+        e[4..8].copy_from_slice(&distance.to_le_bytes());
+        e[8..8 + prefix.len()].copy_from_slice(prefix);
+        let s = 8 + MEMO_PREFIX;
+        e[s..s + suffix.len()].copy_from_slice(suffix);
+        if newline {
+            e[s + suffix.len()] = b'\n';
+        }
     }
 }
 
@@ -875,6 +928,49 @@ impl Section<'_, '_> {
         }
     }
 
+    /// Keep the line of `inst` (at `at`, its bytes at the start of `rest`, its text of
+    /// `text_len` characters), which starts at `line_start` in `buf`, in the memo.
+    /// Branches are kept with their target's distance unless the line depends on more
+    /// than the bytes: with --symbolize-operands (`L<n>` operands), or when the text
+    /// names the target (a label without a type there).
+    #[allow(clippy::too_many_arguments)]
+    fn keep(
+        &self,
+        memo: &mut Memo,
+        buf: &[u8],
+        line_start: usize,
+        text_len: usize,
+        rest: &[u8],
+        inst: &Instruction,
+        at: u64,
+    ) {
+        let branch = if self.decoder.plan(inst).label == u8::MAX {
+            None
+        } else {
+            let Some(t) = self.decoder.branch_target(inst, at) else {
+                return;
+            };
+            if !self.targets.is_empty() || symbolic_label(self.labels, t).is_some() {
+                return;
+            }
+            Some(t.wrapping_sub(at) as i64)
+        };
+        // the line is text, padding, `// `, the address, `: WORDS`, for a branch the
+        // annotation ` <label+0x..>` (the first `<`: words are hex digits)
+        let digits = address_width(at);
+        let prefix = line_start + text_len.max(60) + 3;
+        let end = match branch {
+            Some(_) => buf
+                .get(prefix..)
+                .and_then(|b| b.iter().position(|&c| c == b'<'))
+                .map_or(buf.len(), |p| prefix + p - 1),
+            None => buf.len(),
+        };
+        if let (Some(p), Some(w)) = (buf.get(line_start..prefix), buf.get(prefix + digits..end)) {
+            memo.put(rest, inst.size, p, w, branch);
+        }
+    }
+
     fn list_code(
         &self,
         buf: &mut Vec<u8>,
@@ -901,29 +997,34 @@ impl Section<'_, '_> {
                 continue;
             }
             if let Some((size, e)) = memo.get(rest) {
-                // The same bytes decode and print the same: the line is the kept text,
-                // padding and `// `, this address, and the kept `: WORDS\n`.
-                append_fixed(buf, &e.prefix, usize::from(e.plen));
-                address_digits(buf, at);
-                append_fixed(buf, &e.suffix, usize::from(e.slen));
-                off += usize::from(size);
-                continue;
+                let target = e.branch.map(|d| at.wrapping_add(d as u64));
+                // (a branch to a label without a type, whose text names the label, is
+                // listed anew)
+                if target.is_none_or(|t| symbolic_label(self.labels, t).is_none()) {
+                    // The same bytes decode and print the same: the line is the kept
+                    // text, padding and `// `, this address, and the kept `: WORDS\n`
+                    // (a branch's: `: WORDS`, the annotation of its target from here,
+                    // the newline).
+                    append_fixed(buf, e.prefix, e.plen);
+                    address_digits(buf, at);
+                    append_fixed(buf, e.suffix, e.slen);
+                    if let Some(t) = target {
+                        if let Some(l) = annotation_label(self.labels, t) {
+                            annotate(buf, l, t);
+                        }
+                        buf.push(b'\n');
+                    }
+                    off += usize::from(size);
+                    continue;
+                }
             }
             let line_start = buf.len();
             text.clear();
             let size = match self.decoder.decode(rest) {
                 Ok(inst) if usize::from(inst.size) <= rest.len() => {
                     instruction_line(buf, text, self, &inst, at);
-                    // (not branches: their text depends on the address)
-                    if self.memo && self.decoder.plan(&inst).label == u8::MAX {
-                        // the line is text, padding, `// `, the address, `: WORDS`
-                        let digits = address_width(at);
-                        let prefix = line_start + text.len().max(60) + 3;
-                        if let (Some(p), Some(w)) =
-                            (buf.get(line_start..prefix), buf.get(prefix + digits..))
-                        {
-                            memo.put(rest, inst.size, p, w);
-                        }
+                    if self.memo {
+                        self.keep(memo, buf, line_start, text.len(), rest, &inst, at);
                     }
                     usize::from(inst.size)
                 }
@@ -970,24 +1071,13 @@ fn instruction_line(
         }
     } else if let Some(t) = target {
         // A branch to a label without a type prints its name instead of the offset.
-        let at_target = labels.partition_point(|l| l.address < t);
-        // (labels[0] is the section-name placeholder, never substituted.)
-        let symbolic = labels
-            .get(at_target.max(1)..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|l| l.address == t)
-            .find(|l| l.kind == STT_NOTYPE);
-        if let Some(l) = symbolic {
+        if let Some(l) = symbolic_label(labels, t) {
             if let Some(sp) = text.rfind(' ') {
                 text.truncate(sp + 1);
                 text.push_str(l.name);
             }
         } else {
-            let after = labels.partition_point(|l| l.address <= t);
-            if after > 0 {
-                annotation = Some(labels[after - 1]);
-            }
+            annotation = annotation_label(labels, t);
         }
     }
     buf.extend_from_slice(text.as_bytes());
@@ -1047,14 +1137,38 @@ fn finish_line(
         buf.extend_from_slice(b"//");
     }
     if let Some((l, target)) = annotation {
-        let off = target.wrapping_sub(l.address);
-        buf.extend_from_slice(b" <");
-        buf.extend_from_slice(l.name.as_bytes());
-        if off != 0 {
-            let _ = write!(buf, "+0x{off:x}");
-        }
-        buf.push(b'>');
+        annotate(buf, l, target);
     }
+}
+
+/// The label without a type at branch target `t`, whose name the branch's text
+/// shows instead of the distance (`labels` sorted; `labels[0]`, the section-name
+/// placeholder, is never one).
+fn symbolic_label<'l, 'a>(labels: &'l [Label<'a>], t: u64) -> Option<&'l Label<'a>> {
+    let at_target = labels.partition_point(|l| l.address < t);
+    labels
+        .get(at_target.max(1)..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|l| l.address == t)
+        .find(|l| l.kind == STT_NOTYPE)
+}
+
+/// The label a branch target `t` is annotated with: the last one at or before it.
+fn annotation_label<'a>(labels: &[Label<'a>], t: u64) -> Option<Label<'a>> {
+    let after = labels.partition_point(|l| l.address <= t);
+    after.checked_sub(1).map(|i| labels[i])
+}
+
+/// ` <label+0xOFF>` for branch target `target` (` <label>` at the label).
+fn annotate(buf: &mut Vec<u8>, l: Label<'_>, target: u64) {
+    let off = target.wrapping_sub(l.address);
+    buf.extend_from_slice(b" <");
+    buf.extend_from_slice(l.name.as_bytes());
+    if off != 0 {
+        let _ = write!(buf, "+0x{off:x}");
+    }
+    buf.push(b'>');
 }
 
 /// The 8 upper-case hex digits of `w`, most significant first, computed for all
@@ -1388,6 +1502,65 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 3000);
+    }
+
+    /// Repeated branches come from the memo with the annotation of their own target:
+    /// the listing is the one without the memo (targets before and after the branch,
+    /// at and past labels with and without a type, whose names the text shows), with
+    /// and without --symbolize-operands.
+    #[test]
+    fn repeated_branches_annotate_their_own_targets() {
+        let dec = Decoder::for_processor("gfx90a").unwrap();
+        let mut words: Vec<u32> = Vec::new();
+        for k in 0u32..2000 {
+            words.push(match k % 4 {
+                // s_branch -2, 0, 3, 32
+                0 => 0xbf82_0000 | [0xfffe, 0, 3, 0x20][(k / 4 % 4) as usize],
+                // s_cbranch_scc0 1, -16
+                1 => 0xbf84_0000 | [1, 0xfff0][(k / 4 % 2) as usize],
+                2 => 0xbf80_0000,           // s_nop 0
+                _ => 0x7e00_0280 + (k % 3), // v_mov_b32 v0, 0..2
+            });
+        }
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let names: Vec<String> = (0..200).map(|i| format!("f{i}")).collect();
+        let labels: Vec<Label<'_>> = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| Label {
+                address: 0x1000 + i as u64 * 40,
+                name,
+                kind: if i % 3 == 0 { STT_NOTYPE } else { 2 },
+            })
+            .collect();
+        for symbolize_operands in [false, true] {
+            let options = Options {
+                threads: 1,
+                symbolize_operands,
+                ..Options::default()
+            };
+            let list = |memo: bool| {
+                NO_MEMO.with(|m| m.set(!memo));
+                let mut out = Vec::new();
+                write_code(&mut out, dec, &code, 0x1000, &labels, &options).unwrap();
+                NO_MEMO.with(|m| m.set(false));
+                String::from_utf8(out).unwrap()
+            };
+            let listing = list(true);
+            assert_eq!(listing, list(false), "the memo changed the listing");
+            let lines = |part: &str| listing.lines().filter(|l| l.contains(part)).count();
+            if symbolize_operands {
+                assert!(lines("s_branch L") > 400, "{listing}");
+            } else {
+                // annotations at and past labels, and texts that name the target
+                assert!(lines("s_branch 3 ") > 100, "{listing}");
+                assert!(lines(" <f") > 400, "{listing}");
+                let at_label = |l: &&str| l.contains(" <f") && !l.contains("+0x");
+                assert!(listing.lines().any(|l| at_label(&l)), "{listing}");
+                assert!(lines("+0x") > 400, "{listing}");
+                assert!(lines("s_branch f") > 0, "{listing}");
+            }
+        }
     }
 
     /// The re-assembly listing: instructions as text that assembles back to their
