@@ -200,8 +200,11 @@ struct Buckets {
     /// gfx10+: codes 102-105 are SGPRs, SGPR/TTMP tuples are aligned (pairs to 2,
     /// larger to 4), SMEM base and buffer resources may be trap temporaries.
     rdna: bool,
-    /// Per operation ([`IsaDesc::ops`] index).
-    plans: Vec<OpPlan>,
+    /// Per operation ([`IsaDesc::ops`] index), worked out on first use: a run meets
+    /// a few hundred of a generation's operations, and working out all of them was
+    /// most of the decoder's set-up (0.6M instructions of `hsaco dis`'s start).
+    plans: Vec<std::sync::OnceLock<OpPlan>>,
+    isa: &'static IsaDesc,
 }
 
 /// More than the number of distinct field names of all generations.
@@ -210,7 +213,7 @@ const FIELD_SLOTS: usize = 128;
 const TOP_SHIFT: u32 = 23;
 
 impl Buckets {
-    fn new(isa: &IsaDesc) -> Buckets {
+    fn new(isa: &'static IsaDesc) -> Buckets {
         let top = u32::MAX << TOP_SHIFT;
         let mut start = Vec::with_capacity(513);
         let mut list = Vec::new();
@@ -265,13 +268,15 @@ impl Buckets {
             vopdy: isa.encodings.iter().position(|e| e.name == "VOPDY"),
             true16: isa.generation == "gfx11",
             rdna: matches!(isa.generation, "gfx10" | "gfx11" | "gfx12"),
-            plans: isa
-                .ops
-                .iter()
-                .enumerate()
-                .map(|(i, op)| OpPlan::new(isa, i, op))
-                .collect(),
+            plans: isa.ops.iter().map(|_| std::sync::OnceLock::new()).collect(),
+            isa,
         }
+    }
+
+    /// The plan of operation `at` of the generation.
+    fn plan(&self, at: usize) -> Option<OpPlan> {
+        let (cell, op) = (self.plans.get(at)?, self.isa.ops.get(at)?);
+        Some(*cell.get_or_init(|| OpPlan::new(self.isa, at, op)))
     }
 
     fn candidates(&self, w0: u32) -> &[u8] {
@@ -357,12 +362,7 @@ impl Decoder {
     /// The precomputed facts about an instruction's operation.
     #[inline]
     pub(crate) fn plan(&self, inst: &Instruction) -> OpPlan {
-        let mut plan = self
-            .buckets
-            .plans
-            .get(usize::from(inst.op))
-            .copied()
-            .unwrap_or_default();
+        let mut plan = self.buckets.plan(usize::from(inst.op)).unwrap_or_default();
         plan.has_vop3 = plan.vop3_procs & self.proc_bit != 0;
         plan.has_vop12c = plan.vop12c_procs & self.proc_bit != 0;
         plan
@@ -1070,8 +1070,8 @@ impl Decoder {
         // the operation's place in `ops`, not searched for and worked out again)
         let at = (op as *const OpDesc as usize).wrapping_sub(self.isa.ops.as_ptr() as usize)
             / std::mem::size_of::<OpDesc>().max(1);
-        let plan = match (self.isa.ops.get(at), self.buckets.plans.get(at)) {
-            (Some(o), Some(plan)) if std::ptr::eq(o, op) => *plan,
+        let plan = match (self.isa.ops.get(at), self.buckets.plan(at)) {
+            (Some(o), Some(plan)) if std::ptr::eq(o, op) => plan,
             _ => {
                 let index = self
                     .isa
