@@ -590,10 +590,7 @@ fn file_paths<'d>(
     // (borrowed while UTF-8, each path allocated once at its full length: growing the
     // directory's `String` was ~1% of the run)
     let s = |v: AttributeValue<Slice<'d>>| -> Option<Cow<'d, str>> {
-        dwarf
-            .attr_string(unit, v)
-            .ok()
-            .map(|r| String::from_utf8_lossy(r.slice()))
+        dwarf.attr_string(unit, v).ok().map(|r| lossy(r.slice()))
     };
     fn join<'d>(d: Option<Cow<'d, str>>, n: Cow<'d, str>) -> Cow<'d, str> {
         match d {
@@ -632,7 +629,7 @@ impl<'d> UnitPrinter<'_, 'd> {
         self.dwarf
             .attr_string(self.unit, v)
             .ok()
-            .map(|r| String::from_utf8_lossy(r.slice()))
+            .map(|r| lossy(r.slice()))
     }
 
     fn value(
@@ -1066,6 +1063,15 @@ impl<'d> UnitPrinter<'_, 'd> {
                 }
             },
         })
+    }
+}
+
+/// `String::from_utf8_lossy`, with `str::from_utf8`'s faster check first (the same
+/// text; the lossy decoder's chunk iterator was 1.5% of the run over the -g corpus).
+fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
     }
 }
 
