@@ -30,20 +30,9 @@ enum Loc<'a> {
     List(&'a [(u64, u64, &'a [u8])]),
 }
 
-/// A unit: a subprogram at [0x100, 0x200) with frame base `DW_OP_regx SGPR33`, and a
-/// variable `v<i>` per location.
-fn fixture(locs: &[Loc]) -> DwarfObject<'static> {
-    let encoding = gimli::Encoding {
-        format: gimli::Format::Dwarf32,
-        version: 5,
-        address_size: 8,
-    };
-    let mut dwarf = DwarfUnit::new(encoding);
-    let root = dwarf.unit.root();
-    dwarf.unit.get_mut(root).set(
-        gimli::DW_AT_low_pc,
-        AttributeValue::Address(Address::Constant(0)),
-    );
+/// The subprogram `kernel` at [0x100, 0x200) with frame base `DW_OP_regx SGPR33`,
+/// under `root`.
+fn add_kernel(dwarf: &mut DwarfUnit, root: gimli::write::UnitEntryId) -> gimli::write::UnitEntryId {
     let sub = dwarf.unit.add(root, gimli::DW_TAG_subprogram);
     let s = dwarf.unit.get_mut(sub);
     s.set(
@@ -59,6 +48,24 @@ fn fixture(locs: &[Loc]) -> DwarfObject<'static> {
         gimli::DW_AT_frame_base,
         AttributeValue::Exprloc(Expression::raw(vec![0x90, SGPR33 as u8])),
     );
+    sub
+}
+
+/// A unit: a subprogram at [0x100, 0x200) with frame base `DW_OP_regx SGPR33`, and a
+/// variable `v<i>` per location.
+fn fixture(locs: &[Loc]) -> DwarfObject<'static> {
+    let encoding = gimli::Encoding {
+        format: gimli::Format::Dwarf32,
+        version: 5,
+        address_size: 8,
+    };
+    let mut dwarf = DwarfUnit::new(encoding);
+    let root = dwarf.unit.root();
+    dwarf.unit.get_mut(root).set(
+        gimli::DW_AT_low_pc,
+        AttributeValue::Address(Address::Constant(0)),
+    );
+    let sub = add_kernel(&mut dwarf, root);
     for (i, l) in locs.iter().enumerate() {
         let value = match l {
             Loc::Expr(b) => AttributeValue::Exprloc(Expression::raw(b.to_vec())),
@@ -661,21 +668,7 @@ fn call_fixture(make: &dyn Fn(&[u64]) -> Vec<Vec<u8>>) -> DwarfObject<'static> {
                 p.set(gimli::DW_AT_location, l);
             }
         }
-        let sub = dwarf.unit.add(root, gimli::DW_TAG_subprogram);
-        let s = dwarf.unit.get_mut(sub);
-        s.set(
-            gimli::DW_AT_name,
-            AttributeValue::String(b"kernel".to_vec()),
-        );
-        s.set(
-            gimli::DW_AT_low_pc,
-            AttributeValue::Address(Address::Constant(0x100)),
-        );
-        s.set(gimli::DW_AT_high_pc, AttributeValue::Udata(0x100));
-        s.set(
-            gimli::DW_AT_frame_base,
-            AttributeValue::Exprloc(Expression::raw(vec![0x90, SGPR33 as u8])),
-        );
+        let sub = add_kernel(&mut dwarf, root);
         let mut vars = vec![("inner".to_string(), vec![0x91, 0x10])];
         for (i, e) in make(offsets).into_iter().enumerate() {
             vars.push((format!("v{i}"), e));
