@@ -30,6 +30,23 @@ enum Loc<'a> {
     List(&'a [(u64, u64, &'a [u8])]),
 }
 
+/// A DWARF 5 unit (32-bit format, 8-byte addresses) whose root has low_pc 0, and its
+/// root.
+fn new_unit() -> (DwarfUnit, gimli::write::UnitEntryId) {
+    let encoding = gimli::Encoding {
+        format: gimli::Format::Dwarf32,
+        version: 5,
+        address_size: 8,
+    };
+    let mut dwarf = DwarfUnit::new(encoding);
+    let root = dwarf.unit.root();
+    dwarf.unit.get_mut(root).set(
+        gimli::DW_AT_low_pc,
+        AttributeValue::Address(Address::Constant(0)),
+    );
+    (dwarf, root)
+}
+
 /// The subprogram `kernel` at [0x100, 0x200) with frame base `DW_OP_regx SGPR33`,
 /// under `root`.
 fn add_kernel(dwarf: &mut DwarfUnit, root: gimli::write::UnitEntryId) -> gimli::write::UnitEntryId {
@@ -54,17 +71,7 @@ fn add_kernel(dwarf: &mut DwarfUnit, root: gimli::write::UnitEntryId) -> gimli::
 /// A unit: a subprogram at [0x100, 0x200) with frame base `DW_OP_regx SGPR33`, and a
 /// variable `v<i>` per location.
 fn fixture(locs: &[Loc]) -> DwarfObject<'static> {
-    let encoding = gimli::Encoding {
-        format: gimli::Format::Dwarf32,
-        version: 5,
-        address_size: 8,
-    };
-    let mut dwarf = DwarfUnit::new(encoding);
-    let root = dwarf.unit.root();
-    dwarf.unit.get_mut(root).set(
-        gimli::DW_AT_low_pc,
-        AttributeValue::Address(Address::Constant(0)),
-    );
+    let (mut dwarf, root) = new_unit();
     let sub = add_kernel(&mut dwarf, root);
     for (i, l) in locs.iter().enumerate() {
         let value = match l {
@@ -625,17 +632,7 @@ const CALLEES: [&str; 5] = ["p_add3", "p_none", "p_loop", "p_list", "inner"];
 /// `make` from the callees' unit offsets (in `CALLEES` order).
 fn call_fixture(make: &dyn Fn(&[u64]) -> Vec<Vec<u8>>) -> DwarfObject<'static> {
     let build = |offsets: &[u64]| {
-        let encoding = gimli::Encoding {
-            format: gimli::Format::Dwarf32,
-            version: 5,
-            address_size: 8,
-        };
-        let mut dwarf = DwarfUnit::new(encoding);
-        let root = dwarf.unit.root();
-        dwarf.unit.get_mut(root).set(
-            gimli::DW_AT_low_pc,
-            AttributeValue::Address(Address::Constant(0)),
-        );
+        let (mut dwarf, root) = new_unit();
         let raw = |b: &[u8]| AttributeValue::Exprloc(Expression::raw(b.to_vec()));
         let p_loop = offsets[2] as u16;
         let list = LocationList(vec![
