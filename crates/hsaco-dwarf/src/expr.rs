@@ -24,9 +24,10 @@ pub struct ExprContext {
 }
 
 /// Expressions up to this long are kept by [`write_expression`]'s cache.
-const CACHED_LEN: usize = 61;
-/// A cache key: the context's three bytes, the expression's, zeros after.
-const KEY: usize = CACHED_LEN + 3;
+const CACHED_LEN: usize = 60;
+/// A cache key: the context's three bytes, the expression's length, its bytes, zeros
+/// after (eight words).
+const KEY: usize = CACHED_LEN + 4;
 /// Texts up to this long are kept.
 const TEXT: usize = 160;
 /// Entries of the cache (a power of two).
@@ -58,7 +59,8 @@ thread_local! {
     static TEXTS: std::cell::RefCell<Option<Texts>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The key of an expression in the cache: the context's fields, then the bytes.
+/// The key of an expression in the cache: the context's fields, the length (so that
+/// an expression ending in zero bytes and its shorter prefix differ), then the bytes.
 fn cache_key(bytes: &[u8], cx: ExprContext) -> [u8; KEY] {
     let mut key = [0u8; KEY];
     key[0] = cx.address_size;
@@ -70,13 +72,14 @@ fn cache_key(bytes: &[u8], cx: ExprContext) -> [u8; KEY] {
         RegisterNames::Llvm => 1,
         RegisterNames::Spec => 2,
     };
-    key[3..3 + bytes.len()].copy_from_slice(bytes);
+    key[3] = bytes.len() as u8;
+    key[4..4 + bytes.len()].copy_from_slice(bytes);
     key
 }
 
 /// The slot of `key`: a hash of its words.
-fn slot(key: &[u8; KEY], len: usize) -> usize {
-    let mut h = len as u64;
+fn slot(key: &[u8; KEY]) -> usize {
+    let mut h = 0u64;
     for w in key.chunks_exact(8) {
         let mut x = [0u8; 8];
         x.copy_from_slice(w);
@@ -97,7 +100,7 @@ pub fn write_expression(out: &mut Vec<u8>, bytes: &[u8], cx: ExprContext) {
         return write_expression_uncached(out, bytes, cx);
     }
     let key = cache_key(bytes, cx);
-    let i = slot(&key, bytes.len());
+    let i = slot(&key);
     let found = TEXTS.with_borrow(|texts| {
         let slot = texts.as_ref()?.0.get(i * SLOT..(i + 1) * SLOT)?;
         if slot[..KEY] != key {
@@ -314,4 +317,39 @@ fn hex(out: &mut Vec<u8>, v: u64) {
 fn signed(out: &mut Vec<u8>, v: i64) {
     out.push(b' ');
     plus_signed(out, v);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two expressions that differ only by a trailing zero byte, in one slot of the
+    /// cache: each prints its own text (the length is part of the key).
+    #[test]
+    fn cached_texts_keep_expressions_apart_that_differ_by_trailing_zeros() {
+        let cx = ExprContext {
+            address_size: 8,
+            format: gimli::Format::Dwarf32,
+            regs: RegisterNames::Llvm,
+        };
+        // `DW_OP_constu` of a two-byte ULEB, and the same followed by a 0 byte (no
+        // operation has code 0, so its text differs)
+        let (short, long) = (0u8..128)
+            .flat_map(|x| {
+                (0u8..128).map(move |y| (vec![0x10, x | 0x80, y], vec![0x10, x | 0x80, y, 0]))
+            })
+            .find(|(a, b)| slot(&cache_key(a, cx)) == slot(&cache_key(b, cx)))
+            .expect("a pair in one slot");
+        let text = |b: &[u8]| {
+            let mut out = Vec::new();
+            write_expression_uncached(&mut out, b, cx);
+            out
+        };
+        assert_ne!(text(&short), text(&long));
+        for b in [&short, &long, &short] {
+            let mut out = Vec::new();
+            write_expression(&mut out, b, cx);
+            assert_eq!(out, text(b), "{b:x?}");
+        }
+    }
 }
