@@ -33,7 +33,7 @@ use std::process::ExitCode;
 ///   hsaco dis --mattr=+wavefrontsize64 k.co   (gfx10+ code built for wave64)
 ///   hsaco dis --reassemble k.co | hsaco as --mcpu=gfx90a - -o k.o   (the same code bytes)
 ///   echo 'C0020002 0000002C BF810000' | hsaco dis --raw --mcpu=gfx906 -
-#[derive(Args)]
+#[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Opts {
     /// Files to disassemble (`-` for stdin).
@@ -108,6 +108,30 @@ pub struct Opts {
     /// How far right of the start of an instruction the --debug-vars columns begin.
     #[arg(long, value_name = "N", default_value_t = 52)]
     pub debug_indent: usize,
+}
+
+/// `hsaco dis FILE...` and nothing else (the most common form, and the benchmarks'),
+/// recognised without clap (see [`crate::plain_files`]); any other command line
+/// returns `None` and goes to clap.
+pub fn plain_args(args: &[std::ffi::OsString]) -> Option<Opts> {
+    Some(Opts {
+        files: crate::plain_files(args, &["dis"])?,
+        mcpu: None,
+        mattr: None,
+        raw: false,
+        no_show_raw_insn: false,
+        symbolize_operands: false,
+        kd: false,
+        threads: 0,
+        demangle: false,
+        reassemble: false,
+        line_numbers: false,
+        source: false,
+        prefix: None,
+        prefix_strip: 0,
+        debug_vars: None,
+        debug_indent: 52,
+    })
 }
 
 pub fn run(opts: Opts) -> Result<ExitCode> {

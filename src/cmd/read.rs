@@ -42,7 +42,7 @@ use view::ObjectView;
 /// Exit status (the highest over all files): 0 everything was read; 1 part of an
 /// object could not be read (a note, a symbol, a section: named on stderr with its
 /// offset) and the rest was printed; 2 a file or object could not be read at all.
-#[derive(Args)]
+#[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Opts {
     /// Files to read (`-` for stdin).
@@ -146,27 +146,15 @@ fn parse_address(s: &str) -> Result<u64, String> {
     r.map_err(|e| format!("{s}: {e}"))
 }
 
-/// `hsaco read --metadata FILE...` and nothing else (the form of the benchmark and
-/// of scripts over many files), recognised without clap, which takes about half a
-/// microsecond per argument: a millisecond for a corpus of objects. Any other command
-/// line (another option, a name starting with `-`, an empty one) returns `None` and
-/// goes to clap.
-pub fn plain_metadata_args(args: impl Iterator<Item = std::ffi::OsString>) -> Option<Opts> {
-    let mut args = args.skip(1);
-    if args.next()? != "read" || args.next()? != "--metadata" {
-        return None;
-    }
-    let files: Vec<PathBuf> = args.map(PathBuf::from).collect();
-    let plain = |f: &PathBuf| {
-        let b = f.as_os_str().as_encoded_bytes();
-        !b.is_empty() && b[0] != b'-'
-    };
-    if files.is_empty() || !files.iter().all(plain) {
-        return None;
-    }
-    Some(Opts {
-        files,
-        metadata: true,
+/// `hsaco read --metadata FILE...` (or `--debug-info`, `--debug-line`, `--debug-frame`,
+/// `--debug-loclists`, `--debug-aranges`, `--debug` in its place) and nothing else: the
+/// form of the benchmarks and of scripts over many files, recognised without clap
+/// (see [`crate::plain_files`]). Any other command line returns `None` and goes to clap.
+pub fn plain_args(args: &[std::ffi::OsString]) -> Option<Opts> {
+    let flag = args.get(2)?.to_str()?;
+    let mut opts = Opts {
+        files: crate::plain_files(args, &["read", flag])?,
+        metadata: false,
         kernel_descriptors: false,
         kernargs: false,
         symbols: false,
@@ -188,7 +176,18 @@ pub fn plain_metadata_args(args: impl Iterator<Item = std::ffi::OsString>) -> Op
         function: None,
         wave_size: None,
         xderef_load: false,
-    })
+    };
+    *match flag {
+        "--metadata" => &mut opts.metadata,
+        "--debug-info" => &mut opts.debug_info,
+        "--debug-line" => &mut opts.debug_line,
+        "--debug-frame" => &mut opts.debug_frame,
+        "--debug-loclists" => &mut opts.debug_loclists,
+        "--debug-aranges" => &mut opts.debug_aranges,
+        "--debug" => &mut opts.debug,
+        _ => return None,
+    } = true;
+    Some(opts)
 }
 
 /// One code object found in an input file.
