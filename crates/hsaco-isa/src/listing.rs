@@ -519,6 +519,56 @@ struct Pieces {
     failed: bool,
 }
 
+/// Memos and piece buffers of finished listings, for the next ones: their pages stay
+/// mapped and written to, where new ones would be mapped and zeroed again (a fresh page
+/// costs ~1.4 us on this project's VM; a memo has 128 of them) and unmapped at the end
+/// (which, with a second thread alive, also stops the other CPU to flush its TLB). A
+/// process listing many objects reuses them object after object. At most
+/// [`SPARE_MEMOS`] memos (~530 KB each) and [`SPARE_BUFFERS`] buffers are kept, for
+/// the life of the process.
+static SPARE: Mutex<Spare> = Mutex::new(Spare {
+    memos: Vec::new(),
+    buffers: Vec::new(),
+});
+
+/// One per listing thread, as `write` starts at most 8.
+const SPARE_MEMOS: usize = 8;
+/// As many as `write`'s window of pieces holds with 8 threads.
+const SPARE_BUFFERS: usize = 16;
+
+struct Spare {
+    memos: Vec<Memo>,
+    buffers: Vec<Vec<u8>>,
+}
+
+impl Spare {
+    fn lock() -> std::sync::MutexGuard<'static, Spare> {
+        SPARE.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Up to `n` spare buffers.
+    fn buffers(n: usize) -> Vec<Vec<u8>> {
+        let mut s = Self::lock();
+        let keep = s.buffers.len().saturating_sub(n);
+        s.buffers.split_off(keep)
+    }
+
+    /// Keep `memo` and `buffers` for later listings (as many as there is room for).
+    fn give_back(memo: Option<Memo>, buffers: Vec<Vec<u8>>) {
+        let mut s = Self::lock();
+        if let Some(m) = memo.filter(|m| !m.sizes.is_empty()) {
+            if s.memos.len() < SPARE_MEMOS {
+                s.memos.push(m);
+            }
+        }
+        for b in buffers {
+            if s.buffers.len() < SPARE_BUFFERS && b.capacity() > 0 {
+                s.buffers.push(b);
+            }
+        }
+    }
+}
+
 /// Marks the pieces failed and stopped if the thread holding it panics, so neither the
 /// writer nor the other threads wait forever for that thread.
 struct PanicGuard<'a> {
@@ -561,11 +611,13 @@ struct Memo {
     sizes: Vec<[u8; MEMO_WAYS]>,
     /// Each set's entries' instruction bytes (little-endian, the rest zero).
     keys: Vec<[u128; MEMO_WAYS]>,
-    /// Each set's entries' lines, laid out as [`MEMO_LINE`] says. (Plain bytes, so
-    /// that the allocation comes zeroed from the system: the pages of sets never used
-    /// are never touched, and no pass fills them; a vector of structs was copied into
-    /// place entry by entry, 434 KB per listing thread.)
-    lines: Vec<[[u8; MEMO_LINE]; MEMO_WAYS]>,
+    /// Each set's entries' lines, laid out as [`MEMO_LINE`] says, set after set:
+    /// entry `i` of set `s` at `(s * MEMO_WAYS + i) * MEMO_LINE`. (One flat vector of
+    /// bytes, so that the allocation comes zeroed from the system, 458 KB per listing
+    /// thread: the pages of sets never used are never touched. A vector of arrays of
+    /// arrays is filled with zeros instead, every page of it touched at once: 112 pages
+    /// of 320 for `dis` of a one-kernel object, ~1.4 us each on this project's VM.)
+    lines: Vec<u8>,
     /// Each set's entry to replace next.
     oldest: Vec<u8>,
 }
@@ -606,6 +658,20 @@ struct MemoLine<'m> {
 }
 
 impl Memo {
+    /// A memo with no entries: a spare one ([`SPARE`]) emptied, or a new one.
+    fn take() -> Memo {
+        let spare = Spare::lock().memos.pop();
+        match spare {
+            Some(mut m) => {
+                // (an entry of size 0 is empty: no line is read without its size)
+                m.sizes.fill([0; MEMO_WAYS]);
+                m.oldest.fill(0);
+                m
+            }
+            None => Memo::default(),
+        }
+    }
+
     /// The 16 bytes at the start of `rest` (None near the end of the code: those
     /// instructions are not kept).
     #[inline]
@@ -648,7 +714,8 @@ impl Memo {
                 sizes[i] > 0 && (sizes[i] <= 4) == one_word && Self::prefix(w, sizes[i]) == keys[i]
             });
             if let Some(i) = found {
-                let e = self.lines.get(set)?.get(i)?;
+                let at = (set * MEMO_WAYS + i) * MEMO_LINE;
+                let e = self.lines.get(at..at + MEMO_LINE)?;
                 let prefix = e[8..8 + MEMO_PREFIX].try_into().ok()?;
                 let suffix = e[8 + MEMO_PREFIX..].try_into().ok()?;
                 let distance = i32::from_le_bytes([e[4], e[5], e[6], e[7]]);
@@ -682,15 +749,11 @@ impl Memo {
         if self.sizes.is_empty() {
             self.sizes = vec![[0; MEMO_WAYS]; MEMO_SETS];
             self.keys = vec![[0; MEMO_WAYS]; MEMO_SETS];
-            self.lines = vec![[[0; MEMO_LINE]; MEMO_WAYS]; MEMO_SETS];
+            self.lines = vec![0; MEMO_SETS * MEMO_WAYS * MEMO_LINE];
             self.oldest = vec![0; MEMO_SETS];
         }
         let set = Self::set(w, size);
-        let (Some(sizes), Some(keys), Some(lines)) = (
-            self.sizes.get_mut(set),
-            self.keys.get_mut(set),
-            self.lines.get_mut(set),
-        ) else {
+        let (Some(sizes), Some(keys)) = (self.sizes.get_mut(set), self.keys.get_mut(set)) else {
             return;
         };
         // (the entries are replaced in turn, oldest first: moving the set's lines
@@ -702,7 +765,10 @@ impl Memo {
         *turn = ((i + 1) % MEMO_WAYS) as u8;
         sizes[i] = size;
         keys[i] = Self::prefix(w, size);
-        let e = &mut lines[i];
+        let at = (set * MEMO_WAYS + i) * MEMO_LINE;
+        let Some(e) = self.lines.get_mut(at..at + MEMO_LINE) else {
+            return;
+        };
         let newline = branch.is_none();
         e[0] = prefix.len() as u8;
         e[1] = (suffix.len() + usize::from(newline)) as u8;
@@ -801,15 +867,20 @@ impl Section<'_, '_> {
         }
         .min(pieces.len())
         .max(1);
-        let mut buf = Vec::new();
-        let mut memo = Memo::default();
+        let mut memo = Memo::take();
         if threads == 1 {
+            let mut buf = Spare::buffers(1).pop().unwrap_or_default();
+            let mut result = Ok(());
             for piece in &pieces {
                 buf.clear();
                 self.list(&mut buf, piece, &mut memo);
-                out.write_all(&buf)?;
+                result = out.write_all(&buf);
+                if result.is_err() {
+                    break;
+                }
             }
-            return Ok(());
+            Spare::give_back(Some(memo), vec![buf]);
+            return result;
         }
         // Every thread takes the next piece not yet taken (this one too, whenever the
         // piece it must write next is not ready), at most `window` pieces ahead of the
@@ -820,7 +891,7 @@ impl Section<'_, '_> {
             next: 0,
             written: 0,
             ready: vec![None; pieces.len()],
-            free: Vec::new(),
+            free: Spare::buffers(window),
             stop: false,
             failed: false,
         });
@@ -828,7 +899,7 @@ impl Section<'_, '_> {
         let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
         // (threads started, and held on CPUs where that helps, by hsaco_par)
         let helper = |_| {
-            let mut memo = Memo::default();
+            let mut memo = Memo::take();
             let _guard = PanicGuard {
                 shared: &shared,
                 changed: &changed,
@@ -838,6 +909,8 @@ impl Section<'_, '_> {
                     let mut s = lock();
                     loop {
                         if s.stop || s.next >= pieces.len() {
+                            drop(s);
+                            Spare::give_back(Some(memo), Vec::new());
                             return;
                         }
                         if s.next < s.written + window {
@@ -854,7 +927,7 @@ impl Section<'_, '_> {
                 changed.notify_all();
             }
         };
-        hsaco_par::spread(threads, helper, || {
+        let result = hsaco_par::spread(threads, helper, || {
             let _guard = PanicGuard {
                 shared: &shared,
                 changed: &changed,
@@ -892,7 +965,11 @@ impl Section<'_, '_> {
             lock().stop = true;
             changed.notify_all();
             result
-        })
+        });
+        let s = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+        let buffers = s.free.into_iter().chain(s.ready.into_iter().flatten());
+        Spare::give_back(Some(memo), buffers.collect());
+        result
     }
 
     /// Append the lines of `blocks` to `buf`.
@@ -1502,6 +1579,31 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 3000);
+    }
+
+    /// A memo kept from one listing for the next ([`SPARE`]) keeps none of its lines:
+    /// the same words listed for another processor, after them, print as that
+    /// processor's listing without the memo does.
+    #[test]
+    fn a_spare_memo_keeps_no_lines_of_the_last_listing() {
+        let words: Vec<u32> = (0..2000)
+            .map(|k| [0xbf8c_0000 | (k % 4), 0x7e00_0200, 0xd1fe_0000, 0x0002_0100][k as usize % 4])
+            .collect();
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let list = |processor: &str, memo: bool| {
+            let dec = Decoder::for_processor(processor).unwrap();
+            NO_MEMO.with(|m| m.set(!memo));
+            let mut out = Vec::new();
+            write_code(&mut out, dec, &code, 0, &[], &Options::default()).unwrap();
+            NO_MEMO.with(|m| m.set(false));
+            String::from_utf8(out).unwrap()
+        };
+        let (gfx90a, gfx1100) = (list("gfx90a", false), list("gfx1100", false));
+        assert_ne!(gfx90a, gfx1100, "the words must list differently");
+        for _ in 0..3 {
+            assert_eq!(list("gfx90a", true), gfx90a);
+            assert_eq!(list("gfx1100", true), gfx1100);
+        }
     }
 
     /// Repeated branches come from the memo with the annotation of their own target:
