@@ -859,10 +859,10 @@ impl Section<'_, '_> {
         if first < blocks.len() {
             pieces.push(&blocks[first..]);
         }
-        // (available_parallelism reads cgroup files: not for a one-piece listing)
+        // (the CPU count is looked up only for a listing in several pieces)
         let threads = match self.options.threads {
             _ if pieces.len() <= 1 => 1,
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
+            0 => hsaco_par::available().min(8),
             n => n,
         }
         .min(pieces.len())

@@ -46,6 +46,15 @@
 //! not allowed), the threads are started as usual. The calling thread gets its CPU set
 //! back at the end.
 
+/// The CPUs the process may use, as [`std::thread::available_parallelism`] counts them
+/// (its CPU set and cgroup CPU quota; 1 if unknown), found once: std reads the cgroup
+/// files again at each call (a dozen system calls), and `hsaco dis` asks once per
+/// object it lists in pieces.
+pub fn available() -> usize {
+    static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// Runs `work` on `threads` threads, the calling one included (each held on a CPU of
 /// its own only where that is worth it: see the crate docs); returns when all have
 /// returned. A panic in a thread is resumed in the caller.

@@ -174,8 +174,7 @@ fn chunk_len(files: usize, threads: usize) -> usize {
 fn text_run(opts: &Opts, wanted: &[Section], dump_opts: DumpOptions) -> Result<ExitCode> {
     let files = &opts.files[..];
     let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
+    let threads = hsaco_par::available()
         .clamp(1, MAX_THREADS)
         .min(files.len())
         .max(1);

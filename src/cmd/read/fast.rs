@@ -54,9 +54,7 @@ pub fn run(opts: &Opts) -> Option<Result<ExitCode>> {
         return None;
     }
     let with_headers = files.len() > 1;
-    let cpus = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, MAX_THREADS);
+    let cpus = hsaco_par::available().clamp(1, MAX_THREADS);
     let chunks = chunks(files, chunk_len(files.len(), cpus));
     let threads = cpus.min(chunks.len()).max(1);
     let next = AtomicUsize::new(0);
