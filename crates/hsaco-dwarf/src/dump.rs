@@ -384,7 +384,7 @@ fn print_unit_at(
     unit_off: u64,
     opts: DumpOptions,
     out: &mut Vec<u8>,
-    mut records: Option<&mut Vec<DieRecord>>,
+    records: Option<&mut Vec<DieRecord>>,
     at: &mut u64,
 ) -> Result<(), UnitError> {
     let mut p = UnitPrinter {
@@ -402,6 +402,20 @@ fn print_unit_at(
         names: OffsetMap::with_capacity_and_hasher(32, Default::default()),
         die_names: OffsetMap::with_capacity_and_hasher(32, Default::default()),
     };
+    let mut plans = Plans::take(&unit.abbreviations);
+    let r = print_entries(&mut p, &mut plans, out, records, at);
+    plans.put_back();
+    r
+}
+
+fn print_entries(
+    p: &mut UnitPrinter<'_, '_>,
+    plans: &mut Plans,
+    out: &mut Vec<u8>,
+    mut records: Option<&mut Vec<DieRecord>>,
+    at: &mut u64,
+) -> Result<(), UnitError> {
+    let unit = p.unit;
     let mut raw = unit.entries_raw(None)?;
     // the fixed text of each abbreviation code's entries at the depth last seen
     let mut scratch = Vec::new();
@@ -439,6 +453,39 @@ fn print_unit_at(
             }
             continue;
         };
+        if records.is_none() {
+            let plan = plans.get(abbrev);
+            if plan.stream {
+                // printed as read (no copy of the attributes); on an error, the
+                // entry's text is taken back, as when the attributes are read first
+                let start = out.len();
+                hex0x(out, offset, 8);
+                out.push_str(": ");
+                self::indent(out, indent);
+                plan.tag.put(out);
+                let mut low_pc: Option<u64> = None;
+                for (i, spec) in abbrev.attributes().iter().enumerate() {
+                    let a = match raw.read_attribute(*spec) {
+                        Ok(a) => a,
+                        Err(e) => {
+                            out.truncate(start);
+                            return Err(e.into());
+                        }
+                    };
+                    if a.name() == c::DW_AT_low_pc {
+                        if let Ok(Some(v)) = p.dwarf.attr_address(p.unit, a.raw_value()) {
+                            low_pc = Some(v);
+                        }
+                    }
+                    self::indent(out, 12 + indent + 2);
+                    plan.names[i].put(out);
+                    p.value(out, &a, low_pc, 12 + indent + 2);
+                    out.push_str(")\n");
+                }
+                out.push(b'\n');
+                continue;
+            }
+        }
         attrs.clear();
         for spec in abbrev.attributes() {
             attrs.push(raw.read_attribute(*spec)?);
@@ -487,6 +534,141 @@ fn print_unit_at(
         out.push(b'\n');
     }
     Ok(())
+}
+
+/// Attribute names with their `\t(` are kept as this many bytes ([`AbbrevPlan`]): a
+/// fixed-size copy then cut back, where a copy of a variable length calls `memcpy`.
+const PLANNED: usize = 40;
+
+/// A name padded to [`PLANNED`] bytes and its length (0: longer, in `long`).
+struct PaddedName {
+    padded: [u8; PLANNED],
+    len: u8,
+    long: Vec<u8>,
+}
+
+impl PaddedName {
+    fn new(text: &[u8]) -> Self {
+        let mut padded = [0u8; PLANNED];
+        if text.len() <= PLANNED {
+            padded[..text.len()].copy_from_slice(text);
+            return PaddedName {
+                padded,
+                len: text.len() as u8,
+                long: Vec::new(),
+            };
+        }
+        PaddedName {
+            padded,
+            len: 0,
+            long: text.to_vec(),
+        }
+    }
+
+    #[inline]
+    fn put(&self, out: &mut Vec<u8>) {
+        if self.len == 0 {
+            out.extend_from_slice(&self.long);
+            return;
+        }
+        let start = out.len();
+        out.extend_from_slice(&self.padded);
+        out.truncate(start + usize::from(self.len));
+    }
+}
+
+/// The fixed text of the entries of one abbreviation: the tag's line and each
+/// attribute's name with the `\t(` after it.
+struct AbbrevPlan {
+    /// The tag's name and `\n`.
+    tag: PaddedName,
+    /// Each attribute's name and `\t(`.
+    names: Vec<PaddedName>,
+    /// The attributes can be printed as they are read: no `DW_AT_low_pc` after a
+    /// `DW_AT_high_pc` (whose value is printed from the low PC before it).
+    stream: bool,
+}
+
+impl AbbrevPlan {
+    fn new(abbrev: &gimli::Abbreviation) -> Self {
+        let mut text = Vec::with_capacity(64);
+        tag_name(&mut text, abbrev.tag());
+        text.push(b'\n');
+        let tag = PaddedName::new(&text);
+        let mut names = Vec::with_capacity(abbrev.attributes().len());
+        let mut high_pc = false;
+        let mut stream = true;
+        for spec in abbrev.attributes() {
+            text.clear();
+            attr_name(&mut text, spec.name());
+            text.extend_from_slice(b"\t(");
+            names.push(PaddedName::new(&text));
+            match spec.name() {
+                c::DW_AT_high_pc => high_pc = true,
+                c::DW_AT_low_pc if high_pc => stream = false,
+                _ => {}
+            }
+        }
+        AbbrevPlan { tag, names, stream }
+    }
+}
+
+/// Abbreviation codes below this are planned once per table ([`Plans`]).
+const PLANNED_CODES: u64 = 1 << 12;
+/// At most this many tables' plans are kept by each thread.
+const PLANNED_TABLES: usize = 64;
+
+/// The plans of an abbreviation table's entries, by code, built on first use: units
+/// share their tables ([`abbreviations`]), so a thread builds each plan once (the
+/// names looked up and copied per attribute were ~5% of `read --debug-info`).
+struct Plans {
+    table: std::sync::Arc<gimli::Abbreviations>,
+    by_code: Vec<Option<AbbrevPlan>>,
+    /// The plan of a code at or above [`PLANNED_CODES`], rebuilt each time.
+    other: Option<AbbrevPlan>,
+}
+
+thread_local! {
+    static PLANS: std::cell::RefCell<Vec<Plans>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Plans {
+    /// The plans of `table`, taken from the thread's (or new).
+    fn take(table: &std::sync::Arc<gimli::Abbreviations>) -> Plans {
+        let kept = PLANS.with_borrow_mut(|plans| {
+            let i = plans
+                .iter()
+                .position(|p| std::sync::Arc::ptr_eq(&p.table, table))?;
+            Some(plans.swap_remove(i))
+        });
+        kept.unwrap_or_else(|| Plans {
+            table: table.clone(),
+            by_code: Vec::new(),
+            other: None,
+        })
+    }
+
+    /// Gives the plans back to the thread.
+    fn put_back(self) {
+        PLANS.with_borrow_mut(|plans| {
+            if plans.len() >= PLANNED_TABLES {
+                plans.remove(0);
+            }
+            plans.push(self);
+        });
+    }
+
+    fn get(&mut self, abbrev: &gimli::Abbreviation) -> &AbbrevPlan {
+        let code = abbrev.code();
+        if code >= PLANNED_CODES {
+            return self.other.insert(AbbrevPlan::new(abbrev));
+        }
+        let i = code as usize;
+        if self.by_code.len() <= i {
+            self.by_code.resize_with(i + 1, || None);
+        }
+        self.by_code[i].get_or_insert_with(|| AbbrevPlan::new(abbrev))
+    }
 }
 
 /// Names of the codes below this many are looked up in a table built on first use
