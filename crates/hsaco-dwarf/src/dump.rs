@@ -1086,6 +1086,35 @@ impl<'d> UnitPrinter<'_, 'd> {
         }
     }
 
+    /// The tag of the entry at `off` and the first value of each of the `wanted`
+    /// attributes (as `attr_value` gives it), its attributes read only as far as
+    /// the last of those (a whole entry parsed for one or two values was ~10% of the
+    /// reference names' cost); a value after an attribute that does not read is
+    /// not found, as with `attr_value`. `None`: no entry there.
+    fn first_values<const N: usize>(
+        &self,
+        off: UnitOffset,
+        wanted: [c::DwAt; N],
+    ) -> Option<(c::DwTag, [Option<AttributeValue<Slice<'d>>>; N])> {
+        let mut raw = self.unit.entries_raw(Some(off)).ok()?;
+        let abbrev = raw.read_abbreviation().ok()??;
+        let specs = abbrev.attributes();
+        let end = specs
+            .iter()
+            .rposition(|s| wanted.contains(&s.name()))
+            .map_or(0, |i| i + 1);
+        let mut found = [None; N];
+        for spec in &specs[..end] {
+            let Ok(a) = raw.read_attribute(*spec) else {
+                break;
+            };
+            if let Some(k) = wanted.iter().position(|&w| w == a.name()) {
+                found[k].get_or_insert(a.value());
+            }
+        }
+        Some((abbrev.tag(), found))
+    }
+
     /// A DIE's name for a reference: its linkage name, else DW_AT_name, else the
     /// name of what it specifies or abstracts.
     fn die_name(&mut self, off: UnitOffset) -> Option<Cow<'d, str>> {
@@ -1096,9 +1125,9 @@ impl<'d> UnitPrinter<'_, 'd> {
         if depth > 16 {
             return None;
         }
-        let e = self.unit.entry(off).ok()?;
         // the first of each attribute, in one pass over the entry's attributes (an
-        // `attr_value` per name parsed them up to five times)
+        // `attr_value` per name parsed them up to five times), read only as far as
+        // the last of them
         const WANTED: [c::DwAt; 5] = [
             c::DW_AT_linkage_name,
             c::DW_AT_MIPS_linkage_name,
@@ -1106,13 +1135,7 @@ impl<'d> UnitPrinter<'_, 'd> {
             c::DW_AT_specification,
             c::DW_AT_abstract_origin,
         ];
-        let mut found: [Option<AttributeValue<Slice<'d>>>; 5] = [None; 5];
-        let mut attrs = e.attrs();
-        while let Ok(Some(a)) = attrs.next() {
-            if let Some(i) = WANTED.iter().position(|&w| w == a.name()) {
-                found[i].get_or_insert(a.value());
-            }
-        }
+        let (_, found) = self.first_values(off, WANTED)?;
         if let Some(v) = found[..3].iter().flatten().next() {
             return self.string(*v);
         }
@@ -1135,13 +1158,13 @@ impl<'d> UnitPrinter<'_, 'd> {
         n
     }
 
-    /// The type the entry `e` refers to (`DW_AT_type`), and its name.
+    /// The type an entry refers to (its `DW_AT_type` value `v`), and its name.
     fn inner_type(
         &mut self,
-        e: &gimli::DebuggingInformationEntry<'_, '_, Slice<'d>>,
+        v: Option<AttributeValue<Slice<'d>>>,
         depth: u32,
     ) -> (Option<UnitOffset>, Option<Cow<'d, str>>) {
-        match e.attr_value(c::DW_AT_type).ok().flatten() {
+        match v {
             Some(AttributeValue::UnitRef(r)) => (Some(r), self.type_name(r, depth + 1)),
             _ => (None, None),
         }
@@ -1151,9 +1174,8 @@ impl<'d> UnitPrinter<'_, 'd> {
         if depth > 32 {
             return None;
         }
-        // (the entry read once: each `unit.entry` parses all its attributes)
-        let e = self.unit.entry(off).ok()?;
-        let tag = e.tag();
+        // (the entry read once, as far as its type and name)
+        let (tag, [ty, name]) = self.first_values(off, [c::DW_AT_type, c::DW_AT_name])?;
         Some(match tag {
             c::DW_TAG_pointer_type | c::DW_TAG_reference_type | c::DW_TAG_rvalue_reference_type => {
                 let sym = match tag {
@@ -1161,7 +1183,7 @@ impl<'d> UnitPrinter<'_, 'd> {
                     c::DW_TAG_reference_type => "&",
                     _ => "&&",
                 };
-                let (_, inner) = self.inner_type(&e, depth);
+                let (_, inner) = self.inner_type(ty, depth);
                 // (the inner name's buffer extended: `format!` was ~750 instructions)
                 let mut inner = with_room(inner, 3);
                 if !(inner.ends_with('*') || inner.ends_with('&')) {
@@ -1176,7 +1198,7 @@ impl<'d> UnitPrinter<'_, 'd> {
                 } else {
                     "volatile"
                 };
-                let (r, inner) = self.inner_type(&e, depth);
+                let (r, inner) = self.inner_type(ty, depth);
                 let inner = with_room(inner, q.len() + 1);
                 let inner_is_ptr = r
                     .and_then(|r| self.unit.entry(r).ok())
@@ -1195,7 +1217,7 @@ impl<'d> UnitPrinter<'_, 'd> {
                 })
             }
             c::DW_TAG_array_type => {
-                let (_, inner) = self.inner_type(&e, depth);
+                let (_, inner) = self.inner_type(ty, depth);
                 let mut s = with_room(inner, 16);
                 // subranges
                 if let Ok(mut tree) = self.unit.entries_tree(Some(off)) {
@@ -1231,12 +1253,7 @@ impl<'d> UnitPrinter<'_, 'd> {
             }
             // a named type by its name; anything else (an anonymous structure, a
             // restrict or atomic qualifier) by its tag: `structure `, `restrict `
-            _ => match e
-                .attr_value(c::DW_AT_name)
-                .ok()
-                .flatten()
-                .and_then(|v| self.string(v))
-            {
+            _ => match name.and_then(|v| self.string(v)) {
                 Some(n) => n,
                 None => {
                     let t = tag.static_string()?;
