@@ -1291,25 +1291,24 @@ fn plain_ascii(bytes: &[u8]) -> bool {
     // a byte of `x` is zero -> its high bit set in the result (exact when no byte of
     // `x` has its high bit set, which is checked first)
     let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
+    // non-ASCII; below 0x20 (x + 0x60 has no high bit); 0x7f; `\\`; `"`
+    let plain = |w: &[u8]| {
         let mut b = [0u8; 8];
         b.copy_from_slice(w);
         let x = u64::from_le_bytes(b);
-        // non-ASCII; below 0x20 (x + 0x60 has no high bit); 0x7f; `\\`; `"`
-        if x & HIGH != 0
-            || (x.wrapping_add(0x6060_6060_6060_6060) & HIGH) != HIGH
-            || zero(x ^ (0x7f * ONES)) != 0
-            || zero(x ^ (u64::from(b'\\') * ONES)) != 0
-            || zero(x ^ (u64::from(b'"') * ONES)) != 0
-        {
-            return false;
-        }
+        x & HIGH == 0
+            && (x.wrapping_add(0x6060_6060_6060_6060) & HIGH) == HIGH
+            && zero(x ^ (0x7f * ONES)) == 0
+            && zero(x ^ (u64::from(b'\\') * ONES)) == 0
+            && zero(x ^ (u64::from(b'"') * ONES)) == 0
+    };
+    if bytes.len() < 8 {
+        return bytes
+            .iter()
+            .all(|&b| (0x20..0x7f).contains(&b) && b != b'\\' && b != b'"');
     }
-    words
-        .remainder()
-        .iter()
-        .all(|&b| (0x20..0x7f).contains(&b) && b != b'\\' && b != b'"')
+    // the words, then the last eight bytes (overlapping the last word) for the rest
+    bytes.chunks_exact(8).all(plain) && plain(&bytes[bytes.len() - 8..])
 }
 
 /// Appends `bytes` as [`escape`] prints them (invalid UTF-8 replaced).
