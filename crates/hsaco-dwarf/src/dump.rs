@@ -824,50 +824,21 @@ impl<'d> UnitPrinter<'_, 'd> {
         use AttributeValue as V;
         let name = a.name();
         let v = a.raw_value();
-        // enumerations by attribute
-        let enum_name: Option<Cow<'static, str>> = match (name, &v) {
-            (c::DW_AT_language, _) => v.udata_value().map(|x| {
-                c::DwLang(x as u16)
-                    .static_string()
-                    .map_or_else(|| format!("DW_LANG_unknown_{x:x}").into(), Cow::Borrowed)
-            }),
-            (c::DW_AT_encoding, _) => v.udata_value().map(|x| {
-                c::DwAte(x as u8)
-                    .static_string()
-                    .map_or_else(|| format!("DW_ATE_unknown_{x:x}").into(), Cow::Borrowed)
-            }),
-            (c::DW_AT_calling_convention, _) => v.udata_value().map(|x| {
-                names::llvm_calling_convention(x as u8)
-                    .or_else(|| c::DwCc(x as u8).static_string())
-                    .map_or_else(|| format!("DW_CC_unknown_{x:x}").into(), Cow::Borrowed)
-            }),
-            (c::DW_AT_inline, _) => v.udata_value().map(|x| {
-                c::DwInl(x as u8)
-                    .static_string()
-                    .map_or_else(|| format!("DW_INL_unknown_{x:x}").into(), Cow::Borrowed)
-            }),
-            (c::DW_AT_accessibility, _) => v
-                .udata_value()
-                .and_then(|x| c::DwAccess(x as u8).static_string().map(Cow::Borrowed)),
-            (c::DW_AT_virtuality, _) => v
-                .udata_value()
-                .and_then(|x| c::DwVirtuality(x as u8).static_string().map(Cow::Borrowed)),
-            (c::DW_AT_visibility, _) => v
-                .udata_value()
-                .and_then(|x| c::DwVis(x as u8).static_string().map(Cow::Borrowed)),
-            (c::DW_AT_identifier_case, _) => v
-                .udata_value()
-                .and_then(|x| c::DwId(x as u8).static_string().map(Cow::Borrowed)),
-            (c::DW_AT_defaulted, _) => v
-                .udata_value()
-                .and_then(|x| c::DwDefaulted(x as u8).static_string().map(Cow::Borrowed)),
-            _ => None,
-        };
-        if let Some(e) = enum_name {
-            out.push_str(&e);
-            return;
-        }
         match name {
+            c::DW_AT_language
+            | c::DW_AT_encoding
+            | c::DW_AT_calling_convention
+            | c::DW_AT_inline
+            | c::DW_AT_accessibility
+            | c::DW_AT_virtuality
+            | c::DW_AT_visibility
+            | c::DW_AT_identifier_case
+            | c::DW_AT_defaulted => {
+                if let Some(e) = enum_name(name, &v) {
+                    out.push_str(&e);
+                    return;
+                }
+            }
             c::DW_AT_decl_file | c::DW_AT_call_file => {
                 if let Some(i) = v.udata_value() {
                     match self.files.get(i as usize).and_then(|f| f.as_deref()) {
@@ -1262,6 +1233,50 @@ impl<'d> UnitPrinter<'_, 'd> {
                 }
             },
         })
+    }
+}
+
+/// The name of an enumerated value (`DW_LANG_*`, `DW_ATE_*` ...) of attribute
+/// `name`, if it is one (those attributes are checked first, in one `match` with the
+/// others printed their own way).
+fn enum_name(name: c::DwAt, v: &AttributeValue<Slice<'_>>) -> Option<Cow<'static, str>> {
+    match (name, v) {
+        (c::DW_AT_language, _) => v.udata_value().map(|x| {
+            c::DwLang(x as u16)
+                .static_string()
+                .map_or_else(|| format!("DW_LANG_unknown_{x:x}").into(), Cow::Borrowed)
+        }),
+        (c::DW_AT_encoding, _) => v.udata_value().map(|x| {
+            c::DwAte(x as u8)
+                .static_string()
+                .map_or_else(|| format!("DW_ATE_unknown_{x:x}").into(), Cow::Borrowed)
+        }),
+        (c::DW_AT_calling_convention, _) => v.udata_value().map(|x| {
+            names::llvm_calling_convention(x as u8)
+                .or_else(|| c::DwCc(x as u8).static_string())
+                .map_or_else(|| format!("DW_CC_unknown_{x:x}").into(), Cow::Borrowed)
+        }),
+        (c::DW_AT_inline, _) => v.udata_value().map(|x| {
+            c::DwInl(x as u8)
+                .static_string()
+                .map_or_else(|| format!("DW_INL_unknown_{x:x}").into(), Cow::Borrowed)
+        }),
+        (c::DW_AT_accessibility, _) => v
+            .udata_value()
+            .and_then(|x| c::DwAccess(x as u8).static_string().map(Cow::Borrowed)),
+        (c::DW_AT_virtuality, _) => v
+            .udata_value()
+            .and_then(|x| c::DwVirtuality(x as u8).static_string().map(Cow::Borrowed)),
+        (c::DW_AT_visibility, _) => v
+            .udata_value()
+            .and_then(|x| c::DwVis(x as u8).static_string().map(Cow::Borrowed)),
+        (c::DW_AT_identifier_case, _) => v
+            .udata_value()
+            .and_then(|x| c::DwId(x as u8).static_string().map(Cow::Borrowed)),
+        (c::DW_AT_defaulted, _) => v
+            .udata_value()
+            .and_then(|x| c::DwDefaulted(x as u8).static_string().map(Cow::Borrowed)),
+        _ => None,
     }
 }
 
