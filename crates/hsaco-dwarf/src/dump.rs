@@ -465,11 +465,14 @@ fn print_entries(
                 plan.tag.put(out);
                 let mut low_pc: Option<u64> = None;
                 for (i, spec) in abbrev.attributes().iter().enumerate() {
-                    let a = match raw.read_attribute(*spec) {
+                    // (borrowed from the result: moving it out was a copy of ~12
+                    // instructions an attribute)
+                    let read = raw.read_attribute(*spec);
+                    let a = match &read {
                         Ok(a) => a,
                         Err(e) => {
                             out.truncate(start);
-                            return Err(e.into());
+                            return Err((*e).into());
                         }
                     };
                     if a.name() == c::DW_AT_low_pc {
@@ -479,7 +482,7 @@ fn print_entries(
                     }
                     self::indent(out, 12 + indent + 2);
                     plan.names[i].put(out);
-                    p.value(out, &a, low_pc, 12 + indent + 2);
+                    p.value(out, a, low_pc, 12 + indent + 2);
                     out.push_str(")\n");
                 }
                 out.push(b'\n');
