@@ -1014,7 +1014,7 @@ impl<'d> UnitPrinter<'_, 'd> {
             return;
         };
         loop {
-            match it.next() {
+            match &it.next() {
                 Ok(Some(e)) => {
                     out.push(b'\n');
                     spaces(out, indent + 3);
