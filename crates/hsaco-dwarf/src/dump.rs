@@ -384,7 +384,7 @@ fn print_unit_at(
     unit_off: u64,
     opts: DumpOptions,
     out: &mut Vec<u8>,
-    mut records: Option<&mut Vec<DieRecord>>,
+    records: Option<&mut Vec<DieRecord>>,
     at: &mut u64,
 ) -> Result<(), UnitError> {
     let mut p = UnitPrinter {
@@ -402,6 +402,20 @@ fn print_unit_at(
         names: OffsetMap::with_capacity_and_hasher(32, Default::default()),
         die_names: OffsetMap::with_capacity_and_hasher(32, Default::default()),
     };
+    let mut plans = Plans::take(&unit.abbreviations);
+    let r = print_entries(&mut p, &mut plans, out, records, at);
+    plans.put_back();
+    r
+}
+
+fn print_entries(
+    p: &mut UnitPrinter<'_, '_>,
+    plans: &mut Plans,
+    out: &mut Vec<u8>,
+    mut records: Option<&mut Vec<DieRecord>>,
+    at: &mut u64,
+) -> Result<(), UnitError> {
+    let unit = p.unit;
     let mut raw = unit.entries_raw(None)?;
     // the fixed text of each abbreviation code's entries at the depth last seen
     let mut scratch = Vec::new();
@@ -439,6 +453,42 @@ fn print_unit_at(
             }
             continue;
         };
+        if records.is_none() {
+            let plan = plans.get(abbrev);
+            if plan.stream {
+                // printed as read (no copy of the attributes); on an error, the
+                // entry's text is taken back, as when the attributes are read first
+                let start = out.len();
+                hex0x(out, offset, 8);
+                out.push_str(": ");
+                self::indent(out, indent);
+                plan.tag.put(out);
+                let mut low_pc: Option<u64> = None;
+                for (i, spec) in abbrev.attributes().iter().enumerate() {
+                    // (borrowed from the result: moving it out was a copy of ~12
+                    // instructions an attribute)
+                    let read = raw.read_attribute(*spec);
+                    let a = match &read {
+                        Ok(a) => a,
+                        Err(e) => {
+                            out.truncate(start);
+                            return Err((*e).into());
+                        }
+                    };
+                    if a.name() == c::DW_AT_low_pc {
+                        if let Ok(Some(v)) = p.dwarf.attr_address(p.unit, a.raw_value()) {
+                            low_pc = Some(v);
+                        }
+                    }
+                    self::indent(out, 12 + indent + 2);
+                    plan.names[i].put(out);
+                    p.value(out, a, low_pc, 12 + indent + 2);
+                    out.push_str(")\n");
+                }
+                out.push(b'\n');
+                continue;
+            }
+        }
         attrs.clear();
         for spec in abbrev.attributes() {
             attrs.push(raw.read_attribute(*spec)?);
@@ -487,6 +537,141 @@ fn print_unit_at(
         out.push(b'\n');
     }
     Ok(())
+}
+
+/// Attribute names with their `\t(` are kept as this many bytes ([`AbbrevPlan`]): a
+/// fixed-size copy then cut back, where a copy of a variable length calls `memcpy`.
+const PLANNED: usize = 40;
+
+/// A name padded to [`PLANNED`] bytes and its length (0: longer, in `long`).
+struct PaddedName {
+    padded: [u8; PLANNED],
+    len: u8,
+    long: Vec<u8>,
+}
+
+impl PaddedName {
+    fn new(text: &[u8]) -> Self {
+        let mut padded = [0u8; PLANNED];
+        if text.len() <= PLANNED {
+            padded[..text.len()].copy_from_slice(text);
+            return PaddedName {
+                padded,
+                len: text.len() as u8,
+                long: Vec::new(),
+            };
+        }
+        PaddedName {
+            padded,
+            len: 0,
+            long: text.to_vec(),
+        }
+    }
+
+    #[inline]
+    fn put(&self, out: &mut Vec<u8>) {
+        if self.len == 0 {
+            out.extend_from_slice(&self.long);
+            return;
+        }
+        let start = out.len();
+        out.extend_from_slice(&self.padded);
+        out.truncate(start + usize::from(self.len));
+    }
+}
+
+/// The fixed text of the entries of one abbreviation: the tag's line and each
+/// attribute's name with the `\t(` after it.
+struct AbbrevPlan {
+    /// The tag's name and `\n`.
+    tag: PaddedName,
+    /// Each attribute's name and `\t(`.
+    names: Vec<PaddedName>,
+    /// The attributes can be printed as they are read: no `DW_AT_low_pc` after a
+    /// `DW_AT_high_pc` (whose value is printed from the low PC before it).
+    stream: bool,
+}
+
+impl AbbrevPlan {
+    fn new(abbrev: &gimli::Abbreviation) -> Self {
+        let mut text = Vec::with_capacity(64);
+        tag_name(&mut text, abbrev.tag());
+        text.push(b'\n');
+        let tag = PaddedName::new(&text);
+        let mut names = Vec::with_capacity(abbrev.attributes().len());
+        let mut high_pc = false;
+        let mut stream = true;
+        for spec in abbrev.attributes() {
+            text.clear();
+            attr_name(&mut text, spec.name());
+            text.extend_from_slice(b"\t(");
+            names.push(PaddedName::new(&text));
+            match spec.name() {
+                c::DW_AT_high_pc => high_pc = true,
+                c::DW_AT_low_pc if high_pc => stream = false,
+                _ => {}
+            }
+        }
+        AbbrevPlan { tag, names, stream }
+    }
+}
+
+/// Abbreviation codes below this are planned once per table ([`Plans`]).
+const PLANNED_CODES: u64 = 1 << 12;
+/// At most this many tables' plans are kept by each thread.
+const PLANNED_TABLES: usize = 64;
+
+/// The plans of an abbreviation table's entries, by code, built on first use: units
+/// share their tables ([`abbreviations`]), so a thread builds each plan once (the
+/// names looked up and copied per attribute were ~5% of `read --debug-info`).
+struct Plans {
+    table: std::sync::Arc<gimli::Abbreviations>,
+    by_code: Vec<Option<AbbrevPlan>>,
+    /// The plan of a code at or above [`PLANNED_CODES`], rebuilt each time.
+    other: Option<AbbrevPlan>,
+}
+
+thread_local! {
+    static PLANS: std::cell::RefCell<Vec<Plans>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Plans {
+    /// The plans of `table`, taken from the thread's (or new).
+    fn take(table: &std::sync::Arc<gimli::Abbreviations>) -> Plans {
+        let kept = PLANS.with_borrow_mut(|plans| {
+            let i = plans
+                .iter()
+                .position(|p| std::sync::Arc::ptr_eq(&p.table, table))?;
+            Some(plans.swap_remove(i))
+        });
+        kept.unwrap_or_else(|| Plans {
+            table: table.clone(),
+            by_code: Vec::new(),
+            other: None,
+        })
+    }
+
+    /// Gives the plans back to the thread.
+    fn put_back(self) {
+        PLANS.with_borrow_mut(|plans| {
+            if plans.len() >= PLANNED_TABLES {
+                plans.remove(0);
+            }
+            plans.push(self);
+        });
+    }
+
+    fn get(&mut self, abbrev: &gimli::Abbreviation) -> &AbbrevPlan {
+        let code = abbrev.code();
+        if code >= PLANNED_CODES {
+            return self.other.insert(AbbrevPlan::new(abbrev));
+        }
+        let i = code as usize;
+        if self.by_code.len() <= i {
+            self.by_code.resize_with(i + 1, || None);
+        }
+        self.by_code[i].get_or_insert_with(|| AbbrevPlan::new(abbrev))
+    }
 }
 
 /// Names of the codes below this many are looked up in a table built on first use
@@ -642,50 +827,21 @@ impl<'d> UnitPrinter<'_, 'd> {
         use AttributeValue as V;
         let name = a.name();
         let v = a.raw_value();
-        // enumerations by attribute
-        let enum_name: Option<Cow<'static, str>> = match (name, &v) {
-            (c::DW_AT_language, _) => v.udata_value().map(|x| {
-                c::DwLang(x as u16)
-                    .static_string()
-                    .map_or_else(|| format!("DW_LANG_unknown_{x:x}").into(), Cow::Borrowed)
-            }),
-            (c::DW_AT_encoding, _) => v.udata_value().map(|x| {
-                c::DwAte(x as u8)
-                    .static_string()
-                    .map_or_else(|| format!("DW_ATE_unknown_{x:x}").into(), Cow::Borrowed)
-            }),
-            (c::DW_AT_calling_convention, _) => v.udata_value().map(|x| {
-                names::llvm_calling_convention(x as u8)
-                    .or_else(|| c::DwCc(x as u8).static_string())
-                    .map_or_else(|| format!("DW_CC_unknown_{x:x}").into(), Cow::Borrowed)
-            }),
-            (c::DW_AT_inline, _) => v.udata_value().map(|x| {
-                c::DwInl(x as u8)
-                    .static_string()
-                    .map_or_else(|| format!("DW_INL_unknown_{x:x}").into(), Cow::Borrowed)
-            }),
-            (c::DW_AT_accessibility, _) => v
-                .udata_value()
-                .and_then(|x| c::DwAccess(x as u8).static_string().map(Cow::Borrowed)),
-            (c::DW_AT_virtuality, _) => v
-                .udata_value()
-                .and_then(|x| c::DwVirtuality(x as u8).static_string().map(Cow::Borrowed)),
-            (c::DW_AT_visibility, _) => v
-                .udata_value()
-                .and_then(|x| c::DwVis(x as u8).static_string().map(Cow::Borrowed)),
-            (c::DW_AT_identifier_case, _) => v
-                .udata_value()
-                .and_then(|x| c::DwId(x as u8).static_string().map(Cow::Borrowed)),
-            (c::DW_AT_defaulted, _) => v
-                .udata_value()
-                .and_then(|x| c::DwDefaulted(x as u8).static_string().map(Cow::Borrowed)),
-            _ => None,
-        };
-        if let Some(e) = enum_name {
-            out.push_str(&e);
-            return;
-        }
         match name {
+            c::DW_AT_language
+            | c::DW_AT_encoding
+            | c::DW_AT_calling_convention
+            | c::DW_AT_inline
+            | c::DW_AT_accessibility
+            | c::DW_AT_virtuality
+            | c::DW_AT_visibility
+            | c::DW_AT_identifier_case
+            | c::DW_AT_defaulted => {
+                if let Some(e) = enum_name(name, &v) {
+                    out.push_str(&e);
+                    return;
+                }
+            }
             c::DW_AT_decl_file | c::DW_AT_call_file => {
                 if let Some(i) = v.udata_value() {
                     match self.files.get(i as usize).and_then(|f| f.as_deref()) {
@@ -858,7 +1014,7 @@ impl<'d> UnitPrinter<'_, 'd> {
             return;
         };
         loop {
-            match it.next() {
+            match &it.next() {
                 Ok(Some(e)) => {
                     out.push(b'\n');
                     spaces(out, indent + 3);
@@ -904,6 +1060,35 @@ impl<'d> UnitPrinter<'_, 'd> {
         }
     }
 
+    /// The tag of the entry at `off` and the first value of each of the `wanted`
+    /// attributes (as `attr_value` gives it), its attributes read only as far as
+    /// the last of those (a whole entry parsed for one or two values was ~10% of the
+    /// reference names' cost); a value after an attribute that does not read is
+    /// not found, as with `attr_value`. `None`: no entry there.
+    fn first_values<const N: usize>(
+        &self,
+        off: UnitOffset,
+        wanted: [c::DwAt; N],
+    ) -> Option<(c::DwTag, [Option<AttributeValue<Slice<'d>>>; N])> {
+        let mut raw = self.unit.entries_raw(Some(off)).ok()?;
+        let abbrev = raw.read_abbreviation().ok()??;
+        let specs = abbrev.attributes();
+        let end = specs
+            .iter()
+            .rposition(|s| wanted.contains(&s.name()))
+            .map_or(0, |i| i + 1);
+        let mut found = [None; N];
+        for spec in &specs[..end] {
+            let Ok(a) = raw.read_attribute(*spec) else {
+                break;
+            };
+            if let Some(k) = wanted.iter().position(|&w| w == a.name()) {
+                found[k].get_or_insert(a.value());
+            }
+        }
+        Some((abbrev.tag(), found))
+    }
+
     /// A DIE's name for a reference: its linkage name, else DW_AT_name, else the
     /// name of what it specifies or abstracts.
     fn die_name(&mut self, off: UnitOffset) -> Option<Cow<'d, str>> {
@@ -914,9 +1099,9 @@ impl<'d> UnitPrinter<'_, 'd> {
         if depth > 16 {
             return None;
         }
-        let e = self.unit.entry(off).ok()?;
         // the first of each attribute, in one pass over the entry's attributes (an
-        // `attr_value` per name parsed them up to five times)
+        // `attr_value` per name parsed them up to five times), read only as far as
+        // the last of them
         const WANTED: [c::DwAt; 5] = [
             c::DW_AT_linkage_name,
             c::DW_AT_MIPS_linkage_name,
@@ -924,13 +1109,7 @@ impl<'d> UnitPrinter<'_, 'd> {
             c::DW_AT_specification,
             c::DW_AT_abstract_origin,
         ];
-        let mut found: [Option<AttributeValue<Slice<'d>>>; 5] = [None; 5];
-        let mut attrs = e.attrs();
-        while let Ok(Some(a)) = attrs.next() {
-            if let Some(i) = WANTED.iter().position(|&w| w == a.name()) {
-                found[i].get_or_insert(a.value());
-            }
-        }
+        let (_, found) = self.first_values(off, WANTED)?;
         if let Some(v) = found[..3].iter().flatten().next() {
             return self.string(*v);
         }
@@ -953,13 +1132,13 @@ impl<'d> UnitPrinter<'_, 'd> {
         n
     }
 
-    /// The type the entry `e` refers to (`DW_AT_type`), and its name.
+    /// The type an entry refers to (its `DW_AT_type` value `v`), and its name.
     fn inner_type(
         &mut self,
-        e: &gimli::DebuggingInformationEntry<'_, '_, Slice<'d>>,
+        v: Option<AttributeValue<Slice<'d>>>,
         depth: u32,
     ) -> (Option<UnitOffset>, Option<Cow<'d, str>>) {
-        match e.attr_value(c::DW_AT_type).ok().flatten() {
+        match v {
             Some(AttributeValue::UnitRef(r)) => (Some(r), self.type_name(r, depth + 1)),
             _ => (None, None),
         }
@@ -969,9 +1148,8 @@ impl<'d> UnitPrinter<'_, 'd> {
         if depth > 32 {
             return None;
         }
-        // (the entry read once: each `unit.entry` parses all its attributes)
-        let e = self.unit.entry(off).ok()?;
-        let tag = e.tag();
+        // (the entry read once, as far as its type and name)
+        let (tag, [ty, name]) = self.first_values(off, [c::DW_AT_type, c::DW_AT_name])?;
         Some(match tag {
             c::DW_TAG_pointer_type | c::DW_TAG_reference_type | c::DW_TAG_rvalue_reference_type => {
                 let sym = match tag {
@@ -979,9 +1157,9 @@ impl<'d> UnitPrinter<'_, 'd> {
                     c::DW_TAG_reference_type => "&",
                     _ => "&&",
                 };
-                let (_, inner) = self.inner_type(&e, depth);
+                let (_, inner) = self.inner_type(ty, depth);
                 // (the inner name's buffer extended: `format!` was ~750 instructions)
-                let mut inner = inner.map_or_else(|| "void".to_string(), Cow::into_owned);
+                let mut inner = with_room(inner, 3);
                 if !(inner.ends_with('*') || inner.ends_with('&')) {
                     inner.push(' ');
                 }
@@ -994,8 +1172,8 @@ impl<'d> UnitPrinter<'_, 'd> {
                 } else {
                     "volatile"
                 };
-                let (r, inner) = self.inner_type(&e, depth);
-                let inner = inner.map_or_else(|| "void".to_string(), Cow::into_owned);
+                let (r, inner) = self.inner_type(ty, depth);
+                let inner = with_room(inner, q.len() + 1);
                 let inner_is_ptr = r
                     .and_then(|r| self.unit.entry(r).ok())
                     .is_some_and(|e| e.tag() == c::DW_TAG_pointer_type);
@@ -1013,8 +1191,8 @@ impl<'d> UnitPrinter<'_, 'd> {
                 })
             }
             c::DW_TAG_array_type => {
-                let (_, inner) = self.inner_type(&e, depth);
-                let mut s = inner.map_or_else(|| "void".to_string(), Cow::into_owned);
+                let (_, inner) = self.inner_type(ty, depth);
+                let mut s = with_room(inner, 16);
                 // subranges
                 if let Ok(mut tree) = self.unit.entries_tree(Some(off)) {
                     if let Ok(root) = tree.root() {
@@ -1049,12 +1227,7 @@ impl<'d> UnitPrinter<'_, 'd> {
             }
             // a named type by its name; anything else (an anonymous structure, a
             // restrict or atomic qualifier) by its tag: `structure `, `restrict `
-            _ => match e
-                .attr_value(c::DW_AT_name)
-                .ok()
-                .flatten()
-                .and_then(|v| self.string(v))
-            {
+            _ => match name.and_then(|v| self.string(v)) {
                 Some(n) => n,
                 None => {
                     let t = tag.static_string()?;
@@ -1064,6 +1237,59 @@ impl<'d> UnitPrinter<'_, 'd> {
             },
         })
     }
+}
+
+/// The name of an enumerated value (`DW_LANG_*`, `DW_ATE_*` ...) of attribute
+/// `name`, if it is one (those attributes are checked first, in one `match` with the
+/// others printed their own way).
+fn enum_name(name: c::DwAt, v: &AttributeValue<Slice<'_>>) -> Option<Cow<'static, str>> {
+    match (name, v) {
+        (c::DW_AT_language, _) => v.udata_value().map(|x| {
+            c::DwLang(x as u16)
+                .static_string()
+                .map_or_else(|| format!("DW_LANG_unknown_{x:x}").into(), Cow::Borrowed)
+        }),
+        (c::DW_AT_encoding, _) => v.udata_value().map(|x| {
+            c::DwAte(x as u8)
+                .static_string()
+                .map_or_else(|| format!("DW_ATE_unknown_{x:x}").into(), Cow::Borrowed)
+        }),
+        (c::DW_AT_calling_convention, _) => v.udata_value().map(|x| {
+            names::llvm_calling_convention(x as u8)
+                .or_else(|| c::DwCc(x as u8).static_string())
+                .map_or_else(|| format!("DW_CC_unknown_{x:x}").into(), Cow::Borrowed)
+        }),
+        (c::DW_AT_inline, _) => v.udata_value().map(|x| {
+            c::DwInl(x as u8)
+                .static_string()
+                .map_or_else(|| format!("DW_INL_unknown_{x:x}").into(), Cow::Borrowed)
+        }),
+        (c::DW_AT_accessibility, _) => v
+            .udata_value()
+            .and_then(|x| c::DwAccess(x as u8).static_string().map(Cow::Borrowed)),
+        (c::DW_AT_virtuality, _) => v
+            .udata_value()
+            .and_then(|x| c::DwVirtuality(x as u8).static_string().map(Cow::Borrowed)),
+        (c::DW_AT_visibility, _) => v
+            .udata_value()
+            .and_then(|x| c::DwVis(x as u8).static_string().map(Cow::Borrowed)),
+        (c::DW_AT_identifier_case, _) => v
+            .udata_value()
+            .and_then(|x| c::DwId(x as u8).static_string().map(Cow::Borrowed)),
+        (c::DW_AT_defaulted, _) => v
+            .udata_value()
+            .and_then(|x| c::DwDefaulted(x as u8).static_string().map(Cow::Borrowed)),
+        _ => None,
+    }
+}
+
+/// The type name `inner` (`void` when none) in a `String` with room for `room` more
+/// bytes (growing it for the ` *` after it was ~1% of the run).
+fn with_room(inner: Option<Cow<'_, str>>, room: usize) -> String {
+    let inner = inner.as_deref().unwrap_or("void");
+    let mut s = String::with_capacity(inner.len() + room);
+    s.push_str(inner);
+    s
 }
 
 /// `String::from_utf8_lossy`, with `str::from_utf8`'s faster check first (the same
@@ -1083,25 +1309,24 @@ fn plain_ascii(bytes: &[u8]) -> bool {
     // a byte of `x` is zero -> its high bit set in the result (exact when no byte of
     // `x` has its high bit set, which is checked first)
     let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
+    // non-ASCII; below 0x20 (x + 0x60 has no high bit); 0x7f; `\\`; `"`
+    let plain = |w: &[u8]| {
         let mut b = [0u8; 8];
         b.copy_from_slice(w);
         let x = u64::from_le_bytes(b);
-        // non-ASCII; below 0x20 (x + 0x60 has no high bit); 0x7f; `\\`; `"`
-        if x & HIGH != 0
-            || (x.wrapping_add(0x6060_6060_6060_6060) & HIGH) != HIGH
-            || zero(x ^ (0x7f * ONES)) != 0
-            || zero(x ^ (u64::from(b'\\') * ONES)) != 0
-            || zero(x ^ (u64::from(b'"') * ONES)) != 0
-        {
-            return false;
-        }
+        x & HIGH == 0
+            && (x.wrapping_add(0x6060_6060_6060_6060) & HIGH) == HIGH
+            && zero(x ^ (0x7f * ONES)) == 0
+            && zero(x ^ (u64::from(b'\\') * ONES)) == 0
+            && zero(x ^ (u64::from(b'"') * ONES)) == 0
+    };
+    if bytes.len() < 8 {
+        return bytes
+            .iter()
+            .all(|&b| (0x20..0x7f).contains(&b) && b != b'\\' && b != b'"');
     }
-    words
-        .remainder()
-        .iter()
-        .all(|&b| (0x20..0x7f).contains(&b) && b != b'\\' && b != b'"')
+    // the words, then the last eight bytes (overlapping the last word) for the rest
+    bytes.chunks_exact(8).all(plain) && plain(&bytes[bytes.len() - 8..])
 }
 
 /// Appends `bytes` as [`escape`] prints them (invalid UTF-8 replaced).

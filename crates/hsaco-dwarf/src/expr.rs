@@ -30,6 +30,8 @@ const CACHED_LEN: usize = 60;
 const KEY: usize = CACHED_LEN + 4;
 /// Texts up to this long are kept.
 const TEXT: usize = 160;
+/// Texts up to this long are copied from the cache at a fixed size.
+const SHORT_TEXT: usize = 64;
 /// Entries of the cache (a power of two).
 const SLOTS: usize = 1024;
 
@@ -77,14 +79,29 @@ fn cache_key(bytes: &[u8], cx: ExprContext) -> [u8; KEY] {
     key
 }
 
-/// The slot of `key`: a hash of its words.
+/// Words of `key` that can be other than zero: the context, the length and the bytes.
+fn key_words(key: &[u8; KEY]) -> usize {
+    (4 + usize::from(key[3])).div_ceil(8)
+}
+
+/// The `i`th word of `key`.
+#[inline]
+fn key_word(key: &[u8], i: usize) -> u64 {
+    let mut x = [0u8; 8];
+    x.copy_from_slice(&key[8 * i..8 * i + 8]);
+    u64::from_le_bytes(x)
+}
+
+/// The slot of `key`: a hash of its words that can be other than zero.
 fn slot(key: &[u8; KEY]) -> usize {
     let mut h = 0u64;
-    for w in key.chunks_exact(8) {
-        let mut x = [0u8; 8];
-        x.copy_from_slice(w);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    for i in 0..key_words(key) {
+        h = (h.rotate_left(5) ^ key_word(key, i)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
+    // (mixed again: keys of one word that differ by their length would otherwise
+    // always land a fixed distance apart)
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
     (h >> 40) as usize & (SLOTS - 1)
 }
 
@@ -103,11 +120,20 @@ pub fn write_expression(out: &mut Vec<u8>, bytes: &[u8], cx: ExprContext) {
     let i = slot(&key);
     let found = TEXTS.with_borrow(|texts| {
         let slot = texts.as_ref()?.0.get(i * SLOT..(i + 1) * SLOT)?;
-        if slot[..KEY] != key {
+        // (the words past the length are zeros in both: the length is in the key)
+        if (0..key_words(&key)).any(|w| key_word(slot, w) != key_word(&key, w)) {
             return None;
         }
         let len = usize::from(slot[KEY]);
-        out.extend_from_slice(&slot[KEY + 1..KEY + 1 + len]);
+        let text = &slot[KEY + 1..KEY + 1 + TEXT];
+        if len <= SHORT_TEXT {
+            // (a fixed-size copy, cut back: no `memcpy` call)
+            let start = out.len();
+            out.extend_from_slice(&text[..SHORT_TEXT]);
+            out.truncate(start + len);
+        } else {
+            out.extend_from_slice(&text[..len]);
+        }
         Some(())
     });
     if found.is_some() {
