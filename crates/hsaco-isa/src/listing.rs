@@ -900,7 +900,12 @@ impl Section<'_, '_> {
         // (the instruction text is printed here, then copied to `buf`)
         let mut text = String::with_capacity(128);
         for b in blocks {
-            let _ = writeln!(buf, "\n{:016x} <{}>:", b.label.address, b.label.name);
+            // `\n{address:016x} <{name}>:\n` (no formatter)
+            buf.push(b'\n');
+            buf.extend_from_slice(&lower_hex16(b.label.address));
+            buf.extend_from_slice(b" <");
+            buf.extend_from_slice(b.label.name.as_bytes());
+            buf.extend_from_slice(b">:\n");
             let Some(mut code) = self.bytes.get(b.start..b.stop) else {
                 continue;
             };
@@ -1166,9 +1171,17 @@ fn annotate(buf: &mut Vec<u8>, l: Label<'_>, target: u64) {
     buf.extend_from_slice(b" <");
     buf.extend_from_slice(l.name.as_bytes());
     if off != 0 {
-        let _ = write!(buf, "+0x{off:x}");
+        // (lower-case hex without leading zeros; no formatter)
+        buf.extend_from_slice(b"+0x");
+        let digits = (64 - off.leading_zeros()).div_ceil(4) as usize;
+        buf.extend_from_slice(&lower_hex16(off)[16 - digits..]);
     }
     buf.push(b'>');
+}
+
+/// The 16 lower-case hex digits of `v` (`0`-`9` have the lower-case bit already).
+fn lower_hex16(v: u64) -> [u8; 16] {
+    (u128::from_be_bytes(hex16(v)) | 0x2020_2020_2020_2020_2020_2020_2020_2020).to_be_bytes()
 }
 
 /// The 8 upper-case hex digits of `w`, most significant first, computed for all
@@ -1206,15 +1219,11 @@ impl Comment<'_> {
             len: 60usize.saturating_sub(text_len),
         };
         c.push(b"// ");
-        let digits = address_width(at);
-        let all = hex16(at);
-        if digits == 12 {
+        if at >> 48 == 0 {
             // (the usual case, as a copy of known size)
-            let mut a = [0u8; 12];
-            a.copy_from_slice(&all[4..]);
-            c.push(&a);
+            c.push(&hex12(at));
         } else {
-            c.push(&all[16 - digits..]);
+            c.push(&hex16(at)[16 - address_width(at)..]);
         }
         c.push(b":");
         c
@@ -1253,8 +1262,33 @@ fn hex16(v: u64) -> [u8; 16] {
     all
 }
 
+/// The 4 upper-case hex digits of `v`, as [`hex8`] computes them.
+fn hex4(v: u16) -> [u8; 4] {
+    let mut x = u32::from(v);
+    x = (x | x << 8) & 0x00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f;
+    let ten_up = (x + 0x0606_0606) >> 4 & 0x0101_0101;
+    (x + 0x3030_3030 + ten_up * 7).to_be_bytes()
+}
+
+/// The 12 upper-case hex digits of the low 48 bits of `v`.
+#[inline]
+fn hex12(v: u64) -> [u8; 12] {
+    let mut all = [0u8; 12];
+    all[..8].copy_from_slice(&hex8((v >> 16) as u32));
+    all[8..].copy_from_slice(&hex4(v as u16));
+    all
+}
+
 /// Append the address of the comment (at least 12 digits).
+#[inline]
 fn address_digits(buf: &mut Vec<u8>, at: u64) {
+    // (the usual case: one copy of known size, no width computed; this runs for
+    // every line)
+    if at >> 48 == 0 {
+        buf.extend_from_slice(&hex12(at));
+        return;
+    }
     let all = hex16(at);
     match address_width(at) {
         12 => {
