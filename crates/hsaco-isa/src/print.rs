@@ -1034,14 +1034,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     124
                 };
                 if own_soffset {
-                    out.push_str(&hex_signed(off));
+                    hex_signed(out, off);
                 } else if f(Field::Soffset) != null {
                     operand(out, so, Ty::B32, 0);
                     if off != 0 {
-                        let _ = write!(out, " offset:{}", hex_signed(off));
+                        out.push_str(" offset:");
+                        hex_signed(out, off);
                     }
                 } else if off != 0 || dec.isa().generation == "gfx12" {
-                    out.push_str(&hex_signed(off));
+                    hex_signed(out, off);
                 } else {
                     out.push_str("null");
                 }
@@ -1133,10 +1134,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     operand(out, so, Ty::B32, 0);
                     if imm {
                         out.push_str(" offset:");
-                        out.push_str(&hex_signed(off));
+                        hex_signed(out, off);
                     }
                 } else if imm {
-                    out.push_str(&hex_signed(off));
+                    hex_signed(out, off);
                 } else {
                     let so = crate::decode::scalar_in(dec.isa(), f(Field::Offset) & 0x7f, Ty::B32);
                     operand(out, so, Ty::B32, 0);
@@ -2133,13 +2134,13 @@ fn exp_or_interp(out: &mut String, form: Form, generation: &str, f: &dyn Fn(Fiel
     }
 }
 
-/// A signed offset in LLVM's hex form (`0x2c`, `-0x10`).
-fn hex_signed(v: i32) -> String {
+/// Append a signed offset in LLVM's hex form (`0x2c`, `-0x10`; no formatter, no
+/// allocation).
+fn hex_signed(out: &mut String, v: i32) {
     if v < 0 {
-        format!("-0x{:x}", v.unsigned_abs())
-    } else {
-        format!("0x{v:x}")
+        out.push('-');
     }
+    crate::imm::hex(out, u64::from(v.unsigned_abs()));
 }
 
 /// `v_dual_X vdstx, src0x, vsrc1x :: v_dual_Y vdsty, src0y, vsrc1y` (gfx11+).
