@@ -666,32 +666,44 @@ impl Memo {
         if self.sizes.is_empty() {
             return None;
         }
-        for one_word in [true, false] {
-            let set = Self::set(w, if one_word { 4 } else { 8 });
+        // (entries are whole words: a one-word entry is of 4 bytes, compared as
+        // such; a longer one's key is compared with as many bytes of the window)
+        let mut found = None;
+        let set = Self::set(w, 4);
+        let one = w & MASKS[4];
+        let (sizes, keys) = (self.sizes.get(set)?, self.keys.get(set)?);
+        if let Some(i) = (0..MEMO_WAYS).find(|&i| sizes[i] == 4 && keys[i] == one) {
+            found = Some((set, i));
+        } else {
+            let set = Self::set(w, 8);
             let (sizes, keys) = (self.sizes.get(set)?, self.keys.get(set)?);
-            let found = (0..MEMO_WAYS).find(|&i| {
-                sizes[i] > 0 && (sizes[i] <= 4) == one_word && Self::prefix(w, sizes[i]) == keys[i]
-            });
-            if let Some(i) = found {
-                let order = self.order.get_mut(set)?;
-                *order = most_recent(*order ^ MEMO_ORDER, i as u8) ^ MEMO_ORDER;
-                let e = self.lines.get(set)?.get(i)?;
-                let prefix = e[8..8 + MEMO_PREFIX].try_into().ok()?;
-                let suffix = e[8 + MEMO_PREFIX..].try_into().ok()?;
-                let distance = i32::from_le_bytes([e[4], e[5], e[6], e[7]]);
-                return Some((
-                    sizes[i],
-                    MemoLine {
-                        prefix,
-                        plen: usize::from(e[0]),
-                        suffix,
-                        slen: usize::from(e[1]),
-                        branch: (e[2] != 0).then_some(i64::from(distance)),
-                    },
-                ));
+            if let Some(i) =
+                (0..MEMO_WAYS).find(|&i| sizes[i] > 4 && keys[i] == Self::prefix(w, sizes[i]))
+            {
+                found = Some((set, i));
             }
         }
-        None
+        let (set, i) = found?;
+        let size = *self.sizes.get(set)?.get(i)?;
+        let order = self.order.get_mut(set)?;
+        // (nothing to move when the entry is the most recent already)
+        if (*order ^ MEMO_ORDER) & 3 != i as u8 {
+            *order = most_recent(*order ^ MEMO_ORDER, i as u8) ^ MEMO_ORDER;
+        }
+        let e = self.lines.get(set)?.get(i)?;
+        let prefix = e[8..8 + MEMO_PREFIX].try_into().ok()?;
+        let suffix = e[8 + MEMO_PREFIX..].try_into().ok()?;
+        let distance = i32::from_le_bytes([e[4], e[5], e[6], e[7]]);
+        Some((
+            size,
+            MemoLine {
+                prefix,
+                plen: usize::from(e[0]),
+                suffix,
+                slen: usize::from(e[1]),
+                branch: (e[2] != 0).then_some(i64::from(distance)),
+            },
+        ))
     }
 
     /// Keep the line of the instruction of `size` bytes at the start of `rest`: the
@@ -700,7 +712,12 @@ impl Memo {
     /// annotation), in place of the set's oldest entry.
     fn put(&mut self, rest: &[u8], size: u8, prefix: &[u8], suffix: &[u8], branch: Option<i64>) {
         let Some(w) = Self::window(rest) else { return };
-        if size == 0 || size > 16 || prefix.len() > MEMO_PREFIX || suffix.len() >= MEMO_SUFFIX {
+        if size == 0
+            || size > 16
+            || size % 4 != 0
+            || prefix.len() > MEMO_PREFIX
+            || suffix.len() >= MEMO_SUFFIX
+        {
             return;
         }
         let Ok(distance) = i32::try_from(branch.unwrap_or(0)) else {
@@ -1340,21 +1357,45 @@ struct Digits {
 
 impl Digits {
     /// Append the address of the comment (at least 12 digits), as [`address_digits`].
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, buf: &mut Vec<u8>, at: u64) {
+        let high = (at >> 16) + 1;
+        if high != self.high {
+            self.new_high(buf, at);
+            return;
+        }
+        let [a, b] = HEX_PAIRS[usize::from(at as u8)];
+        let [c, d] = HEX_PAIRS[usize::from((at >> 8) as u8)];
+        self.text[8..].copy_from_slice(&[c, d, a, b]);
+        buf.extend_from_slice(&self.text);
+    }
+
+    /// [`Digits::push`] of an address whose upper digits differ from the last one's.
+    #[cold]
+    #[inline(never)]
+    fn new_high(&mut self, buf: &mut Vec<u8>, at: u64) {
         if at >> 48 != 0 {
+            self.high = 0;
             address_digits(buf, at);
             return;
         }
-        let high = (at >> 16) + 1;
-        if high != self.high {
-            self.high = high;
-            self.text[..8].copy_from_slice(&hex8((at >> 16) as u32));
-        }
-        self.text[8..].copy_from_slice(&hex4(at as u16));
+        self.high = (at >> 16) + 1;
+        self.text = hex12(at);
         buf.extend_from_slice(&self.text);
     }
 }
+
+/// The two upper-case hex digits of each byte.
+const HEX_PAIRS: [[u8; 2]; 256] = {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [DIGITS[i >> 4], DIGITS[i & 15]];
+        i += 1;
+    }
+    t
+};
 
 /// Append the first `len` bytes of `bytes`: the whole array is copied (a copy of
 /// known size, which needs no call) and the rest cut off again.
