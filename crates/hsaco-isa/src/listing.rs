@@ -714,7 +714,7 @@ impl Memo {
         let Some(w) = Self::window(rest) else { return };
         if size == 0
             || size > 16
-            || size % 4 != 0
+            || !size.is_multiple_of(4)
             || prefix.len() > MEMO_PREFIX
             || suffix.len() >= MEMO_SUFFIX
         {
