@@ -1049,9 +1049,10 @@ impl Section<'_, '_> {
             }
             if let Some((size, e)) = memo.get(rest) {
                 let target = e.branch.map(|d| at.wrapping_add(d as u64));
+                let labels = target.map(|t| target_labels(self.labels, t));
                 // (a branch to a label without a type, whose text names the label, is
                 // listed anew)
-                if target.is_none_or(|t| symbolic_label(self.labels, t).is_none()) {
+                if labels.is_none_or(|(symbolic, _)| !symbolic) {
                     // The same bytes decode and print the same: the line is the kept
                     // text, padding and `// `, this address, and the kept `: WORDS\n`
                     // (a branch's: `: WORDS`, the annotation of its target from here,
@@ -1059,8 +1060,8 @@ impl Section<'_, '_> {
                     append_fixed(buf, e.prefix, e.plen);
                     digits.push(buf, at);
                     append_fixed(buf, e.suffix, e.slen);
-                    if let Some(t) = target {
-                        if let Some(l) = annotation_label(self.labels, t) {
+                    if let (Some(t), Some((_, label))) = (target, labels) {
+                        if let Some(l) = label {
                             annotate(buf, l, t);
                         }
                         buf.push(b'\n');
@@ -1167,7 +1168,12 @@ fn finish_line(
             for w in all {
                 c.word(w);
             }
-        } else if longer && inst.operands.contains(&Operand::Literal64) {
+        } else if longer
+            && inst
+                .operands
+                .iter()
+                .any(|o| matches!(o, Operand::Literal64))
+        {
             // gfx1250: the encoding's words, the literal's low word, its high word
             for w in &all[..usize::from(decoder.encoding(inst).words).min(2)] {
                 c.word(*w);
@@ -1203,6 +1209,27 @@ fn symbolic_label<'l, 'a>(labels: &'l [Label<'a>], t: u64) -> Option<&'l Label<'
         .iter()
         .take_while(|l| l.address == t)
         .find(|l| l.kind == STT_NOTYPE)
+}
+
+/// For branch target `t`: whether [`symbolic_label`] finds a label, and
+/// [`annotation_label`]'s label, from one search of `labels`.
+fn target_labels<'a>(labels: &[Label<'a>], t: u64) -> (bool, Option<Label<'a>>) {
+    let at_target = labels.partition_point(|l| l.address < t);
+    let same = labels
+        .get(at_target..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|l| l.address == t)
+        .count();
+    let symbolic = labels
+        .get(at_target.max(1)..at_target + same)
+        .unwrap_or_default()
+        .iter()
+        .any(|l| l.kind == STT_NOTYPE);
+    let annotation = (at_target + same)
+        .checked_sub(1)
+        .and_then(|i| labels.get(i).copied());
+    (symbolic, annotation)
 }
 
 /// The label a branch target `t` is annotated with: the last one at or before it.
@@ -1407,7 +1434,8 @@ fn append_fixed<const N: usize>(buf: &mut Vec<u8>, bytes: &[u8; N], len: usize) 
 }
 
 fn has_literal(inst: &Instruction) -> bool {
-    inst.operands.contains(&Operand::Literal)
+    // (a match, not the derived comparison, which is a call per operand)
+    inst.operands.iter().any(|o| matches!(o, Operand::Literal))
 }
 
 /// `.long` for a word that does not decode, `.byte` for a short tail (built in
