@@ -697,10 +697,10 @@ impl Decoder {
         let mut literal64 = false;
         for (slot, od) in inst.operands.iter_mut().zip(op.operands) {
             let o = self.operand(ei, od.role, od.ty, raw, w2)?;
-            if o == Operand::Literal {
+            if matches!(o, Operand::Literal) {
                 literal = true;
             }
-            literal64 |= o == Operand::Literal64;
+            literal64 |= matches!(o, Operand::Literal64);
             *slot = match (tfe, od.role, o) {
                 (true, Role::Field(Field::Vdata), Operand::Vgpr { first, count }) => {
                     Operand::Vgpr {

@@ -22,7 +22,9 @@ use crate::{DecodeError, Decoder, Instruction, Operand};
 use hsaco_elf::elf::Elf;
 use std::fmt::Write as _;
 use std::io::{self, Write};
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicU8};
+use std::sync::{Condvar, Mutex, OnceLock};
 
 /// `st_type` of a symbol without a type (`STT_NOTYPE`).
 const STT_NOTYPE: u8 = 0;
@@ -556,7 +558,7 @@ impl Spare {
     /// Keep `memo` and `buffers` for later listings (as many as there is room for).
     fn give_back(memo: Option<Memo>, buffers: Vec<Vec<u8>>) {
         let mut s = Self::lock();
-        if let Some(m) = memo.filter(|m| !m.sizes.is_empty()) {
+        if let Some(m) = memo.filter(Memo::used) {
             if s.memos.len() < SPARE_MEMOS {
                 s.memos.push(m);
             }
@@ -598,34 +600,57 @@ impl Drop for PanicGuard<'_> {
 /// with its target's distance from it, and its `<label+0x..>` annotation is looked up
 /// anew at each address (not when its text names the target: see [`list_code`]).
 ///
-/// A lookup reads the set's sizes and keys (4 and 64 bytes, side by side for all the
-/// sets), not the lines: with the lines beside the keys, a set's 4 entries were 4
-/// cache lines far apart in half a megabyte, and the misses of the lookups were a
+/// A lookup reads the set's sizes and keys (4 and 64 bytes, side by side at the start
+/// of the set), not the lines: with the lines beside the keys, a set's 4 entries were
+/// 4 cache lines far apart in half a megabyte, and the misses of the lookups were a
 /// quarter of the listing's time on a library object of 44,000 lines.
 ///
+/// One memo serves all the threads of a listing: with one each, every thread decoded
+/// and printed the instructions the others had already (a library object of 43,625
+/// instruction lines has 4,582 distinct encodings; with two threads 7,300 lines were
+/// decoded instead of ~4,600, and each costs ~2,200 instructions against ~170 for a
+/// kept line). Each set is guarded by a sequence number (a seqlock, in atomics): a
+/// writer makes it odd while it writes (or leaves the set alone if another thread is
+/// writing it), a reader copies the entry and keeps it only if the number was even and
+/// unchanged. The sets are made in groups when first written to, so the pages of sets
+/// never used are never touched (~1.4 us a page on this project's VM).
+///
 /// [`list_code`]: Section::list_code
-#[derive(Default)]
 struct Memo {
-    /// Each set's entries' instruction sizes (0: empty entry); `MEMO_SETS` sets once
-    /// the first entry is kept.
-    sizes: Vec<[u8; MEMO_WAYS]>,
-    /// Each set's entries' instruction bytes (little-endian, the rest zero).
-    keys: Vec<[u128; MEMO_WAYS]>,
-    /// Each set's entries' lines, laid out as [`MEMO_LINE`] says, set after set:
-    /// entry `i` of set `s` at `(s * MEMO_WAYS + i) * MEMO_LINE`. (One flat vector of
-    /// bytes, so that the allocation comes zeroed from the system, 458 KB per listing
-    /// thread: the pages of sets never used are never touched. A vector of arrays of
-    /// arrays is filled with zeros instead, every page of it touched at once: 112 pages
-    /// of 320 for `dis` of a one-kernel object, ~1.4 us each on this project's VM.)
-    lines: Vec<u8>,
-    /// Each set's entry to replace next.
-    oldest: Vec<u8>,
+    /// [`MEMO_GROUPS`] groups of [`MEMO_GROUP`] sets.
+    groups: Box<[OnceLock<Box<[Set]>>]>,
+}
+
+/// The entries of one set of the memo.
+#[derive(Default)]
+struct Set {
+    /// Even while the entries are as written, odd while a thread writes them.
+    seq: AtomicU32,
+    /// The entries from the most recently used to the least (2 bits each, the most
+    /// recent lowest), XORed with [`MEMO_ORDER`] so that a zeroed byte is the order
+    /// 0, 1, 2, 3. The least recently used entry is replaced: common instructions
+    /// stay (with the entries replaced in turn instead, a set's `s_waitcnt` or
+    /// `s_load_dwordx2` went out every fourth new entry; 8% fewer misses on a library
+    /// object of 44,000 lines, one thread). Readers move the entry they found to the
+    /// front too, without the sequence number: an order that a race spoils only
+    /// picks a worse entry to replace, never a wrong line.
+    order: AtomicU8,
+    /// The entries' instruction sizes (0: empty entry).
+    sizes: [AtomicU8; MEMO_WAYS],
+    /// The entries' instruction bytes (little-endian, the rest zero), low and high
+    /// halves.
+    keys: [[AtomicU64; 2]; MEMO_WAYS],
+    /// The entries' lines, laid out as [`MEMO_LINE`] says, in little-endian words.
+    lines: [[AtomicU64; MEMO_LINE / 8]; MEMO_WAYS],
 }
 
 const MEMO_ENTRIES: usize = 4096;
 /// Entries per set.
 const MEMO_WAYS: usize = 4;
 const MEMO_SETS: usize = MEMO_ENTRIES / MEMO_WAYS;
+/// Sets per group (about 8 KB).
+const MEMO_GROUP: usize = 16;
+const MEMO_GROUPS: usize = MEMO_SETS / MEMO_GROUP;
 /// Longest kept line start: tab, text, padding to column 60 and `// `.
 const MEMO_PREFIX: usize = 64;
 /// Longest kept line end: `:`, up to four words, newline.
@@ -635,6 +660,27 @@ const MEMO_SUFFIX: usize = 40;
 /// ([`MEMO_PREFIX`] bytes) and the end ([`MEMO_SUFFIX`] bytes; a branch's ends after
 /// its words, without the annotation and the newline).
 const MEMO_LINE: usize = 8 + MEMO_PREFIX + MEMO_SUFFIX;
+
+// (the order of a set's entries is kept in one byte, 2 bits an entry)
+const _: () = assert!(MEMO_WAYS == 4);
+
+/// A set's entries in the order 0, 1, 2, 3 (stored as 0: see [`Set::order`]).
+const MEMO_ORDER: u8 = 0b11_10_01_00;
+
+/// `order` (as [`Set::order`] holds it, not XORed) with `way` moved to the front.
+#[inline]
+fn most_recent(order: u8, way: u8) -> u8 {
+    let order = u32::from(order);
+    let way = u32::from(way) & 3;
+    // the position of `way` in `order`
+    let mut p = 0;
+    while p < 3 && (order >> (2 * p)) & 3 != way {
+        p += 1;
+    }
+    let below = order & ((1 << (2 * p)) - 1);
+    let above = order & !((1 << (2 * p + 2)) - 1);
+    ((above | below << 2 | way) & 0xff) as u8
+}
 
 /// `MASKS[n]`: the low `n` bytes of a `u128`.
 const MASKS: [u128; 17] = {
@@ -647,14 +693,51 @@ const MASKS: [u128; 17] = {
     m
 };
 
-/// A kept line, read from the memo.
-struct MemoLine<'m> {
-    prefix: &'m [u8; MEMO_PREFIX],
-    plen: usize,
-    suffix: &'m [u8; MEMO_SUFFIX],
-    slen: usize,
+/// A kept line found in the memo: its set, entry and the set's sequence number then,
+/// and the line's first word (lengths, branch).
+struct Kept<'m> {
+    set: &'m Set,
+    way: usize,
+    seq: u32,
+    size: u8,
+    head: u64,
+}
+
+impl Kept<'_> {
     /// A branch's target, less its address.
-    branch: Option<i64>,
+    fn branch(&self) -> Option<i64> {
+        (self.head >> 16 & 0xff != 0).then_some(i64::from((self.head >> 32) as u32 as i32))
+    }
+
+    /// Append the line with address `at`: the kept start, the address and the kept
+    /// end. False (and nothing appended) if another thread rewrote the set meanwhile.
+    #[inline]
+    fn append(&self, buf: &mut Vec<u8>, digits: &mut Digits, at: u64) -> bool {
+        let words = &self.set.lines[self.way];
+        let mut prefix = [0u8; MEMO_PREFIX];
+        for (bytes, word) in prefix.chunks_exact_mut(8).zip(&words[1..]) {
+            bytes.copy_from_slice(&word.load(Relaxed).to_le_bytes());
+        }
+        let slen = (self.head >> 8 & 0xff) as usize;
+        let mut suffix = [0u8; MEMO_SUFFIX];
+        let suffix_words = &words[1 + MEMO_PREFIX / 8..];
+        for (bytes, word) in suffix
+            .chunks_exact_mut(8)
+            .zip(suffix_words)
+            .take(slen.div_ceil(8))
+        {
+            bytes.copy_from_slice(&word.load(Relaxed).to_le_bytes());
+        }
+        // (the copy counts only if no writer came meanwhile)
+        fence(Acquire);
+        if self.set.seq.load(Relaxed) != self.seq {
+            return false;
+        }
+        append_fixed(buf, &prefix, (self.head & 0xff) as usize);
+        digits.push(buf, at);
+        append_fixed(buf, &suffix, slen);
+        true
+    }
 }
 
 impl Memo {
@@ -664,12 +747,30 @@ impl Memo {
         match spare {
             Some(mut m) => {
                 // (an entry of size 0 is empty: no line is read without its size)
-                m.sizes.fill([0; MEMO_WAYS]);
-                m.oldest.fill(0);
+                for group in m.groups.iter_mut().filter_map(OnceLock::get_mut) {
+                    for set in group.iter_mut() {
+                        for size in &mut set.sizes {
+                            *size.get_mut() = 0;
+                        }
+                        *set.order.get_mut() = 0;
+                    }
+                }
                 m
             }
-            None => Memo::default(),
+            None => Memo::new(),
         }
+    }
+
+    /// A new memo, with no entries (and no sets made).
+    fn new() -> Memo {
+        Memo {
+            groups: (0..MEMO_GROUPS).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// Whether an entry was ever kept.
+    fn used(&self) -> bool {
+        self.groups.iter().any(|g| g.get().is_some())
     }
 
     /// The 16 bytes at the start of `rest` (None near the end of the code: those
@@ -699,76 +800,100 @@ impl Memo {
         window & MASKS[usize::from(size).min(16)]
     }
 
-    /// The instruction size and line of the instruction at the start of `rest`, if
-    /// it was kept.
+    /// Set number `set`, if its group was made.
     #[inline]
-    fn get(&self, rest: &[u8]) -> Option<(u8, MemoLine<'_>)> {
+    fn find(&self, set: usize) -> Option<&Set> {
+        self.groups
+            .get(set / MEMO_GROUP)?
+            .get()?
+            .get(set % MEMO_GROUP)
+    }
+
+    /// The kept line of the instruction at the start of `rest`, if there is one.
+    #[inline]
+    fn get(&self, rest: &[u8]) -> Option<Kept<'_>> {
         let w = Self::window(rest)?;
-        if self.sizes.is_empty() {
+        // (entries are whole words: a one-word entry is of 4 bytes, compared as
+        // such; a longer one's key is compared with as many bytes of the window)
+        let one = w & MASKS[4];
+        self.look(Self::set(w, 4), |size, key| size == 4 && key() == one)
+            .or_else(|| {
+                self.look(Self::set(w, 8), |size, key| {
+                    size > 4 && key() == Self::prefix(w, size)
+                })
+            })
+    }
+
+    /// The entry of set number `set` that `hit(size, key)` accepts, if any (moved to
+    /// the front of the set's order).
+    #[inline]
+    fn look(&self, set: usize, hit: impl Fn(u8, &dyn Fn() -> u128) -> bool) -> Option<Kept<'_>> {
+        let set = self.find(set)?;
+        let seq = set.seq.load(Acquire);
+        if seq & 1 != 0 {
             return None;
         }
-        for one_word in [true, false] {
-            let set = Self::set(w, if one_word { 4 } else { 8 });
-            let (sizes, keys) = (self.sizes.get(set)?, self.keys.get(set)?);
-            let found = (0..MEMO_WAYS).find(|&i| {
-                sizes[i] > 0 && (sizes[i] <= 4) == one_word && Self::prefix(w, sizes[i]) == keys[i]
-            });
-            if let Some(i) = found {
-                let at = (set * MEMO_WAYS + i) * MEMO_LINE;
-                let e = self.lines.get(at..at + MEMO_LINE)?;
-                let prefix = e[8..8 + MEMO_PREFIX].try_into().ok()?;
-                let suffix = e[8 + MEMO_PREFIX..].try_into().ok()?;
-                let distance = i32::from_le_bytes([e[4], e[5], e[6], e[7]]);
-                return Some((
-                    sizes[i],
-                    MemoLine {
-                        prefix,
-                        plen: usize::from(e[0]),
-                        suffix,
-                        slen: usize::from(e[1]),
-                        branch: (e[2] != 0).then_some(i64::from(distance)),
-                    },
-                ));
-            }
+        let (way, size) = (0..MEMO_WAYS).find_map(|i| {
+            let size = set.sizes[i].load(Relaxed);
+            let key = || {
+                u128::from(set.keys[i][0].load(Relaxed))
+                    | u128::from(set.keys[i][1].load(Relaxed)) << 64
+            };
+            hit(size, &key).then_some((i, size))
+        })?;
+        let order = set.order.load(Relaxed) ^ MEMO_ORDER;
+        // (nothing to move when the entry is the most recent already)
+        if order & 3 != way as u8 {
+            set.order
+                .store(most_recent(order, way as u8) ^ MEMO_ORDER, Relaxed);
         }
-        None
+        let head = set.lines[way][0].load(Relaxed);
+        Some(Kept {
+            set,
+            way,
+            seq,
+            size,
+            head,
+        })
     }
 
     /// Keep the line of the instruction of `size` bytes at the start of `rest`: the
     /// part before its address and the part after it (without the newline; for a
     /// branch, whose target is `branch` bytes from its address, without the
-    /// annotation), in place of the set's oldest entry.
-    fn put(&mut self, rest: &[u8], size: u8, prefix: &[u8], suffix: &[u8], branch: Option<i64>) {
+    /// annotation), in place of the set's least recently used entry (not if another
+    /// thread is writing the set). Only instructions of whole words are kept.
+    fn put(&self, rest: &[u8], size: u8, prefix: &[u8], suffix: &[u8], branch: Option<i64>) {
         let Some(w) = Self::window(rest) else { return };
-        if size == 0 || size > 16 || prefix.len() > MEMO_PREFIX || suffix.len() >= MEMO_SUFFIX {
+        if size == 0
+            || size > 16
+            || !size.is_multiple_of(4)
+            || prefix.len() > MEMO_PREFIX
+            || suffix.len() >= MEMO_SUFFIX
+        {
             return;
         }
         let Ok(distance) = i32::try_from(branch.unwrap_or(0)) else {
             return;
         };
-        if self.sizes.is_empty() {
-            self.sizes = vec![[0; MEMO_WAYS]; MEMO_SETS];
-            self.keys = vec![[0; MEMO_WAYS]; MEMO_SETS];
-            self.lines = vec![0; MEMO_SETS * MEMO_WAYS * MEMO_LINE];
-            self.oldest = vec![0; MEMO_SETS];
-        }
         let set = Self::set(w, size);
-        let (Some(sizes), Some(keys)) = (self.sizes.get_mut(set), self.keys.get_mut(set)) else {
+        let Some(group) = self.groups.get(set / MEMO_GROUP) else {
             return;
         };
-        // (the entries are replaced in turn, oldest first: moving the set's lines
-        // down one place at each `put`, 424 bytes, was a twentieth of the listing)
-        let Some(turn) = self.oldest.get_mut(set) else {
+        let group = group.get_or_init(|| (0..MEMO_GROUP).map(|_| Set::default()).collect());
+        let Some(set) = group.get(set % MEMO_GROUP) else {
             return;
         };
-        let i = usize::from(*turn) % MEMO_WAYS;
-        *turn = ((i + 1) % MEMO_WAYS) as u8;
-        sizes[i] = size;
-        keys[i] = Self::prefix(w, size);
-        let at = (set * MEMO_WAYS + i) * MEMO_LINE;
-        let Some(e) = self.lines.get_mut(at..at + MEMO_LINE) else {
+        let seq = set.seq.load(Relaxed);
+        if seq & 1 != 0
+            || set
+                .seq
+                .compare_exchange(seq, seq + 1, Acquire, Relaxed)
+                .is_err()
+        {
             return;
-        };
+        }
+        fence(Release);
+        let mut e = [0u8; MEMO_LINE];
         let newline = branch.is_none();
         e[0] = prefix.len() as u8;
         e[1] = (suffix.len() + usize::from(newline)) as u8;
@@ -780,6 +905,23 @@ impl Memo {
         if newline {
             e[s + suffix.len()] = b'\n';
         }
+        // (the least recently used entry is replaced in place: moving the set's
+        // lines down one place at each `put`, 424 bytes, was a twentieth of the
+        // listing)
+        let order = set.order.load(Relaxed) ^ MEMO_ORDER;
+        let i = usize::from(order >> 6);
+        set.order
+            .store(most_recent(order, i as u8) ^ MEMO_ORDER, Relaxed);
+        let key = Self::prefix(w, size);
+        set.sizes[i].store(size, Relaxed);
+        set.keys[i][0].store(key as u64, Relaxed);
+        set.keys[i][1].store((key >> 64) as u64, Relaxed);
+        for (bytes, word) in e.chunks_exact(8).zip(&set.lines[i]) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(bytes);
+            word.store(u64::from_le_bytes(b), Relaxed);
+        }
+        set.seq.store(seq.wrapping_add(2), Release);
     }
 }
 
@@ -867,13 +1009,13 @@ impl Section<'_, '_> {
         }
         .min(pieces.len())
         .max(1);
-        let mut memo = Memo::take();
+        let memo = Memo::take();
         if threads == 1 {
             let mut buf = Spare::buffers(1).pop().unwrap_or_default();
             let mut result = Ok(());
             for piece in &pieces {
                 buf.clear();
-                self.list(&mut buf, piece, &mut memo);
+                self.list(&mut buf, piece, &memo);
                 result = out.write_all(&buf);
                 if result.is_err() {
                     break;
@@ -899,7 +1041,6 @@ impl Section<'_, '_> {
         let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
         // (threads started, and held on CPUs where that helps, by hsaco_par)
         let helper = |_| {
-            let mut memo = Memo::take();
             let _guard = PanicGuard {
                 shared: &shared,
                 changed: &changed,
@@ -909,8 +1050,6 @@ impl Section<'_, '_> {
                     let mut s = lock();
                     loop {
                         if s.stop || s.next >= pieces.len() {
-                            drop(s);
-                            Spare::give_back(Some(memo), Vec::new());
                             return;
                         }
                         if s.next < s.written + window {
@@ -922,7 +1061,7 @@ impl Section<'_, '_> {
                     (s.next - 1, s.free.pop().unwrap_or_default())
                 };
                 buf.clear();
-                self.list(&mut buf, pieces[k], &mut memo);
+                self.list(&mut buf, pieces[k], &memo);
                 lock().ready[k] = Some(buf);
                 changed.notify_all();
             }
@@ -949,7 +1088,7 @@ impl Section<'_, '_> {
                         let mut buf = s.free.pop().unwrap_or_default();
                         drop(s);
                         buf.clear();
-                        self.list(&mut buf, pieces[k], &mut memo);
+                        self.list(&mut buf, pieces[k], &memo);
                         s = lock();
                         s.ready[k] = Some(buf);
                     } else if s.failed {
@@ -973,11 +1112,16 @@ impl Section<'_, '_> {
     }
 
     /// Append the lines of `blocks` to `buf`.
-    fn list(&self, buf: &mut Vec<u8>, blocks: &[Block<'_>], memo: &mut Memo) {
+    fn list(&self, buf: &mut Vec<u8>, blocks: &[Block<'_>], memo: &Memo) {
         // (the instruction text is printed here, then copied to `buf`)
         let mut text = String::with_capacity(128);
         for b in blocks {
-            let _ = writeln!(buf, "\n{:016x} <{}>:", b.label.address, b.label.name);
+            // `\n{address:016x} <{name}>:\n` (no formatter)
+            buf.push(b'\n');
+            buf.extend_from_slice(&lower_hex16(b.label.address));
+            buf.extend_from_slice(b" <");
+            buf.extend_from_slice(b.label.name.as_bytes());
+            buf.extend_from_slice(b">:\n");
             let Some(mut code) = self.bytes.get(b.start..b.stop) else {
                 continue;
             };
@@ -1013,7 +1157,7 @@ impl Section<'_, '_> {
     #[allow(clippy::too_many_arguments)]
     fn keep(
         &self,
-        memo: &mut Memo,
+        memo: &Memo,
         buf: &[u8],
         line_start: usize,
         text_len: usize,
@@ -1054,9 +1198,10 @@ impl Section<'_, '_> {
         text: &mut String,
         code: &[u8],
         address: u64,
-        memo: &mut Memo,
+        memo: &Memo,
     ) {
         let mut off = 0usize;
+        let mut digits = Digits::default();
         while off < code.len() {
             let at = address + off as u64;
             let rest = &code[off..];
@@ -1073,25 +1218,23 @@ impl Section<'_, '_> {
                 off += zeros & !3;
                 continue;
             }
-            if let Some((size, e)) = memo.get(rest) {
-                let target = e.branch.map(|d| at.wrapping_add(d as u64));
+            if let Some(e) = memo.get(rest) {
+                let target = e.branch().map(|d| at.wrapping_add(d as u64));
+                let labels = target.map(|t| target_labels(self.labels, t));
                 // (a branch to a label without a type, whose text names the label, is
-                // listed anew)
-                if target.is_none_or(|t| symbolic_label(self.labels, t).is_none()) {
+                // listed anew; so is a line another thread rewrote while it was read)
+                if labels.is_none_or(|(symbolic, _)| !symbolic) && e.append(buf, &mut digits, at) {
                     // The same bytes decode and print the same: the line is the kept
                     // text, padding and `// `, this address, and the kept `: WORDS\n`
                     // (a branch's: `: WORDS`, the annotation of its target from here,
                     // the newline).
-                    append_fixed(buf, e.prefix, e.plen);
-                    address_digits(buf, at);
-                    append_fixed(buf, e.suffix, e.slen);
-                    if let Some(t) = target {
-                        if let Some(l) = annotation_label(self.labels, t) {
+                    if let (Some(t), Some((_, label))) = (target, labels) {
+                        if let Some(l) = label {
                             annotate(buf, l, t);
                         }
                         buf.push(b'\n');
                     }
-                    off += usize::from(size);
+                    off += usize::from(e.size);
                     continue;
                 }
             }
@@ -1193,7 +1336,12 @@ fn finish_line(
             for w in all {
                 c.word(w);
             }
-        } else if longer && inst.operands.contains(&Operand::Literal64) {
+        } else if longer
+            && inst
+                .operands
+                .iter()
+                .any(|o| matches!(o, Operand::Literal64))
+        {
             // gfx1250: the encoding's words, the literal's low word, its high word
             for w in &all[..usize::from(decoder.encoding(inst).words).min(2)] {
                 c.word(*w);
@@ -1231,6 +1379,27 @@ fn symbolic_label<'l, 'a>(labels: &'l [Label<'a>], t: u64) -> Option<&'l Label<'
         .find(|l| l.kind == STT_NOTYPE)
 }
 
+/// For branch target `t`: whether [`symbolic_label`] finds a label, and
+/// [`annotation_label`]'s label, from one search of `labels`.
+fn target_labels<'a>(labels: &[Label<'a>], t: u64) -> (bool, Option<Label<'a>>) {
+    let at_target = labels.partition_point(|l| l.address < t);
+    let same = labels
+        .get(at_target..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|l| l.address == t)
+        .count();
+    let symbolic = labels
+        .get(at_target.max(1)..at_target + same)
+        .unwrap_or_default()
+        .iter()
+        .any(|l| l.kind == STT_NOTYPE);
+    let annotation = (at_target + same)
+        .checked_sub(1)
+        .and_then(|i| labels.get(i).copied());
+    (symbolic, annotation)
+}
+
 /// The label a branch target `t` is annotated with: the last one at or before it.
 fn annotation_label<'a>(labels: &[Label<'a>], t: u64) -> Option<Label<'a>> {
     let after = labels.partition_point(|l| l.address <= t);
@@ -1243,9 +1412,17 @@ fn annotate(buf: &mut Vec<u8>, l: Label<'_>, target: u64) {
     buf.extend_from_slice(b" <");
     buf.extend_from_slice(l.name.as_bytes());
     if off != 0 {
-        let _ = write!(buf, "+0x{off:x}");
+        // (lower-case hex without leading zeros; no formatter)
+        buf.extend_from_slice(b"+0x");
+        let digits = (64 - off.leading_zeros()).div_ceil(4) as usize;
+        buf.extend_from_slice(&lower_hex16(off)[16 - digits..]);
     }
     buf.push(b'>');
+}
+
+/// The 16 lower-case hex digits of `v` (`0`-`9` have the lower-case bit already).
+fn lower_hex16(v: u64) -> [u8; 16] {
+    (u128::from_be_bytes(hex16(v)) | 0x2020_2020_2020_2020_2020_2020_2020_2020).to_be_bytes()
 }
 
 /// The 8 upper-case hex digits of `w`, most significant first, computed for all
@@ -1283,15 +1460,11 @@ impl Comment<'_> {
             len: 60usize.saturating_sub(text_len),
         };
         c.push(b"// ");
-        let digits = address_width(at);
-        let all = hex16(at);
-        if digits == 12 {
+        if at >> 48 == 0 {
             // (the usual case, as a copy of known size)
-            let mut a = [0u8; 12];
-            a.copy_from_slice(&all[4..]);
-            c.push(&a);
+            c.push(&hex12(at));
         } else {
-            c.push(&all[16 - digits..]);
+            c.push(&hex16(at)[16 - address_width(at)..]);
         }
         c.push(b":");
         c
@@ -1330,8 +1503,33 @@ fn hex16(v: u64) -> [u8; 16] {
     all
 }
 
+/// The 4 upper-case hex digits of `v`, as [`hex8`] computes them.
+fn hex4(v: u16) -> [u8; 4] {
+    let mut x = u32::from(v);
+    x = (x | x << 8) & 0x00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f;
+    let ten_up = (x + 0x0606_0606) >> 4 & 0x0101_0101;
+    (x + 0x3030_3030 + ten_up * 7).to_be_bytes()
+}
+
+/// The 12 upper-case hex digits of the low 48 bits of `v`.
+#[inline]
+fn hex12(v: u64) -> [u8; 12] {
+    let mut all = [0u8; 12];
+    all[..8].copy_from_slice(&hex8((v >> 16) as u32));
+    all[8..].copy_from_slice(&hex4(v as u16));
+    all
+}
+
 /// Append the address of the comment (at least 12 digits).
+#[inline]
 fn address_digits(buf: &mut Vec<u8>, at: u64) {
+    // (the usual case: one copy of known size, no width computed; this runs for
+    // every line)
+    if at >> 48 == 0 {
+        buf.extend_from_slice(&hex12(at));
+        return;
+    }
     let all = hex16(at);
     match address_width(at) {
         12 => {
@@ -1343,6 +1541,57 @@ fn address_digits(buf: &mut Vec<u8>, at: u64) {
     }
 }
 
+/// The comment's address digits of the last line, whose first 8 of 12 the next
+/// lines share (they change every 64 KiB): only the last 4 are computed anew.
+#[derive(Default)]
+struct Digits {
+    /// The address less its low 16 bits, plus one (0: none yet).
+    high: u64,
+    text: [u8; 12],
+}
+
+impl Digits {
+    /// Append the address of the comment (at least 12 digits), as [`address_digits`].
+    #[inline(always)]
+    fn push(&mut self, buf: &mut Vec<u8>, at: u64) {
+        let high = (at >> 16) + 1;
+        if high != self.high {
+            self.new_high(buf, at);
+            return;
+        }
+        let [a, b] = HEX_PAIRS[usize::from(at as u8)];
+        let [c, d] = HEX_PAIRS[usize::from((at >> 8) as u8)];
+        self.text[8..].copy_from_slice(&[c, d, a, b]);
+        buf.extend_from_slice(&self.text);
+    }
+
+    /// [`Digits::push`] of an address whose upper digits differ from the last one's.
+    #[cold]
+    #[inline(never)]
+    fn new_high(&mut self, buf: &mut Vec<u8>, at: u64) {
+        if at >> 48 != 0 {
+            self.high = 0;
+            address_digits(buf, at);
+            return;
+        }
+        self.high = (at >> 16) + 1;
+        self.text = hex12(at);
+        buf.extend_from_slice(&self.text);
+    }
+}
+
+/// The two upper-case hex digits of each byte.
+const HEX_PAIRS: [[u8; 2]; 256] = {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [DIGITS[i >> 4], DIGITS[i & 15]];
+        i += 1;
+    }
+    t
+};
+
 /// Append the first `len` bytes of `bytes`: the whole array is copied (a copy of
 /// known size, which needs no call) and the rest cut off again.
 #[inline]
@@ -1353,7 +1602,8 @@ fn append_fixed<const N: usize>(buf: &mut Vec<u8>, bytes: &[u8; N], len: usize) 
 }
 
 fn has_literal(inst: &Instruction) -> bool {
-    inst.operands.contains(&Operand::Literal)
+    // (a match, not the derived comparison, which is a call per operand)
+    inst.operands.iter().any(|o| matches!(o, Operand::Literal))
 }
 
 /// `.long` for a word that does not decode, `.byte` for a short tail (built in
@@ -1495,6 +1745,46 @@ mod tests {
         }
     }
 
+    /// Threads sharing one memo, whose sets are rewritten while others read them,
+    /// still list exactly what one thread lists without the memo: a line another
+    /// thread is rewriting is decoded anew, never half of one and half of another.
+    #[test]
+    fn threads_sharing_the_memo_list_like_one_thread_without_it() {
+        let dec = Decoder::for_processor("gfx90a").unwrap();
+        // Many distinct instructions (v_add_u32 of other registers, v_mov_b32 of
+        // other literals, s_waitcnt of other counts) fall in the same sets and push
+        // each other out, with common ones between them.
+        let mut words: Vec<u32> = Vec::new();
+        for k in 0u32..20_000 {
+            match k % 4 {
+                0 => words.push(0x6800_0000 | (k % 256) << 9 | (k / 3 % 256)),
+                1 => words.extend([0x7e00_02ff, k % 97]),
+                2 => words.push(0xbf8c_0000 | (k % 64)),
+                _ => words.push(0xbf80_0000),
+            }
+        }
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let listing = |threads: usize, memo: bool| {
+            NO_MEMO.with(|m| m.set(!memo));
+            let mut out = Vec::new();
+            let options = Options {
+                show_raw_insn: true,
+                threads,
+                ..Options::default()
+            };
+            let mut labels = Vec::new();
+            write_section(&mut out, dec, &code, 0, ".text", &mut labels, &options, 256).unwrap();
+            NO_MEMO.with(|m| m.set(false));
+            String::from_utf8(out).unwrap()
+        };
+        let plain = listing(1, false);
+        for _ in 0..5 {
+            for threads in [2, 4, 8] {
+                assert!(listing(threads, true) == plain, "{threads} threads");
+            }
+        }
+    }
+
     /// With a demangler the labels and branch annotations show its names, but which of
     /// two symbols at one address labels the code is decided on the symbol names, as
     /// llvm-objdump -C does (the renamed order would pick the other one).
@@ -1541,9 +1831,41 @@ mod tests {
         assert_eq!(renamed, plain.replace("_Zb", "aaa"));
     }
 
+    /// A set's least recently used entry is replaced, not its oldest.
+    #[test]
+    fn memo_sets_replace_their_least_recently_used_entry() {
+        // order 0, 1, 2, 3 (most recent first); using 2 makes it 2, 0, 1, 3
+        assert_eq!(most_recent(MEMO_ORDER, 2), 0b11_01_00_10);
+        // the most recent stays; the last goes to the front
+        assert_eq!(most_recent(MEMO_ORDER, 0), MEMO_ORDER);
+        assert_eq!(most_recent(MEMO_ORDER, 3), 0b10_01_00_11);
+        // five instructions of one set: the first, used again after the
+        // second to fourth were kept, is not the one the fifth replaces
+        let memo = Memo::new();
+        let word = |w: u32| {
+            let mut b = w.to_le_bytes().to_vec();
+            b.resize(16, 0xff);
+            b
+        };
+        let same_set: Vec<u32> = (0u32..)
+            .filter(|w| Memo::set(u128::from(*w), 4) == Memo::set(1, 4))
+            .take(5)
+            .collect();
+        for (k, w) in same_set[..4].iter().enumerate() {
+            memo.put(&word(*w), 4, b"\tx", b"", None);
+            if k == 3 {
+                assert!(memo.get(&word(same_set[0])).is_some());
+            }
+        }
+        memo.put(&word(same_set[4]), 4, b"\tx", b"", None);
+        assert!(memo.get(&word(same_set[0])).is_some());
+        assert!(memo.get(&word(same_set[1])).is_none());
+        assert!(memo.get(&word(same_set[4])).is_some());
+    }
+
     /// Repeated instructions come from the memo: the listing is the one without it, and
-    /// every instruction line shows the text of its own bytes (same first word, other literals, other second words,
-    /// other sizes).
+    /// every instruction line shows the text of its own bytes (same first word, other
+    /// literals, other second words, other sizes).
     #[test]
     fn repeated_instructions_print_their_own_text() {
         let dec = Decoder::for_processor("gfx90a").unwrap();

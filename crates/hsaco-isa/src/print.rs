@@ -835,10 +835,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             },
             o => o,
         };
-        if *o == Operand::None {
+        if matches!(o, Operand::None) {
             break;
         }
-        if od.ty == Ty::Opt16 && *o == Operand::Imm(0) {
+        if od.ty == Ty::Opt16 && matches!(o, Operand::Imm(0)) {
             continue;
         }
         // MUBUF loads to LDS have no data register
@@ -973,23 +973,23 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                 }
             }
             // gfx10+ constant operands (`K` of fmaak/fmamk): plain hex, never lit()
-            (_, None) if rdna && od.role == Role::Literal && *o == Operand::Literal => {
+            (_, None) if rdna && od.role == Role::Literal && matches!(o, Operand::Literal) => {
                 let _ = write!(out, "0x{:x}", inst.literal);
             }
             // packed f32 (b64 VOP3P sources, gfx90a+): 1/(2*pi) is the f32 constant
-            (Form::Vop3p, _) if *o == Operand::Float(248) && od.ty == Ty::B64 => {
+            (Form::Vop3p, _) if matches!(o, Operand::Float(248)) && od.ty == Ty::B64 => {
                 out.push_str(float(248))
             }
             // gfx1250 packed f32 (b64 VOP3P sources): a 32-bit literal that could have
             // been an inline constant prints in lit() (swept with llvm-mc-22)
-            (Form::Vop3p, _) if rdna && *o == Operand::Literal && od.ty == Ty::B64 => {
+            (Form::Vop3p, _) if rdna && matches!(o, Operand::Literal) && od.ty == Ty::B64 => {
                 if is_inline(inst.literal, Ty::B32) {
                     let _ = write!(out, "lit(0x{:x})", inst.literal);
                 } else {
                     let _ = write!(out, "0x{:x}", inst.literal);
                 }
             }
-            (_, _) if *o == Operand::Literal64 => {
+            (_, _) if matches!(o, Operand::Literal64) => {
                 literal64(out, inst.literal64(), od.ty, od.role == Role::Literal)
             }
             // gfx10+ SOPP decimal immediates and SMEM probe numbers: decimal up to 64,
@@ -1034,14 +1034,15 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     124
                 };
                 if own_soffset {
-                    out.push_str(&hex_signed(off));
+                    hex_signed(out, off);
                 } else if f(Field::Soffset) != null {
                     operand(out, so, Ty::B32, 0);
                     if off != 0 {
-                        let _ = write!(out, " offset:{}", hex_signed(off));
+                        out.push_str(" offset:");
+                        hex_signed(out, off);
                     }
                 } else if off != 0 || dec.isa().generation == "gfx12" {
-                    out.push_str(&hex_signed(off));
+                    hex_signed(out, off);
                 } else {
                     out.push_str("null");
                 }
@@ -1133,10 +1134,10 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
                     operand(out, so, Ty::B32, 0);
                     if imm {
                         out.push_str(" offset:");
-                        out.push_str(&hex_signed(off));
+                        hex_signed(out, off);
                     }
                 } else if imm {
-                    out.push_str(&hex_signed(off));
+                    hex_signed(out, off);
                 } else {
                     let so = crate::decode::scalar_in(dec.isa(), f(Field::Offset) & 0x7f, Ty::B32);
                     operand(out, so, Ty::B32, 0);
@@ -1217,7 +1218,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             // gfx6/7 have no 1/(2*pi) inline constant: that value is a plain literal
             // (LLVM keeps lit() for SOPC sources)
-            _ if *o == Operand::Literal
+            _ if matches!(o, Operand::Literal)
                 && enc.form != Form::Sopc
                 && inst.literal == 0x3e22f983
                 && dec.traits & traits::GFX6_7 != 0 =>
@@ -1242,7 +1243,7 @@ pub fn print(dec: &Decoder, inst: &Instruction, out: &mut String) {
             }
             // RDNA v_fma_mix* (f16 forms): a literal source is read as f16 whatever
             // op_sel_hi says (llvm-mc-22 prints its low half)
-            _ if *o == Operand::Literal && op.flags & flags::LITERAL_F16 != 0 => {
+            _ if matches!(o, Operand::Literal) && op.flags & flags::LITERAL_F16 != 0 => {
                 operand(out, *o, Ty::F16, inst.literal)
             }
             _ => operand(out, *o, od.ty, inst.literal),
@@ -2133,13 +2134,13 @@ fn exp_or_interp(out: &mut String, form: Form, generation: &str, f: &dyn Fn(Fiel
     }
 }
 
-/// A signed offset in LLVM's hex form (`0x2c`, `-0x10`).
-fn hex_signed(v: i32) -> String {
+/// Append a signed offset in LLVM's hex form (`0x2c`, `-0x10`; no formatter, no
+/// allocation).
+fn hex_signed(out: &mut String, v: i32) {
     if v < 0 {
-        format!("-0x{:x}", v.unsigned_abs())
-    } else {
-        format!("0x{v:x}")
+        out.push('-');
     }
+    crate::imm::hex(out, u64::from(v.unsigned_abs()));
 }
 
 /// `v_dual_X vdstx, src0x, vsrc1x :: v_dual_Y vdsty, src0y, vsrc1y` (gfx11+).
