@@ -9,14 +9,16 @@ use gimli::write::{AttributeValue, DwarfUnit, EndianVec, Expression, Sections};
 use hsaco_dwarf::names::{self, RegisterNames};
 use hsaco_dwarf::{DumpOptions, DwarfObject, Section};
 
+/// The encoding of the fixtures' units: DWARF 5, 32-bit format, 8-byte addresses.
+pub const DWARF5: gimli::Encoding = gimli::Encoding {
+    format: gimli::Format::Dwarf32,
+    version: 5,
+    address_size: 8,
+};
+
 /// A unit with one DW_TAG_variable per (attribute, value).
 fn fixture(entries: &[(u16, AttributeValue)]) -> DwarfObject<'static> {
-    let encoding = gimli::Encoding {
-        format: gimli::Format::Dwarf32,
-        version: 5,
-        address_size: 8,
-    };
-    let mut dwarf = DwarfUnit::new(encoding);
+    let mut dwarf = DwarfUnit::new(DWARF5);
     let root = dwarf.unit.root();
     for (at, v) in entries {
         let die = dwarf.unit.add(root, gimli::DW_TAG_variable);

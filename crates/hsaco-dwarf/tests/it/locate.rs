@@ -33,12 +33,7 @@ enum Loc<'a> {
 /// A DWARF 5 unit (32-bit format, 8-byte addresses) whose root has low_pc 0, and its
 /// root.
 fn new_unit() -> (DwarfUnit, gimli::write::UnitEntryId) {
-    let encoding = gimli::Encoding {
-        format: gimli::Format::Dwarf32,
-        version: 5,
-        address_size: 8,
-    };
-    let mut dwarf = DwarfUnit::new(encoding);
+    let mut dwarf = DwarfUnit::new(crate::llvm_ext::DWARF5);
     let root = dwarf.unit.root();
     dwarf.unit.get_mut(root).set(
         gimli::DW_AT_low_pc,
@@ -436,11 +431,7 @@ fn aspace_implicit_pointer_has_no_code() {
         locate::evaluate(
             &[0x30, 0xe9, 13],
             &locate::Context {
-                encoding: gimli::Encoding {
-                    format: gimli::Format::Dwarf32,
-                    version: 5,
-                    address_size: 8
-                },
+                encoding: crate::llvm_ext::DWARF5,
                 frame_base: None,
                 address_index: None,
                 call: None,
@@ -813,11 +804,7 @@ fn calls_run_the_called_location_on_the_same_stack() {
 #[test]
 fn operations_not_evaluated_are_named_errors() {
     let cx = locate::Context {
-        encoding: gimli::Encoding {
-            format: gimli::Format::Dwarf32,
-            version: 5,
-            address_size: 8,
-        },
+        encoding: crate::llvm_ext::DWARF5,
         frame_base: None,
         address_index: None,
         call: None,
