@@ -1530,15 +1530,8 @@ fn address_digits(buf: &mut Vec<u8>, at: u64) {
         buf.extend_from_slice(&hex12(at));
         return;
     }
-    let all = hex16(at);
-    match address_width(at) {
-        12 => {
-            let mut a = [0u8; 12];
-            a.copy_from_slice(&all[4..]);
-            buf.extend_from_slice(&a);
-        }
-        digits => buf.extend_from_slice(&all[16 - digits..]),
-    }
+    // (13 to 16 digits: the 12-digit case returned above)
+    buf.extend_from_slice(&hex16(at)[16 - address_width(at)..]);
 }
 
 /// The comment's address digits of the last line, whose first 8 of 12 the next
@@ -1829,6 +1822,28 @@ mod tests {
         );
         let renamed = list(Some(rename));
         assert_eq!(renamed, plain.replace("_Zb", "aaa"));
+    }
+
+    /// Comment addresses have at least 12 upper-case digits, more only when the
+    /// address needs them (llvm-objdump's `// 0000000EE9B8:`), through either writer.
+    #[test]
+    fn comment_addresses_have_twelve_digits_or_as_many_as_needed() {
+        let cases: [(u64, &str); 5] = [
+            (0x12, "000000000012"),
+            (0xee9b8, "0000000EE9B8"),
+            (0xffff_ffff_ffff, "FFFFFFFFFFFF"),
+            (0x1_0000_0000_0abc, "1000000000ABC"),
+            (u64::MAX, "FFFFFFFFFFFFFFFF"),
+        ];
+        let mut digits = Digits::default();
+        for (at, text) in cases {
+            let mut buf = Vec::new();
+            address_digits(&mut buf, at);
+            assert_eq!(String::from_utf8_lossy(&buf), text);
+            buf.clear();
+            digits.push(&mut buf, at);
+            assert_eq!(String::from_utf8_lossy(&buf), text);
+        }
     }
 
     /// A set's least recently used entry is replaced, not its oldest.
