@@ -23,7 +23,7 @@ use hsaco_elf::elf::Elf;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicU8};
+use std::sync::atomic::{fence, AtomicI32, AtomicU32, AtomicU64, AtomicU8};
 use std::sync::{Condvar, Mutex, OnceLock};
 
 /// `st_type` of a symbol without a type (`STT_NOTYPE`).
@@ -523,10 +523,10 @@ struct Pieces {
 
 /// Memos and piece buffers of finished listings, for the next ones: their pages stay
 /// mapped and written to, where new ones would be mapped and zeroed again (a fresh page
-/// costs ~1.4 us on this project's VM; a memo has 128 of them) and unmapped at the end
+/// costs ~1.4 us on this project's VM; a memo has 160 of them) and unmapped at the end
 /// (which, with a second thread alive, also stops the other CPU to flush its TLB). A
 /// process listing many objects reuses them object after object. At most
-/// [`SPARE_MEMOS`] memos (~530 KB each) and [`SPARE_BUFFERS`] buffers are kept, for
+/// [`SPARE_MEMOS`] memos (640 KB each) and [`SPARE_BUFFERS`] buffers are kept, for
 /// the life of the process.
 static SPARE: Mutex<Spare> = Mutex::new(Spare {
     memos: Vec::new(),
@@ -600,10 +600,13 @@ impl Drop for PanicGuard<'_> {
 /// with its target's distance from it, and its `<label+0x..>` annotation is looked up
 /// anew at each address (not when its text names the target: see [`list_code`]).
 ///
-/// A lookup reads the set's sizes and keys (4 and 64 bytes, side by side at the start
-/// of the set), not the lines: with the lines beside the keys, a set's 4 entries were
-/// 4 cache lines far apart in half a megabyte, and the misses of the lookups were a
-/// quarter of the listing's time on a library object of 44,000 lines.
+/// A lookup reads the set's first cache line (sequence number, order, sizes, branch
+/// distances and the first 8 bytes of each entry's instruction), then, on a hit, the
+/// entry's line (its text and the instruction's bytes 8 to 16): two cache lines. The
+/// words after the address are written from the instruction's own bytes, not kept.
+/// With 112-byte lines that kept the padding and the words, and the sets' fields in
+/// the order Rust chose, a hit read four cache lines and the memo of 8,192 entries took
+/// a megabyte, most of it paged in (~1.4 us a page on this project's VM).
 ///
 /// One memo serves all the threads of a listing: with one each, every thread decoded
 /// and printed the instructions the others had already (a library object of 43,625
@@ -613,7 +616,7 @@ impl Drop for PanicGuard<'_> {
 /// writer makes it odd while it writes (or leaves the set alone if another thread is
 /// writing it), a reader copies the entry and keeps it only if the number was even and
 /// unchanged. The sets are made in groups when first written to, so the pages of sets
-/// never used are never touched (~1.4 us a page on this project's VM).
+/// never used are never touched.
 ///
 /// [`list_code`]: Section::list_code
 struct Memo {
@@ -621,8 +624,10 @@ struct Memo {
     groups: Box<[OnceLock<Box<[Set]>>]>,
 }
 
-/// The entries of one set of the memo.
+/// The entries of one set of the memo: a cache line of what lookups read, then the
+/// entries' lines.
 #[derive(Default)]
+#[repr(C, align(64))]
 struct Set {
     /// Even while the entries are as written, odd while a thread writes them.
     seq: AtomicU32,
@@ -635,31 +640,38 @@ struct Set {
     /// front too, without the sequence number: an order that a race spoils only
     /// picks a worse entry to replace, never a wrong line.
     order: AtomicU8,
-    /// The entries' instruction sizes (0: empty entry).
+    /// The entries' instruction sizes (0: empty entry), with [`MEMO_BRANCH`] for a
+    /// branch.
     sizes: [AtomicU8; MEMO_WAYS],
-    /// The entries' instruction bytes (little-endian, the rest zero), low and high
-    /// halves.
-    keys: [[AtomicU64; 2]; MEMO_WAYS],
-    /// The entries' lines, laid out as [`MEMO_LINE`] says, in little-endian words.
-    lines: [[AtomicU64; MEMO_LINE / 8]; MEMO_WAYS],
+    /// A branch's target, less its address.
+    distances: [AtomicI32; MEMO_WAYS],
+    /// The first 8 bytes of the entries' instructions (little-endian, the rest zero).
+    keys: [AtomicU64; MEMO_WAYS],
+    /// The entries' lines: bytes 8 to 16 of the instruction (little-endian, the rest
+    /// zero), then the line's start, a tab and the text padded with spaces to
+    /// [`MEMO_TEXT`] bytes, in little-endian words.
+    lines: [[AtomicU64; 1 + MEMO_TEXT / 8]; MEMO_WAYS],
 }
 
-const MEMO_ENTRIES: usize = 4096;
+// (the first cache line of a set is what a lookup reads)
+const _: () = assert!(std::mem::offset_of!(Set, lines) == 64);
+
+/// Entries: 8,192 of them kept 4,863 of a library object's 43,625 instruction lines
+/// decoded, where 4,096 left 6,052 (4,582 distinct encodings; one thread).
+const MEMO_ENTRIES: usize = 8192;
 /// Entries per set.
 const MEMO_WAYS: usize = 4;
 const MEMO_SETS: usize = MEMO_ENTRIES / MEMO_WAYS;
-/// Sets per group (about 8 KB).
+/// Sets per group (5 KB).
 const MEMO_GROUP: usize = 16;
 const MEMO_GROUPS: usize = MEMO_SETS / MEMO_GROUP;
-/// Longest kept line start: tab, text, padding to column 60 and `// `.
-const MEMO_PREFIX: usize = 64;
-/// Longest kept line end: `:`, up to four words, newline.
-const MEMO_SUFFIX: usize = 40;
-/// A kept line: byte 0 the length of the start, 1 that of the end, 2 one for a
-/// branch, 4-7 a branch's target distance (little-endian), then the start
-/// ([`MEMO_PREFIX`] bytes) and the end ([`MEMO_SUFFIX`] bytes; a branch's ends after
-/// its words, without the annotation and the newline).
-const MEMO_LINE: usize = 8 + MEMO_PREFIX + MEMO_SUFFIX;
+/// Longest kept text, with its tab (longer ones, a line in a hundred, are listed anew):
+/// the line starts with it, spaces to column 60 and `// ` ([`MEMO_GAP`]).
+const MEMO_TEXT: usize = 56;
+/// After a kept text: the rest of the padding to column 60, and `// `.
+const MEMO_GAP: &[u8; 7] = b"    // ";
+/// In [`Set::sizes`]: the entry is a branch.
+const MEMO_BRANCH: u8 = 0x80;
 
 // (the order of a set's entries is kept in one byte, 2 bits an entry)
 const _: () = assert!(MEMO_WAYS == 4);
@@ -693,39 +705,27 @@ const MASKS: [u128; 17] = {
     m
 };
 
-/// A kept line found in the memo: its set, entry and the set's sequence number then,
-/// and the line's first word (lengths, branch).
+/// A kept line found in the memo: its set, entry and the set's sequence number then.
 struct Kept<'m> {
     set: &'m Set,
     way: usize,
     seq: u32,
     size: u8,
-    head: u64,
+    /// A branch's target, less its address.
+    branch: Option<i64>,
+    /// The 16 bytes from the instruction's start.
+    window: u128,
 }
 
 impl Kept<'_> {
-    /// A branch's target, less its address.
-    fn branch(&self) -> Option<i64> {
-        (self.head >> 16 & 0xff != 0).then_some(i64::from((self.head >> 32) as u32 as i32))
-    }
-
-    /// Append the line with address `at`: the kept start, the address and the kept
-    /// end. False (and nothing appended) if another thread rewrote the set meanwhile.
+    /// Append the line of the instruction at the start of `rest`, with address `at`:
+    /// the kept start, the address, the instruction's words. False (and nothing
+    /// appended) if another thread rewrote the set meanwhile.
     #[inline]
-    fn append(&self, buf: &mut Vec<u8>, digits: &mut Digits, at: u64) -> bool {
+    fn append(&self, buf: &mut Vec<u8>, digits: &mut Digits, at: u64, window: u128) -> bool {
         let words = &self.set.lines[self.way];
-        let mut prefix = [0u8; MEMO_PREFIX];
-        for (bytes, word) in prefix.chunks_exact_mut(8).zip(&words[1..]) {
-            bytes.copy_from_slice(&word.load(Relaxed).to_le_bytes());
-        }
-        let slen = (self.head >> 8 & 0xff) as usize;
-        let mut suffix = [0u8; MEMO_SUFFIX];
-        let suffix_words = &words[1 + MEMO_PREFIX / 8..];
-        for (bytes, word) in suffix
-            .chunks_exact_mut(8)
-            .zip(suffix_words)
-            .take(slen.div_ceil(8))
-        {
+        let mut start = [0u8; MEMO_TEXT + 8];
+        for (bytes, word) in start.chunks_exact_mut(8).zip(&words[1..]) {
             bytes.copy_from_slice(&word.load(Relaxed).to_le_bytes());
         }
         // (the copy counts only if no writer came meanwhile)
@@ -733,11 +733,32 @@ impl Kept<'_> {
         if self.set.seq.load(Relaxed) != self.seq {
             return false;
         }
-        append_fixed(buf, &prefix, (self.head & 0xff) as usize);
+        start[MEMO_TEXT..MEMO_TEXT + MEMO_GAP.len()].copy_from_slice(MEMO_GAP);
+        append_fixed(buf, &start, MEMO_TEXT + MEMO_GAP.len());
         digits.push(buf, at);
-        append_fixed(buf, &suffix, slen);
+        let (words, len) = words_text(window, self.size);
+        append_fixed(buf, &words, len);
+        if self.branch.is_none() {
+            buf.push(b'\n');
+        }
         true
     }
+}
+
+/// `:` and ` WORD` for each word of the first `size` bytes of `window` (at most 4),
+/// and the length of that.
+#[inline(always)]
+fn words_text(window: u128, size: u8) -> ([u8; 40], usize) {
+    // (the first two words are written whatever the size: cheaper than a branch)
+    let mut t = [b' '; 40];
+    t[0] = b':';
+    t[2..10].copy_from_slice(&hex8(window as u32));
+    t[11..19].copy_from_slice(&hex8((window >> 32) as u32));
+    if size > 8 {
+        t[20..28].copy_from_slice(&hex8((window >> 64) as u32));
+        t[29..37].copy_from_slice(&hex8((window >> 96) as u32));
+    }
+    (t, 1 + 9 * usize::from(size / 4).min(4))
 }
 
 impl Memo {
@@ -815,19 +836,14 @@ impl Memo {
         let w = Self::window(rest)?;
         // (entries are whole words: a one-word entry is of 4 bytes, compared as
         // such; a longer one's key is compared with as many bytes of the window)
-        let one = w & MASKS[4];
-        self.look(Self::set(w, 4), |size, key| size == 4 && key() == one)
-            .or_else(|| {
-                self.look(Self::set(w, 8), |size, key| {
-                    size > 4 && key() == Self::prefix(w, size)
-                })
-            })
+        self.look(Self::set(w, 4), |size| size == 4, w)
+            .or_else(|| self.look(Self::set(w, 8), |size| size > 4, w))
     }
 
-    /// The entry of set number `set` that `hit(size, key)` accepts, if any (moved to
-    /// the front of the set's order).
+    /// The entry of set number `set` whose size `sized` accepts and whose bytes
+    /// start `window`, if any (moved to the front of the set's order).
     #[inline]
-    fn look(&self, set: usize, hit: impl Fn(u8, &dyn Fn() -> u128) -> bool) -> Option<Kept<'_>> {
+    fn look(&self, set: usize, sized: impl Fn(u8) -> bool, window: u128) -> Option<Kept<'_>> {
         let set = self.find(set)?;
         let seq = set.seq.load(Acquire);
         if seq & 1 != 0 {
@@ -835,11 +851,14 @@ impl Memo {
         }
         let (way, size) = (0..MEMO_WAYS).find_map(|i| {
             let size = set.sizes[i].load(Relaxed);
-            let key = || {
-                u128::from(set.keys[i][0].load(Relaxed))
-                    | u128::from(set.keys[i][1].load(Relaxed)) << 64
-            };
-            hit(size, &key).then_some((i, size))
+            let bytes = size & !MEMO_BRANCH;
+            if !sized(bytes) {
+                return None;
+            }
+            let key = Self::prefix(window, bytes);
+            let hit = set.keys[i].load(Relaxed) == key as u64
+                && (bytes <= 8 || set.lines[i][0].load(Relaxed) == (key >> 64) as u64);
+            hit.then_some((i, size))
         })?;
         let order = set.order.load(Relaxed) ^ MEMO_ORDER;
         // (nothing to move when the entry is the most recent already)
@@ -847,29 +866,26 @@ impl Memo {
             set.order
                 .store(most_recent(order, way as u8) ^ MEMO_ORDER, Relaxed);
         }
-        let head = set.lines[way][0].load(Relaxed);
+        let branch = (size & MEMO_BRANCH != 0).then(|| i64::from(set.distances[way].load(Relaxed)));
         Some(Kept {
             set,
             way,
             seq,
-            size,
-            head,
+            size: size & !MEMO_BRANCH,
+            branch,
+            window,
         })
     }
 
-    /// Keep the line of the instruction of `size` bytes at the start of `rest`: the
-    /// part before its address and the part after it (without the newline; for a
-    /// branch, whose target is `branch` bytes from its address, without the
-    /// annotation), in place of the set's least recently used entry (not if another
-    /// thread is writing the set). Only instructions of whole words are kept.
-    fn put(&self, rest: &[u8], size: u8, prefix: &[u8], suffix: &[u8], branch: Option<i64>) {
+    /// Keep the line of the instruction of `size` bytes at the start of `rest`, whose
+    /// text (with its tab) is `text` and whose words after the address are as
+    /// [`words_text`] writes them (for a branch, whose target is `branch` bytes from its
+    /// address, before the annotation), in place of the set's least recently used
+    /// entry (not if another thread is writing the set). Only instructions of whole
+    /// words, of texts of up to [`MEMO_TEXT`] bytes, are kept.
+    fn put(&self, rest: &[u8], size: u8, text: &[u8], branch: Option<i64>) {
         let Some(w) = Self::window(rest) else { return };
-        if size == 0
-            || size > 16
-            || !size.is_multiple_of(4)
-            || prefix.len() > MEMO_PREFIX
-            || suffix.len() >= MEMO_SUFFIX
-        {
+        if size == 0 || size > 16 || !size.is_multiple_of(4) || text.len() > MEMO_TEXT {
             return;
         }
         let Ok(distance) = i32::try_from(branch.unwrap_or(0)) else {
@@ -893,36 +909,41 @@ impl Memo {
             return;
         }
         fence(Release);
-        let mut e = [0u8; MEMO_LINE];
-        let newline = branch.is_none();
-        e[0] = prefix.len() as u8;
-        e[1] = (suffix.len() + usize::from(newline)) as u8;
-        e[2] = u8::from(!newline);
-        e[4..8].copy_from_slice(&distance.to_le_bytes());
-        e[8..8 + prefix.len()].copy_from_slice(prefix);
-        let s = 8 + MEMO_PREFIX;
-        e[s..s + suffix.len()].copy_from_slice(suffix);
-        if newline {
-            e[s + suffix.len()] = b'\n';
-        }
+        let mut line = [b' '; MEMO_TEXT];
+        line[..text.len()].copy_from_slice(text);
         // (the least recently used entry is replaced in place: moving the set's
-        // lines down one place at each `put`, 424 bytes, was a twentieth of the
-        // listing)
+        // lines down one place at each `put` was a twentieth of the listing)
         let order = set.order.load(Relaxed) ^ MEMO_ORDER;
         let i = usize::from(order >> 6);
         set.order
             .store(most_recent(order, i as u8) ^ MEMO_ORDER, Relaxed);
         let key = Self::prefix(w, size);
-        set.sizes[i].store(size, Relaxed);
-        set.keys[i][0].store(key as u64, Relaxed);
-        set.keys[i][1].store((key >> 64) as u64, Relaxed);
-        for (bytes, word) in e.chunks_exact(8).zip(&set.lines[i]) {
+        let flag = if branch.is_some() { MEMO_BRANCH } else { 0 };
+        set.sizes[i].store(size | flag, Relaxed);
+        set.distances[i].store(distance, Relaxed);
+        set.keys[i].store(key as u64, Relaxed);
+        set.lines[i][0].store((key >> 64) as u64, Relaxed);
+        for (bytes, word) in line.chunks_exact(8).zip(&set.lines[i][1..]) {
             let mut b = [0u8; 8];
             b.copy_from_slice(bytes);
             word.store(u64::from_le_bytes(b), Relaxed);
         }
         set.seq.store(seq.wrapping_add(2), Release);
     }
+}
+
+/// About as many bytes as the lines of `blocks` take (a line of ~95 bytes for an
+/// instruction of 4 to 8 bytes: 20 a code byte, and a label line a block), rarely fewer.
+fn text_estimate(blocks: &[Block<'_>]) -> usize {
+    blocks
+        .iter()
+        .map(|b| {
+            b.stop
+                .saturating_sub(b.start)
+                .saturating_mul(20)
+                .saturating_add(b.label.name.len() + 24)
+        })
+        .fold(0, usize::saturating_add)
 }
 
 /// A shown label and the byte range of the section it heads.
@@ -1113,6 +1134,10 @@ impl Section<'_, '_> {
 
     /// Append the lines of `blocks` to `buf`.
     fn list(&self, buf: &mut Vec<u8>, blocks: &[Block<'_>], memo: &Memo) {
+        // (room for the whole piece at once: grown by doubling, a piece's buffer was
+        // copied four or five times into new pages, a fifth of the page faults of a
+        // two-thread `dis` of a 1.7 MB library object)
+        buf.reserve(text_estimate(blocks));
         // (the instruction text is printed here, then copied to `buf`)
         let mut text = String::with_capacity(128);
         for b in blocks {
@@ -1177,18 +1202,18 @@ impl Section<'_, '_> {
             Some(t.wrapping_sub(at) as i64)
         };
         // the line is text, padding, `// `, the address, `: WORDS`, for a branch the
-        // annotation ` <label+0x..>` (the first `<`: words are hex digits)
-        let digits = address_width(at);
-        let prefix = line_start + text_len.max(60) + 3;
-        let end = match branch {
-            Some(_) => buf
-                .get(prefix..)
-                .and_then(|b| b.iter().position(|&c| c == b'<'))
-                .map_or(buf.len(), |p| prefix + p - 1),
-            None => buf.len(),
+        // annotation ` <label+0x..>`: kept if the words are the instruction's bytes
+        let words = line_start + text_len.max(60) + 3 + address_width(at);
+        let Some(window) = Memo::window(rest) else {
+            return;
         };
-        if let (Some(p), Some(w)) = (buf.get(line_start..prefix), buf.get(prefix + digits..end)) {
-            memo.put(rest, inst.size, p, w, branch);
+        let (expected, len) = words_text(window, inst.size);
+        let after = buf.get(words + len..).unwrap_or_default();
+        let ends = after.is_empty() || (branch.is_some() && after.starts_with(b" <"));
+        if ends && buf.get(words..words + len) == expected.get(..len) {
+            if let Some(text) = buf.get(line_start..line_start + text_len) {
+                memo.put(rest, inst.size, text, branch);
+            }
         }
     }
 
@@ -1219,11 +1244,13 @@ impl Section<'_, '_> {
                 continue;
             }
             if let Some(e) = memo.get(rest) {
-                let target = e.branch().map(|d| at.wrapping_add(d as u64));
+                let target = e.branch.map(|d| at.wrapping_add(d as u64));
                 let labels = target.map(|t| target_labels(self.labels, t));
                 // (a branch to a label without a type, whose text names the label, is
                 // listed anew; so is a line another thread rewrote while it was read)
-                if labels.is_none_or(|(symbolic, _)| !symbolic) && e.append(buf, &mut digits, at) {
+                if labels.is_none_or(|(symbolic, _)| !symbolic)
+                    && e.append(buf, &mut digits, at, e.window)
+                {
                     // The same bytes decode and print the same: the line is the kept
                     // text, padding and `// `, this address, and the kept `: WORDS\n`
                     // (a branch's: `: WORDS`, the annotation of its target from here,
@@ -1867,12 +1894,12 @@ mod tests {
             .take(5)
             .collect();
         for (k, w) in same_set[..4].iter().enumerate() {
-            memo.put(&word(*w), 4, b"\tx", b"", None);
+            memo.put(&word(*w), 4, b"\tx", None);
             if k == 3 {
                 assert!(memo.get(&word(same_set[0])).is_some());
             }
         }
-        memo.put(&word(same_set[4]), 4, b"\tx", b"", None);
+        memo.put(&word(same_set[4]), 4, b"\tx", None);
         assert!(memo.get(&word(same_set[0])).is_some());
         assert!(memo.get(&word(same_set[1])).is_none());
         assert!(memo.get(&word(same_set[4])).is_some());
@@ -1916,6 +1943,61 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 3000);
+    }
+
+    /// Instructions of three words that share their first two (gfx11 VOP3 with
+    /// different literals, `hsaco-isa` keeps their third word with the line) print
+    /// their own literal and words from the memo.
+    #[test]
+    fn repeated_long_instructions_print_their_own_last_words() {
+        let dec = Decoder::for_processor("gfx1100").unwrap();
+        // v_fma_f32 v1, v2, LITERAL, v3 (llvm-mc-22 -mcpu=gfx1100 -show-encoding)
+        let mut code = Vec::new();
+        for k in 0u32..600 {
+            code.extend([0x01, 0x00, 0x13, 0xd6, 0x02, 0xff, 0x0d, 0x04]);
+            code.extend((0x12345 + k % 5).to_le_bytes());
+        }
+        let list = |memo: bool| {
+            NO_MEMO.with(|m| m.set(!memo));
+            let mut out = Vec::new();
+            write_code(&mut out, dec, &code, 0, &[], &Options::default()).unwrap();
+            NO_MEMO.with(|m| m.set(false));
+            String::from_utf8(out).unwrap()
+        };
+        let listing = list(true);
+        assert_eq!(listing, list(false));
+        assert!(listing.contains("v_fma_f32 v1, v2, 0x12349, v3"));
+        assert!(listing.contains(": D6130001 040DFF02 00012349\n"));
+    }
+
+    /// Texts of up to [`MEMO_TEXT`] bytes (the tab included) are kept, padded to
+    /// column 60; longer ones are not.
+    #[test]
+    fn the_memo_keeps_texts_up_to_its_width() {
+        let memo = Memo::new();
+        let rest = |w: u32| {
+            let mut b = w.to_le_bytes().to_vec();
+            b.resize(16, 0);
+            b
+        };
+        let text = |len: usize| {
+            let mut t = b"\t".to_vec();
+            t.resize(len, b'x');
+            t
+        };
+        memo.put(&rest(1), 4, &text(MEMO_TEXT), None);
+        memo.put(&rest(2), 4, &text(MEMO_TEXT + 1), None);
+        assert!(memo.get(&rest(2)).is_none());
+        let kept = memo.get(&rest(1)).unwrap();
+        let mut buf = Vec::new();
+        assert!(kept.append(&mut buf, &mut Digits::default(), 0x40, kept.window));
+        let mut line = text(MEMO_TEXT);
+        line.resize(60, b' ');
+        line.extend(b"// 000000000040: 00000001\n");
+        assert_eq!(
+            String::from_utf8_lossy(&buf),
+            String::from_utf8_lossy(&line)
+        );
     }
 
     /// A memo kept from one listing for the next ([`SPARE`]) keeps none of its lines:
