@@ -1821,8 +1821,8 @@ fn step(w: &mut Wave, cx: &mut Ctx<'_>, i: &DInst) -> Result<Option<Stop>, Fault
             (1.0 / f64::from(flush32(f(a), ftz)).sqrt()) as f32,
             ftz
         )),
-        Op::VExpF32 => v1!(w, i, |a| fout32(i, flush32(f(a), ftz).exp2(), ftz)),
-        Op::VLogF32 => v1!(w, i, |a| fout32(i, flush32(f(a), ftz).log2(), ftz)),
+        Op::VExpF32 => v1!(w, i, |a| fout32(i, libm::exp2f(flush32(f(a), ftz)), ftz)),
+        Op::VLogF32 => v1!(w, i, |a| fout32(i, libm::log2f(flush32(f(a), ftz)), ftz)),
         Op::VRndneF32 => v1!(w, i, |a| fout32(i, f(a).round_ties_even(), ftz)),
         Op::VFractF32 => v1!(w, i, |a| {
             let x = f(a);

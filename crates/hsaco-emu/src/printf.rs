@@ -150,7 +150,7 @@ fn g_form(x: f64, prec: usize, upper: bool, alt: bool) -> String {
             "0".into()
         };
     }
-    let exp = x.abs().log10().floor() as i64;
+    let exp = libm::log10(x.abs()).floor() as i64;
     let mut s = if exp < -4 || exp >= p as i64 {
         exp_form(x, p - 1, upper)
     } else {

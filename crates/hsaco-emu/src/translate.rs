@@ -365,7 +365,7 @@ fn f16_bits(v: f64) -> u16 {
     if a == 0.0 {
         return sign;
     }
-    let e = a.log2() as i32 + 15;
+    let e = libm::log2(a) as i32 + 15;
     sign | ((e as u16) << 10)
 }
 
