@@ -620,8 +620,9 @@ impl Drop for PanicGuard<'_> {
 ///
 /// [`list_code`]: Section::list_code
 struct Memo {
-    /// [`MEMO_GROUPS`] groups of [`MEMO_GROUP`] sets.
+    /// Groups of [`MEMO_GROUP`] sets, `1 << bits` sets in all.
     groups: Box<[OnceLock<Box<[Set]>>]>,
+    bits: u32,
 }
 
 /// The entries of one set of the memo: a cache line of what lookups read, then the
@@ -656,15 +657,20 @@ struct Set {
 // (the first cache line of a set is what a lookup reads)
 const _: () = assert!(std::mem::offset_of!(Set, lines) == 64);
 
-/// Entries: 8,192 of them kept 4,863 of a library object's 43,625 instruction lines
-/// decoded, where 4,096 left 6,052 (4,582 distinct encodings; one thread).
+/// Entries of the memo of a large listing: 8,192 of them kept 4,863 of a library
+/// object's 43,625 instruction lines decoded, where 4,096 left 6,052 (4,582 distinct
+/// encodings; one thread).
 const MEMO_ENTRIES: usize = 8192;
 /// Entries per set.
 const MEMO_WAYS: usize = 4;
-const MEMO_SETS: usize = MEMO_ENTRIES / MEMO_WAYS;
 /// Sets per group (5 KB).
 const MEMO_GROUP: usize = 16;
-const MEMO_GROUPS: usize = MEMO_SETS / MEMO_GROUP;
+/// Code bytes per entry a memo is made with, for code of fewer than [`MEMO_ENTRIES`]
+/// times as many bytes (at least [`MEMO_GROUP`] sets): small objects repeat few
+/// instructions, and their hashes spread over a memo of 8,192 entries touched nearly
+/// all of its 128 groups (72 page faults, a tenth of the time of `dis` of a 6 KB
+/// object).
+const MEMO_BYTES_PER_ENTRY: usize = 16;
 /// Longest kept text, with its tab (longer ones, a line in a hundred, are listed anew):
 /// the line starts with it, spaces to column 60 and `// ` ([`MEMO_GAP`]).
 const MEMO_TEXT: usize = 56;
@@ -762,9 +768,17 @@ fn words_text(window: u128, size: u8) -> ([u8; 40], usize) {
 }
 
 impl Memo {
-    /// A memo with no entries: a spare one ([`SPARE`]) emptied, or a new one.
-    fn take() -> Memo {
-        let spare = Spare::lock().memos.pop();
+    /// A memo with no entries for listing `code_len` bytes of code: a spare one
+    /// ([`SPARE`]) of as many sets or more, emptied, or a new one.
+    fn take(code_len: usize) -> Memo {
+        let bits = Self::bits_for(code_len);
+        let spare = {
+            let mut s = Spare::lock();
+            s.memos
+                .iter()
+                .rposition(|m| m.bits >= bits)
+                .map(|i| s.memos.swap_remove(i))
+        };
         match spare {
             Some(mut m) => {
                 // (an entry of size 0 is empty: no line is read without its size)
@@ -778,14 +792,22 @@ impl Memo {
                 }
                 m
             }
-            None => Memo::new(),
+            None => Memo::new(bits),
         }
     }
 
-    /// A new memo, with no entries (and no sets made).
-    fn new() -> Memo {
+    /// Bits of the set number of a memo for `code_len` bytes of code.
+    fn bits_for(code_len: usize) -> u32 {
+        let entries = (code_len / MEMO_BYTES_PER_ENTRY).clamp(MEMO_GROUP * MEMO_WAYS, MEMO_ENTRIES);
+        (entries / MEMO_WAYS).next_power_of_two().trailing_zeros()
+    }
+
+    /// A new memo of `1 << bits` sets, with no entries (and no sets made).
+    fn new(bits: u32) -> Memo {
+        let groups = (1usize << bits).div_ceil(MEMO_GROUP);
         Memo {
-            groups: (0..MEMO_GROUPS).map(|_| OnceLock::new()).collect(),
+            groups: (0..groups).map(|_| OnceLock::new()).collect(),
+            bits,
         }
     }
 
@@ -804,7 +826,7 @@ impl Memo {
     /// The set of an instruction of `size` bytes: by its first word if it has one,
     /// else by its first two.
     #[inline]
-    fn set(window: u128, size: u8) -> usize {
+    fn set(&self, window: u128, size: u8) -> usize {
         let mut x = if size <= 4 {
             u64::from(window as u32)
         } else {
@@ -812,7 +834,7 @@ impl Memo {
         };
         x ^= x >> 32;
         let h = x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> (64 - MEMO_SETS.trailing_zeros())) as usize % MEMO_SETS
+        (h >> (64 - self.bits)) as usize
     }
 
     /// The first `size` bytes of a window.
@@ -830,14 +852,29 @@ impl Memo {
             .get(set % MEMO_GROUP)
     }
 
+    /// Read the first cache line of the two sets the instruction at the start of
+    /// `rest` is looked up in, for the lookup to find them in the cache: called for
+    /// the next instruction while this one's line is written, it takes the wait for
+    /// memory off the lookups (their first load was a fifth of the listing's time).
+    #[inline]
+    fn touch(&self, rest: &[u8]) {
+        if let Some(w) = Self::window(rest) {
+            for set in [self.set(w, 4), self.set(w, 8)] {
+                if let Some(s) = self.find(set) {
+                    std::hint::black_box(s.seq.load(Relaxed));
+                }
+            }
+        }
+    }
+
     /// The kept line of the instruction at the start of `rest`, if there is one.
     #[inline]
     fn get(&self, rest: &[u8]) -> Option<Kept<'_>> {
         let w = Self::window(rest)?;
         // (entries are whole words: a one-word entry is of 4 bytes, compared as
         // such; a longer one's key is compared with as many bytes of the window)
-        self.look(Self::set(w, 4), |size| size == 4, w)
-            .or_else(|| self.look(Self::set(w, 8), |size| size > 4, w))
+        self.look(self.set(w, 4), |size| size == 4, w)
+            .or_else(|| self.look(self.set(w, 8), |size| size > 4, w))
     }
 
     /// The entry of set number `set` whose size `sized` accepts and whose bytes
@@ -891,7 +928,7 @@ impl Memo {
         let Ok(distance) = i32::try_from(branch.unwrap_or(0)) else {
             return;
         };
-        let set = Self::set(w, size);
+        let set = self.set(w, size);
         let Some(group) = self.groups.get(set / MEMO_GROUP) else {
             return;
         };
@@ -1030,7 +1067,8 @@ impl Section<'_, '_> {
         }
         .min(pieces.len())
         .max(1);
-        let memo = Memo::take();
+        let code_len = blocks.iter().map(|b| b.stop.saturating_sub(b.start)).sum();
+        let memo = Memo::take(code_len);
         if threads == 1 {
             let mut buf = Spare::buffers(1).pop().unwrap_or_default();
             let mut result = Ok(());
@@ -1244,6 +1282,7 @@ impl Section<'_, '_> {
                 continue;
             }
             if let Some(e) = memo.get(rest) {
+                memo.touch(rest.get(usize::from(e.size)..).unwrap_or_default());
                 let target = e.branch.map(|d| at.wrapping_add(d as u64));
                 let labels = target.map(|t| target_labels(self.labels, t));
                 // (a branch to a label without a type, whose text names the label, is
@@ -1873,6 +1912,18 @@ mod tests {
         }
     }
 
+    /// A memo has about an entry per [`MEMO_BYTES_PER_ENTRY`] bytes of code (in a
+    /// power of two of sets, one group at least), [`MEMO_ENTRIES`] at most.
+    #[test]
+    fn memos_are_sized_to_the_code() {
+        let entries = |code_len| (1usize << Memo::bits_for(code_len)) * MEMO_WAYS;
+        assert_eq!(entries(0), MEMO_GROUP * MEMO_WAYS);
+        assert_eq!(entries(4096), 256);
+        assert_eq!(entries(5000), 512);
+        assert_eq!(entries(usize::MAX), MEMO_ENTRIES);
+        assert_eq!(Memo::new(Memo::bits_for(4096)).groups.len(), 4);
+    }
+
     /// A set's least recently used entry is replaced, not its oldest.
     #[test]
     fn memo_sets_replace_their_least_recently_used_entry() {
@@ -1883,14 +1934,14 @@ mod tests {
         assert_eq!(most_recent(MEMO_ORDER, 3), 0b10_01_00_11);
         // five instructions of one set: the first, used again after the
         // second to fourth were kept, is not the one the fifth replaces
-        let memo = Memo::new();
+        let memo = Memo::new(Memo::bits_for(usize::MAX));
         let word = |w: u32| {
             let mut b = w.to_le_bytes().to_vec();
             b.resize(16, 0xff);
             b
         };
         let same_set: Vec<u32> = (0u32..)
-            .filter(|w| Memo::set(u128::from(*w), 4) == Memo::set(1, 4))
+            .filter(|w| memo.set(u128::from(*w), 4) == memo.set(1, 4))
             .take(5)
             .collect();
         for (k, w) in same_set[..4].iter().enumerate() {
@@ -1974,7 +2025,7 @@ mod tests {
     /// column 60; longer ones are not.
     #[test]
     fn the_memo_keeps_texts_up_to_its_width() {
-        let memo = Memo::new();
+        let memo = Memo::new(Memo::bits_for(usize::MAX));
         let rest = |w: u32| {
             let mut b = w.to_le_bytes().to_vec();
             b.resize(16, 0);
