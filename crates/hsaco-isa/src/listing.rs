@@ -1956,6 +1956,15 @@ mod tests {
         assert!(memo.get(&word(same_set[4])).is_some());
     }
 
+    /// The listing of `code` by `dec` with the memo or without it.
+    fn listed_with_memo(dec: Decoder, code: &[u8], memo: bool) -> String {
+        NO_MEMO.with(|m| m.set(!memo));
+        let mut out = Vec::new();
+        write_code(&mut out, dec, code, 0, &[], &Options::default()).unwrap();
+        NO_MEMO.with(|m| m.set(false));
+        String::from_utf8(out).unwrap()
+    }
+
     /// Repeated instructions come from the memo: the listing is the one without it, and
     /// every instruction line shows the text of its own bytes (same first word, other
     /// literals, other second words, other sizes).
@@ -1973,13 +1982,7 @@ mod tests {
             }
         }
         let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let list = |memo: bool| {
-            NO_MEMO.with(|m| m.set(!memo));
-            let mut out = Vec::new();
-            write_code(&mut out, dec, &code, 0, &[], &Options::default()).unwrap();
-            NO_MEMO.with(|m| m.set(false));
-            String::from_utf8(out).unwrap()
-        };
+        let list = |memo: bool| listed_with_memo(dec, &code, memo);
         let listing = list(true);
         assert_eq!(listing, list(false), "the memo changed the listing");
         let mut checked = 0;
@@ -1997,7 +2000,7 @@ mod tests {
     }
 
     /// Instructions of three words that share their first two (gfx11 VOP3 with
-    /// different literals, `hsaco-isa` keeps their third word with the line) print
+    /// different literals: the memo compares the third word kept with the line) print
     /// their own literal and words from the memo.
     #[test]
     fn repeated_long_instructions_print_their_own_last_words() {
@@ -2008,13 +2011,7 @@ mod tests {
             code.extend([0x01, 0x00, 0x13, 0xd6, 0x02, 0xff, 0x0d, 0x04]);
             code.extend((0x12345 + k % 5).to_le_bytes());
         }
-        let list = |memo: bool| {
-            NO_MEMO.with(|m| m.set(!memo));
-            let mut out = Vec::new();
-            write_code(&mut out, dec, &code, 0, &[], &Options::default()).unwrap();
-            NO_MEMO.with(|m| m.set(false));
-            String::from_utf8(out).unwrap()
-        };
+        let list = |memo: bool| listed_with_memo(dec, &code, memo);
         let listing = list(true);
         assert_eq!(listing, list(false));
         assert!(listing.contains("v_fma_f32 v1, v2, 0x12349, v3"));
@@ -2061,12 +2058,7 @@ mod tests {
             .collect();
         let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let list = |processor: &str, memo: bool| {
-            let dec = Decoder::for_processor(processor).unwrap();
-            NO_MEMO.with(|m| m.set(!memo));
-            let mut out = Vec::new();
-            write_code(&mut out, dec, &code, 0, &[], &Options::default()).unwrap();
-            NO_MEMO.with(|m| m.set(false));
-            String::from_utf8(out).unwrap()
+            listed_with_memo(Decoder::for_processor(processor).unwrap(), &code, memo)
         };
         let (gfx90a, gfx1100) = (list("gfx90a", false), list("gfx1100", false));
         assert_ne!(gfx90a, gfx1100, "the words must list differently");
