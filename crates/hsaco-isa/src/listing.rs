@@ -526,7 +526,7 @@ struct Pieces {
 /// costs ~1.4 us on this project's VM; a memo has 160 of them) and unmapped at the end
 /// (which, with a second thread alive, also stops the other CPU to flush its TLB). A
 /// process listing many objects reuses them object after object. At most
-/// [`SPARE_MEMOS`] memos (640 KB each) and [`SPARE_BUFFERS`] buffers are kept, for
+/// [`SPARE_MEMOS`] memos (up to 640 KB each) and [`SPARE_BUFFERS`] buffers are kept, for
 /// the life of the process.
 static SPARE: Mutex<Spare> = Mutex::new(Spare {
     memos: Vec::new(),
@@ -724,11 +724,11 @@ struct Kept<'m> {
 }
 
 impl Kept<'_> {
-    /// Append the line of the instruction at the start of `rest`, with address `at`:
-    /// the kept start, the address, the instruction's words. False (and nothing
-    /// appended) if another thread rewrote the set meanwhile.
+    /// Append the line of the instruction found, with address `at`: the kept start,
+    /// the address, the instruction's words. False (and nothing appended) if another
+    /// thread rewrote the set meanwhile.
     #[inline]
-    fn append(&self, buf: &mut Vec<u8>, digits: &mut Digits, at: u64, window: u128) -> bool {
+    fn append(&self, buf: &mut Vec<u8>, digits: &mut Digits, at: u64) -> bool {
         let words = &self.set.lines[self.way];
         let mut start = [0u8; MEMO_TEXT + 8];
         for (bytes, word) in start.chunks_exact_mut(8).zip(&words[1..]) {
@@ -742,7 +742,7 @@ impl Kept<'_> {
         start[MEMO_TEXT..MEMO_TEXT + MEMO_GAP.len()].copy_from_slice(MEMO_GAP);
         append_fixed(buf, &start, MEMO_TEXT + MEMO_GAP.len());
         digits.push(buf, at);
-        let (words, len) = words_text(window, self.size);
+        let (words, len) = words_text(self.window, self.size);
         append_fixed(buf, &words, len);
         if self.branch.is_none() {
             buf.push(b'\n');
@@ -1287,9 +1287,7 @@ impl Section<'_, '_> {
                 let labels = target.map(|t| target_labels(self.labels, t));
                 // (a branch to a label without a type, whose text names the label, is
                 // listed anew; so is a line another thread rewrote while it was read)
-                if labels.is_none_or(|(symbolic, _)| !symbolic)
-                    && e.append(buf, &mut digits, at, e.window)
-                {
+                if labels.is_none_or(|(symbolic, _)| !symbolic) && e.append(buf, &mut digits, at) {
                     // The same bytes decode and print the same: the line is the kept
                     // text, padding and `// `, this address, and the kept `: WORDS\n`
                     // (a branch's: `: WORDS`, the annotation of its target from here,
@@ -2038,7 +2036,7 @@ mod tests {
         assert!(memo.get(&rest(2)).is_none());
         let kept = memo.get(&rest(1)).unwrap();
         let mut buf = Vec::new();
-        assert!(kept.append(&mut buf, &mut Digits::default(), 0x40, kept.window));
+        assert!(kept.append(&mut buf, &mut Digits::default(), 0x40));
         let mut line = text(MEMO_TEXT);
         line.resize(60, b' ');
         line.extend(b"// 000000000040: 00000001\n");
