@@ -386,6 +386,15 @@ impl Decoder {
     }
 
     /// Decode the instruction at the start of `bytes`.
+    /// Whether an instruction of `op` in encoding `enc` is decoded with a look at the
+    /// bytes after it: gfx950's `v_mfma_ld_scale_b32` (a gfx9 VOP3P op without a
+    /// destination) is an instruction of its own, and the first half of a scaled MFMA
+    /// when a `v_mfma_*_f8f6f4` with abid 1 follows. The same bytes alone then list
+    /// otherwise than with what follows them.
+    pub(crate) fn looks_past(&self, enc: &crate::desc::EncodingDesc, op: &OpDesc) -> bool {
+        enc.form == crate::desc::Form::Vop3p && !self.buckets.rdna && !op.has_field(Field::Vdst)
+    }
+
     pub fn decode(&self, bytes: &[u8]) -> Result<Instruction, DecodeError> {
         let w0 = word(bytes, 0).ok_or(DecodeError::Truncated)?;
         let (ei, enc) = self
@@ -437,8 +446,7 @@ impl Decoder {
             .ok_or(DecodeError::Invalid)?;
         // gfx950 v_mfma_ld_scale_b32 (a gfx9 VOP3P op without a destination) followed
         // by a v_mfma_*_f8f6f4 with abid 1: one scaled MFMA (`Form::Vop3px2`)
-        if enc.form == crate::desc::Form::Vop3p && !self.buckets.rdna && !op.has_field(Field::Vdst)
-        {
+        if self.looks_past(enc, op) {
             match self.scaled_mfma(bytes, ei, raw) {
                 Scaled::Pair(inst) => return Ok(inst),
                 Scaled::Invalid => return Err(DecodeError::Invalid),

@@ -1216,7 +1216,9 @@ impl Section<'_, '_> {
     /// `text_len` characters), which starts at `line_start` in `buf`, in the memo.
     /// Branches are kept with their target's distance unless the line depends on more
     /// than the bytes: with --symbolize-operands (`L<n>` operands), or when the text
-    /// names the target (a label without a type there).
+    /// names the target (a label without a type there). Not kept either: an
+    /// instruction decoded with a look at the bytes after it
+    /// ([`Decoder::looks_past`]), whose bytes list otherwise elsewhere.
     #[allow(clippy::too_many_arguments)]
     fn keep(
         &self,
@@ -1228,6 +1230,10 @@ impl Section<'_, '_> {
         inst: &Instruction,
         at: u64,
     ) {
+        let d = self.decoder;
+        if d.looks_past(d.encoding(inst), d.op(inst)) {
+            return;
+        }
         let branch = if self.decoder.plan(inst).label == u8::MAX {
             None
         } else {
@@ -1995,6 +2001,43 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 3000);
+    }
+
+    /// gfx950: the 8 bytes of a `v_mfma_ld_scale_b32` listed alone, then again as the
+    /// first half of a scaled MFMA (16 bytes, one line): the memo must not give the
+    /// second its line of the first (it did: the pair was listed as the ld_scale, a
+    /// `.long` and a `v_sub_f32`).
+    #[test]
+    fn bytes_decoded_with_what_follows_are_not_kept() {
+        let dec = Decoder::for_processor("gfx950").unwrap();
+        // llvm-objdump-22 --mcpu=gfx950 of these words: v_mfma_ld_scale_b32 v24, v25
+        // op_sel_hi:[0,0]; s_nop 0; v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11],
+        // v[12:19], v[20:23], v24, v25 op_sel_hi:[0,0,0]; s_nop 0; s_endpgm
+        let ld_scale = [0xd3ac_0000u32, 0x0002_3318];
+        let mut words = Vec::new();
+        words.extend(ld_scale);
+        words.push(0xbf80_0000);
+        words.extend(ld_scale);
+        words.extend([0xd3ad_0800, 0x0452_1904]);
+        words.extend([0xbf80_0000, 0xbf81_0000]);
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let listing = listed_with_memo(dec, &code, true);
+        assert_eq!(listing, listed_with_memo(dec, &code, false));
+        let texts: Vec<&str> = listing
+            .lines()
+            .filter(|l| l.starts_with('\t'))
+            .map(|l| l.split_whitespace().next().unwrap())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "v_mfma_ld_scale_b32",
+                "s_nop",
+                "v_mfma_scale_f32_16x16x128_f8f6f4",
+                "s_nop",
+                "s_endpgm"
+            ]
+        );
     }
 
     /// Instructions of three words that share their first two (gfx11 VOP3 with
