@@ -187,11 +187,17 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
             && opts.debug_vars.is_none()
             && path.as_os_str() != "-"
             && std::env::var_os("HSACO_NO_FAST_PATH").is_none())
-        .then(|| input::read_code_parts(path, |flags| can_list_from_parts(forced, flags)))
+        .then(|| {
+            let ok = |flags| can_list_from_parts(forced, flags);
+            match input::map_code(path, ok) {
+                Some(map) => Some(Input::Mapped(map)),
+                None => input::read_code_parts(path, ok).map(Input::Read),
+            }
+        })
         .flatten();
         let data = match parts {
             Some(data) => Ok(data),
-            None => input::read_input(path),
+            None => input::read_input(path).map(Input::Read),
         };
         let result = data.and_then(|data| {
             if opts.raw {
@@ -240,6 +246,22 @@ pub fn run(opts: Opts) -> Result<ExitCode> {
 /// version note).
 fn can_list_from_parts(forced: Option<Decoder>, e_flags: u32) -> bool {
     forced.is_some() || listing::processor_from_e_flags(e_flags).is_some()
+}
+
+/// A file's bytes: read into memory or mapped.
+enum Input {
+    Read(crate::aligned::AlignedBuf),
+    Mapped(memmap2::Mmap),
+}
+
+impl std::ops::Deref for Input {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Input::Read(b) => b,
+            Input::Mapped(m) => m,
+        }
+    }
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -444,13 +466,14 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    /// A code object read in parts (`input::read_code_parts`) lists as the whole file
-    /// does: the bytes not read are poisoned, so that output depending on one of them
-    /// would differ.
+    /// A code object read in parts (`input::read_code_parts`) or mapped
+    /// (`input::map_code`, files of 64 KiB or more) lists as the whole file does: the
+    /// bytes not read are poisoned, so that output depending on one of them would
+    /// differ.
     #[test]
     fn objects_read_in_parts_list_as_read_whole() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let (mut listed, mut smaller) = (0, 0);
+        let (mut listed, mut smaller, mut mapped) = (0, 0, 0);
         let mut paths = Vec::new();
         for d in [
             "crates/hsaco-elf/tests/data/elf",
@@ -493,8 +516,12 @@ mod tests {
                     let r = dis_file(&mut out, "f", data, None, &options, how);
                     (String::from_utf8(out), r.map_err(|e| format!("{e:#}")))
                 };
+                let flags_ok = |f| can_list_from_parts(None, f);
+                if let Some(map) = input::map_code(&path, flags_ok) {
+                    assert_eq!(list(&map), list(&whole), "{} mapped", path.display());
+                    mapped += 1;
+                }
                 for poison in [0x00, 0xa5, 0xff] {
-                    let flags_ok = |f| can_list_from_parts(None, f);
                     let Some((parts, read)) = input::code_parts(&path, flags_ok, Some(poison))
                     else {
                         continue;
@@ -506,7 +533,10 @@ mod tests {
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();
-        assert!(listed >= 6 * 6 && smaller >= 6 * 4, "{listed} {smaller}");
+        assert!(
+            listed >= 6 * 6 && smaller >= 6 * 4 && mapped >= 2 * 2,
+            "{listed} {smaller} {mapped}"
+        );
     }
 
     /// Code objects whose string table spans many pages: 12 functions with names of
