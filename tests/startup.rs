@@ -1,5 +1,6 @@
-//! The `hsaco` binary loads no shared library but the C library on Linux (glibc):
-//! each one the loader maps costs every run of the program time (see `build.rs`).
+//! How the `hsaco` binary starts: it loads no shared library but the C library on
+//! Linux (glibc), as each one the loader maps costs every run of the program time (see
+//! `build.rs`), and it starts at a C `main` without Rust's runtime (`src/main.rs`).
 
 #![cfg(all(target_os = "linux", target_env = "gnu"))]
 
@@ -49,4 +50,24 @@ fn the_binary_needs_only_the_c_library() {
             "{needed:?}"
         );
     }
+}
+
+/// `dis` writing into a pipe whose reader has gone: the write fails with `BrokenPipe`
+/// (SIGPIPE is ignored: `src/main.rs` starts the program without Rust's runtime and
+/// ignores it itself) and the program ends with status 0, not killed by the signal.
+#[test]
+fn a_closed_pipe_ends_dis_quietly() {
+    let object = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/cli/data/library/library-gfx90a.co"
+    );
+    // (430 KB of listing: more than a pipe holds, so a write fails whenever `true` ends)
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"("$0" dis "$1"; echo "status $?" >&2) | true"#)
+        .arg(env!("CARGO_BIN_EXE_hsaco"))
+        .arg(object)
+        .output()
+        .expect("run sh");
+    assert_eq!(String::from_utf8_lossy(&out.stderr).trim(), "status 0");
 }
