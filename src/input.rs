@@ -375,7 +375,7 @@ const MAP_FROM: u64 = 64 << 10;
 
 /// For `hsaco dis`: a regular file of at least [`MAP_FROM`] bytes that is a 64-bit
 /// little-endian AMDGPU ELF file whose `e_flags` pass `flags_ok`, mapped into memory
-/// (read-only, private), as LLVM's tools map their inputs. Only the pages the listing
+/// (read-only), as LLVM's tools map their inputs. Only the pages the listing
 /// touches are read from the page cache, with no copy and no zeroed buffer; `None`
 /// for anything else or on any error (the caller then reads the file).
 #[allow(unsafe_code)]
@@ -391,7 +391,7 @@ pub fn map_code(path: &Path, flags_ok: impl Fn(u32) -> bool) -> Option<memmap2::
     if !flags_ok(HeaderLayout::parse(&h)?.e_flags) {
         return None;
     }
-    // SAFETY: the mapping is private and read-only, and only read through the slice
+    // SAFETY: the mapping is read-only, and only read through the slice
     // `Mmap` derefs to. Another process that writes the file while it is listed
     // changes the bytes read (as with a `read` racing the writer); one that truncates
     // it makes the pages past the new end unreadable (SIGBUS), the same caveat as
