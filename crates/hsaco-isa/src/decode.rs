@@ -385,7 +385,6 @@ impl Decoder {
         self.isa
     }
 
-    /// Decode the instruction at the start of `bytes`.
     /// Whether an instruction of `op` in encoding `enc` is decoded with a look at the
     /// bytes after it: gfx950's `v_mfma_ld_scale_b32` (a gfx9 VOP3P op without a
     /// destination) is an instruction of its own, and the first half of a scaled MFMA
@@ -395,6 +394,7 @@ impl Decoder {
         enc.form == crate::desc::Form::Vop3p && !self.buckets.rdna && !op.has_field(Field::Vdst)
     }
 
+    /// Decode the instruction at the start of `bytes`.
     pub fn decode(&self, bytes: &[u8]) -> Result<Instruction, DecodeError> {
         let w0 = word(bytes, 0).ok_or(DecodeError::Truncated)?;
         let (ei, enc) = self
